@@ -1,0 +1,197 @@
+"""The declaration every game makes, and the contract its kernel keeps.
+
+A game lives in ``sim/games/<name>/`` and exposes ``GAME``, a :class:`Game`.
+Registering it is one line in ``sim/games/__init__.py``.
+
+Kernel contract (``run_chunk``)
+-------------------------------
+``run_chunk(ctx, players, seed, start, count, bot_ids, bot_params)`` plays games
+``start .. start+count-1`` and returns a dict of numpy arrays, one entry per
+column, each of length ``count`` (per-seat columns have shape
+``(count, players)``).  Game *i* must take every random number from the streams
+of :mod:`sim.rng` seeded with ``(seed, i)``: stream 0 for chance, stream
+``1 + s`` for the bot in seat *s*.  ``ctx`` is whatever ``prepare`` returned
+(numpy arrays and numbers, picklable: it is shipped to worker processes).
+
+Every kernel returns the standard columns:
+
+* ``winner`` (int8): the winning seat, or -1 when no single seat won (draw,
+  shared victory, horizon);
+* ``win`` (float32, per seat): 1 when the seat is on the sole winning side
+  (a player, or a team: every member of a winning team gets 1), 1/k when the
+  victory is shared by k sides, 0 otherwise;
+* ``end_reason`` (int8): an index into ``Game.end_reasons``;
+* ``capped`` (bool): the game was stopped by the horizon, not by the rules;
+* ``first_player`` (int8): the seat that moved first;
+* the column named by ``Game.length`` (the game's natural length unit).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from .params import Param, ParamError, UsageError, _suggest, resolve
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    dtype: str
+    help: str
+    per_seat: bool = False
+
+
+STANDARD_COLUMNS = (
+    Column("winner", "int8", "winning seat, -1 when no single seat won"),
+    Column("win", "float32", "share of the victory (1 sole winner, 1/k shared, 0 lost)", per_seat=True),
+    Column("end_reason", "int8", "how the game ended (index into the game's end reasons)"),
+    Column("capped", "bool", "stopped by the horizon rather than by the rules"),
+    Column("first_player", "int8", "seat that moved first"),
+)
+
+
+@dataclass(frozen=True)
+class Bot:
+    name: str
+    id: int
+    help: str
+    params: tuple[Param, ...] = ()
+
+
+@dataclass(frozen=True)
+class BotChoice:
+    """A bot with its settings, as chosen for one seat."""
+
+    bot: Bot
+    settings: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def label(self) -> str:
+        changed = [f"{k}={v}" for k, v in self.settings
+                   if v != next(p.default for p in self.bot.params if p.name == k)]
+        return self.bot.name + (":" + ",".join(changed) if changed else "")
+
+
+@dataclass
+class Game:
+    name: str
+    title: str
+    version: int
+    players: tuple[int, ...]
+    default_players: int
+    params: tuple[Param, ...]
+    bots: tuple[Bot, ...]
+    default_bots: tuple[str, ...]
+    columns: tuple[Column, ...]
+    end_reasons: tuple[str, ...]
+    length: str
+    length_unit: str
+    seat_names: Callable[[int], list[str]]
+    prepare: Callable[[dict, int], Any]
+    run_chunk: Callable[..., dict]
+    rules_doc: str = ""
+    # per-seat columns the report plots (besides win rates and length)
+    highlight: tuple[str, ...] = ()
+    # per-seat count columns that hold card/event draws, for impact analysis
+    events: tuple[str, ...] = ()
+    notes: dict = field(default_factory=dict)
+
+    # ------------------------------------------------------------- helpers
+    def all_columns(self) -> tuple[Column, ...]:
+        return STANDARD_COLUMNS + tuple(self.columns)
+
+    def resolve_rules(self, given: dict | None) -> dict:
+        return resolve(self.params, given, "rule parameter", self.name)
+
+    def check_players(self, players: int | None) -> int:
+        if players is None:
+            return self.default_players
+        if players not in self.players:
+            allowed = ", ".join(str(p) for p in self.players)
+            raise UsageError(f"{self.name} is played by {allowed} players, not {players}")
+        return int(players)
+
+    def bot(self, name: str) -> Bot:
+        for b in self.bots:
+            if b.name == name:
+                return b
+        names = [b.name for b in self.bots]
+        raise UsageError(f"unknown bot '{name}' for {self.name}{_suggest(name, names)}; "
+                         f"known: {', '.join(names)}")
+
+    def choose_bots(self, spec, players: int) -> tuple[BotChoice, ...]:
+        """``spec``: None (defaults), ``"greedy,random"``, or a sequence of names.
+
+        A bot may carry settings: ``search:depth=2`` or ``search:depth=2;width=3``.
+        A single name is used for every seat.
+        """
+        if spec is None:
+            items = list(self.default_bots)
+        elif isinstance(spec, str):
+            items = [s for s in _split_bots(spec)]
+        else:
+            items = list(spec)
+        items = [i.strip() if isinstance(i, str) else i for i in items]
+        if len(items) == 1:
+            items = items * players
+        if len(items) != players:
+            raise UsageError(f"{self.name} with {players} players needs {players} bots "
+                             f"(one per seat) or one for all, got {len(items)}")
+        out = []
+        for item in items:
+            if isinstance(item, BotChoice):
+                out.append(item)
+                continue
+            name, _, rest = item.partition(":")
+            bot = self.bot(name.strip().lower())
+            given = {}
+            for kv in filter(None, (x.strip() for x in rest.replace(";", ",").split(","))):
+                if "=" not in kv:
+                    raise UsageError(f"bot setting must be NAME=VALUE, not {kv!r} (in {item!r})")
+                k, v = kv.split("=", 1)
+                given[k.strip()] = v.strip()
+            settings = resolve(bot.params, given, "bot setting", f"bot '{bot.name}'")
+            out.append(BotChoice(bot, tuple(settings.items())))
+        return tuple(out)
+
+    def bot_arrays(self, choices: tuple[BotChoice, ...]) -> tuple[np.ndarray, np.ndarray]:
+        width = max([len(b.params) for b in self.bots] + [1])
+        ids = np.array([c.bot.id for c in choices], dtype=np.int64)
+        par = np.zeros((len(choices), width), dtype=np.float64)
+        for s, c in enumerate(choices):
+            for j, (_, v) in enumerate(c.settings):
+                par[s, j] = float(v)
+        return ids, par
+
+
+def _split_bots(spec: str) -> list[str]:
+    """Split ``"search:depth=2,greedy"`` into seats: a comma followed by NAME= belongs to settings."""
+    parts = [p for p in spec.split(",")]
+    seats: list[str] = []
+    for p in parts:
+        if seats and "=" in p and ":" not in p:
+            seats[-1] += "," + p
+        else:
+            seats.append(p)
+    return [s for s in seats if s.strip()] or [""]
+
+
+def short_params(game: Game, rules: dict) -> str:
+    """A short label of the parameters that differ from the defaults, e.g. ``track9-exitpile``."""
+    parts = []
+    for p in game.params:
+        v = rules[p.name]
+        if v != p.default:
+            if isinstance(v, tuple):
+                v = "_".join(str(x) for x in v)
+            v = str(v).replace("/", "_").replace(".", "p")
+            parts.append(f"{p.name}{v}")
+    label = "-".join(parts) or "base"
+    return label[:60]
+
+
+def check_ctx_error(cond: bool, msg: str):
+    if not cond:
+        raise ParamError(msg)
