@@ -1,0 +1,1 @@
+"""Metrics, statistics, plots and reports over the runner's results columns."""

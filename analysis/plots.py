@@ -1,0 +1,118 @@
+"""Plots a designer reads at a glance: titles, labelled axes with units, intervals drawn,
+a colour-blind-safe palette (Okabe & Ito) and the same colour for a seat in every plot."""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+NEUTRAL = "#7F7F7F"
+
+
+def seat_color(seat: int) -> str:
+    return OKABE_ITO[seat % len(OKABE_ITO)]
+
+
+def _style(ax, title, xlabel, ylabel):
+    ax.set_title(title, fontsize=12, loc="left")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def save(fig, path):
+    from sim.io import atomic_write
+    fig.tight_layout()
+    atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
+    plt.close(fig)
+
+
+def win_rates(seats, positions, players: int, path, title_suffix=""):
+    """Bars: each seat's win rate, then each turn-order position's, with 95% intervals."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    labels, rates, los, his, colors = [], [], [], [], []
+    for _, r in seats.iterrows():
+        labels.append(str(r["name"]))
+        rates.append(r["rate"]); los.append(r["lo"]); his.append(r["hi"])
+        colors.append(seat_color(int(r["seat"])))
+    for _, r in positions.iterrows():
+        labels.append(str(r["label"]))
+        rates.append(r["rate"]); los.append(r["lo"]); his.append(r["hi"])
+        colors.append(NEUTRAL)
+    x = np.arange(len(labels))
+    rates = np.array(rates) * 100
+    err = np.vstack([rates - np.array(los) * 100, np.array(his) * 100 - rates])
+    ax.bar(x, rates, color=colors, edgecolor="black", linewidth=0.5)
+    ax.errorbar(x, rates, yerr=err, fmt="none", ecolor="black", capsize=6, linewidth=1.2)
+    fair = 100.0 / players
+    ax.axhline(fair, color="black", linestyle="--", linewidth=1)
+    ax.text(len(labels) - 0.5, fair, f" fair share {fair:.0f}%", va="bottom", ha="right", fontsize=9)
+    for xi, r in zip(x, rates):
+        ax.text(xi, r / 2, f"{r:.1f}%", ha="center", va="center", color="white", fontsize=10,
+                fontweight="bold")
+    ax.set_xticks(x, labels)
+    ax.axvline(len(seats) - 0.5, color="black", linewidth=0.5, alpha=0.4)
+    ax.set_ylim(0, max(100.0, float(np.nanmax(rates)) * 1.1) if len(rates) else 100)
+    _style(ax, "Who wins: by seat, and by turn order" + title_suffix, "",
+           "games won (%, bars: 95% interval)")
+    save(fig, path)
+
+
+def length_histogram(values, capped_mask, unit: str, path, cap_value=None):
+    """Distribution of game length, games stopped by the horizon drawn apart."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    v = np.asarray(values)
+    lo, hi = int(v.min()), int(v.max())
+    nbins = min(80, hi - lo + 1)
+    bins = np.linspace(lo - 0.5, hi + 0.5, nbins + 1)
+    ended = v[~capped_mask]
+    capped = v[capped_mask]
+    ax.hist(ended, bins=bins, color=OKABE_ITO[0], label="ended by the rules",
+            weights=np.full(ended.size, 100.0 / v.size))
+    if capped.size:
+        ax.hist(capped, bins=bins, color=OKABE_ITO[5], label="stopped by the horizon",
+                weights=np.full(capped.size, 100.0 / v.size))
+    mean, median = float(v.mean()), float(np.median(v))
+    ax.axvline(mean, color="black", linestyle="-", linewidth=1, label=f"mean {mean:.1f}")
+    ax.axvline(median, color="black", linestyle=":", linewidth=1.5, label=f"median {median:.0f}")
+    ax.legend(frameon=False)
+    _style(ax, "How long games last", f"game length ({unit})", "share of games (%)")
+    save(fig, path)
+
+
+def seat_means(tables: dict, path, seat_names):
+    """One panel per per-seat metric: each seat's mean with a 95% interval."""
+    k = len(tables)
+    fig, axes = plt.subplots(1, k, figsize=(3.2 * k + 0.8, 3.8), squeeze=False)
+    for ax, (name, t) in zip(axes[0], tables.items()):
+        x = np.arange(len(t))
+        m = t["mean"].to_numpy()
+        err = np.vstack([m - t["lo"].to_numpy(), t["hi"].to_numpy() - m])
+        ax.bar(x, m, color=[seat_color(int(s)) for s in t["seat"]], edgecolor="black", linewidth=0.5)
+        ax.errorbar(x, m, yerr=err, fmt="none", ecolor="black", capsize=5)
+        ax.set_xticks(x, [seat_names[int(s)] for s in t["seat"]])
+        _style(ax, name.replace("_", " "), "", "mean per game")
+    fig.suptitle("Per-seat averages (bars: 95% interval)", x=0.01, ha="left", fontsize=12)
+    save(fig, path)
+
+
+def count_distribution(df, name: str, seat_names, path, xlabel: str):
+    """Share of games by a per-seat count (e.g. kills), one bar group per seat."""
+    players = len(seat_names)
+    vals = [df[f"{name}_{s}"].to_numpy() for s in range(players)]
+    hi = int(max(v.max() for v in vals)) if len(df) else 0
+    x = np.arange(hi + 1)
+    width = 0.8 / players
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    for s, v in enumerate(vals):
+        share = np.bincount(v.astype(np.int64), minlength=hi + 1)[: hi + 1] * 100.0 / max(len(v), 1)
+        ax.bar(x + (s - (players - 1) / 2) * width, share, width=width, color=seat_color(s),
+               label=seat_names[s], edgecolor="black", linewidth=0.3)
+    ax.set_xticks(x)
+    ax.legend(frameon=False)
+    _style(ax, f"Distribution of {name.replace('_', ' ')} per game", xlabel, "share of games (%)")
+    save(fig, path)

@@ -1,0 +1,236 @@
+"""The run report: figures, an HTML page a designer can read, and a terminal summary."""
+from __future__ import annotations
+
+import base64
+import html
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import metrics, plots
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:980px;margin:2em auto;
+padding:0 1em;color:#222;line-height:1.45}
+h1{margin-bottom:.2em} h2{margin-top:1.8em;border-bottom:1px solid #ddd;padding-bottom:.2em}
+.sub{color:#555;margin-top:0} .warn{background:#fff3cd;border:1px solid #e0c36b;padding:.6em 1em}
+table{border-collapse:collapse;margin:.6em 0;font-size:.93em} th,td{border:1px solid #ddd;padding:.25em .6em;
+text-align:left} th{background:#f4f4f4} td.num{text-align:right;font-variant-numeric:tabular-nums}
+img{max-width:100%;height:auto;border:1px solid #eee;margin:.5em 0} .changed{font-weight:bold;color:#a33}
+ul.key li{margin:.2em 0} code{background:#f4f4f4;padding:0 .2em} details{margin:.5em 0}
+"""
+
+
+def _pct(x) -> str:
+    return "n/a" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{100 * x:.1f}%"
+
+
+def _num(x, nd=2) -> str:
+    if x is None or (isinstance(x, float) and np.isnan(x)):
+        return "n/a"
+    if float(x).is_integer() and abs(x) < 1e15:
+        return f"{int(x):,}"
+    return f"{x:,.{nd}f}"
+
+
+def summarize(df: pd.DataFrame, manifest: dict, game) -> dict:
+    """Every figure the report and the terminal show, computed once."""
+    seats = manifest["seats"]
+    out = {
+        "seats": metrics.seat_win_rates(df, seats),
+        "positions": metrics.position_win_rates(df),
+        "first": metrics.first_player_advantage(df),
+        "balance": metrics.balance(df),
+        "outcomes": metrics.outcome_counts(df),
+        "end_reasons": metrics.end_reasons(df, game.end_reasons),
+        "length": metrics.duration(df, game.length),
+        "seat_means": {h: metrics.seat_means(df, h, seats) for h in game.highlight
+                       if f"{h}_0" in df.columns},
+    }
+    return out
+
+
+def figures_table(s: dict, game) -> list[tuple[str, str, str]]:
+    """(figure, value, 95% interval or note) rows: every number the report shows."""
+    rows = []
+    for _, r in s["seats"].iterrows():
+        rows.append((f"win rate, {r['name']}", _pct(r["rate"]), f"{_pct(r['lo'])} to {_pct(r['hi'])}"))
+    for _, r in s["positions"].iterrows():
+        rows.append((f"win rate, {r['label']}", _pct(r["rate"]), f"{_pct(r['lo'])} to {_pct(r['hi'])}"))
+    f = s["first"]
+    rows.append(("first-player advantage (win rate minus fair share)",
+                 f"{100 * f['advantage']:+.2f} points",
+                 f"{100 * f['adv_lo']:+.2f} to {100 * f['adv_hi']:+.2f}"))
+    rows.append(("balance (1 - largest gap between seats' win rates)", f"{s['balance']:.4f}", ""))
+    o = s["outcomes"]
+    rows.append(("games", _num(o["games"]), ""))
+    rows.append(("decisive games (a single winner)", _pct(o["decisive_rate"]),
+                 f"{_pct(o['decisive_lo'])} to {_pct(o['decisive_hi'])}"))
+    rows.append(("games without a winner (draws)", _pct(o["no_winner_rate"]),
+                 f"{_pct(o['no_winner_lo'])} to {_pct(o['no_winner_hi'])}"))
+    rows.append(("games stopped by the horizon", _pct(o["capped_rate"]),
+                 f"{_pct(o['capped_lo'])} to {_pct(o['capped_hi'])}"))
+    for _, r in s["end_reasons"].iterrows():
+        rows.append((f"ended: {r['reason']}", _pct(r["share"]), f"{_num(r['games'])} games"))
+    L = s["length"]
+    u = game.length_unit
+    rows.append((f"length mean ({u})", _num(L["mean"]), f"{_num(L['mean_lo'])} to {_num(L['mean_hi'])}"))
+    for key in ("sd", "min", "p5", "p25", "median", "p75", "p95", "max"):
+        rows.append((f"length {key} ({u})", _num(L[key]), ""))
+    for name, t in s["seat_means"].items():
+        for _, r in t.iterrows():
+            rows.append((f"{name.replace('_', ' ')} per game, {r['name']}", _num(r["mean"], 3),
+                         f"{_num(r['lo'], 3)} to {_num(r['hi'], 3)}"))
+    return rows
+
+
+def headline(s: dict, manifest: dict, game) -> list[str]:
+    """Plain-language sentences for a reader who has never seen the tool."""
+    lines = []
+    seats = s["seats"]
+    n = s["outcomes"]["games"]
+    for _, r in seats.iterrows():
+        lines.append(f"{r['name']} won {_pct(r['rate'])} of {n:,} games "
+                     f"(95% interval {_pct(r['lo'])} to {_pct(r['hi'])}).")
+    f = s["first"]
+    fair = f["fair"]
+    if f["lo"] > fair:
+        verdict = "has a real advantage"
+    elif f["hi"] < fair:
+        verdict = "is at a real disadvantage"
+    else:
+        verdict = "shows no advantage this run can detect"
+    lines.append(f"The player who moves first wins {_pct(f['rate'])} against a fair share of "
+                 f"{_pct(fair)}: moving first {verdict}.")
+    o = s["outcomes"]
+    if o["no_winner"]:
+        lines.append(f"{_pct(o['no_winner_rate'])} of games had no winner; "
+                     f"{_pct(o['capped_rate'])} were stopped by the horizon.")
+    L = s["length"]
+    lines.append(f"A game lasts {_num(L['mean'], 1)} {game.length_unit} on average "
+                 f"(median {_num(L['median'])}, 90% of games between {_num(L['p5'])} and {_num(L['p95'])}).")
+    return lines
+
+
+def text_summary(s: dict, manifest: dict, game) -> str:
+    """The short table printed at the end of a run."""
+    lines = [f"{manifest['run']}  {manifest['games_completed']:,} games"
+             + ("  (PARTIAL: stopped before the end)" if manifest.get("partial") else "")
+             + f"  bots: {', '.join(manifest['bots'])}  seed {manifest['seed']}"]
+    lines.append(f"{'':<24}{'win rate':>10}   95% interval")
+    for _, r in s["seats"].iterrows():
+        lines.append(f"{str(r['name']):<24}{_pct(r['rate']):>10}   {_pct(r['lo'])} .. {_pct(r['hi'])}")
+    for _, r in s["positions"].iterrows():
+        lines.append(f"{str(r['label']):<24}{_pct(r['rate']):>10}   {_pct(r['lo'])} .. {_pct(r['hi'])}")
+    o = s["outcomes"]
+    lines.append(f"{'draws / no winner':<24}{_pct(o['no_winner_rate']):>10}   "
+                 f"{_pct(o['no_winner_lo'])} .. {_pct(o['no_winner_hi'])}")
+    lines.append(f"{'stopped by horizon':<24}{_pct(o['capped_rate']):>10}")
+    L = s["length"]
+    lines.append(f"{game.length_unit + ' mean/median/p95':<24}{_num(L['mean'], 1):>10}   "
+                 f"{_num(L['median'])} / {_num(L['p95'])}")
+    return "\n".join(lines)
+
+
+def _table(rows, header) -> str:
+    out = ["<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>"]
+    for r in rows:
+        cells = []
+        for i, c in enumerate(r):
+            cls = ' class="num"' if i > 0 and re.match(r"^[-+0-9.,% ]+", str(c) or "") else ""
+            cells.append(f"<td{cls}>{c if isinstance(c, Markup) else html.escape(str(c))}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+class Markup(str):
+    """Already-escaped HTML."""
+
+
+def _params_rows(game, manifest) -> list:
+    rows = []
+    changed = manifest.get("rules_changed", {})
+    for p in game.params:
+        val = manifest["rules"].get(p.name)
+        mark = Markup(f'<span class="changed">{html.escape(str(val))}</span>') if p.name in changed \
+            else str(val)
+        rows.append((p.name, mark, str(p.default if not isinstance(p.default, tuple) else
+                                       ",".join(map(str, p.default))), p.help, p.source))
+    return rows
+
+
+def write_report(df: pd.DataFrame, manifest: dict, game, out_dir) -> Path:
+    """Write index.html (PNGs beside it) and report-standalone.html (images embedded)."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    s = summarize(df, manifest, game)
+    seats = manifest["seats"]
+    players = manifest["players"]
+    figs: list[tuple[str, str, str]] = []  # (file, title, caption)
+    if len(df):
+        plots.win_rates(s["seats"], s["positions"], players, out_dir / "win_rates.png")
+        figs.append(("win_rates.png", "Win rates",
+                     "Coloured bars: each seat. Grey bars: by turn order, whoever sat there. "
+                     "Black whiskers: 95% Wilson intervals. Dashed line: the fair share."))
+        plots.length_histogram(df[game.length].to_numpy(), df["capped"].to_numpy(bool),
+                               game.length_unit, out_dir / "length.png")
+        figs.append(("length.png", "Game length",
+                     f"Share of games by length in {game.length_unit}; games stopped by the horizon "
+                     "are drawn in orange."))
+        if s["seat_means"]:
+            plots.seat_means(s["seat_means"], out_dir / "seat_means.png", seats)
+            figs.append(("seat_means.png", "Per-seat averages",
+                         "Mean per game for each seat, with 95% intervals."))
+        for name in game.highlight[:2]:
+            if f"{name}_0" in df.columns:
+                fn = f"dist_{name}.png"
+                plots.count_distribution(df, name, seats, out_dir / fn, f"{name.replace('_', ' ')} in a game")
+                figs.append((fn, f"Distribution of {name.replace('_', ' ')}",
+                             f"Share of games by the number of {name.replace('_', ' ')} each seat made."))
+
+    title = f"{game.title}: {manifest['games_completed']:,} games"
+    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+             f"<style>{CSS}</style></head><body>",
+             f"<h1>{html.escape(title)}</h1>",
+             f"<p class='sub'>Run <code>{html.escape(manifest['run'])}</code> · bots "
+             f"{html.escape(', '.join(f'{n}: {b}' for n, b in zip(seats, manifest['bots'])))} · "
+             f"seed {manifest['seed']} · {html.escape(manifest['finished'])}</p>"]
+    if manifest.get("partial"):
+        parts.append(f"<p class='warn'><b>Partial run.</b> It was stopped after "
+                     f"{manifest['games_completed']:,} of {manifest['games_requested']:,} games "
+                     f"({manifest['chunks_done']} of {manifest['chunks_total']} chunks); "
+                     "every figure below uses only the finished games.</p>")
+    parts.append("<h2>In short</h2><ul class='key'>" +
+                 "".join(f"<li>{html.escape(x)}</li>" for x in headline(s, manifest, game)) + "</ul>")
+    for fn, t, cap in figs:
+        parts.append(f"<h2>{html.escape(t)}</h2><img src='{fn}' alt='{html.escape(t)}'>"
+                     f"<p>{html.escape(cap)}</p>")
+    parts.append("<h2>Every figure</h2>")
+    parts.append(_table(figures_table(s, game), ["figure", "value", "95% interval / note"]))
+    parts.append("<p>Intervals: Wilson score intervals for rates (shared victories count as "
+                 "fractions), normal intervals for means.</p>")
+    parts.append("<h2>Rules used</h2><p>Changed from the rulebook's defaults in "
+                 "<span class='changed'>bold red</span>. The rules as implemented, with every "
+                 f"assumption, are in <code>seeds/{game.name}/RULES.md</code>.</p>")
+    parts.append(_table(_params_rows(game, manifest), ["parameter", "value", "default", "meaning",
+                                                      "rulebook section"]))
+    parts.append("<h2>Reproduce</h2><p>Same seed, same parameters, same bots and the same game "
+                 "version give the same games, whatever the number of jobs.</p>")
+    if manifest.get("command"):
+        parts.append(f"<p><code>{html.escape(manifest['command'])}</code></p>")
+    import json
+    parts.append("<details><summary>Manifest</summary><pre>" +
+                 html.escape(json.dumps(manifest, indent=2, default=str)) + "</pre></details>")
+    parts.append("</body></html>")
+    page = "\n".join(parts)
+    from sim.io import write_text
+    write_text(out_dir / "index.html", page)
+    standalone = page
+    for fn, _, _ in figs:
+        data = base64.b64encode((out_dir / fn).read_bytes()).decode("ascii")
+        standalone = standalone.replace(f"src='{fn}'", f"src='data:image/png;base64,{data}'")
+    write_text(out_dir / "report-standalone.html", standalone)
+    return out_dir / "index.html"

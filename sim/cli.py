@@ -1,0 +1,148 @@
+"""The ``sim`` command.
+
+    sim puluc --games 1e6 --set track=9 --bots greedy,random
+    sim rules puluc
+    sim report reports/puluc-base-20261129-120000
+"""
+from __future__ import annotations
+
+import shlex
+import sys
+
+import click
+
+from . import __version__
+from .games import REGISTRY
+from .games import get as get_game
+from .params import UsageError, parse_assignments
+
+
+class OneLineErrors(click.Group):
+    """Bad input: one line on stderr and exit status 2, never a traceback."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(args=args, prog_name=prog_name or "sim", complete_var=complete_var,
+                              standalone_mode=False, **extra)
+        except (click.UsageError, UsageError) as e:
+            msg = e.format_message() if isinstance(e, click.UsageError) else str(e)
+            click.echo(f"sim: error: {msg}", err=True)
+            if standalone_mode:
+                sys.exit(2)
+            raise
+        except click.Abort:
+            click.echo("sim: aborted", err=True)
+            if standalone_mode:
+                sys.exit(130)
+            raise
+        if standalone_mode:
+            sys.exit(rv if isinstance(rv, int) else 0)
+        return rv
+
+
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="sim")
+def cli():
+    """Monte Carlo balance analysis for board games.
+
+    Run `sim GAME --games N` to simulate, `sim rules GAME` to see the rule
+    parameters, `sim games` for the list of games.
+    """
+
+
+def _run_command(name: str):
+    @click.command(name=name, help=f"Simulate {name} games and write a report.\n\n"
+                   f"Example: sim {name} --games 1e5 --bots greedy,random --set NAME=VALUE")
+    @click.option("--games", "-n", default="1e5", show_default=True,
+                  help="number of games: 1e6, 250000, 2.5e5")
+    @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+                  help=f"change a rule parameter (see `sim rules {name}`); repeatable")
+    @click.option("--bots", default=None, help="bots per seat, e.g. greedy,random or search:depth=1,greedy")
+    @click.option("--players", "-p", type=int, default=None, help="number of players")
+    @click.option("--seed", default="1", show_default=True, help="master seed")
+    @click.option("--jobs", "-j", type=int, default=0, help="worker processes (0: all cores)")
+    @click.option("--chunk-size", type=int, default=None, help="games per chunk (results do not depend on it)")
+    @click.option("--backend", default=None, help="joblib backend: loky, multiprocessing, threading, sequential")
+    @click.option("--out", "-o", default=None, help="run directory (default: reports/<game>-<params>-<time>)")
+    @click.option("--csv", is_flag=True, help="also write the per-game results as CSV")
+    @click.option("--quiet", "-q", is_flag=True, help="no progress bar and no summary table")
+    def cmd(games, sets, bots, players, seed, jobs, chunk_size, backend, out, csv, quiet):
+        from .output import default_run_dir, prepare_out_dir, save_run
+        from .runner import execute, make_spec
+        if chunk_size is not None and chunk_size < 1:
+            raise UsageError(f"--chunk-size must be at least 1, not {chunk_size}")
+        if jobs < 0:
+            raise UsageError(f"--jobs must be 0 (all cores) or more, not {jobs}")
+        spec = make_spec(name, games, parse_assignments(sets), bots, players, seed)
+        out_dir = prepare_out_dir(out or default_run_dir(spec))
+        command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
+        progress = (not quiet) and sys.stderr.isatty()
+        result = execute(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
+                         progress=progress, command=command)
+        paths = save_run(result, out_dir, csv=csv)
+        if not quiet:
+            from analysis.report import summarize, text_summary
+            click.echo(text_summary(summarize(result.frame, result.manifest, spec.game),
+                                    result.manifest, spec.game))
+        if result.partial:
+            click.echo(f"Interrupted: kept {result.manifest['games_completed']:,} finished games "
+                       f"of {spec.games:,}; the report says it is partial.", err=True)
+        click.echo(f"report: {paths['report']}")
+        return 130 if result.partial else 0
+    return cmd
+
+
+for _name in REGISTRY:
+    cli.add_command(_run_command(_name))
+
+
+@cli.command("games")
+def games_cmd():
+    """List the games."""
+    for name in REGISTRY:
+        g = get_game(name)
+        counts = "/".join(str(p) for p in g.players)
+        click.echo(f"{name:<10} {g.title} ({counts} players, version {g.version})")
+
+
+@cli.command("rules")
+@click.argument("game")
+def rules_cmd(game):
+    """Every rule parameter of GAME with its default, allowed values and meaning."""
+    g = get_game(game)
+    click.echo(f"{g.title} (version {g.version}), {'/'.join(map(str, g.players))} players. "
+               f"Rules as implemented: {g.rules_doc}")
+    click.echo("")
+    click.echo("Rule parameters (change with --set NAME=VALUE):")
+    for p in g.params:
+        default = ",".join(map(str, p.default)) if isinstance(p.default, tuple) else p.default
+        click.echo(f"  {p.name}  (default {default}; {p.allowed()})")
+        click.echo(f"      {p.help}")
+        if p.source:
+            click.echo(f"      rulebook: {p.source}")
+    click.echo("")
+    click.echo(f"Bots (--bots, one per seat; default {','.join(g.default_bots)}):")
+    for b in g.bots:
+        click.echo(f"  {b.name}: {b.help}")
+        for p in b.params:
+            click.echo(f"      {b.name}:{p.name}=VALUE  (default {p.default}; {p.allowed()}) {p.help}")
+
+
+@cli.command("report")
+@click.argument("run_dir")
+def report_cmd(run_dir):
+    """Rebuild the report of a saved run without simulating again."""
+    from analysis.report import write_report
+    from .output import load_run
+    df, manifest = load_run(run_dir)
+    game = get_game(manifest["game"])
+    path = write_report(df, manifest, game, run_dir)
+    click.echo(f"report: {path}")
+
+
+def main():  # console-script entry point
+    cli()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

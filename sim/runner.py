@@ -1,0 +1,314 @@
+"""The shared runner: a run is (game, rules, bots per seat, number of games, seed).
+
+Games are split into chunks of consecutive indices and played in parallel with
+joblib.  Game *i* draws every random number from (seed, i) alone, so the result
+is the same, bit for bit, whatever the number of jobs, the chunk size or the
+backend.  Ctrl-C stops a run cleanly: the chunks already finished are kept and
+the result is marked partial.
+"""
+from __future__ import annotations
+
+import math
+import os
+import platform
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Sequence
+
+import numpy as np
+
+from . import __version__
+from .game import BotChoice, Game
+from .games import get as get_game
+from .params import UsageError
+
+MAX_GAMES = 10_000_000_000
+BACKENDS = ("loky", "multiprocessing", "threading", "sequential")
+
+
+@dataclass
+class RunSpec:
+    """Everything that determines a run's results."""
+
+    game: Game
+    players: int
+    rules: dict
+    bots: tuple[BotChoice, ...]
+    games: int
+    seed: int
+
+    @property
+    def rules_changed(self) -> dict:
+        return {p.name: self.rules[p.name] for p in self.game.params
+                if self.rules[p.name] != p.default}
+
+    def describe(self) -> str:
+        changed = ",".join(f"{k}={_show(v)}" for k, v in self.rules_changed.items())
+        return f"{self.game.name}({changed})" if changed else self.game.name
+
+
+@dataclass
+class RunResult:
+    spec: RunSpec
+    frame: Any  # pandas.DataFrame, one row per game
+    manifest: dict
+    partial: bool = False
+    chunks: list = field(default_factory=list)
+
+
+def _show(v) -> str:
+    if isinstance(v, tuple):
+        return ",".join(str(x) for x in v)
+    return str(v)
+
+
+def parse_games(value) -> int:
+    """``1e6``, ``250000``, ``2.5e5``, ``1_000_000`` -> an integer number of games (>= 1)."""
+    raw = value
+    if isinstance(value, str):
+        value = value.strip().replace("_", "").replace(",", "")
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        raise UsageError(f"--games must be a whole number such as 1e6 or 250000, not {raw!r}") from None
+    if not math.isfinite(f) or f != int(f):
+        raise UsageError(f"--games must be a whole number of games, not {raw!r}")
+    n = int(f)
+    if n < 1:
+        raise UsageError(f"--games must be at least 1, not {raw!r}")
+    if n > MAX_GAMES:
+        raise UsageError(f"--games {raw} is more than this tool runs in one go ({MAX_GAMES:.0e})")
+    return n
+
+
+def make_spec(game, games, rules=None, bots=None, players=None, seed=0) -> RunSpec:
+    g = game if isinstance(game, Game) else get_game(game)
+    n = parse_games(games)
+    p = g.check_players(players)
+    r = g.resolve_rules(rules)
+    b = g.choose_bots(bots, p)
+    try:
+        s = int(seed)
+    except (TypeError, ValueError):
+        raise UsageError(f"--seed must be an integer, not {seed!r}") from None
+    if not 0 <= s < 2 ** 64:
+        raise UsageError(f"--seed must be in 0..2**64-1, not {seed}")
+    return RunSpec(g, p, r, b, n, s)
+
+
+def bytes_per_game(game: Game, players: int) -> int:
+    total = 8  # the game index column
+    for c in game.all_columns():
+        total += np.dtype(c.dtype).itemsize * (players if c.per_seat else 1)
+    return total
+
+
+def available_memory() -> int:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover
+        return 8 * 2 ** 30
+
+
+def check_memory(spec: RunSpec):
+    """Refuse runs whose per-game rows cannot fit in memory (rows are built, joined and framed)."""
+    need = bytes_per_game(spec.game, spec.players) * spec.games * 3
+    have = available_memory()
+    if need > 0.8 * have:
+        raise UsageError(
+            f"--games {spec.games:.3g} needs about {need / 2**30:.1f} GiB for its per-game results "
+            f"but only {have / 2**30:.1f} GiB of memory is available; run fewer games")
+
+
+def plan_chunks(games: int, chunk_size: int | None, jobs: int) -> list[tuple[int, int]]:
+    if chunk_size is None:
+        chunk_size = max(1000, min(50_000, math.ceil(games / (max(jobs, 1) * 16))))
+    chunk_size = max(1, int(chunk_size))
+    return [(s, min(chunk_size, games - s)) for s in range(0, games, chunk_size)]
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    cores = os.cpu_count() or 1
+    if jobs is None or jobs == 0:
+        return cores
+    jobs = int(jobs)
+    if jobs < 0:  # joblib style: -1 = all cores
+        return max(1, cores + 1 + jobs)
+    return jobs
+
+
+def _play_chunk(game_name: str, ctx, players: int, seed: int, start: int, count: int,
+                bot_ids, bot_par):
+    """Worker task: play one chunk; returns (start, columns, seconds)."""
+    t0 = time.perf_counter()
+    game = get_game(game_name)
+    cols = game.run_chunk(ctx, players, seed, start, count, bot_ids, bot_par)
+    return start, cols, time.perf_counter() - t0
+
+
+def _progress_bar(total: int, enabled: bool, desc: str):
+    if not enabled:
+        return None
+    from tqdm import tqdm
+    return tqdm(total=total, unit="games", unit_scale=True, desc=desc, dynamic_ncols=True,
+                smoothing=0.1, file=sys.stderr)
+
+
+def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = None,
+            backend: str | None = None, progress: bool | None = None,
+            command: str | None = None) -> RunResult:
+    """Play the run; Ctrl-C keeps the finished chunks and marks the result partial."""
+    from .results import to_frame
+
+    check_memory(spec)
+    jobs = resolve_jobs(jobs)
+    backend = backend or ("sequential" if jobs == 1 else "loky")
+    if backend not in BACKENDS:
+        raise UsageError(f"unknown backend '{backend}'; known: {', '.join(BACKENDS)}")
+    if progress is None:
+        progress = sys.stderr.isatty()
+    chunks = plan_chunks(spec.games, chunk_size, jobs)
+    game = spec.game
+    started = datetime.now(timezone.utc)
+    t0 = time.perf_counter()
+    ctx = game.prepare(spec.rules, spec.players)
+    bot_ids, bot_par = game.bot_arrays(spec.bots)
+    # compile (or load from the cache) once here, before any worker starts
+    game.run_chunk(ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
+    t_warm = time.perf_counter() - t0
+
+    done: dict[int, dict] = {}
+    chunk_seconds = 0.0
+    partial = False
+    bar = _progress_bar(spec.games, progress, spec.describe())
+    t1 = time.perf_counter()
+    try:
+        if backend == "sequential":
+            for start, count in chunks:
+                s, cols, sec = _play_chunk(game.name, ctx, spec.players, spec.seed, start, count,
+                                           bot_ids, bot_par)
+                done[s] = cols
+                chunk_seconds += sec
+                if bar is not None:
+                    bar.update(count)
+        else:
+            from joblib import Parallel, delayed
+            tasks = (delayed(_play_chunk)(game.name, ctx, spec.players, spec.seed, start, count,
+                                          bot_ids, bot_par) for start, count in chunks)
+            par = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered",
+                           batch_size=1, pre_dispatch="2*n_jobs")
+            for s, cols, sec in par(tasks):
+                done[s] = cols
+                chunk_seconds += sec
+                if bar is not None:
+                    bar.update(len(cols["winner"]))
+    except KeyboardInterrupt:
+        partial = True
+    finally:
+        if bar is not None:
+            bar.close()
+    t_sim = time.perf_counter() - t1
+
+    order = sorted(done)
+    frame = to_frame(game, spec.players, [(s, done[s]) for s in order])
+    n_done = len(frame)
+    if n_done < spec.games:
+        partial = True
+    finished = datetime.now(timezone.utc)
+    manifest = build_manifest(spec, jobs=jobs, backend=backend, chunks=chunks,
+                              chunks_done=len(order), games_done=n_done, partial=partial,
+                              started=started, finished=finished,
+                              seconds={"warmup": round(t_warm, 3), "simulate": round(t_sim, 3),
+                                       "chunk_cpu": round(chunk_seconds, 3)},
+                              command=command)
+    frame.attrs["manifest"] = manifest
+    return RunResult(spec, frame, manifest, partial, chunks)
+
+
+def machine_info() -> dict:
+    import numba
+    import pandas
+    return {
+        "platform": platform.platform(),
+        "processor": _cpu_model(),
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "pandas": pandas.__version__,
+    }
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def build_manifest(spec: RunSpec, *, jobs, backend, chunks, chunks_done, games_done, partial,
+                   started, finished, seconds, command=None) -> dict:
+    g = spec.game
+    sim_s = seconds.get("simulate", 0.0)
+    return {
+        "tool": "sim",
+        "sim_version": __version__,
+        "game": g.name,
+        "game_title": g.title,
+        "game_version": g.version,
+        "run": spec.describe(),
+        "players": spec.players,
+        "seats": g.seat_names(spec.players),
+        "rules": {k: _show(v) if isinstance(v, tuple) else v for k, v in spec.rules.items()},
+        "rules_changed": {k: _show(v) if isinstance(v, tuple) else v
+                          for k, v in spec.rules_changed.items()},
+        "bots": [c.label for c in spec.bots],
+        "bot_settings": [dict(c.settings) for c in spec.bots],
+        "seed": spec.seed,
+        "games_requested": spec.games,
+        "games_completed": games_done,
+        "partial": partial,
+        "chunk_size": chunks[0][1] if chunks else 0,
+        "chunks_total": len(chunks),
+        "chunks_done": chunks_done,
+        "jobs": jobs,
+        "backend": backend,
+        "started": started.isoformat(timespec="seconds"),
+        "finished": finished.isoformat(timespec="seconds"),
+        "seconds": seconds,
+        "games_per_second": round(games_done / sim_s, 1) if sim_s > 0 else None,
+        "machine": machine_info(),
+        "command": command,
+    }
+
+
+def simulate(game, games, rules: dict | None = None, bots: Sequence[str] | str | None = None,
+             players: int | None = None, seed: int = 0, jobs: int | None = None,
+             chunk_size: int | None = None, backend: str | None = None,
+             progress: bool | None = False):
+    """Play ``games`` games and return the results as a pandas DataFrame, one row per game.
+
+    >>> df = simulate("puluc", games=100_000, rules={"track": 9}, bots=("greedy", "random"))
+
+    ``rules`` overrides rule parameters (see ``sim rules GAME``); ``bots`` names one bot
+    per seat (or one for all seats), optionally with settings (``"search:depth=1"``).
+    The run's manifest (versions, parameters, bots, seed, timings) is in
+    ``df.attrs["manifest"]``.  Results do not depend on ``jobs``, ``chunk_size`` or
+    ``backend``.
+    """
+    spec = make_spec(game, games, rules, bots, players, seed)
+    return execute(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
+                   progress=progress).frame
