@@ -62,7 +62,7 @@ def _run_command(name: str):
     @click.option("--seed", default="1", show_default=True, help="master seed")
     @click.option("--jobs", "-j", type=int, default=0, help="worker processes (0: all cores)")
     @click.option("--chunk-size", type=int, default=None, help="games per chunk (results do not depend on it)")
-    @click.option("--backend", default=None, help="joblib backend: loky, multiprocessing, threading, sequential")
+    @click.option("--backend", default=None, help="joblib backend: loky (processes), threading, sequential")
     @click.option("--out", "-o", default=None, help="run directory (default: reports/<game>-<params>-<time>)")
     @click.option("--csv", is_flag=True, help="also write the per-game results as CSV")
     @click.option("--quiet", "-q", is_flag=True, help="no progress bar and no summary table")

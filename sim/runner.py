@@ -25,7 +25,7 @@ from .games import get as get_game
 from .params import UsageError
 
 MAX_GAMES = 10_000_000_000
-BACKENDS = ("loky", "multiprocessing", "threading", "sequential")
+BACKENDS = ("loky", "threading", "sequential")
 
 
 @dataclass

@@ -1,0 +1,127 @@
+"""The command line, through click's CliRunner (and one real Ctrl-C in a subprocess)."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from sim import __version__
+from sim.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_version_and_help():
+    r = run("--version")
+    assert r.exit_code == 0 and __version__ in r.output
+    r = run("--help")
+    assert r.exit_code == 0 and "puluc" in r.output and "rules" in r.output
+
+
+def test_games_lists_puluc():
+    r = run("games")
+    assert r.exit_code == 0 and "puluc" in r.output
+
+
+def test_rules_lists_every_parameter():
+    from sim.games import get
+    r = run("rules", "puluc")
+    assert r.exit_code == 0
+    for p in get("puluc").params:
+        assert f"  {p.name}  (default" in r.output
+    assert "search:depth=VALUE" in r.output
+
+
+def test_run_writes_results_manifest_and_report(tmp_path):
+    out = tmp_path / "run"
+    r = run("puluc", "--games", "2000", "--set", "track=9", "--set", "exit=pile",
+            "--bots", "greedy,random", "--seed", "3", "--jobs", "1", "--out", str(out), "--csv")
+    assert r.exit_code == 0, r.output
+    assert "Jade" in r.output and "95% interval" in r.output and "report:" in r.output
+    for f in ["results.parquet", "results.csv", "manifest.json", "index.html",
+              "report-standalone.html", "win_rates.png", "length.png"]:
+        assert (out / f).is_file(), f
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["rules_changed"] == {"track": 9, "exit": "pile"} and m["bots"] == ["greedy", "random"]
+    df = pd.read_parquet(out / "results.parquet")
+    assert len(df) == 2000 and df["casts"].max() <= 240
+    page = (out / "index.html").read_text()
+    assert "win_rates.png" in page and "Every figure" in page and "track" in page
+    # the report can be rebuilt from the saved results alone
+    (out / "index.html").unlink()
+    r = run("report", str(out))
+    assert r.exit_code == 0 and (out / "index.html").is_file()
+
+
+def test_default_out_dir_is_under_reports(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run("puluc", "--games", "300", "--jobs", "1", "-q", "--set", "track=9")
+    assert r.exit_code == 0, r.output
+    dirs = list((tmp_path / "reports").iterdir())
+    assert len(dirs) == 1 and dirs[0].name.startswith("puluc-track9-")
+    assert (dirs[0] / "index.html").is_file()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["chess"], "No such command 'chess'"),
+    (["puluc", "--games", "0"], "--games must be at least 1"),
+    (["puluc", "--games", "-5"], "--games must be at least 1"),
+    (["puluc", "--games", "2.5"], "whole number"),
+    (["puluc", "--games", "1e30"], "more than this tool runs"),
+    (["puluc", "--games", "5e9"], "GiB"),
+    (["puluc", "--games", "ten"], "whole number"),
+    (["puluc", "--set", "trak=9"], "did you mean 'track'"),
+    (["puluc", "--set", "track=99"], "must be in 4..40"),
+    (["puluc", "--set", "track"], "NAME=VALUE"),
+    (["puluc", "--set", "cast_table=1,2"], "needs 5 values"),
+    (["puluc", "--bots", "gready,random"], "did you mean 'greedy'"),
+    (["puluc", "--bots", "greedy,random,random"], "needs 2 bots"),
+    (["puluc", "--players", "3"], "played by 2 players"),
+    (["puluc", "--seed", "abc"], "--seed must be an integer"),
+    (["puluc", "--jobs", "-3"], "--jobs"),
+    (["puluc", "--backend", "spark"], "unknown backend"),
+    (["puluc", "--out", "/proc/forbidden/run"], "cannot write to --out"),
+    (["rules", "pulcu"], "did you mean 'puluc'"),
+    (["report", "/nonexistent/dir"], "not a finished run directory"),
+])
+def test_bad_input_is_one_line_and_status_2(args, message, tmp_path):
+    if args[0] == "puluc" and "--out" not in args:
+        args = args + ["--out", str(tmp_path / "r")] + ([] if "--jobs" in args else ["--jobs", "1"])
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 2, (r.exit_code, r.output)
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert len(lines) == 1 and lines[0].startswith("sim: error:"), r.output
+    assert message in lines[0]
+    assert "Traceback" not in r.output
+
+
+def test_python_dash_m_and_ctrl_c_keeps_finished_chunks(tmp_path):
+    """A real SIGINT, as Ctrl-C sends it to the terminal's process group."""
+    out = tmp_path / "run"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.Popen([sys.executable, "-m", "sim", "puluc", "--games", "1e8", "--chunk-size",
+                          "5000", "--jobs", "2", "--out", str(out), "-q"], cwd=tmp_path,
+                         start_new_session=True, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(8)
+    os.killpg(p.pid, signal.SIGINT)
+    stdout, stderr = p.communicate(timeout=120)
+    assert p.returncode == 130, stderr
+    assert "Interrupted" in stderr and "Traceback" not in stderr
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["partial"] and m["games_completed"] == 5000 * m["chunks_done"]
+    df = pd.read_parquet(out / "results.parquet")
+    assert len(df) == m["games_completed"] and df["game"].is_unique
+    assert "Partial run" in (out / "index.html").read_text()

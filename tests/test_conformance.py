@@ -1,0 +1,74 @@
+"""Every registered game keeps the kernel contract (sim/game.py)."""
+import numpy as np
+import pytest
+
+from sim.games import get, names
+from sim.results import check_columns
+
+GAMES = names()
+
+
+def _run(game, players, bots, start, count, seed=7, rules=None):
+    rules = game.resolve_rules(rules or {})
+    ctx = game.prepare(rules, players)
+    ch = game.choose_bots(bots, players)
+    ids, par = game.bot_arrays(ch)
+    return game.run_chunk(ctx, players, seed, start, count, ids, par)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_declaration(name):
+    g = get(name)
+    assert g.name == name and g.version >= 1
+    assert g.default_players in g.players
+    assert g.length in [c.name for c in g.columns]
+    assert len(g.end_reasons) >= 2
+    assert len({p.name for p in g.params}) == len(g.params)
+    assert all(p.help and p.source for p in g.params), "every parameter says what it is and where from"
+    for p in g.params:
+        assert p.parse(p.default) == p.default or p.kind in ("intlist", "file")
+    assert len(g.seat_names(max(g.players))) == max(g.players)
+    assert "random" in [b.name for b in g.bots]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_games_keep_the_contract(name):
+    g = get(name)
+    for players in g.players:
+        for bot in [b.name for b in g.bots]:
+            n = 40 if bot == "random" else 6
+            cols = _run(g, players, bot, 0, n)
+            assert check_columns(g, players, cols, n) == []
+            win = np.asarray(cols["win"], dtype=np.float64)
+            winner = np.asarray(cols["winner"])
+            assert ((win >= 0) & (win <= 1)).all()
+            for i in range(n):
+                if winner[i] >= 0:
+                    assert win[i, winner[i]] == 1.0
+                else:
+                    assert win[i].max() < 1.0 or (win[i] == 1.0).sum() > 1
+            assert (np.asarray(cols["end_reason"]) < len(g.end_reasons)).all()
+            assert ((np.asarray(cols["first_player"]) >= 0)
+                    & (np.asarray(cols["first_player"]) < players)).all()
+            assert (np.asarray(cols[g.length]) >= 0).all()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_chunks_do_not_matter(name):
+    g = get(name)
+    p = g.default_players
+    whole = _run(g, p, "random", 0, 60)
+    a = _run(g, p, "random", 0, 25)
+    b = _run(g, p, "random", 25, 35)
+    for k in whole:
+        assert np.array_equal(np.asarray(whole[k]), np.concatenate([np.asarray(a[k]), np.asarray(b[k])])), k
+    again = _run(g, p, "random", 0, 60)
+    for k in whole:
+        assert np.array_equal(np.asarray(whole[k]), np.asarray(again[k])), k
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_zero_games(name):
+    g = get(name)
+    cols = _run(g, g.default_players, "random", 5, 0)
+    assert check_columns(g, g.default_players, cols, 0) == []
