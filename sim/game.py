@@ -97,6 +97,10 @@ class Game:
     # per-seat count columns that hold card/event draws, for impact analysis
     events: tuple[str, ...] = ()
     notes: dict = field(default_factory=dict)
+    # benchmark configurations for `make bench`: dicts with label, players, bots,
+    # rules (optional) and target (optional: {"games_per_s": N} or {"moves_per_s": N}),
+    # plus "moves" naming the column that counts moves (for moves/s)
+    bench: tuple = ()
 
     # ------------------------------------------------------------- helpers
     def all_columns(self) -> tuple[Column, ...]:

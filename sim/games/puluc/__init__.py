@@ -162,4 +162,11 @@ GAME = Game(
     run_chunk=run_chunk,
     rules_doc=RULES_DOC,
     highlight=("kills", "captures", "rescues", "forfeits"),
+    bench=(
+        {"label": "random-vs-random", "players": 2, "bots": "random,random", "moves": "casts",
+         "target": {"games_per_s": 100_000}},
+        {"label": "greedy-vs-greedy", "players": 2, "bots": "greedy,greedy", "moves": "casts"},
+        {"label": "search-vs-greedy", "players": 2, "bots": "search,greedy", "moves": "casts",
+         "games": 20_000},
+    ),
 )

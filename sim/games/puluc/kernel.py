@@ -174,17 +174,26 @@ def apply_move(st, R, p, mv, cast, tally):
     """Play a legal move; update ``tally`` (kills, captures, rescues, deepest pile)."""
     T = R[R_T]
     q = 1 - p
-    dest = destination(st, R, p, mv, cast)
-    if mv == T:
+    if mv == T:  # deploy
         st[3 * T + p] -= 1
-        m0 = 1 if p == 0 else 0
-        m1 = 1 - m0
+        m0 = 1 - p
+        m1 = p
+        if R[R_ENTRY] == ENTRY_SPACE:
+            dest = index_of(p, 0, T)
+        else:
+            dest = index_of(p, cast - 1, T)
     else:
         m0 = st[T + mv]
         m1 = st[2 * T + mv]
         st[mv] = -1
         st[T + mv] = 0
         st[2 * T + mv] = 0
+        prog = progress(p, mv, T)
+        if R[R_DRAG] == DRAG_REVERSE and m0 + m1 > 1:
+            np_ = prog - cast
+        else:
+            np_ = prog + cast
+        dest = T if (np_ >= T or np_ < 0) else index_of(p, np_, T)
     if dest == T:  # carried off: enemies die, own warriors go home
         mine = m0 if p == 0 else m1
         theirs = m1 if p == 0 else m0
@@ -192,13 +201,15 @@ def apply_move(st, R, p, mv, cast, tally):
         st[3 * T + p] += mine
         tally[G_KILLS + p] += theirs
     else:
+        d0 = st[T + dest]
+        d1 = st[2 * T + dest]
         if st[dest] == q:
             tally[G_CAPT + p] += 1
-            tally[G_RESC + p] += st[T + dest] if p == 0 else st[2 * T + dest]
-        st[T + dest] += m0
-        st[2 * T + dest] += m1
+            tally[G_RESC + p] += d0 if p == 0 else d1
+        st[T + dest] = d0 + m0
+        st[2 * T + dest] = d1 + m1
         st[dest] = p
-        h = st[T + dest] + st[2 * T + dest]
+        h = d0 + m0 + d1 + m1
         if h > tally[G_DEEP]:
             tally[G_DEEP] = h
 

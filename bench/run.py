@@ -1,0 +1,188 @@
+"""`make bench`: speed figures, one JSON line per measurement, and a table.
+
+Measured in one run, so ratios are comparable: each registered game's kernel on
+one core and on all cores (compile time excluded), the pure-Python reference
+engine where a game has one (tests/reference/<game>_ref.py with ``play``), the
+cold-start cost of compiling the kernels, and `sim puluc --games 1e6` end to end.
+
+    python bench/run.py [--games GAME ...] [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from sim import __version__  # noqa: E402
+from sim.games import get, names  # noqa: E402
+from sim.runner import execute, machine_info, make_spec  # noqa: E402
+
+OUT_DIR = ROOT / "bench" / "results"
+
+
+def _kernel_rate(game, cfg, count, seed=1):
+    rules = game.resolve_rules(cfg.get("rules"))
+    players = cfg.get("players", game.default_players)
+    ctx = game.prepare(rules, players)
+    ids, par = game.bot_arrays(game.choose_bots(cfg.get("bots"), players))
+    game.run_chunk(ctx, players, seed, 0, 0, ids, par)  # compile / load cache
+    game.run_chunk(ctx, players, seed, 0, min(count, 200), ids, par)
+    best = None
+    for _ in range(2):
+        t = time.perf_counter()
+        out = game.run_chunk(ctx, players, seed, 0, count, ids, par)
+        dt = time.perf_counter() - t
+        best = dt if best is None or dt < best else best
+    moves = int(np.asarray(out[cfg["moves"]]).sum()) if cfg.get("moves") else None
+    return count / best, (moves / best if moves is not None else None), best
+
+
+def _size_for(game, cfg, seconds):
+    rate, _, _ = _kernel_rate(game, cfg, 500)
+    return int(max(1000, min(cfg.get("games", 10**7), rate * seconds)))
+
+
+def _parallel_rate(game, cfg, count, jobs):
+    spec = make_spec(game, count, cfg.get("rules"), cfg.get("bots"), cfg.get("players"), seed=1)
+    execute(spec.__class__(spec.game, spec.players, spec.rules, spec.bots, jobs * 2000, 1),
+            jobs=jobs, progress=False)  # start and warm the workers
+    res = execute(spec, jobs=jobs, chunk_size=max(1000, count // (jobs * 8)), progress=False)
+    sec = res.manifest["seconds"]["simulate"]
+    moves = int(res.frame[cfg["moves"]].sum()) if cfg.get("moves") else None
+    return count / sec, (moves / sec if moves is not None else None), sec
+
+
+def _reference_rate(game, cfg, count):
+    try:
+        ref = importlib.import_module(f"tests.reference.{game.name}_ref")
+    except ImportError:
+        return None
+    if not hasattr(ref, "play"):
+        return None
+    rules = game.resolve_rules(cfg.get("rules"))
+    players = cfg.get("players", game.default_players)
+    bots = [c.bot.name for c in game.choose_bots(cfg.get("bots"), players)]
+    t = time.perf_counter()
+    for i in range(count):
+        ref.play(1, i, rules, bots)
+    return count / (time.perf_counter() - t)
+
+
+def cold_start(game_name: str) -> dict:
+    """Seconds to first result in a fresh process: empty numba cache vs warm cache."""
+    code = ("import time;t=time.perf_counter();from sim.games import get;g=get(%r);"
+            "r=g.resolve_rules({});p=g.default_players;c=g.prepare(r,p);"
+            "i,a=g.bot_arrays(g.choose_bots(None,p));g.run_chunk(c,p,1,0,1,i,a);"
+            "print(time.perf_counter()-t)") % game_name
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    with tempfile.TemporaryDirectory() as d:
+        env_cold = dict(env, NUMBA_CACHE_DIR=d)
+        cold = float(subprocess.run([sys.executable, "-c", code], env=env_cold, capture_output=True,
+                                    text=True, check=True).stdout.strip())
+        warm = float(subprocess.run([sys.executable, "-c", code], env=env_cold, capture_output=True,
+                                    text=True, check=True).stdout.strip())
+    return {"cold_s": round(cold, 2), "warm_s": round(warm, 2)}
+
+
+def end_to_end(games="1e6") -> float:
+    with tempfile.TemporaryDirectory() as d:
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "sim", "puluc", "--games", games, "-q", "--out", d],
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)), check=True,
+                       capture_output=True)
+        return time.perf_counter() - t
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", nargs="*", default=None, help="games to measure (default: all)")
+    ap.add_argument("--quick", action="store_true", help="shorter measurements")
+    args = ap.parse_args(argv)
+    seconds = 1.0 if args.quick else 3.0
+    jobs = os.cpu_count() or 1
+    machine = machine_info()
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    path = OUT_DIR / f"bench-{stamp}.jsonl"
+    rows = []
+
+    def emit(rec):
+        rec = {"time": stamp, "sim_version": __version__, "cores_available": jobs,
+               "machine": machine["processor"], "python": machine["python"],
+               "numba": machine["numba"], "numpy": machine["numpy"], **rec}
+        rows.append(rec)
+        with open(path, "a") as f:
+            f.write(json.dumps(rec) + "\n")
+        shown = {k: v for k, v in rec.items() if k in ("game", "config", "impl", "cores", "games_per_s",
+                                                       "moves_per_s", "ratio", "seconds", "target")}
+        print(json.dumps(shown), flush=True)
+
+    for name in args.games or names():
+        game = get(name)
+        configs = game.bench or ({"label": "default", "players": game.default_players},)
+        for cfg in configs:
+            n = _size_for(game, cfg, seconds)
+            g1, m1, _ = _kernel_rate(game, cfg, n)
+            base = {"game": name, "game_version": game.version, "config": cfg["label"],
+                    "players": cfg.get("players", game.default_players), "bots": cfg.get("bots")}
+            emit({**base, "impl": "numba kernel", "cores": 1, "games": n,
+                  "games_per_s": round(g1), "moves_per_s": round(m1) if m1 else None,
+                  "target": cfg.get("target")})
+            if jobs > 1:
+                gj, mj, sec = _parallel_rate(game, cfg, n * jobs, jobs)
+                emit({**base, "impl": "numba kernel", "cores": jobs, "games": n * jobs,
+                      "games_per_s": round(gj), "moves_per_s": round(mj) if mj else None,
+                      "ratio": round(gj / g1, 2), "ratio_of": f"{jobs} cores / 1 core"})
+            ref_n = 300 if args.quick else 1000
+            if "search" in str(cfg.get("bots")):
+                ref_n = 20
+            rr = _reference_rate(game, cfg, ref_n)
+            if rr:
+                emit({**base, "impl": "pure-Python reference", "cores": 1, "games": ref_n,
+                      "games_per_s": round(rr, 1), "ratio": round(g1 / rr, 1),
+                      "ratio_of": "kernel / pure Python, one core"})
+        cs = cold_start(name)
+        emit({"game": name, "impl": "cold start (compile) vs warm cache", **cs})
+    if "puluc" in (args.games or names()):
+        e2e = end_to_end("1e6")
+        emit({"game": "puluc", "impl": "sim puluc --games 1e6 end to end (warm cache)",
+              "cores": jobs, "seconds": round(e2e, 2), "target": {"seconds": 20}})
+    (OUT_DIR / "latest.jsonl").write_text(path.read_text())
+    print()
+    print(table(rows, machine))
+    print(f"\nwritten: {path}")
+
+
+def table(rows, machine) -> str:
+    out = [f"Machine: {machine['processor']}, {machine['cores']} cores, Python {machine['python']}, "
+           f"numba {machine['numba']}", "",
+           "| game | configuration | implementation | cores | games/s | moves/s | ratio |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        if "games_per_s" in r:
+            out.append(f"| {r['game']} | {r.get('config', '')} | {r['impl']} | {r.get('cores', '')} | "
+                       f"{r['games_per_s']:,} | {('{:,}'.format(r['moves_per_s']) if r.get('moves_per_s') else '')} | "
+                       f"{(str(r['ratio']) + 'x ' + r.get('ratio_of', '')) if r.get('ratio') else ''} |")
+        elif "cold_s" in r:
+            out.append(f"| {r['game']} | | first result in a new process | 1 | cold cache {r['cold_s']} s, "
+                       f"warm cache {r['warm_s']} s | | |")
+        elif "seconds" in r:
+            out.append(f"| {r['game']} | | {r['impl']} | {r['cores']} | {r['seconds']} s | | |")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    main()
