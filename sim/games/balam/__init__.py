@@ -1,0 +1,261 @@
+"""Balam: the declaration the runner, CLI and reports read."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ...game import Bot, Column, Game
+from ...params import Param, ParamError
+from . import data as D
+from . import kernel as K
+
+SEATS = ["Purple", "Grey", "Ochre", "Teal"]
+RULES_DOC = str(Path(__file__).resolve().parents[3] / "seeds" / "balam" / "RULES.md")
+
+PARAMS = (
+    Param("ball_games", 0,
+          "the game ends at the end of the round of this ball game; 0 = by player count "
+          "(2nd with 2 players, 3rd with 3, 4th with 4); 2..5 allowed, 5 = 'lengthened Balam'",
+          "int", 0, 5, source="Setup: Choosing the length of the game"),
+    Param("max_rounds", 40, "horizon: rounds after which an unfinished game stops (a draw)",
+          "int", 1, 1000, source="Round Structure (horizon, not a rule)"),
+    Param("catastrophes", "drawer",
+          "'drawer': a catastrophe strikes the king who turned it; 'all': every king, "
+          "drawer first", "choice", choices=("drawer", "all"),
+          source="4 - KATUN: Catastrophes (reading)"),
+    Param("village_production", "all",
+          "'all': every village produces; 'forest': only villages on forest sites",
+          "choice", choices=("all", "forest"), source="5 - PRODUCTION (reading)"),
+    Param("control", "each",
+          "'each': a site blocks your riches when any one enemy has more small pyramids "
+          "there than you; 'sum': when all enemies together have more", "choice",
+          choices=("each", "sum"), source="6 - DISTRIBUTION: Transport (reading)"),
+    Param("eclipse_jitter", 0, "the Eclipse goes this many cards either side of the exact "
+          "middle, uniformly (0: exactly in the middle)", "int", 0, 30,
+          source="Setup: Building the card deck ('roughly in the middle')"),
+    Param("max_turns", 400, "safety valve: turns in one round after which the player to "
+          "move must turn a card (never reached by the bundled bots)", "int", 10, 100000,
+          source="Round Structure (horizon, not a rule)"),
+    Param("board", "default", "board file (site tiles, sea, paths)", "file",
+          choices=("default",), source="Components; Setup: Building the board"),
+    Param("katun", "default", "Katun deck file (types, counts, Favourable/Prosperous gains)",
+          "file", choices=("default",), source="4 - KATUN"),
+    Param("components", "default", "components file (supplies, pyramids, tiles, costs, "
+          "ceremony points, dice, setup)", "file", choices=("default",), source="Components"),
+)
+
+_W = ("w_prestige", "w_hand", "w_reserve", "w_build", "w_expand", "w_war", "w_market",
+      "w_ball", "w_risk", "w_temple", "w_palace")
+_W_HELP = (
+    "worth of one prestige point",
+    "worth of one riches in the king's hand",
+    "worth of storing riches in reserves (catastrophe insurance)",
+    "multiplier on every building's value",
+    "bonus for founding a new city",
+    "eagerness to attack and to keep garrisons",
+    "worth of markets (commercial control)",
+    "worth of ball courts",
+    "aversion to catastrophes (and worth of observatories)",
+    "multiplier on temples",
+    "multiplier on palaces",
+)
+STYLES = {
+    "builder": (1.0, 1.0, 0.8, 1.2, 1.5, 0.5, 0.8, 1.0, 1.0, 1.0, 1.0),
+    "warlord": (1.0, 1.0, 0.8, 1.0, 1.0, 2.0, 0.5, 0.8, 0.8, 0.8, 1.0),
+    "merchant": (1.0, 1.2, 1.0, 1.0, 1.0, 0.6, 2.0, 0.8, 1.0, 0.8, 1.5),
+    "priest": (1.2, 0.8, 0.8, 1.0, 1.0, 0.5, 0.8, 1.5, 1.0, 1.5, 0.8),
+}
+_STYLE_HELP = {
+    "builder": "heuristic, founds cities and fills them (the strong default)",
+    "warlord": "heuristic, keeps garrisons and attacks weak neighbours",
+    "merchant": "heuristic, builds markets and palaces, keeps riches",
+    "priest": "heuristic, temples and ball courts, prestige first",
+}
+
+
+def _style(name, bid):
+    w = STYLES[name]
+    return Bot(name, bid, _STYLE_HELP[name] + "; every heuristic compares turning a card "
+               "(expected value over the unseen cards, exact for divined ones), building "
+               "(greedy plan per site), attacking and passing, and routes riches by a small "
+               "assignment search",
+               params=tuple(Param(n, v, h, "float", 0.0, 10.0) for n, v, h in zip(_W, w, _W_HELP)))
+
+
+BOTS = (
+    Bot("random", K.BOT_RANDOM, "uniform over the turn's options (card, pass, build on a site, "
+        "attack a city) and uniform in every detail and later choice"),
+    _style("builder", 1),
+    _style("warlord", 2),
+    _style("merchant", 3),
+    _style("priest", 4),
+)
+
+KATUN_KEYS = ("prosperous", "favourable", "exceptional", "expedition", "cacao_festival",
+              "marriage", "cenote", "ball_game", "eclipse", "drought", "insurrection",
+              "earthquake", "pochteca", "toltec_raid", "decadence", "volcano", "tidal_wave")
+KATUN_COLS = tuple(f"katun_{k}" for k in KATUN_KEYS)
+
+# per-seat columns taken from the kernel's player rows
+_SEAT_FIELDS = (
+    ("prestige", K.P_PRES, "int16", "prestige at the end (riches bonus included)"),
+    ("pp_ceremony", K.P_CER, "int16", "prestige from temple ceremonies"),
+    ("pp_cenote", K.P_CEN, "int16", "prestige from cenote sacrifices"),
+    ("pp_ballgame", K.P_BALL, "int16", "prestige from ball games"),
+    ("pp_prosperous", K.P_PROS, "int16", "prestige from Prosperous Katuns"),
+    ("pp_bonus", K.P_BONUS, "int16", "prestige from the end-of-game riches bonus"),
+    ("cities", K.P_LARGE, "int8", "cities held at the end"),
+    ("wars", K.T_WARS, "int16", "attacks launched"),
+    ("attacked", K.T_DEF, "int16", "times its cities were attacked"),
+    ("buildings_lost", K.T_BLOST, "int16", "buildings destroyed by enemy attacks"),
+    ("buildings_destroyed", K.T_BDEST, "int16", "enemy buildings it destroyed"),
+    ("garrisons_lost", K.T_GLOST, "int16", "own garrisons lost to skulls when attacking"),
+    ("catastrophes_paid", K.T_CPAID, "int16", "catastrophes warded off with reserves"),
+    ("catastrophes_suffered", K.T_CSUFF, "int16", "catastrophes suffered (buildings lost)"),
+    ("buildings_lost_katun", K.T_KLOST, "int16", "buildings lost to catastrophes"),
+    ("prisoners", K.T_PRIS, "int16", "prisoners captured and placed"),
+    ("buildings_built", K.T_BUILT, "int16", "buildings built"),
+    ("cards_divined", K.T_DIV, "int16", "face-down cards seen by divination"),
+    ("passes", K.T_PASS, "int16", "turns passed (paying one riches)"),
+    ("turns_taken", K.T_TURNS, "int16", "turns played"),
+)
+
+COLUMNS = (
+    Column("rounds", "int16", "rounds played"),
+    Column("turns", "int32", "turns played by all kings"),
+    Column("ball_games", "int8", "ball game cards turned"),
+    Column("eclipse_round", "int8", "round in which the Eclipse was turned (0: never)"),
+    Column("cards_turned", "int16", "Katun cards turned"),
+) + tuple(Column(n, dt, h, per_seat=True) for n, _, dt, h in _SEAT_FIELDS) + (
+    Column("riches_left", "int16", "personal riches at the end (before the bonus)", per_seat=True),
+) + tuple(Column(c, "int8", f"{k.replace('_', ' ')} cards this seat turned", per_seat=True)
+          for c, k in zip(KATUN_COLS, KATUN_KEYS))
+
+
+def _ball_target(rules, players):
+    b = rules["ball_games"]
+    if b == 0:
+        return {2: 2, 3: 3, 4: 4}[players]
+    if b < 2:
+        raise ParamError("parameter 'ball_games' must be 0 (by player count) or 2..5, not 1")
+    return b
+
+
+def target_position(deck: D.Deck, B: int) -> int:
+    """Index (from the top) of the B-th ball game in any deck built by the rules."""
+    ct = deck.ctype
+    npros = int((ct == K.K_PROS).sum())
+    nb = int((ct == K.K_BALL).sum())
+    n = int(len(ct) - npros - nb - (ct == K.K_ECLIPSE).sum())
+    npiles = nb + 1
+    pos = npros
+    for k in range(B):
+        pos += n // npiles + (1 if k < n % npiles else 0)
+    pos += B - 1
+    total = len(ct) - int((ct == K.K_ECLIPSE).sum())
+    if (ct == K.K_ECLIPSE).any() and total // 2 <= pos:
+        pos += 1
+    return pos
+
+
+def prepare(rules: dict, players: int):
+    board = D.load_board(D.resolve_file(rules["board"], "board"))
+    deck = D.load_deck(D.resolve_file(rules["katun"], "katun"))
+    comp = D.load_components(D.resolve_file(rules["components"], "components"))
+    B = _ball_target(rules, players)
+    nballs = int((deck.ctype == K.K_BALL).sum())
+    if B > nballs:
+        raise ParamError(f"the game cannot end at ball game {B}: the Katun deck holds only "
+                         f"{nballs} ball game cards")
+    if comp.start_maize * players > comp.supply[0]:
+        raise ParamError(f"{players} kings need {comp.start_maize * players} maize to start but "
+                         f"the supply holds {comp.supply[0]}")
+    R = np.zeros(K.N_R, np.int64)
+    R[K.R_NP] = players
+    R[K.R_BALLS] = B
+    R[K.R_MAXR] = rules["max_rounds"]
+    R[K.R_START] = comp.start_maize
+    R[K.R_CHAAK] = comp.chaak_maize
+    R[K.R_HIT] = {"drawer": K.HIT_DRAWER, "all": K.HIT_ALL}[rules["catastrophes"]]
+    R[K.R_FOREST] = 1 if rules["village_production"] == "forest" else 0
+    R[K.R_CTRL] = {"each": K.CTRL_EACH, "sum": K.CTRL_SUM}[rules["control"]]
+    R[K.R_ECLJ] = rules["eclipse_jitter"]
+    R[K.R_LARGE] = comp.large
+    R[K.R_SMALL] = comp.small
+    R[K.R_CENF] = comp.cenote_factor
+    R[K.R_NFACES] = len(comp.faces)
+    R[K.R_POSB] = target_position(deck, B)
+    R[K.R_S] = len(board.names)
+    R[K.R_NCARDS] = len(deck.ctype)
+    R[K.R_MAXTURN] = rules["max_turns"]
+    R[K.R_SUP0:K.R_SUP0 + 6] = comp.supply
+    R[K.R_TILE0:K.R_TILE0 + 4] = comp.tiles
+    R[K.R_CANY:K.R_CANY + 8] = comp.cost_any
+    R[K.R_CKIND:K.R_CKIND + 8] = comp.cost_kind
+    R[K.R_CN:K.R_CN + 8] = comp.cost_n
+    R[K.R_PTS:K.R_PTS + 6] = comp.points
+    R[K.R_FACE:K.R_FACE + len(comp.faces)] = comp.faces
+    return (R, board.nbr, board.nnb, board.info, deck.ctype, deck.cgain, deck.cnopt)
+
+
+def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par):
+    R, nbr, nnb, info, ctype, cgain, cnopt = ctx
+    par = np.zeros((players, K.NBW), np.float64)
+    w = min(bot_par.shape[1], K.NBW)
+    par[:, :w] = bot_par[:, :w]
+    end = np.empty(count, np.int8)
+    first = np.empty(count, np.int8)
+    rounds = np.empty(count, np.int16)
+    turns = np.empty(count, np.int32)
+    balls = np.empty(count, np.int8)
+    ecl = np.empty(count, np.int8)
+    cards = np.empty(count, np.int16)
+    seat = np.empty((count, players, K.NPL), np.int32)
+    K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, nbr, nnb, info, ctype,
+                cgain, cnopt, np.asarray(bot_ids, np.int64), par, end, first, rounds, turns,
+                balls, ecl, cards, seat)
+    out = {"end_reason": end, "first_player": first, "rounds": rounds, "turns": turns,
+           "ball_games": balls, "eclipse_round": ecl, "cards_turned": cards}
+    for name, f, dt, _ in _SEAT_FIELDS:
+        out[name] = seat[:, :, f].astype(dt)
+    out["riches_left"] = seat[:, :, K.P_HAND:K.P_HAND + 6].sum(axis=2).astype(np.int16)
+    for t, c in enumerate(KATUN_COLS):
+        out[c] = seat[:, :, K.P_KAT + t].astype(np.int8)
+    capped = end == K.END_CAP
+    out["capped"] = capped
+    pres = seat[:, :, K.P_PRES]
+    best = pres.max(axis=1, keepdims=True)
+    top = pres == best
+    ntop = top.sum(axis=1)
+    win = top / ntop[:, None]
+    win[capped] = 1.0 / players
+    out["win"] = win.astype(np.float32)
+    winner = np.where(ntop == 1, top.argmax(axis=1), -1)
+    winner[capped] = -1
+    out["winner"] = winner.astype(np.int8)
+    return out
+
+
+GAME = Game(
+    name="balam",
+    title="Balam",
+    version=1,
+    players=(2, 3, 4),
+    default_players=2,
+    params=PARAMS,
+    bots=BOTS,
+    default_bots=("builder",),
+    columns=COLUMNS,
+    end_reasons=("the last ball game was played", "the Katun deck ran out",
+                 "round horizon reached: draw"),
+    length="rounds",
+    length_unit="rounds",
+    seat_names=lambda players: SEATS[:players],
+    prepare=prepare,
+    run_chunk=run_chunk,
+    rules_doc=RULES_DOC,
+    highlight=("prestige", "pp_ceremony", "pp_ballgame", "cities", "wars", "buildings_lost"),
+    events=KATUN_COLS,
+    notes={"board_file": str(D.SEEDS / "board.toml")},
+)

@@ -1,0 +1,1948 @@
+"""Balam rules kernel and bots, jitted with numba.
+
+State (allocated once per chunk, reset per game):
+
+* ``own[S]``      owner of each site (-1: no one);
+* ``bld[S, 4]``   building code on each space (0 empty, 1..8 buildings, 9 = the second
+                  space of a palace or temple);
+* ``tok[S, 4]``   riches token on the building of that space (-1 none, 0..5 riches);
+* ``sm[S, 4]``    small pyramids (commercial control) of each player on each site;
+* ``pl[P, NPL]``  per player: hand (personal riches), pyramids left, prestige and its
+                  sources, tallies;
+* ``gs[NG]``      global: supply, tiles left, eclipse, ball games, deck position,
+                  round, the face-down Katun slots, what each player has seen.
+
+Static data: ``R`` (rules and components, see the R_* slots), ``nbr/nnb`` (paths),
+``info[S, 6]`` (spaces, colour, forest, seashore, volcano, cenote) and the card table
+``ctype/cgain/cnopt``.  Every random number comes from ``rs``: stream 0 is chance
+(deck, first player, dice), stream 1+p is the bot of seat p.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...rng import rand_int, seed_streams
+
+# riches
+MAIZE, CACAO, SHELL, JADE, OBSID, PRIS = 0, 1, 2, 3, 4, 5
+# buildings (code = index in data.BUILDINGS + 1)
+EMPTY, VILLAGE, GARRISON, PALACE, TEMPLE, MARKET, RESERVE, BALLCOURT, OBSERV, CONT = range(10)
+# Katun card types
+K_PROS, K_FAV, K_EXC, K_EXPED, K_CACAO, K_MARRY, K_CENOTE, K_BALL, K_ECLIPSE = range(9)
+K_DROUGHT, K_INSURR, K_QUAKE, K_POCHT, K_TOLTEC, K_DECAD, K_VOLCANO, K_TIDAL = range(9, 17)
+NK = 17
+# site info columns
+I_SPACES, I_COLOUR, I_FOREST, I_SEA, I_VOLC, I_CENOTE = range(6)
+
+# rules array
+(R_NP, R_BALLS, R_MAXR, R_START, R_CHAAK, R_HIT, R_FOREST, R_CTRL, R_ECLJ, R_LARGE, R_SMALL,
+ R_CENF, R_NFACES, R_POSB, R_S, R_NCARDS, R_MAXTURN, R_DIVTIE) = range(18)
+R_SUP0 = 20
+R_TILE0 = 26
+R_CANY = 30
+R_CKIND = 38
+R_CN = 46
+R_PTS = 54
+R_FACE = 60
+N_R = 80
+HIT_DRAWER, HIT_ALL = 0, 1
+CTRL_EACH, CTRL_SUM = 0, 1
+
+# global state
+GS_SUP = 0
+GS_TILE = 6
+GS_ECL, GS_BALLS, GS_DPOS, GS_ROUND, GS_TURNS, GS_NSLOT, GS_LEFT = 10, 11, 12, 13, 14, 15, 16
+GS_SLOT = 17      # 5 slots: card index or -1 once turned
+GS_KNOWN = 22     # per player: bit mask of slots seen by divination
+GS_SEEN = 26      # per type: cards turned so far (public)
+GS_RFIRST = 43
+GS_DEADLOCK = 44
+NG = 48
+MAXSLOT = 5
+
+# per-player row
+P_HAND = 0
+P_LARGE, P_SMALL = 6, 7
+P_PRES, P_CER, P_CEN, P_BALL, P_PROS, P_BONUS = 8, 9, 10, 11, 12, 13
+T_WARS, T_DEF, T_BLOST, T_BDEST, T_GLOST, T_CPAID, T_CSUFF, T_KLOST, T_PRIS, T_BUILT, T_DIV = range(14, 25)
+T_TURNS, T_PASS = 25, 26
+P_KAT = 27
+NPL = P_KAT + NK
+
+END_BALLS, END_DECK, END_CAP = 0, 1, 2
+
+BOT_RANDOM = 0
+# heuristic weights (bot_params columns; every heuristic style shares them)
+(BW_PRES, BW_HAND, BW_RES, BW_BUILD, BW_EXPAND, BW_WAR, BW_MARKET, BW_BALL, BW_RISK,
+ BW_TEMPLE, BW_PALACE) = range(11)
+NBW = 11
+
+# distribution sinks
+DK_TEMPLE, DK_PALACE, DK_GARR, DK_RESERVE, DK_LOSE = range(5)
+
+
+# ======================================================================= helpers
+@njit(cache=True)
+def new_state(S, P):
+    own = -np.ones(S, np.int64)
+    bld = np.zeros((S, 4), np.int64)
+    tok = -np.ones((S, 4), np.int64)
+    sm = np.zeros((S, 4), np.int64)
+    pl = np.zeros((P, NPL), np.int64)
+    gs = np.zeros(NG, np.int64)
+    return own, bld, tok, sm, pl, gs
+
+
+@njit(cache=True)
+def reset_state(own, bld, tok, sm, pl, gs, R):
+    own[:] = -1
+    bld[:] = 0
+    tok[:] = -1
+    sm[:] = 0
+    pl[:] = 0
+    gs[:] = 0
+    for t in range(6):
+        gs[GS_SUP + t] = R[R_SUP0 + t]
+    for i in range(4):
+        gs[GS_TILE + i] = R[R_TILE0 + i]
+    for p in range(pl.shape[0]):
+        pl[p, P_LARGE] = R[R_LARGE]
+        pl[p, P_SMALL] = R[R_SMALL]
+    for k in range(MAXSLOT):
+        gs[GS_SLOT + k] = -1
+
+
+@njit(cache=True)
+def gain(pl, gs, p, t, n):
+    """King p takes up to n riches of type t from the supply; returns how many he got."""
+    g = min(n, gs[GS_SUP + t])
+    if g < 0:
+        g = 0
+    gs[GS_SUP + t] -= g
+    pl[p, P_HAND + t] += g
+    return g
+
+
+@njit(cache=True)
+def hand_total(pl, p):
+    s = 0
+    for t in range(6):
+        s += pl[p, P_HAND + t]
+    return s
+
+
+@njit(cache=True)
+def add_prestige(pl, p, src, n):
+    pl[p, P_PRES] += n
+    pl[p, src] += n
+
+
+@njit(cache=True)
+def width(code):
+    return 2 if code == PALACE or code == TEMPLE else 1
+
+
+@njit(cache=True)
+def find_space(bld, info, s, code):
+    """First space of site s where ``code`` fits (two adjacent empty spaces for a
+    palace/temple), or -1."""
+    n = info[s, I_SPACES]
+    if width(code) == 1:
+        for k in range(n):
+            if bld[s, k] == EMPTY:
+                return k
+        return -1
+    for k in range(n - 1):
+        if bld[s, k] == EMPTY and bld[s, k + 1] == EMPTY:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def count_code(own, bld, p, code):
+    c = 0
+    for s in range(own.shape[0]):
+        if own[s] == p:
+            for k in range(4):
+                if bld[s, k] == code:
+                    c += 1
+    return c
+
+
+@njit(cache=True)
+def count_cities(own, p):
+    c = 0
+    for s in range(own.shape[0]):
+        if own[s] == p:
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def site_code_count(bld, s, code):
+    c = 0
+    for k in range(4):
+        if bld[s, k] == code:
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def site_empty(bld, s):
+    for k in range(4):
+        if bld[s, k] != EMPTY:
+            return False
+    return True
+
+
+@njit(cache=True)
+def can_afford(hand, R, code):
+    """hand: 6 counts.  True when the cost of building ``code`` can be paid from it."""
+    b = code - 1
+    kind = R[R_CKIND + b]
+    if kind >= 0:
+        return hand[kind] >= R[R_CN + b]
+    tot = 0
+    for t in range(6):
+        tot += hand[t]
+    return tot >= R[R_CANY + b]
+
+
+@njit(cache=True)
+def can_build(own, bld, pl, gs, R, nnb, info, p, s, code, hand):
+    """King p may put ``code`` on site s now, paying from ``hand``."""
+    if own[s] != p and own[s] != -1:
+        return False
+    if gs[GS_TILE + (code - 1) // 2] <= 0:
+        return False
+    if own[s] == -1 and pl[p, P_LARGE] <= 0:
+        return False
+    if code == MARKET and pl[p, P_SMALL] < 1 + nnb[s]:
+        return False
+    if find_space(bld, info, s, code) < 0:
+        return False
+    return can_afford(hand, R, code)
+
+
+@njit(cache=True)
+def place_building(own, bld, sm, pl, gs, nbr, nnb, info, p, s, code):
+    """Put ``code`` on the first space where it fits (costs are paid elsewhere)."""
+    k = find_space(bld, info, s, code)
+    if own[s] == -1:
+        own[s] = p
+        pl[p, P_LARGE] -= 1
+    bld[s, k] = code
+    if width(code) == 2:
+        bld[s, k + 1] = CONT
+    gs[GS_TILE + (code - 1) // 2] -= 1
+    if code == MARKET:
+        sm[s, p] += 1
+        for j in range(nnb[s]):
+            sm[nbr[s, j], p] += 1
+        pl[p, P_SMALL] -= 1 + nnb[s]
+    pl[p, T_BUILT] += 1
+    return k
+
+
+@njit(cache=True)
+def remove_building(own, bld, tok, sm, pl, gs, nbr, nnb, s, k):
+    """Discard the building on space k of site s with its riches and market controls;
+    a site left empty belongs to no one again.  Returns the building code."""
+    code = bld[s, k]
+    p = own[s]
+    bld[s, k] = EMPTY
+    if width(code) == 2:
+        bld[s, k + 1] = EMPTY
+    if tok[s, k] >= 0:
+        gs[GS_SUP + tok[s, k]] += 1
+        tok[s, k] = -1
+    gs[GS_TILE + (code - 1) // 2] += 1
+    if code == MARKET:
+        sm[s, p] -= 1
+        for j in range(nnb[s]):
+            sm[nbr[s, j], p] -= 1
+        pl[p, P_SMALL] += 1 + nnb[s]
+    if site_empty(bld, s):
+        own[s] = -1
+        pl[p, P_LARGE] += 1
+    return code
+
+
+@njit(cache=True)
+def destroy_city(own, bld, tok, sm, pl, gs, nbr, nnb, s):
+    n = 0
+    for k in range(4):
+        c = bld[s, k]
+        if c != EMPTY and c != CONT:
+            remove_building(own, bld, tok, sm, pl, gs, nbr, nnb, s, k)
+            n += 1
+    return n
+
+
+# ======================================================================= transport
+@njit(cache=True)
+def passable(own, sm, R, s, p):
+    """May riches of king p pass through, leave or enter site s (commercial control)?"""
+    mine = sm[s, p]
+    o = own[s]
+    NP = R[R_NP]
+    if R[R_CTRL] == CTRL_SUM:
+        e = 0
+        for q in range(NP):
+            if q != p:
+                e += sm[s, q]
+        if e > mine:
+            return False
+        if e == mine and o >= 0 and o != p:
+            return False
+        return True
+    for q in range(NP):
+        if q != p and sm[s, q] > mine:
+            return False
+    if o >= 0 and o != p and sm[s, o] >= mine:
+        return False
+    return True
+
+
+@njit(cache=True)
+def components(own, sm, R, nbr, nnb, p, comp, queue):
+    """comp[s]: transport group of site s for king p.  Passable sites joined by paths
+    share a label (< S); a blocked site is alone (label S + s)."""
+    S = own.shape[0]
+    for s in range(S):
+        comp[s] = -1 if passable(own, sm, R, s, p) else S + s
+    lab = 0
+    for s0 in range(S):
+        if comp[s0] != -1:
+            continue
+        comp[s0] = lab
+        h = 0
+        t = 1
+        queue[0] = s0
+        while h < t:
+            x = queue[h]
+            h += 1
+            for j in range(nnb[x]):
+                y = nbr[x, j]
+                if comp[y] == -1:
+                    comp[y] = lab
+                    queue[t] = y
+                    t += 1
+        lab += 1
+
+
+# ======================================================================= deck
+@njit(cache=True)
+def build_deck(rs, ctype, R, deck, tmp):
+    """The rulebook's deck: the other cards shuffled into (ball games + 1) piles with a
+    ball game between each two, the shuffled Prosperous Katuns on top, the Eclipse in
+    the middle.  deck[0] is the top card.  Returns the deck size."""
+    N = ctype.shape[0]
+    n = 0
+    for c in range(N):  # the other cards
+        t = ctype[c]
+        if t != K_PROS and t != K_BALL and t != K_ECLIPSE:
+            tmp[n] = c
+            n += 1
+    for i in range(n - 1, 0, -1):
+        j = rand_int(rs, 0, i + 1)
+        x = tmp[i]
+        tmp[i] = tmp[j]
+        tmp[j] = x
+    npros = 0
+    for c in range(N):
+        if ctype[c] == K_PROS:
+            deck[npros] = c
+            npros += 1
+    for i in range(npros - 1, 0, -1):
+        j = rand_int(rs, 0, i + 1)
+        x = deck[i]
+        deck[i] = deck[j]
+        deck[j] = x
+    nb = 0
+    for c in range(N):
+        if ctype[c] == K_BALL:
+            nb += 1
+    npiles = nb + 1
+    pos = npros
+    src = 0
+    bi = 0
+    for k in range(npiles):
+        size = n // npiles + (1 if k < n % npiles else 0)
+        for _ in range(size):
+            deck[pos] = tmp[src]
+            pos += 1
+            src += 1
+        if k < nb:
+            while ctype[bi] != K_BALL:
+                bi += 1
+            deck[pos] = bi
+            bi += 1
+            pos += 1
+    ecl = -1
+    for c in range(N):
+        if ctype[c] == K_ECLIPSE:
+            ecl = c
+    if ecl >= 0:
+        mid = pos // 2
+        j = R[R_ECLJ]
+        if j > 0:
+            mid += rand_int(rs, 0, 2 * j + 1) - j
+            mid = min(max(mid, 0), pos)
+        for i in range(pos, mid, -1):
+            deck[i] = deck[i - 1]
+        deck[mid] = ecl
+        pos += 1
+    return pos
+
+
+# ======================================================================= bot values
+@njit(cache=True)
+def rounds_left(gs, R):
+    """Expected end-of-round phases still to come, this round's included."""
+    if gs[GS_BALLS] >= R[R_BALLS]:
+        return 1.0
+    d = R[R_POSB] + 1 - gs[GS_DPOS] + gs[GS_LEFT]
+    if d < 0:
+        d = 0
+    return 1.0 + d / (R[R_NP] + 1.0)
+
+
+@njit(cache=True)
+def hand_values(W, R, gs, hv):
+    """Value of one riches of each type in the king's hand (heuristic bots)."""
+    wh = W[BW_HAND]
+    hv[MAIZE] = 0.9 * wh
+    hv[CACAO] = 1.15 * wh
+    hv[SHELL] = 1.05 * wh
+    hv[JADE] = 1.0 * wh
+    hv[OBSID] = 1.0 * wh
+    hv[PRIS] = 1.1 * wh
+    if gs[GS_BALLS] >= R[R_BALLS]:  # last round: only the end bonus is left
+        for t in range(6):
+            hv[t] = 0.5 * W[BW_PRES]
+
+
+@njit(cache=True)
+def pay_order(hv, t):
+    # cheapest first; ties by type
+    return hv[t] * 8.0 + t
+
+
+@njit(cache=True)
+def cheapest_held(hand, hv, avoid):
+    """The held riches type the heuristic pays with: lowest value, skipping ``avoid``
+    when possible."""
+    best = -1
+    bv = 1e18
+    for t in range(6):
+        if hand[t] > 0 and t != avoid:
+            v = pay_order(hv, t)
+            if v < bv:
+                bv = v
+                best = t
+    if best < 0 and avoid >= 0 and hand[avoid] > 0:
+        best = avoid
+    return best
+
+
+@njit(cache=True)
+def econ(vc, nT, nP, nR, R, W, last):
+    """Per-round value of a production mix ``vc`` (5 colours) routed to temples, palaces
+    and reserves (heuristic estimate, ignores transport)."""
+    pts_nm = 0.0
+    nm = 0
+    for c in range(1, 5):
+        nm += vc[c]
+        pts_nm += vc[c] * R[R_PTS + c]
+    mz = vc[0]
+    tcap = 2 * nT
+    avg_nm = pts_nm / nm if nm > 0 else 2.0
+    a = min(nm, tcap)
+    b = min(mz, tcap - a)
+    v = W[BW_PRES] * (a * avg_nm + b * R[R_PTS + MAIZE])
+    r = nm + mz - a - b
+    pc = min(r, 2 * nP)
+    hvv = 0.5 * W[BW_PRES] if last else W[BW_HAND]
+    v += hvv * pc
+    r -= pc
+    if not last:
+        rc = min(r, nR)
+        v += 0.5 * W[BW_RES] * rc
+        r -= rc
+        v += 0.35 * W[BW_HAND] * r  # unrouted production still has some promise
+    return v
+
+
+@njit(cache=True)
+def player_counts(own, bld, info, R, p, cnt):
+    """cnt[0..4] villages by colour (producing ones), cnt[5+code] buildings by code,
+    cnt[15] cities."""
+    cnt[:] = 0
+    for s in range(own.shape[0]):
+        if own[s] != p:
+            continue
+        cnt[15] += 1
+        for k in range(4):
+            c = bld[s, k]
+            if c == VILLAGE:
+                if R[R_FOREST] == 0 or info[s, I_FOREST] == 1:
+                    cnt[info[s, I_COLOUR]] += 1
+            if c >= 1 and c <= 8:
+                cnt[5 + c] += 1
+
+
+@njit(cache=True)
+def rival_max(own, bld, p, code, NP):
+    m = 0
+    for q in range(NP):
+        if q != p:
+            c = count_code(own, bld, q, code)
+            if c > m:
+                m = c
+    return m
+
+
+@njit(cache=True)
+def building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last, riv_bc, riv_ob):
+    """Heuristic value of adding ``code`` on site s, given the counts ``cnt``."""
+    vc = cnt[0:5]
+    nT = cnt[5 + TEMPLE]
+    nP = cnt[5 + PALACE]
+    nR = cnt[5 + RESERVE]
+    base = econ(vc, nT, nP, nR, R, W, last)
+    v = 0.0
+    if code == VILLAGE:
+        if R[R_FOREST] == 1 and info[s, I_FOREST] == 0:
+            return -1.0
+        c = info[s, I_COLOUR]
+        vc[c] += 1
+        v = (econ(vc, nT, nP, nR, R, W, last) - base) * rl
+        vc[c] -= 1
+    elif code == TEMPLE:
+        v = (econ(vc, nT + 1, nP, nR, R, W, last) - base) * rl * W[BW_TEMPLE]
+    elif code == PALACE:
+        v = (econ(vc, nT, nP + 1, nR, R, W, last) - base) * rl * W[BW_PALACE]
+    elif code == RESERVE:
+        if last:
+            return 0.0
+        v = (econ(vc, nT, nP, nR + 1, R, W, last) - base) * rl
+        v += W[BW_RES] * (0.9 if nR < 2 else 0.25)
+    elif code == GARRISON:
+        if last:
+            return 0.0
+        threat = 0
+        enemies = 0
+        for j in range(nnb[s]):
+            x = nbr[s, j]
+            if own[x] >= 0 and own[x] != p:
+                enemies += 1
+                threat += site_code_count(bld, x, GARRISON)
+        mydef = site_code_count(bld, s, GARRISON)
+        if enemies > 0:
+            v = W[BW_WAR] * (0.6 + 0.5 * max(0, min(threat + 1 - mydef, 3)))
+        else:
+            v = 0.15 * W[BW_WAR]
+    elif code == MARKET:
+        if last:
+            return 0.0
+        inf = 0
+        for j in range(nnb[s]):
+            x = nbr[s, j]
+            if own[x] >= 0:
+                inf += 1
+        v = W[BW_MARKET] * (0.5 + 0.35 * inf) * min(rl, 3.0) * 0.5
+    elif code == BALLCOURT:
+        mine = cnt[5 + BALLCOURT]
+        bl = min(rl / 3.0, R[R_BALLS] + 0.0)  # rough count of ball games still to come
+        if mine + 1 > riv_bc:
+            gainf = 0.2 if mine > riv_bc else (0.6 if mine == riv_bc else 1.0)
+        else:
+            gainf = 0.1
+        v = W[BW_BALL] * W[BW_PRES] * gainf * (cnt[15] + 1) * bl * 0.6
+    elif code == OBSERV:
+        if last:
+            return 0.0
+        mine = cnt[5 + OBSERV]
+        f = 1.0 if mine + 1 > riv_ob else 0.2
+        if mine > riv_ob:
+            f = 0.1
+        v = 0.25 * W[BW_RISK] * f * rl
+    return v * W[BW_BUILD]
+
+
+@njit(cache=True)
+def cost_value(hand, hv, R, code, spend):
+    """Value of the riches the heuristic pays for ``code`` (recorded in ``spend``)."""
+    b = code - 1
+    spend[:] = 0
+    kind = R[R_CKIND + b]
+    if kind >= 0:
+        spend[kind] = R[R_CN + b]
+        return hv[kind] * R[R_CN + b]
+    v = 0.0
+    for _ in range(R[R_CANY + b]):
+        t = cheapest_held_after(hand, spend, hv)
+        spend[t] += 1
+        v += hv[t]
+    return v
+
+
+@njit(cache=True)
+def cheapest_held_after(hand, spend, hv):
+    best = -1
+    bv = 1e18
+    for t in range(6):
+        if hand[t] - spend[t] > 0:
+            vv = pay_order(hv, t)
+            if vv < bv:
+                bv = vv
+                best = t
+    return best
+
+
+# ======================================================================= building turns
+@njit(cache=True)
+def pay_any_random(pl, gs, rs, p, n):
+    """Random bot: pay n riches of choice, each uniformly among the held types."""
+    for _ in range(n):
+        k = 0
+        for t in range(6):
+            if pl[p, P_HAND + t] > 0:
+                k += 1
+        r = rand_int(rs, 1 + p, k)
+        for t in range(6):
+            if pl[p, P_HAND + t] > 0:
+                if r == 0:
+                    pl[p, P_HAND + t] -= 1
+                    gs[GS_SUP + t] += 1
+                    break
+                r -= 1
+
+
+@njit(cache=True)
+def pay_building(pl, gs, rs, R, p, code, is_random, hv):
+    b = code - 1
+    kind = R[R_CKIND + b]
+    if kind >= 0:
+        pl[p, P_HAND + kind] -= R[R_CN + b]
+        gs[GS_SUP + kind] += R[R_CN + b]
+        return
+    if is_random:
+        pay_any_random(pl, gs, rs, p, R[R_CANY + b])
+        return
+    for _ in range(R[R_CANY + b]):
+        t = cheapest_held(pl[p, P_HAND:P_HAND + 6], hv, -1)
+        pl[p, P_HAND + t] -= 1
+        gs[GS_SUP + t] += 1
+
+
+@njit(cache=True)
+def random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, must, opts, hv):
+    """Random bot builds on site s: each step picks uniformly among the buildable codes
+    (plus 'stop' unless a first building is required)."""
+    first = True
+    while True:
+        n = 0
+        if not (first and must):
+            opts[n] = 0
+            n += 1
+        for code in range(1, 9):
+            if can_build(own, bld, pl, gs, R, nnb, info, p, s, code, pl[p, P_HAND:P_HAND + 6]):
+                opts[n] = code
+                n += 1
+        if n == 0:
+            return
+        c = opts[rand_int(rs, 1 + p, n)]
+        if c == 0:
+            return
+        pay_building(pl, gs, rs, R, p, c, True, hv)
+        place_building(own, bld, sm, pl, gs, nbr, nnb, info, p, s, c)
+        first = False
+
+
+@njit(cache=True)
+def plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, last,
+              riv_bc, riv_ob, plan, spend):
+    """Heuristic: greedy building plan on site s with ``hand`` (already taxed).  Fills
+    plan[0..n-1] with codes; returns (value, n).  hand and cnt are scratch (restored)."""
+    sb0 = bld[s, 0]
+    sb1 = bld[s, 1]
+    sb2 = bld[s, 2]
+    sb3 = bld[s, 3]
+    total = 0.0
+    n = 0
+    owner0 = own[s]
+    large0 = pl[p, P_LARGE]
+    while n < 4:
+        best = -1
+        bv = 0.05
+        for code in range(1, 9):
+            if not can_build(own, bld, pl, gs, R, nnb, info, p, s, code, hand):
+                continue
+            v = building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last,
+                               riv_bc, riv_ob)
+            v -= cost_value(hand, hv, R, code, spend)
+            if own[s] == -1:
+                # a new city: a pyramid out, one more city for ball games, exposure
+                v += W[BW_EXPAND] * (0.6 + 0.15 * info[s, I_SPACES] + 0.1 * info[s, I_CENOTE])
+                v -= W[BW_RISK] * 0.3 * (info[s, I_VOLC] + info[s, I_SEA])
+            if v > bv:
+                bv = v
+                best = code
+        if best < 0:
+            break
+        cost_value(hand, hv, R, best, spend)
+        for t in range(6):
+            hand[t] -= spend[t]
+        k = find_space(bld, info, s, best)
+        bld[s, k] = best
+        if width(best) == 2:
+            bld[s, k + 1] = CONT
+        if own[s] == -1:
+            own[s] = p
+            pl[p, P_LARGE] -= 1
+            cnt[15] += 1
+        if best == VILLAGE:
+            if R[R_FOREST] == 0 or info[s, I_FOREST] == 1:
+                cnt[info[s, I_COLOUR]] += 1
+        cnt[5 + best] += 1
+        plan[n] = best
+        n += 1
+        total += bv
+    # restore
+    for i in range(n):
+        c = plan[i]
+        if c == VILLAGE:
+            if R[R_FOREST] == 0 or info[s, I_FOREST] == 1:
+                cnt[info[s, I_COLOUR]] -= 1
+        cnt[5 + c] -= 1
+        cost_value(hand, hv, R, c, spend)
+    bld[s, 0] = sb0
+    bld[s, 1] = sb1
+    bld[s, 2] = sb2
+    bld[s, 3] = sb3
+    if own[s] != owner0:
+        own[s] = owner0
+        pl[p, P_LARGE] = large0
+        cnt[15] -= 1
+    return total, n
+
+
+# ======================================================================= war
+@njit(cache=True)
+def defence_base(own, bld, nbr, nnb, b):
+    q = own[b]
+    d = site_code_count(bld, b, GARRISON)
+    for j in range(nnb[b]):
+        x = nbr[b, j]
+        if own[x] == q:
+            d += site_code_count(bld, x, GARRISON)
+    return d
+
+
+@njit(cache=True)
+def defence_obsidian(own, bld, tok, nbr, nnb, b):
+    q = own[b]
+    n = 0
+    for k in range(4):
+        if bld[b, k] == GARRISON and tok[b, k] == OBSID:
+            n += 1
+    for j in range(nnb[b]):
+        x = nbr[b, j]
+        if own[x] == q:
+            for k in range(4):
+                if bld[x, k] == GARRISON and tok[x, k] == OBSID:
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def spend_defence_obsidian(own, bld, tok, gs, nbr, nnb, b, n):
+    """Spend n obsidian from the garrisons of city b, then of its friendly neighbours."""
+    q = own[b]
+    for k in range(4):
+        if n > 0 and bld[b, k] == GARRISON and tok[b, k] == OBSID:
+            tok[b, k] = -1
+            gs[GS_SUP + OBSID] += 1
+            n -= 1
+    for j in range(nnb[b]):
+        x = nbr[b, j]
+        if own[x] == q:
+            for k in range(4):
+                if n > 0 and bld[x, k] == GARRISON and tok[x, k] == OBSID:
+                    tok[x, k] = -1
+                    gs[GS_SUP + OBSID] += 1
+                    n -= 1
+
+
+@njit(cache=True)
+def die_stats(R):
+    m = 0.0
+    sk = 0.0
+    nf = R[R_NFACES]
+    for i in range(nf):
+        f = R[R_FACE + i]
+        if f < 0:
+            sk += 1.0
+        else:
+            m += f
+    return m / nf, sk / nf
+
+
+@njit(cache=True)
+def resolve_attack(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
+                   p, a, b, k, o, opts, hv):
+    """King p attacks city b from city a with k garrisons, spending o obsidian of them.
+    Returns buildings destroyed."""
+    q = own[b]
+    pl[p, T_WARS] += 1
+    pl[q, T_DEF] += 1
+    # attacker's obsidian (from garrisons holding it, first spaces first)
+    left = o
+    for kk in range(4):
+        if left > 0 and bld[a, kk] == GARRISON and tok[a, kk] == OBSID:
+            tok[a, kk] = -1
+            gs[GS_SUP + OBSID] += 1
+            left -= 1
+    # the defender decides on his obsidian before the dice
+    avail = defence_obsidian(own, bld, tok, nbr, nnb, b)
+    base = defence_base(own, bld, nbr, nnb, b)
+    if avail > 0:
+        if bot_ids[q] == BOT_RANDOM:
+            od = rand_int(rs, 1 + q, avail + 1)
+        else:
+            mean, _ = die_stats(R)
+            need = k * mean + o + 1.0 - base
+            od = 0
+            while od < avail and od < need:
+                od += 1
+            if k * 3 + o <= base:
+                od = 0
+        spend_defence_obsidian(own, bld, tok, gs, nbr, nnb, b, od)
+    else:
+        od = 0
+    succ = 0
+    skulls = 0
+    for _ in range(k):
+        f = R[R_FACE + rand_int(rs, 0, R[R_NFACES])]
+        if f < 0:
+            skulls += 1
+        else:
+            succ += f
+    # skulls: the attacker loses garrisons of his choice in the attacking city
+    for _ in range(skulls):
+        n = 0
+        for kk in range(4):
+            if bld[a, kk] == GARRISON:
+                opts[n] = kk
+                n += 1
+        if n == 0:
+            break
+        if bot_ids[p] == BOT_RANDOM:
+            kk = opts[rand_int(rs, 1 + p, n)]
+        else:
+            kk = opts[0]
+            for i in range(n):  # an empty garrison first
+                if tok[a, opts[i]] < 0:
+                    kk = opts[i]
+                    break
+        remove_building(own, bld, tok, sm, pl, gs, nbr, nnb, a, kk)
+        pl[p, T_GLOST] += 1
+    pts = succ + o - (base + od)
+    destroyed = 0
+    if pts > 0:
+        heur = bot_ids[p] != BOT_RANDOM
+        need_all = 0
+        for kk in range(4):
+            c = bld[b, kk]
+            if c != EMPTY and c != CONT:
+                need_all += width(c)
+        wipe = heur and pts >= need_all
+        while pts > 0:
+            n = 0
+            for kk in range(4):
+                c = bld[b, kk]
+                if c != EMPTY and c != CONT and width(c) <= pts:
+                    opts[n] = kk
+                    n += 1
+            if n == 0:
+                break
+            if not heur:
+                kk = opts[rand_int(rs, 1 + p, n)]
+            elif wipe:
+                kk = opts[0]
+            else:
+                kk = opts[0]
+                bp = -1
+                for i in range(n):
+                    c = bld[b, opts[i]]
+                    pr = PRIORITY[c]
+                    if pr > bp:
+                        bp = pr
+                        kk = opts[i]
+            c = remove_building(own, bld, tok, sm, pl, gs, nbr, nnb, b, kk)
+            pts -= width(c)
+            destroyed += 1
+            pl[q, T_BLOST] += 1
+            pl[p, T_BDEST] += 1
+        # one prisoner per building destroyed, on the empty garrisons of the attacking city
+        for _ in range(destroyed):
+            if gs[GS_SUP + PRIS] <= 0:
+                break
+            placed = False
+            for kk in range(4):
+                if bld[a, kk] == GARRISON and tok[a, kk] < 0:
+                    tok[a, kk] = PRIS
+                    gs[GS_SUP + PRIS] -= 1
+                    pl[p, T_PRIS] += 1
+                    placed = True
+                    break
+            if not placed:
+                break
+    return destroyed
+
+
+PRIORITY = np.array([0, 2, 7, 5, 6, 8, 1, 4, 3, 0], np.int64)
+
+
+# ======================================================================= catastrophes
+@njit(cache=True)
+def board_tokens(own, bld, tok, p, t):
+    n = 0
+    for s in range(own.shape[0]):
+        if own[s] == p:
+            for k in range(4):
+                if tok[s, k] == t and (bld[s, k] == RESERVE or bld[s, k] == GARRISON):
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def take_tokens(own, bld, tok, gs, p, t, n):
+    for s in range(own.shape[0]):
+        if own[s] == p:
+            for k in range(4):
+                if n > 0 and tok[s, k] == t and (bld[s, k] == RESERVE or bld[s, k] == GARRISON):
+                    tok[s, k] = -1
+                    gs[GS_SUP + t] += 1
+                    n -= 1
+
+
+@njit(cache=True)
+def cat_spec(kt):
+    """(pay type, pay count, building code or 0 for whole cities, how many)."""
+    if kt == K_DROUGHT:
+        return MAIZE, 1, VILLAGE, 2
+    if kt == K_INSURR:
+        return MAIZE, 1, PALACE, 1
+    if kt == K_QUAKE:
+        return PRIS, 1, TEMPLE, 1
+    if kt == K_POCHT:
+        return PRIS, 1, MARKET, 2
+    if kt == K_TOLTEC:
+        return PRIS, 1, GARRISON, 2
+    if kt == K_DECAD:
+        return PRIS, 1, BALLCOURT, 1
+    return PRIS, 2, 0, 0
+
+
+@njit(cache=True)
+def cat_targets(own, bld, info, p, kt):
+    """How many buildings (or cities) the catastrophe would take from king p."""
+    pt, pn, code, cnt = cat_spec(kt)
+    if kt == K_VOLCANO or kt == K_TIDAL:
+        col = I_VOLC if kt == K_VOLCANO else I_SEA
+        n = 0
+        for s in range(own.shape[0]):
+            if own[s] == p and info[s, col] == 1:
+                n += 1
+        return n
+    if kt == K_DECAD:
+        return min(1, count_code(own, bld, p, BALLCOURT)) + min(1, count_code(own, bld, p, OBSERV))
+    return min(cnt, count_code(own, bld, p, code))
+
+
+@njit(cache=True)
+def lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, code, n, is_random, opts):
+    lost = 0
+    for _ in range(n):
+        m = 0
+        for s in range(own.shape[0]):
+            if own[s] == p:
+                for k in range(4):
+                    if bld[s, k] == code:
+                        opts[m] = s * 4 + k
+                        m += 1
+        if m == 0:
+            break
+        if is_random:
+            x = opts[rand_int(rs, 1 + p, m)]
+        else:
+            x = opts[m - 1]
+        remove_building(own, bld, tok, sm, pl, gs, nbr, nnb, x // 4, x % 4)
+        lost += 1
+    return lost
+
+
+@njit(cache=True)
+def loss_value(own, bld, info, R, W, p, kt, rl):
+    """Heuristic value of what the catastrophe would destroy."""
+    pt, pn, code, cnt = cat_spec(kt)
+    per = np.zeros(10)
+    per[VILLAGE] = 0.9 * rl
+    per[GARRISON] = 1.0
+    per[PALACE] = 1.2 * rl
+    per[TEMPLE] = 1.8 * rl
+    per[MARKET] = 1.5
+    per[RESERVE] = 1.0
+    per[BALLCOURT] = 1.5 * W[BW_BALL]
+    per[OBSERV] = 1.0
+    v = 0.0
+    if kt == K_VOLCANO or kt == K_TIDAL:
+        col = I_VOLC if kt == K_VOLCANO else I_SEA
+        for s in range(own.shape[0]):
+            if own[s] == p and info[s, col] == 1:
+                v += 1.0 * W[BW_EXPAND]
+                for k in range(4):
+                    v += per[bld[s, k]]
+        return v
+    if kt == K_DECAD:
+        if count_code(own, bld, p, BALLCOURT) > 0:
+            v += per[BALLCOURT]
+        if count_code(own, bld, p, OBSERV) > 0:
+            v += per[OBSERV]
+        return v
+    return per[code] * min(cnt, count_code(own, bld, p, code))
+
+
+@njit(cache=True)
+def catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par, p, kt, opts):
+    """King p faces catastrophe kt: pay from his Mayas' reserves/garrisons, or suffer."""
+    if cat_targets(own, bld, info, p, kt) == 0:
+        return
+    pt, pn, code, cnt = cat_spec(kt)
+    can_pay = board_tokens(own, bld, tok, p, pt) >= pn
+    pay = False
+    if can_pay:
+        if bot_ids[p] == BOT_RANDOM:
+            pay = rand_int(rs, 1 + p, 2) == 1
+        else:
+            rl = rounds_left(gs, R)
+            keep = pn * (1.0 + 0.1 * R[R_PTS + pt])
+            pay = loss_value(own, bld, info, R, bot_par[p], p, kt, rl) > keep
+    if pay:
+        take_tokens(own, bld, tok, gs, p, pt, pn)
+        pl[p, T_CPAID] += 1
+        return
+    pl[p, T_CSUFF] += 1
+    is_random = bot_ids[p] == BOT_RANDOM
+    if kt == K_VOLCANO or kt == K_TIDAL:
+        col = I_VOLC if kt == K_VOLCANO else I_SEA
+        for s in range(own.shape[0]):
+            if own[s] == p and info[s, col] == 1:
+                pl[p, T_KLOST] += destroy_city(own, bld, tok, sm, pl, gs, nbr, nnb, s)
+    elif kt == K_DECAD:
+        pl[p, T_KLOST] += lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, BALLCOURT, 1,
+                                         is_random, opts)
+        pl[p, T_KLOST] += lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, OBSERV, 1,
+                                         is_random, opts)
+    else:
+        pl[p, T_KLOST] += lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, code, cnt,
+                                         is_random, opts)
+
+
+# ======================================================================= other Katuns
+@njit(cache=True)
+def rank_award(counts, NP, first_pts, second_pts, award):
+    """The ranking rule shared by divination and ball games.  counts[p] >= 1 to rank.
+    award[p] = first_pts[p] for a sole first, first_pts[p] // 2 for each of two tied
+    firsts (no second place then), second_pts[p] for a sole second; 0 otherwise."""
+    for q in range(NP):
+        award[q] = 0
+    m1 = 0
+    for q in range(NP):
+        if counts[q] > m1:
+            m1 = counts[q]
+    if m1 == 0:
+        return
+    n1 = 0
+    for q in range(NP):
+        if counts[q] == m1:
+            n1 += 1
+    if n1 == 1:
+        m2 = 0
+        for q in range(NP):
+            if counts[q] < m1 and counts[q] > m2:
+                m2 = counts[q]
+        n2 = 0
+        for q in range(NP):
+            if m2 > 0 and counts[q] == m2:
+                n2 += 1
+        for q in range(NP):
+            if counts[q] == m1:
+                award[q] = first_pts[q]
+            elif n2 == 1 and counts[q] == m2:
+                award[q] = second_pts[q]
+    elif n1 == 2:
+        for q in range(NP):
+            if counts[q] == m1:
+                award[q] = first_pts[q] // 2
+
+
+@njit(cache=True)
+def ball_game(own, bld, pl, R, tmp):
+    NP = R[R_NP]
+    counts = tmp[0:4]
+    fp = tmp[4:8]
+    sp = tmp[8:12]
+    aw = tmp[12:16]
+    for q in range(NP):
+        counts[q] = count_code(own, bld, q, BALLCOURT)
+        fp[q] = count_cities(own, q)
+        sp[q] = fp[q] // 2
+    rank_award(counts, NP, fp, sp, aw)
+    for q in range(NP):
+        if aw[q] > 0:
+            add_prestige(pl, q, P_BALL, aw[q])
+
+
+@njit(cache=True)
+def divination(own, bld, pl, gs, R, rfirst, tmp):
+    """Observatories: a sole leader sees NJ of the face-down cards, a sole second one;
+    two tied leaders see one each; other ties see nothing."""
+    NP = R[R_NP]
+    counts = tmp[0:4]
+    for q in range(NP):
+        counts[q] = count_code(own, bld, q, OBSERV)
+        gs[GS_KNOWN + q] = 0
+    m1 = 0
+    for q in range(NP):
+        if counts[q] > m1:
+            m1 = counts[q]
+    if m1 == 0:
+        return
+    n1 = 0
+    for q in range(NP):
+        if counts[q] == m1:
+            n1 += 1
+    ns = gs[GS_NSLOT]
+    if n1 == 1:
+        m2 = 0
+        for q in range(NP):
+            if counts[q] < m1 and counts[q] > m2:
+                m2 = counts[q]
+        n2 = 0
+        for q in range(NP):
+            if m2 > 0 and counts[q] == m2:
+                n2 += 1
+        for q in range(NP):
+            if counts[q] == m1:
+                for k in range(min(NP, ns)):
+                    gs[GS_KNOWN + q] |= 1 << k
+                pl[q, T_DIV] += min(NP, ns)
+            elif n2 == 1 and counts[q] == m2:
+                gs[GS_KNOWN + q] |= 1 << (ns - 1)
+                pl[q, T_DIV] += 1
+    elif n1 == 2:
+        j = 0
+        for i in range(NP):
+            q = (rfirst + i) % NP
+            if counts[q] == m1:
+                kk = min(j, ns - 1)
+                gs[GS_KNOWN + q] |= 1 << kk
+                pl[q, T_DIV] += 1
+                j += 1
+
+
+@njit(cache=True)
+def gain_value(g, hv, W):
+    v = g[6] * W[BW_PRES]
+    for t in range(6):
+        v += g[t] * hv[t]
+    return v
+
+
+@njit(cache=True)
+def apply_gain(pl, gs, p, g):
+    for t in range(6):
+        if g[t] > 0:
+            gain(pl, gs, p, t, g[t])
+    if g[6] > 0:
+        add_prestige(pl, p, P_PROS, g[6])
+
+
+@njit(cache=True)
+def cenote_cult(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par, p,
+                comp, queue, opts):
+    """King p's Mayas bring one riches from their reserves/garrisons to each cenote the
+    transport rules let it reach; each scores cenote_factor times its temple points."""
+    components(own, sm, R, nbr, nnb, p, comp, queue)
+    S = own.shape[0]
+    for c in range(S):
+        if info[c, I_CENOTE] == 0:
+            continue
+        n = 0
+        for s in range(S):
+            if own[s] == p and comp[s] == comp[c]:
+                for k in range(4):
+                    if tok[s, k] >= 0 and (bld[s, k] == RESERVE or bld[s, k] == GARRISON):
+                        opts[n] = s * 4 + k
+                        n += 1
+        if n == 0:
+            continue
+        if bot_ids[p] == BOT_RANDOM:
+            r = rand_int(rs, 1 + p, n + 1)
+            if r == n:
+                continue
+            x = opts[r]
+        else:
+            x = -1
+            bp = 0
+            for i in range(n):
+                t = tok[opts[i] // 4, opts[i] % 4]
+                if R[R_PTS + t] > bp:
+                    bp = R[R_PTS + t]
+                    x = opts[i]
+            if x < 0:
+                continue
+        t = tok[x // 4, x % 4]
+        tok[x // 4, x % 4] = -1
+        gs[GS_SUP + t] += 1
+        add_prestige(pl, p, P_CEN, R[R_CENF] * R[R_PTS + t])
+
+
+@njit(cache=True)
+def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
+              bot_ids, bot_par, p, slot, comp, queue, opts, tmp, hv):
+    """King p turns the face-down card in ``slot`` and applies it."""
+    c = gs[GS_SLOT + slot]
+    gs[GS_SLOT + slot] = -1
+    gs[GS_LEFT] -= 1
+    kt = ctype[c]
+    gs[GS_SEEN + kt] += 1
+    pl[p, P_KAT + kt] += 1
+    NP = R[R_NP]
+    rnd = bot_ids[p] == BOT_RANDOM
+    if kt == K_PROS or kt == K_FAV or kt == K_EXC:
+        no = cnopt[c]
+        j = 0
+        if no > 1:
+            if rnd:
+                j = rand_int(rs, 1 + p, no)
+            else:
+                hand_values(bot_par[p], R, gs, hv)
+                bv = -1.0
+                for i in range(no):
+                    v = gain_value(cgain[c, i], hv, bot_par[p])
+                    for t in range(6):  # what the supply cannot give is worth nothing
+                        if cgain[c, i, t] > gs[GS_SUP + t]:
+                            v -= (cgain[c, i, t] - gs[GS_SUP + t]) * hv[t]
+                    if v > bv:
+                        bv = v
+                        j = i
+        apply_gain(pl, gs, p, cgain[c, j])
+    elif kt == K_EXPED:
+        n = 0
+        for t in range(5):
+            if gs[GS_SUP + t] > 0:
+                opts[n] = t
+                n += 1
+        if n > 0:
+            if rnd:
+                t = opts[rand_int(rs, 1 + p, n)]
+            else:
+                hand_values(bot_par[p], R, gs, hv)
+                t = opts[0]
+                for i in range(n):
+                    if hv[opts[i]] > hv[t]:
+                        t = opts[i]
+            gain(pl, gs, p, t, 1)
+    elif kt == K_CACAO:
+        for i in range(NP):
+            gain(pl, gs, (p + i) % NP, CACAO, 1)
+    elif kt == K_MARRY:
+        n = 0
+        for i in range(1, NP):
+            q = (p + i) % NP
+            for t in range(6):
+                if pl[q, P_HAND + t] > 0:
+                    opts[n] = q * 8 + t
+                    n += 1
+        if n > 0:
+            if rnd:
+                x = opts[rand_int(rs, 1 + p, n)]
+            else:
+                hand_values(bot_par[p], R, gs, hv)
+                x = opts[0]
+                bv = -1e9
+                for i in range(n):
+                    q = opts[i] // 8
+                    v = hv[opts[i] % 8] + 0.01 * pl[q, P_PRES]
+                    if v > bv:
+                        bv = v
+                        x = opts[i]
+            q = x // 8
+            t = x % 8
+            pl[q, P_HAND + t] -= 1
+            pl[p, P_HAND + t] += 1
+    elif kt == K_CENOTE:
+        cenote_cult(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par, p,
+                    comp, queue, opts)
+    elif kt == K_BALL:
+        gs[GS_BALLS] += 1
+        ball_game(own, bld, pl, R, tmp)
+    elif kt == K_ECLIPSE:
+        gs[GS_ECL] = gs[GS_ROUND]
+    else:
+        if R[R_HIT] == HIT_ALL:
+            for i in range(NP):
+                catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
+                            (p + i) % NP, kt, opts)
+        else:
+            catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
+                        p, kt, opts)
+
+
+# ======================================================================= end of round
+@njit(cache=True)
+def production(own, bld, tok, gs, R, info, rfirst):
+    NP = R[R_NP]
+    for i in range(NP):
+        p = (rfirst + i) % NP
+        for s in range(own.shape[0]):
+            if own[s] != p:
+                continue
+            if R[R_FOREST] == 1 and info[s, I_FOREST] == 0:
+                continue
+            c = info[s, I_COLOUR]
+            for k in range(4):
+                if bld[s, k] == VILLAGE and gs[GS_SUP + c] > 0:
+                    tok[s, k] = c
+                    gs[GS_SUP + c] -= 1
+
+
+@njit(cache=True)
+def dist_values(W, R, gs, own, bld, nbr, nnb, p, val, last):
+    """val[t, kind]: heuristic worth of routing one riches of type t to each sink kind."""
+    hv = np.zeros(6)
+    hand_values(W, R, gs, hv)
+    for t in range(6):
+        val[t, DK_TEMPLE] = W[BW_PRES] * R[R_PTS + t]
+        val[t, DK_PALACE] = hv[t] * (1.0 if last else W[BW_PALACE])
+        val[t, DK_GARR] = -1.0
+        if last:
+            val[t, DK_RESERVE] = 0.0
+        else:
+            ins = 1.0 if (t == MAIZE or t == PRIS) else 0.6
+            val[t, DK_RESERVE] = W[BW_RES] * ins + 0.2 * max(R[R_PTS + t], hv[t])
+        val[t, DK_LOSE] = 0.0
+    val[OBSID, DK_GARR] = 0.0 if last else 0.9 * W[BW_WAR] + 0.2
+
+
+@njit(cache=True)
+def solve_assignment(cnt, cap, val, x):
+    """Route cnt[t] riches of each type to sinks with capacities cap[kind] (cap[LOSE]
+    unbounded) maximising sum val[t, kind] * x[t, kind]: best pairs first, then
+    improving single moves and pairwise swaps until none is left."""
+    x[:, :] = 0
+    free = np.empty(5, np.int64)
+    for k in range(5):
+        free[k] = cap[k]
+    left = np.empty(6, np.int64)
+    for t in range(6):
+        left[t] = cnt[t]
+    while True:
+        bt = -1
+        bk = -1
+        bv = 1e-9
+        for t in range(6):
+            if left[t] == 0:
+                continue
+            for k in range(4):
+                if free[k] > 0 and val[t, k] > bv:
+                    bv = val[t, k]
+                    bt = t
+                    bk = k
+        if bt < 0:
+            break
+        m = min(left[bt], free[bk])
+        x[bt, bk] += m
+        left[bt] -= m
+        free[bk] -= m
+    for t in range(6):
+        x[t, DK_LOSE] += left[t]
+    for _ in range(50):
+        improved = False
+        for t in range(6):
+            for k1 in range(5):
+                if x[t, k1] == 0:
+                    continue
+                for k2 in range(4):
+                    if k2 == k1:
+                        continue
+                    if free[k2] > 0 and val[t, k2] - val[t, k1] > 1e-9:
+                        x[t, k1] -= 1
+                        x[t, k2] += 1
+                        free[k2] -= 1
+                        if k1 < 4:
+                            free[k1] += 1
+                        improved = True
+                        break
+                    if x[t, k1] == 0:
+                        break
+                    for t2 in range(6):
+                        if t2 != t and x[t2, k2] > 0:
+                            g = val[t, k2] + val[t2, k1] - val[t, k1] - val[t2, k2]
+                            if g > 1e-9:
+                                x[t, k1] -= 1
+                                x[t, k2] += 1
+                                x[t2, k2] -= 1
+                                x[t2, k1] += 1
+                                improved = True
+                                break
+                    if improved:
+                        break
+                if improved:
+                    break
+            if improved:
+                break
+        if not improved:
+            break
+
+
+@njit(cache=True)
+def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, last,
+               comp, queue, items, sinks):
+    """King p routes every riches on his buildings (6 - DISTRIBUTION).  Items are taken
+    site by site, space by space; sinks are the spaces of temples (2 each), palaces (2),
+    garrisons (1, obsidian only) and reserves (1) his transport groups reach."""
+    S = own.shape[0]
+    components(own, sm, R, nbr, nnb, p, comp, queue)
+    ni = 0
+    ns = 0
+    for s in range(S):
+        if own[s] != p:
+            continue
+        for k in range(4):
+            c = bld[s, k]
+            if tok[s, k] >= 0:
+                items[ni, 0] = tok[s, k]
+                items[ni, 1] = comp[s]
+                ni += 1
+                tok[s, k] = -1
+            if c == TEMPLE or c == PALACE or c == GARRISON or c == RESERVE:
+                sinks[ns, 0] = s
+                sinks[ns, 1] = k
+                sinks[ns, 2] = comp[s]
+                if c == TEMPLE:
+                    sinks[ns, 3] = DK_TEMPLE
+                    sinks[ns, 4] = 2
+                elif c == PALACE:
+                    sinks[ns, 3] = DK_PALACE
+                    sinks[ns, 4] = 2
+                elif c == GARRISON:
+                    sinks[ns, 3] = DK_GARR
+                    sinks[ns, 4] = 1
+                else:
+                    sinks[ns, 3] = DK_RESERVE
+                    sinks[ns, 4] = 1
+                ns += 1
+    if ni == 0:
+        return
+    if bot_ids[p] == BOT_RANDOM:
+        opts = queue[S:S + 8]
+        for i in range(ni):
+            t = items[i, 0]
+            g = items[i, 1]
+            n = 1
+            opts[0] = DK_LOSE
+            for kind in range(4):
+                if kind == DK_GARR and t != OBSID:
+                    continue
+                for j in range(ns):
+                    if sinks[j, 2] == g and sinks[j, 3] == kind and sinks[j, 4] > 0:
+                        opts[n] = kind
+                        n += 1
+                        break
+            kind = opts[rand_int(rs, 1 + p, n)]
+            route(own, tok, pl, gs, R, p, t, g, kind, sinks, ns)
+        return
+    val = np.zeros((6, 5))
+    dist_values(bot_par[p], R, gs, own, bld, nbr, nnb, p, val, last)
+    cnt = np.zeros(6, np.int64)
+    cap = np.zeros(5, np.int64)
+    x = np.zeros((6, 5), np.int64)
+    for i in range(ni):
+        g = items[i, 1]
+        if g < 0:
+            continue  # group already done
+        cnt[:] = 0
+        cap[:] = 0
+        cap[DK_LOSE] = 1 << 30
+        for j in range(i, ni):
+            if items[j, 1] == g:
+                cnt[items[j, 0]] += 1
+        for j in range(ns):
+            if sinks[j, 2] == g:
+                cap[sinks[j, 3]] += sinks[j, 4]
+        solve_assignment(cnt, cap, val, x)
+        for j in range(i, ni):
+            if items[j, 1] == g:
+                t = items[j, 0]
+                for kind in range(5):
+                    if x[t, kind] > 0:
+                        x[t, kind] -= 1
+                        route(own, tok, pl, gs, R, p, t, g, kind, sinks, ns)
+                        break
+                items[j, 1] = -1
+
+
+@njit(cache=True)
+def route(own, tok, pl, gs, R, p, t, g, kind, sinks, ns):
+    if kind == DK_LOSE:
+        gs[GS_SUP + t] += 1
+        return
+    for j in range(ns):
+        if sinks[j, 2] == g and sinks[j, 3] == kind and sinks[j, 4] > 0:
+            sinks[j, 4] -= 1
+            if kind == DK_TEMPLE:
+                add_prestige(pl, p, P_CER, R[R_PTS + t])
+                gs[GS_SUP + t] += 1
+            elif kind == DK_PALACE:
+                pl[p, P_HAND + t] += 1
+            else:
+                tok[sinks[j, 0], sinks[j, 1]] = t
+            return
+
+
+# ======================================================================= heuristic turn
+@njit(cache=True)
+def card_value(own, bld, tok, pl, gs, R, W, info, p, kt, hv, rl, tmp):
+    """Heuristic worth to king p of turning a card of type kt now."""
+    NP = R[R_NP]
+    if kt == K_PROS:
+        return 1.6 * W[BW_PRES]
+    if kt == K_FAV:
+        return 1.5 * W[BW_HAND]
+    if kt == K_EXC:
+        return 2.0 * hv[MAIZE]
+    if kt == K_EXPED:
+        return 1.1 * W[BW_HAND]
+    if kt == K_CACAO:
+        return hv[CACAO] * 0.5
+    if kt == K_MARRY:
+        return 1.5 * W[BW_HAND]
+    if kt == K_CENOTE:
+        n = 0
+        for s in range(own.shape[0]):
+            if own[s] == p:
+                for k in range(4):
+                    if tok[s, k] >= 0 and (bld[s, k] == RESERVE or bld[s, k] == GARRISON):
+                        n += 1
+        nc = 0
+        for s in range(own.shape[0]):
+            nc += info[s, I_CENOTE]
+        return W[BW_PRES] * R[R_CENF] * 1.5 * min(n, nc) * 0.7
+    if kt == K_BALL:
+        counts = tmp[0:4]
+        fp = tmp[4:8]
+        sp = tmp[8:12]
+        aw = tmp[12:16]
+        for q in range(NP):
+            counts[q] = count_code(own, bld, q, BALLCOURT)
+            fp[q] = count_cities(own, q)
+            sp[q] = fp[q] // 2
+        rank_award(counts, NP, fp, sp, aw)
+        best_other = 0
+        for q in range(NP):
+            if q != p and aw[q] > best_other:
+                best_other = aw[q]
+        return W[BW_PRES] * (aw[p] - 0.5 * best_other)
+    if kt == K_ECLIPSE:
+        return -0.3
+    if cat_targets(own, bld, info, p, kt) == 0:
+        return 0.0
+    pt, pn, code, cnt = cat_spec(kt)
+    loss = loss_value(own, bld, info, R, W, p, kt, rl)
+    if board_tokens(own, bld, tok, p, pt) >= pn:
+        keep = pn * (1.0 + 0.1 * R[R_PTS + pt])
+        if keep < loss:
+            loss = keep
+    return -loss * W[BW_RISK]
+
+
+@njit(cache=True)
+def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
+                   bot_ids, bot_par, p, comp, queue, opts, tmp, hv, cnt, plan, spend, hand):
+    """Heuristic bot: compare turning a card, building (best greedy plan over the
+    candidate sites), attacking and passing; play the best."""
+    W = bot_par[p]
+    NP = R[R_NP]
+    S = own.shape[0]
+    hand_values(W, R, gs, hv)
+    rl = rounds_left(gs, R)
+    last = gs[GS_BALLS] >= R[R_BALLS]
+    # --- card
+    ncards = 0
+    for kt in range(NK):
+        tmp[16 + kt] = 0
+    for c in range(ctype.shape[0]):
+        tmp[16 + ctype[c]] += 1
+    unseen = 0
+    known = gs[GS_KNOWN + p]
+    for kt in range(NK):
+        tmp[16 + kt] -= gs[GS_SEEN + kt]
+    for k in range(gs[GS_NSLOT]):
+        c = gs[GS_SLOT + k]
+        if c >= 0 and (known >> k) & 1:
+            tmp[16 + ctype[c]] -= 1
+    ev = 0.0
+    for kt in range(NK):
+        if tmp[16 + kt] > 0:
+            ev += tmp[16 + kt] * card_value(own, bld, tok, pl, gs, R, W, info, p, kt, hv, rl, tmp[40:56])
+            unseen += tmp[16 + kt]
+    ev = ev / unseen if unseen > 0 else 0.0
+    card_slot = -1
+    card_v = -1e18
+    for k in range(gs[GS_NSLOT]):
+        c = gs[GS_SLOT + k]
+        if c < 0:
+            continue
+        if (known >> k) & 1:
+            v = card_value(own, bld, tok, pl, gs, R, W, info, p, ctype[c], hv, rl, tmp[40:56])
+        else:
+            v = ev
+        if v > card_v + 1e-12:
+            card_v = v
+            card_slot = k
+    tot = hand_total(pl, p)
+    if tot == 0:
+        turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
+                  bot_ids, bot_par, p, card_slot, comp, queue, opts, tmp, hv)
+        return
+    # --- the tax and passing
+    for t in range(6):
+        hand[t] = pl[p, P_HAND + t]
+    tax_t = cheapest_held(hand, hv, -1)
+    tax_v = hv[tax_t]
+    best_kind = 0  # 0 card, 1 pass, 2 build, 3 attack
+    best_v = card_v
+    if -tax_v > best_v:
+        best_v = -tax_v
+        best_kind = 1
+    # --- building
+    hand[tax_t] -= 1
+    player_counts(own, bld, info, R, p, cnt)
+    riv_bc = rival_max(own, bld, p, BALLCOURT, NP)
+    riv_ob = rival_max(own, bld, p, OBSERV, NP)
+    best_site = -1
+    if tot >= 2:
+        for s in range(S):
+            if own[s] != p and own[s] != -1:
+                continue
+            if own[s] == -1:
+                if pl[p, P_LARGE] <= 0:
+                    continue
+            v, n = plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl,
+                             last, riv_bc, riv_ob, plan, spend)
+            if n > 0 and v - tax_v > best_v:
+                best_v = v - tax_v
+                best_kind = 2
+                best_site = s
+    hand[tax_t] += 1
+    # --- attack
+    mean, psk = die_stats(R)
+    ba = -1
+    bb = -1
+    bo = 0
+    bk = 0
+    if True:
+        for a in range(S):
+            if own[a] != p:
+                continue
+            g = site_code_count(bld, a, GARRISON)
+            if g == 0:
+                continue
+            oa = 0
+            for k in range(4):
+                if bld[a, k] == GARRISON and tok[a, k] == OBSID:
+                    oa += 1
+            for j in range(nnb[a]):
+                b = nbr[a, j]
+                q = own[b]
+                if q < 0 or q == p:
+                    continue
+                d = defence_base(own, bld, nbr, nnb, b) + defence_obsidian(own, bld, tok, nbr, nnb, b)
+                exp_pts = g * mean + oa - d
+                if exp_pts <= 0.3:
+                    continue
+                nb = 0
+                for k in range(4):
+                    if bld[b, k] != EMPTY and bld[b, k] != CONT:
+                        nb += 1
+                dmg = min(exp_pts, nb + 0.0)
+                v = W[BW_WAR] * dmg * (0.8 * rl + 1.5 * W[BW_PRES]) - psk * g * 1.0 - 0.8 * oa
+                v -= tax_v
+                if v > best_v:
+                    best_v = v
+                    best_kind = 3
+                    ba = a
+                    bb = b
+                    bk = g
+                    bo = oa
+    if best_kind == 0:
+        turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
+                  bot_ids, bot_par, p, card_slot, comp, queue, opts, tmp, hv)
+        return
+    pl[p, P_HAND + tax_t] -= 1
+    gs[GS_SUP + tax_t] += 1
+    if best_kind == 1:
+        pl[p, T_PASS] += 1
+        return
+    if best_kind == 2:
+        heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, best_site, sm, cnt, hv,
+                        rl, last, riv_bc, riv_ob, plan, spend, hand)
+        return
+    resolve_attack(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
+                   p, ba, bb, bk, bo, opts, hv)
+    if own[bb] == -1:
+        player_counts(own, bld, info, R, p, cnt)
+        heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, bb, sm, cnt, hv,
+                        rl, last, riv_bc, riv_ob, plan, spend, hand)
+
+
+@njit(cache=True)
+def heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, sm, cnt, hv, rl, last,
+                    riv_bc, riv_ob, plan, spend, hand):
+    for t in range(6):
+        hand[t] = pl[p, P_HAND + t]
+    player_counts(own, bld, info, R, p, cnt)
+    v, n = plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, last,
+                     riv_bc, riv_ob, plan, spend)
+    for i in range(n):
+        c = plan[i]
+        if not can_build(own, bld, pl, gs, R, nnb, info, p, s, c, pl[p, P_HAND:P_HAND + 6]):
+            break
+        pay_building(pl, gs, rs, R, p, c, False, hv)
+        place_building(own, bld, sm, pl, gs, nbr, nnb, info, p, s, c)
+
+
+# ======================================================================= random turn
+@njit(cache=True)
+def site_buildable(own, bld, pl, gs, R, nnb, info, p, s, hand):
+    for code in range(1, 9):
+        if can_build(own, bld, pl, gs, R, nnb, info, p, s, code, hand):
+            return True
+    return False
+
+
+@njit(cache=True)
+def random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
+                bot_ids, bot_par, p, comp, queue, opts, tmp, hv, hand):
+    """Uniform over the turn's options: turn a card; pay and pass; pay and build on a
+    site (one option per site); pay and attack (one option per own city and enemy
+    neighbour).  Details are then drawn uniformly too (see RULES.md, Bots)."""
+    S = own.shape[0]
+    tot = hand_total(pl, p)
+    acts = queue  # reuse: codes 0 card, 1 pass, 2+s build, 1000+a*64+b attack
+    n = 0
+    acts[n] = 0
+    n += 1
+    if tot >= 1:
+        acts[n] = 1
+        n += 1
+        for t in range(6):
+            hand[t] = pl[p, P_HAND + t]
+        for s in range(S):
+            if own[s] != p and own[s] != -1:
+                continue
+            ok = False
+            for t in range(6):
+                if hand[t] > 0:
+                    hand[t] -= 1
+                    if site_buildable(own, bld, pl, gs, R, nnb, info, p, s, hand):
+                        ok = True
+                    hand[t] += 1
+                    if ok:
+                        break
+            if ok:
+                acts[n] = 2 + s
+                n += 1
+        for a in range(S):
+            if own[a] != p or site_code_count(bld, a, GARRISON) == 0:
+                continue
+            for j in range(nnb[a]):
+                b = nbr[a, j]
+                if own[b] >= 0 and own[b] != p:
+                    acts[n] = 1000 + a * 64 + b
+                    n += 1
+    act = acts[rand_int(rs, 1 + p, n)]
+    if act == 0:
+        m = 0
+        for k in range(gs[GS_NSLOT]):
+            if gs[GS_SLOT + k] >= 0:
+                opts[m] = k
+                m += 1
+        slot = opts[rand_int(rs, 1 + p, m)]
+        turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
+                  bot_ids, bot_par, p, slot, comp, queue, opts, tmp, hv)
+        return
+    if act == 1:
+        pay_any_random(pl, gs, rs, p, 1)
+        pl[p, T_PASS] += 1
+        return
+    if act < 1000:
+        s = act - 2
+        # the tax: uniformly among the held types that still leave a building possible
+        m = 0
+        for t in range(6):
+            if pl[p, P_HAND + t] > 0:
+                for u in range(6):
+                    hand[u] = pl[p, P_HAND + u]
+                hand[t] -= 1
+                if site_buildable(own, bld, pl, gs, R, nnb, info, p, s, hand):
+                    opts[m] = t
+                    m += 1
+        t = opts[rand_int(rs, 1 + p, m)]
+        pl[p, P_HAND + t] -= 1
+        gs[GS_SUP + t] += 1
+        random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, True, opts, hv)
+        return
+    a = (act - 1000) // 64
+    b = (act - 1000) % 64
+    pay_any_random(pl, gs, rs, p, 1)
+    g = site_code_count(bld, a, GARRISON)
+    k = 1 + rand_int(rs, 1 + p, g)
+    ob = 0
+    for kk in range(4):
+        if bld[a, kk] == GARRISON and tok[a, kk] == OBSID:
+            ob += 1
+    omax = min(k, ob)
+    o = rand_int(rs, 1 + p, omax + 1)
+    resolve_attack(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
+                   p, a, b, k, o, opts, hv)
+    if own[b] == -1:
+        random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, b, False, opts, hv)
+
+
+# ======================================================================= game
+@njit(cache=True)
+def play_game(g, seed, R, nbr, nnb, info, ctype, cgain, cnopt, bot_ids, bot_par,
+              own, bld, tok, sm, pl, gs, rs, deck, tmpdeck, comp, queue, opts, tmp, hv, cnt,
+              plan, spend, hand, items, sinks):
+    """Play game g.  Returns (end_reason, first player, rounds)."""
+    NP = R[R_NP]
+    seed_streams(rs, seed, g)
+    reset_state(own, bld, tok, sm, pl, gs, R)
+    ndeck = build_deck(rs, ctype, R, deck, tmpdeck)
+    first = rand_int(rs, 0, NP)
+    for q in range(NP):
+        gain(pl, gs, q, MAIZE, R[R_START])
+    cur = first
+    end = END_BALLS
+    while True:
+        if gs[GS_ROUND] >= R[R_MAXR]:
+            end = END_CAP
+            break
+        n = min(NP + 1, ndeck - gs[GS_DPOS])
+        if n <= 0:
+            end = END_DECK
+            break
+        gs[GS_ROUND] += 1
+        for k in range(MAXSLOT):
+            gs[GS_SLOT + k] = -1
+        for k in range(n):
+            gs[GS_SLOT + k] = deck[gs[GS_DPOS] + k]
+        gs[GS_DPOS] += n
+        gs[GS_NSLOT] = n
+        gs[GS_LEFT] = n
+        rfirst = cur
+        gs[GS_RFIRST] = rfirst
+        divination(own, bld, pl, gs, R, rfirst, tmp)
+        turns = 0
+        while True:
+            p = cur
+            turns += 1
+            gs[GS_TURNS] += 1
+            pl[p, T_TURNS] += 1
+            if turns > R[R_MAXTURN]:
+                # safety valve (never reached by the bots here): force a card
+                gs[GS_DEADLOCK] += 1
+                for k in range(n):
+                    if gs[GS_SLOT + k] >= 0:
+                        turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain,
+                                  cnopt, bot_ids, bot_par, p, k, comp, queue, opts, tmp, hv)
+                        break
+            elif bot_ids[p] == BOT_RANDOM:
+                random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
+                            bot_ids, bot_par, p, comp, queue, opts, tmp, hv, hand)
+            else:
+                heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain,
+                               cnopt, bot_ids, bot_par, p, comp, queue, opts, tmp, hv, cnt, plan,
+                               spend, hand)
+            if gs[GS_LEFT] == 0:
+                break
+            cur = (cur + 1) % NP
+        last_player = cur
+        # end of the round
+        production(own, bld, tok, gs, R, info, rfirst)
+        final = gs[GS_BALLS] >= R[R_BALLS]
+        for i in range(NP):
+            q = (rfirst + i) % NP
+            distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, q, final,
+                       comp, queue, items, sinks)
+        if gs[GS_ECL] == 0:
+            for i in range(NP):
+                gain(pl, gs, (rfirst + i) % NP, MAIZE, R[R_CHAAK])
+        cur = (last_player + 1) % NP
+        if final:
+            end = END_BALLS
+            break
+    # riches bonus
+    for q in range(NP):
+        b = hand_total(pl, q) // 2
+        add_prestige(pl, q, P_BONUS, b)
+    return end, first, gs[GS_ROUND]
+
+
+@njit(cache=True)
+def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_ids, bot_par,
+              end_reason, first_player, rounds, turns, ball_games, eclipse_round, cards_turned,
+              seat_out):
+    """seat_out[j, p, f] = pl[p, f] at the end of game j; cities go into column P_LARGE's
+    place afterwards (see run_chunk)."""
+    NP = R[R_NP]
+    S = nbr.shape[0]
+    own, bld, tok, sm, pl, gs = new_state(S, NP)
+    rs = np.zeros(1 + NP, np.uint64)
+    N = ctype.shape[0]
+    deck = np.zeros(N + 1, np.int64)
+    tmpdeck = np.zeros(N + 1, np.int64)
+    comp = np.zeros(S, np.int64)
+    queue = np.zeros(S * 70 + 64, np.int64)
+    opts = np.zeros(64, np.int64)
+    tmp = np.zeros(64, np.int64)
+    hv = np.zeros(6)
+    cnt = np.zeros(16, np.int64)
+    plan = np.zeros(4, np.int64)
+    spend = np.zeros(6, np.int64)
+    hand = np.zeros(6, np.int64)
+    items = np.zeros((4 * S, 2), np.int64)
+    sinks = np.zeros((4 * S, 5), np.int64)
+    for j in range(count):
+        e, f, r = play_game(start + j, seed, R, nbr, nnb, info, ctype, cgain, cnopt, bot_ids,
+                            bot_par, own, bld, tok, sm, pl, gs, rs, deck, tmpdeck, comp, queue,
+                            opts, tmp, hv, cnt, plan, spend, hand, items, sinks)
+        end_reason[j] = e
+        first_player[j] = f
+        rounds[j] = r
+        turns[j] = gs[GS_TURNS]
+        ball_games[j] = gs[GS_BALLS]
+        eclipse_round[j] = gs[GS_ECL]
+        cards_turned[j] = gs[GS_DPOS] - gs[GS_LEFT]
+        for q in range(NP):
+            for f2 in range(NPL):
+                seat_out[j, q, f2] = pl[q, f2]
+            seat_out[j, q, P_LARGE] = count_cities(own, q)
