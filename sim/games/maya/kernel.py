@@ -139,16 +139,16 @@ def refresh_cuts(st, R):
 
 # ------------------------------------------------------------------ set-up
 @njit(cache=True)
-def count_assignments(allowed, n, dp):
+def count_assignments(allowed, n, dp, pc):
     """Ways to give towers 0..n-1 distinct colours, tower i from ``allowed[i]`` (a bit mask).
 
-    ``dp[mask]`` = ways to give the colours of ``mask`` to towers 0..|mask|-1; the
-    count (a permanent) is ``dp[full]``.  ``sample_assignment`` reads the table back.
+    ``dp[mask]`` = ways to give the colours of ``mask`` to towers 0..|mask|-1 (``pc``:
+    popcount table); the count (a permanent) is ``dp[full]``.  ``sample_assignment``
+    reads the table back.
     """
     dp[0] = 1
     for mask in range(1, 1 << n):
-        i = popcount(mask) - 1
-        m = mask & allowed[i]
+        m = mask & allowed[pc[mask] - 1]
         s = 0
         while m:
             low = m & -m
@@ -179,14 +179,37 @@ def sample_assignment(allowed, n, dp, rs, out):
 
 
 @njit(cache=True)
-def setup_uniform(st, R, rs, bounds, dp, used, allowed, col):
+def sample_row_by_rejection(n, used, rs, rem, out):
+    """Uniform row avoiding ``used[t]`` in tower t: deal a uniform permutation tower by
+    tower (tower t takes rem[j], j uniform below n - t, and rem[j] is replaced by the
+    last remaining colour); start the row again as soon as a tower gets a colour it holds."""
+    while True:
+        for c in range(n):
+            rem[c] = c
+        ok = True
+        for t in range(n):
+            j = rand_int(rs, 0, n - t)
+            c = rem[j]
+            rem[j] = rem[n - t - 1]
+            if (used[t] >> c) & 1:
+                ok = False
+                break
+            out[t] = c
+        if ok:
+            return
+
+
+@njit(cache=True)
+def setup_uniform(st, R, rs, bounds, dp, pc, used, allowed, col, rem):
     """Uniform random valid board (a Latin rectangle: levels x towers, colours as symbols).
 
-    Level by level: with N_k the number of valid level-k rows given the levels below,
-    continue with probability N_k / bounds[k] (else start again from the bottom) and draw
-    the row uniformly among the N_k.  Every board then has probability prod 1/bounds[k]
-    per attempt: uniform.  ``bounds[k]`` >= max N_k (Bregman's bound; exact for k <= 1).
-    Returns the number of attempts.
+    Levels 0 and 1 are drawn uniformly by rejection (every level-0 row leaves the same
+    number of level-1 rows).  From level 2 on, with N_k the number of valid level-k rows
+    given the levels below (a permanent, by ``count_assignments``), continue with
+    probability N_k / bounds[k] (one draw; else start again from level 0) and draw the
+    row uniformly among the N_k.  A board's probability per attempt is then
+    1 / (n! D(n) prod_k bounds[k]) whatever the board: uniform.  ``bounds[k]`` >= the
+    largest N_k over all valid (k)-level prefixes.  Returns the number of attempts.
     """
     n = R[R_N]
     L = R[R_L]
@@ -199,14 +222,16 @@ def setup_uniform(st, R, rs, bounds, dp, used, allowed, col):
             st[TW + t] = 0
         ok = True
         for k in range(L):
-            for t in range(n):
-                allowed[t] = full & ~used[t]
-            N = count_assignments(allowed, n, dp)
-            if k >= 1:
+            if k < 2:
+                sample_row_by_rejection(n, used, rs, rem, col)
+            else:
+                for t in range(n):
+                    allowed[t] = full & ~used[t]
+                N = count_assignments(allowed, n, dp, pc)
                 if rand_int(rs, 0, bounds[k]) >= N:
                     ok = False
                     break
-            sample_assignment(allowed, n, dp, rs, col)
+                sample_assignment(allowed, n, dp, rs, col)
             for t in range(n):
                 used[t] |= 1 << col[t]
                 st[TW + t] |= col[t] << (4 * k)
@@ -777,7 +802,7 @@ def final_scores(st, R, pts, cards, tally, cp, sc):
 @njit(cache=True)
 def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, bot_ids, bot_par,
               st, rs, moves, rep, ties, vals, s1, s2, ss, mv, nmv, idx, al, be, bv,
-              dp, used, allowed, col, cards, cp, sc, before, tally):
+              dp, pc, used, allowed, col, rem, cards, cp, sc, before, tally):
     n = R[R_N]
     L = R[R_L]
     P = R[R_P]
@@ -788,7 +813,7 @@ def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, bot_ids, bo
     first = g % P if R[R_FIRST] == FIRST_ROTATE else 0
     tally[T_FIRST] = first
     if R[R_SETUP] == SETUP_UNIFORM:
-        tally[T_ATTEMPTS] = setup_uniform(st, R, rs, bounds, dp, used, allowed, col)
+        tally[T_ATTEMPTS] = setup_uniform(st, R, rs, bounds, dp, pc, used, allowed, col, rem)
     else:
         setup_turns(st, R, rs, first, used, ties)
         tally[T_ATTEMPTS] = 1
@@ -945,6 +970,10 @@ def run_games(seed, start, count, R, ea, eb, ebits, hmask, spaces, pts, bounds, 
     be = np.zeros(D + 1, dtype=np.int64)
     bv = np.zeros(D + 1, dtype=np.int64)
     dp = np.zeros(1 << n, dtype=np.int64)
+    pc = np.zeros(1 << n, dtype=np.int64)
+    for m in range(1, 1 << n):
+        pc[m] = pc[m >> 1] + (m & 1)
+    rem = np.zeros(NMAX, dtype=np.int64)
     used = np.zeros(NMAX, dtype=np.int64)
     allowed = np.zeros(NMAX, dtype=np.int64)
     col = np.zeros(NMAX, dtype=np.int64)
@@ -955,4 +984,4 @@ def run_games(seed, start, count, R, ea, eb, ebits, hmask, spaces, pts, bounds, 
     for j in range(count):
         play_game(start + j, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, bot_ids,
                   bot_par, st, rs, moves, rep, ties, vals, s1, s2, ss, mv, nmv, idx, al, be,
-                  bv, dp, used, allowed, col, cards, cp, sc, before, out[j])
+                  bv, dp, pc, used, allowed, col, rem, cards, cp, sc, before, out[j])

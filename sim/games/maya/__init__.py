@@ -1,0 +1,314 @@
+"""Maya (2012): the declaration the runner, CLI and reports read."""
+from __future__ import annotations
+
+import math
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from ...game import Bot, Column, Game
+from ...params import Param, ParamError
+from . import kernel as K
+
+SEEDS = Path(__file__).resolve().parents[3] / "seeds" / "maya"
+RULES_DOC = str(SEEDS / "RULES.md")
+BOARDS = {"standard": SEEDS / "board.toml"}
+
+PARAMS = (
+    Param("horizon", 400, "exchanges after which an unfinished game is stopped and scored "
+          "by the 'capped' rule (the rulebook's end condition need not be reached)", "int",
+          1, 1_000_000, source="The End of the Game (silent: a horizon is needed)"),
+    Param("capped", "score",
+          "how a game stopped by the horizon is scored: 'score' = count the board as it "
+          "stands, with every tie-break; 'draw' = no winner", "choice",
+          choices=("score", "draw"), source="The End of the Game (silent)"),
+    Param("setup", "uniform",
+          "'uniform': a board drawn uniformly from all valid boards; 'turns': the Alternative "
+          "Setup, players in turn place randomly drawn blocks level by level, bots choosing "
+          "the tower", "choice", choices=("uniform", "turns"),
+          source="Game Setup (hint: random colours); Alternative Setup"),
+    Param("start", "bot",
+          "two players: who places the Monolith and the Raven before the first exchange: "
+          "'bot' = the black player's bot, 'random' = chance", "choice",
+          choices=("bot", "random"), source="Game Setup (the player with the black pieces)"),
+    Param("raven", True, "two players: the Raven forbids exchanges at its level",
+          "bool", source="1. Making Exchanges: You must not disturb the Raven"),
+    Param("ladder_spaces", "neighbours",
+          "ladder spaces around each tower: 'neighbours' = one per orthogonal neighbour "
+          "(corner 2, edge 3, centre 4); one value for every tower; three values for "
+          "corner,edge,centre; or one value per tower (row by row)", "intlist", 0, 16,
+          choices=("neighbours",), source="3. Placing Ladders and Priests (figure; silent on counts)"),
+    Param("ladders", 24, "ladders each player has (24: never runs out on the default board)",
+          "int", 0, 200, source="Game Setup: each player takes the ladders (silent on the number)"),
+    Param("priests", 9, "priests each player has (9: never runs out)", "int", 0, 16,
+          source="Game Setup: each player takes the priests (silent on the number)"),
+    Param("points", (1, 3, 6, 10),
+          "three/four players: task points for 2, 3, 4, ... joined blocks of a task colour "
+          "(the last value: a completed tower)", "intlist", 0, 1000,
+          source="Variant for Three Players: Victory Points"),
+    Param("centre_bonus", 5, "three/four players: bonus for completing the centre tower and "
+          "declaring the end that turn", "int", 0, 1000,
+          source="Variant for Three Players: Victory Points"),
+    Param("first", "rotate",
+          "who moves first (White in the two-player game): 'rotate' = seat g mod players in "
+          "game g, 'seat0' = always the first seat", "choice", choices=("rotate", "seat0"),
+          source="Game Setup (white starts); Variant for Three Players (choose a player)"),
+    Param("board", "standard", "board file (rows, cols, levels, colour names)", "file",
+          choices=("standard",), source="Game Setup"),
+)
+
+BOTS = (
+    Bot("random", K.BOT_RANDOM,
+        "uniform over the legal exchanges (a pair of adjacent towers and a level); as black, "
+        "a uniform Monolith edge and Raven level; with 3-4 players declares with probability "
+        "1/2 whenever it may"),
+    Bot("greedy", K.BOT_GREEDY,
+        "two players: best immediate value (points, then priests, then ladders lead; a move "
+        "that ends the game counts as its result), ties broken by blocking the opponent's best "
+        "reply; as black, the start that leaves white the least.  Three/four players: plays "
+        "towards its own task colours and declares when its points beat what it can see"),
+    Bot("search", K.BOT_SEARCH,
+        "two players: alpha-beta over exchanges to a fixed depth (the greedy value at the "
+        "leaves); three/four players it plays like greedy",
+        params=(Param("depth", 3, "exchanges searched (plies)", "int", 1, 6),)),
+)
+
+COLUMNS = (
+    Column("exchanges", "int32", "exchanges made"),
+    Column("score", "int16", "victory points (2p: priests + tower majorities; 3-4p: task points + bonus)",
+           per_seat=True),
+    Column("team_score", "int16", "the seat's side's points (4p: the partnership; else = score)",
+           per_seat=True),
+    Column("priests", "int8", "priests on the towers (2p)", per_seat=True),
+    Column("ladders", "int8", "ladders beside the towers (2p)", per_seat=True),
+    Column("priest_points", "int8", "points from priests (2p)", per_seat=True),
+    Column("ladder_points", "int8", "points from ladder majorities (2p)", per_seat=True),
+    Column("completed", "int8", "towers this seat completed", per_seat=True),
+    Column("joins", "int16", "towers in which this seat joined colours", per_seat=True),
+    Column("bonus", "int8", "centre-tower bonus (3-4p)", per_seat=True),
+    Column("tiebreak", "int8", "what decided: 0 points, 1 priests, 2 ladders, 3 still tied"),
+    Column("declarer", "int8", "seat that declared the end, -1 none"),
+    Column("towers_complete", "int8", "complete towers at the end"),
+    Column("team_winner", "int8", "winning side: seat (2-3p) or team 0 = seats 0+2, 1 = seats 1+3 (4p); -1 none"),
+    Column("monolith_start", "int8", "2p: edge the Monolith started on (-1: 3-4p)"),
+    Column("raven_start", "int8", "2p: Raven's starting level 1-5 (-1: none)"),
+    Column("setup_attempts", "int16", "uniform set-up attempts (rejection sampling)"),
+)
+
+_CODES = {
+    "capped": {"score": K.CAPPED_SCORE, "draw": K.CAPPED_DRAW},
+    "setup": {"uniform": K.SETUP_UNIFORM, "turns": K.SETUP_TURNS},
+    "start": {"bot": K.START_BOT, "random": K.START_RANDOM},
+    "first": {"rotate": K.FIRST_ROTATE, "seat0": K.FIRST_SEAT0},
+}
+
+
+def load_board(spec: str) -> dict:
+    """Read and check a board file; returns rows, cols, levels, colours."""
+    path = BOARDS.get(spec, Path(spec))
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ParamError(f"board file {str(path)!r} does not exist") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ParamError(f"board file {str(path)!r} is not valid TOML: {e}") from None
+    for key in ("rows", "cols", "levels", "colours"):
+        if key not in data:
+            raise ParamError(f"board file {str(path)!r} lacks '{key}'")
+    rows, cols, levels = data["rows"], data["cols"], data["levels"]
+    if not all(isinstance(v, int) and v >= 1 for v in (rows, cols, levels)):
+        raise ParamError("board file: rows, cols and levels must be positive integers")
+    n = rows * cols
+    if not 2 <= n <= 12:
+        raise ParamError(f"board file: rows x cols must be 2..12 towers, not {n}")
+    if not 2 <= levels <= n:
+        raise ParamError(f"board file: levels must be 2..{n} (one colour per tower), not {levels}")
+    colours = data["colours"]
+    if not isinstance(colours, list) or len(colours) != n or len(set(colours)) != n:
+        raise ParamError(f"board file: 'colours' must name {n} different colours (one per tower)")
+    return {"rows": rows, "cols": cols, "levels": levels, "colours": [str(c) for c in colours]}
+
+
+def board_edges(rows: int, cols: int) -> list[tuple[int, int]]:
+    """Adjacent pairs, towers row by row: each tower's right neighbour, then the one below."""
+    edges = []
+    for t in range(rows * cols):
+        r, c = divmod(t, cols)
+        if c + 1 < cols:
+            edges.append((t, t + 1))
+        if r + 1 < rows:
+            edges.append((t, t + cols))
+    return edges
+
+
+def ladder_spaces(spec, rows: int, cols: int) -> np.ndarray:
+    n = rows * cols
+    deg = [0] * n
+    for a, b in board_edges(rows, cols):
+        deg[a] += 1
+        deg[b] += 1
+    if spec == "neighbours":
+        vals = deg
+    elif len(spec) == 1:
+        vals = [spec[0]] * n
+    elif len(spec) == 3 and n != 3:
+        if any(d not in (2, 3, 4) for d in deg):
+            raise ParamError("parameter 'ladder_spaces' with three values (corner,edge,centre) "
+                             "needs a board whose towers have 2, 3 or 4 neighbours")
+        vals = [spec[d - 2] for d in deg]
+    elif len(spec) == n:
+        vals = list(spec)
+    else:
+        raise ParamError(f"parameter 'ladder_spaces' takes 'neighbours', 1, 3 or {n} values, "
+                         f"not {len(spec)}")
+    return np.array(vals, dtype=np.int64)
+
+
+# The largest number of valid rows for level k over every valid board of k levels, found
+# by enumerating all k-level prefixes up to isomorphism (tests/test_maya_setup.py redoes
+# it for k = 2 and 3).  Levels not listed use Bregman's bound.
+EXACT_ROW_MAX = {9: {2: 43424, 3: 12108}}
+
+
+def level_bounds(n: int, levels: int) -> np.ndarray:
+    """Upper bounds on the number of valid rows for each level (see kernel.setup_uniform)."""
+    b = np.zeros(levels, dtype=np.int64)
+    b[0] = math.factorial(n)
+    if levels > 1:
+        b[1] = round(math.factorial(n) * sum((-1) ** i / math.factorial(i) for i in range(n + 1)))
+    for k in range(2, levels):
+        r = n - k
+        x = math.exp(n * math.lgamma(r + 1) / r)  # Bregman: prod over rows of (r!)^(1/r)
+        b[k] = min(math.ceil(x * (1 + 1e-9)) + 1, math.factorial(n))
+        b[k] = min(b[k], EXACT_ROW_MAX.get(n, {}).get(k, b[k]))
+    return b
+
+
+def prepare(rules: dict, players: int):
+    board = load_board(rules["board"])
+    rows, cols, L = board["rows"], board["cols"], board["levels"]
+    n = rows * cols
+    edges = board_edges(rows, cols)
+    if players > 2:
+        if rows % 2 == 0 or cols % 2 == 0:
+            raise ParamError("three and four players need a board with a centre tower (odd rows and cols)")
+        if n < 1 + 2 * players:
+            raise ParamError(f"{players} players need at least {1 + 2 * players} colours for the task cards")
+    pts_in = rules["points"]
+    if len(pts_in) != L - 1:
+        raise ParamError(f"parameter 'points' needs {L - 1} values (2..{L} joined blocks), "
+                         f"got {len(pts_in)}")
+    pts = np.zeros(L + 1, dtype=np.int64)
+    pts[2:] = pts_in
+    R = np.zeros(K.N_RULES, dtype=np.int64)
+    R[K.R_N] = n
+    R[K.R_L] = L
+    R[K.R_E] = len(edges)
+    R[K.R_P] = players
+    R[K.R_RAVEN] = 1 if (players == 2 and rules["raven"]) else 0
+    R[K.R_START] = _CODES["start"][rules["start"]]
+    R[K.R_SETUP] = _CODES["setup"][rules["setup"]]
+    R[K.R_HORIZON] = rules["horizon"]
+    R[K.R_CAPPED] = _CODES["capped"][rules["capped"]]
+    R[K.R_FIRST] = _CODES["first"][rules["first"]]
+    R[K.R_LADDERS] = rules["ladders"]
+    R[K.R_PRIESTS] = rules["priests"]
+    R[K.R_BONUS] = rules["centre_bonus"]
+    R[K.R_CENTRE] = (rows // 2) * cols + cols // 2
+    R[K.R_CHECK] = 0
+    R[K.R_LP] = 1 if players == 2 else 0
+    ea = np.array([a for a, _ in edges], dtype=np.int64)
+    eb = np.array([b for _, b in edges], dtype=np.int64)
+    ebits = (np.int64(1) << ea) | (np.int64(1) << eb)
+    full = (1 << (4 * L)) - 1
+    hmask = np.array([full & ~((1 << (4 * l)) - 1) for l in range(L)], dtype=np.int64)
+    spaces = ladder_spaces(rules["ladder_spaces"], rows, cols)
+    bounds = level_bounds(n, L)
+    return R, ea, eb, ebits, hmask, spaces, pts, bounds
+
+
+def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
+    R, ea, eb, ebits, hmask, spaces, pts, bounds = ctx
+    tal = np.zeros((count, K.N_TALLY), dtype=np.int64)
+    if count:
+        K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, ea, eb, ebits, hmask,
+                    spaces, pts, bounds, np.asarray(bot_ids, np.int64),
+                    np.asarray(bot_params, np.float64), tal)
+    return columns_from_tally(tal, players, int(R[K.R_CAPPED]))
+
+
+def columns_from_tally(tal, players, capped_rule=K.CAPPED_SCORE):
+    P = players
+    count = tal.shape[0]
+
+    def seat(off, dt):
+        return tal[:, off:off + P].astype(dt)
+
+    out = {
+        "winner": tal[:, K.T_WINNER].astype(np.int8),
+        "end_reason": tal[:, K.T_END].astype(np.int8),
+        "capped": tal[:, K.T_END] == K.END_HORIZON,
+        "first_player": tal[:, K.T_FIRST].astype(np.int8),
+        "exchanges": tal[:, K.T_EX].astype(np.int32),
+        "score": seat(K.T_SCORE, np.int16),
+        "team_score": seat(K.T_TEAM, np.int16),
+        "priests": seat(K.T_PRIESTS, np.int8),
+        "ladders": seat(K.T_LADDERS, np.int8),
+        "priest_points": seat(K.T_PPTS, np.int8),
+        "ladder_points": seat(K.T_LPTS, np.int8),
+        "completed": seat(K.T_COMPL, np.int8),
+        "joins": seat(K.T_JOINS, np.int16),
+        "bonus": seat(K.T_BONUS, np.int8),
+        "tiebreak": tal[:, K.T_TIEBRK].astype(np.int8),
+        "declarer": tal[:, K.T_DECL].astype(np.int8),
+        "towers_complete": tal[:, K.T_TCOMP].astype(np.int8),
+        "team_winner": tal[:, K.T_TEAMW].astype(np.int8),
+        "monolith_start": tal[:, K.T_MSTART].astype(np.int8),
+        "raven_start": tal[:, K.T_RSTART].astype(np.int8),
+        "setup_attempts": np.minimum(tal[:, K.T_ATTEMPTS], 32767).astype(np.int16),
+    }
+    out["win"] = win_shares(tal, P, capped_rule)
+    return out
+
+
+def win_shares(tal, P, capped_rule):
+    """1 to the sole winning side's seats; a tie shares the win among the tied sides
+    (a two-player tie after every tie-break: half each; a capped game under
+    ``capped=draw``: shared by every side)."""
+    side_of = np.arange(P) % 2 if P == 4 else np.arange(P)
+    sides = 2 if P == 4 else P
+    w = tal[:, K.T_TEAMW]
+    team = tal[:, K.T_TEAM:K.T_TEAM + P]
+    tied = team == team.max(axis=1, keepdims=True)
+    if P == 2:
+        tied[:] = True
+    if capped_rule == K.CAPPED_DRAW:
+        tied[tal[:, K.T_END] == K.END_HORIZON] = True
+    k = tied.sum(axis=1, keepdims=True) * sides / P  # tied sides (4p: seats come in pairs)
+    shared = tied / np.maximum(k, 1)
+    sole = (side_of[None, :] == w[:, None]).astype(np.float64)
+    return np.where((w >= 0)[:, None], sole, shared).astype(np.float32)
+
+
+GAME = Game(
+    name="maya",
+    title="Maya (2012)",
+    version=1,
+    players=(2, 3, 4),
+    default_players=2,
+    params=PARAMS,
+    bots=BOTS,
+    default_bots=("random",),
+    columns=COLUMNS,
+    end_reasons=("no legal exchange", "end declared", "horizon reached"),
+    length="exchanges",
+    length_unit="exchanges",
+    seat_names=lambda players: (["North", "South"] if players == 2
+                                else ["North", "East", "South", "West"][:players]),
+    prepare=prepare,
+    run_chunk=run_chunk,
+    rules_doc=RULES_DOC,
+    highlight=("score", "ladders", "priests", "completed"),
+)
