@@ -1,0 +1,651 @@
+"""Every rule of the rulebook (``puluc.txt``), on hand-built positions.
+
+The kernel's jitted functions (``destination``, ``legal_moves``, ``apply_move``,
+``cast_lots``) are called directly on boards built from drawings.  A drawing
+lists the spaces 1..T left to right; ``.`` is an empty space and a pile is
+written bottom first, so its last letter is the commander::
+
+    space:  1   2   3   4   5   6   7   8   9  10  11
+            .   .   J   .   .   CJ  .   .   .   .   C
+    Jade enters at 1 and runs right  ->      <- Cinnabar enters at 11 and runs left
+
+``CJ`` is a Jade warrior standing on a Cinnabar prisoner.  The kernel keeps only
+counts, so drawings read back from it list the prisoners' colour first then the
+commander's (``CCJJ``).  Moves are the index of the pile (space - 1), or ``T``
+for a deployment; a destination of ``T`` means "carried off", -1 "illegal".
+"""
+from __future__ import annotations
+
+import random
+from math import comb
+
+import numpy as np
+import pytest
+
+from sim.games.puluc import GAME
+from sim.games.puluc import kernel as K
+from sim.rng import seed_streams, Stream
+from tests.reference import puluc_ref as ref
+
+J, C = 0, 1
+
+
+def rules(**kw):
+    """The kernel's rule array for these rule parameters (rulebook values otherwise)."""
+    return GAME.prepare(GAME.resolve_rules(kw), 2)[0]
+
+
+def board(drawing: str, warriors: int = 5, home=None, dead=(0, 0)):
+    """A kernel board from a drawing; home defaults to every warrior not on the track or dead."""
+    cells = drawing.split()
+    T = len(cells)
+    st = np.zeros(3 * T + 4, np.int64)
+    on_track = [0, 0]
+    for i, cell in enumerate(cells):
+        if cell == ".":
+            st[i] = -1
+            continue
+        st[i] = J if cell[-1] == "J" else C
+        st[T + i] = cell.count("J")
+        st[2 * T + i] = cell.count("C")
+        on_track[J] += cell.count("J")
+        on_track[C] += cell.count("C")
+    if home is None:
+        home = (warriors - on_track[J] - dead[J], warriors - on_track[C] - dead[C])
+    st[3 * T:3 * T + 2] = home
+    st[3 * T + 2:3 * T + 4] = dead
+    return st
+
+
+def drawing(st) -> str:
+    """The track of a kernel board, prisoners' colour first, commander's colour last."""
+    T = (len(st) - 4) // 3
+    cells = []
+    for i in range(T):
+        c, nj, nc = st[i], st[T + i], st[2 * T + i]
+        if c == -1:
+            cells.append(".")
+        elif c == J:
+            cells.append("C" * nc + "J" * nj)
+        else:
+            cells.append("J" * nj + "C" * nc)
+    return " ".join(cells)
+
+
+def home(st, s):
+    return int(st[len(st) - 4 + s])
+
+
+def dead(st, s):
+    return int(st[len(st) - 2 + s])
+
+
+def legal(st, R, p, cast):
+    out = np.zeros(int(R[K.R_T]) + 2, np.int64)
+    n = K.legal_moves(st, R, p, cast, out)
+    return [int(x) for x in out[:n]]
+
+
+def play(st, R, p, mv, cast):
+    """Apply a move (checked legal first); returns the tallies as a dict."""
+    assert K.destination(st, R, p, mv, cast) != -1, "move is illegal"
+    assert mv in legal(st, R, p, cast)
+    t = np.zeros(K.N_TALLY, np.int64)
+    K.apply_move(st, R, p, mv, cast, t)
+    return {"kills": (int(t[K.G_KILLS]), int(t[K.G_KILLS + 1])),
+            "captures": (int(t[K.G_CAPT]), int(t[K.G_CAPT + 1])),
+            "rescues": (int(t[K.G_RESC]), int(t[K.G_RESC + 1])),
+            "deepest": int(t[K.G_DEEP])}
+
+
+def run(rules_kw: dict, bots="random,random", seed=1, start=0, count=50):
+    ctx = GAME.prepare(GAME.resolve_rules(rules_kw), 2)
+    ids, par = GAME.bot_arrays(GAME.choose_bots(bots, 2))
+    return GAME.run_chunk(ctx, 2, seed, start, count, ids, par)
+
+
+# Rules under which nobody can ever move: every cast is 5 and a warrior must enter
+# cast spaces onto a 4-space track.  Every cast is a forfeit, so the forfeits show
+# exactly who cast and how often.
+ALL_FORFEIT = {"track": 4, "lots": 1, "cast_table": "5,5", "entry": "cast"}
+
+
+# --------------------------------------------------------------------------- moving
+def test_advance_by_exactly_the_cast():
+    R = rules()
+    # space: 1 2 3 4 5 6 7 8 9 10 11
+    #        . . J . . . . . C .  .
+    st = board(". . J . . . . . C . .")
+    T = 11
+    for cast in range(1, 6):
+        assert K.destination(st, R, J, 2, cast) == 2 + cast      # Jade runs up
+        assert K.destination(st, R, C, 8, cast) == 8 - cast      # Cinnabar runs down
+    # only the commander may move a pile; an empty space is no move
+    assert K.destination(st, R, C, 2, 1) == -1
+    assert K.destination(st, R, J, 8, 1) == -1
+    assert K.destination(st, R, J, 4, 1) == -1
+    play(st, R, J, 2, 4)
+    assert drawing(st) == ". . . . . . J . C . ."
+    assert home(st, J) == 4 and home(st, C) == 4
+    assert T in legal(st, R, J, 1)  # deploy is still there
+
+
+def test_capture_a_lone_warrior():
+    R = rules()
+    # . . J . . C . . . . .     Jade casts 3 and lands on the Cinnabar warrior
+    # . . . . . CJ . . . . .    who is now a prisoner under it, not removed
+    st = board(". . J . . C . . . . .")
+    t = play(st, R, J, 2, 3)
+    assert drawing(st) == ". . . . . CJ . . . . ."
+    assert t["captures"] == (1, 0) and t["rescues"] == (0, 0) and t["deepest"] == 2
+    assert dead(st, C) == 0 and home(st, C) == 4  # a prisoner is not dead
+    # Cinnabar can no longer move its captured warrior ...
+    for cast in range(1, 6):
+        assert K.destination(st, R, C, 5, cast) == -1
+        assert 5 not in legal(st, R, C, cast)
+    # ... and Jade carries the prisoner along when it moves
+    play(st, R, J, 5, 2)
+    assert drawing(st) == ". . . . . . . CJ . . ."
+
+
+def test_capture_a_whole_pile_switches_command_with_own_prisoners_inside():
+    R = rules()
+    # . . J . . JCC . . . . .   a Cinnabar pile: Cinnabar on top, a Jade prisoner and a
+    #                           Cinnabar warrior (rescued earlier) inside
+    # . . . . . CCJJ . . . . .  Jade lands on it: the whole pile is Jade's now, and the
+    #                           Jade prisoner inside is freed (a rescue)
+    st = board(". . J . . JCC . . . . .")
+    t = play(st, R, J, 2, 3)
+    assert drawing(st) == ". . . . . CCJJ . . . . ."
+    assert t["captures"] == (1, 0) and t["rescues"] == (1, 0) and t["deepest"] == 4
+    # four deep, and it all moves with Jade's press; Cinnabar can move none of it
+    assert legal(st, R, C, 2) == [11]
+    play(st, R, J, 5, 2)
+    assert drawing(st) == ". . . . . . . CCJJ . . ."
+    # and Cinnabar can take it all back in one cast
+    # . . . . . . . CCJJ . C .
+    st2 = board(". . . . . . . CCJJ . C .")
+    t = play(st2, R, C, 9, 2)
+    assert drawing(st2) == ". . . . . . . JJCCC . . ."
+    assert t["captures"] == (0, 1) and t["rescues"] == (0, 2) and t["deepest"] == 5
+
+
+def test_rescue_counts_every_own_prisoner_freed():
+    R = rules()
+    # JJJC . J . . . . . . . .  a Cinnabar warrior holds three Jade prisoners on space 1;
+    # Jade's warrior on space 3 cannot reach back (warriors only move forward), but a
+    # deployment onto the entry space takes the pile on any cast (see below) and frees all
+    st = board("JJJC . J . . . . . . . .", home=(1, 4))
+    t = play(st, R, J, 11, 4)  # move T = 11: deploy
+    assert drawing(st) == "CJJJJ . J . . . . . . . ."
+    assert t["captures"] == (1, 0) and t["rescues"] == (3, 0) and t["deepest"] == 5
+    assert home(st, J) == 0
+
+
+# --------------------------------------------------------------------------- carrying off
+def test_carry_off_kills_enemies_and_sends_own_home():
+    R = rules()
+    # space: 1 2 3 4 5 6 7 8 9 10   11
+    #        . . . . . . . . . CCJJ .     Jade's pile on space 10: two Cinnabar prisoners,
+    #                                     the commander and a rescued Jade warrior
+    st = board(". . . . . . . . . CCJJ .", dead=(0, 1))
+    assert K.destination(st, R, J, 9, 1) == 9 + 1   # a cast of 1 stops on the last space
+    for cast in range(2, 6):
+        assert K.destination(st, R, J, 9, cast) == 11  # past the last space: off
+    t = play(st, R, J, 9, 3)
+    assert drawing(st) == ". . . . . . . . . . ."
+    assert dead(st, C) == 3 and t["kills"] == (2, 0)   # both prisoners die
+    assert home(st, J) == 5                             # both Jade warriors go home
+    assert t["captures"] == (0, 0)
+
+
+def test_cinnabar_carries_off_past_space_one():
+    R = rules()
+    # . JC . . . . . . . . .   Cinnabar's pile on space 2, one Jade prisoner
+    st = board(". JC . . . . . . . . .")
+    assert K.destination(st, R, C, 1, 1) == 0
+    assert K.destination(st, R, C, 1, 2) == 11
+    t = play(st, R, C, 1, 2)
+    assert dead(st, J) == 1 and home(st, C) == 5 and t["kills"] == (0, 1)
+
+
+def test_killing_the_last_enemy_wins():
+    R = rules()
+    # four Cinnabar warriors are already dead; Jade carries the fifth off
+    st = board(". . . . . . . . CJ . .", dead=(0, 4))
+    play(st, R, J, 8, 5)
+    assert dead(st, C) == 5
+    assert K.evaluate(st, R, J) == K.WIN_VALUE and K.evaluate(st, R, C) == -K.WIN_VALUE
+
+
+def test_lone_warrior_may_leave_and_walks_home():
+    R = rules()
+    # . . . . . . . . . . J    a lone Jade warrior on the last space
+    st = board(". . . . . . . . . . J")
+    for cast in range(1, 6):
+        assert K.destination(st, R, J, 10, cast) == 11
+    t = play(st, R, J, 10, 1)
+    assert drawing(st) == ". . . . . . . . . . ."
+    assert home(st, J) == 5 and t["kills"] == (0, 0) and dead(st, C) == 0
+
+
+def test_exit_pile_forbids_a_lone_warrior_to_leave():
+    R = rules(exit="pile")
+    # . . . . . . . . . CJ J   exit=pile: the lone warrior is stuck, the pile may leave
+    st = board(". . . . . . . . . CJ J")
+    for cast in range(1, 6):
+        assert K.destination(st, R, J, 10, cast) == -1
+        assert 10 not in legal(st, R, J, cast)
+    assert K.destination(st, R, J, 9, 2) == 11
+    assert K.destination(st, R, J, 9, 1) == -1  # and it cannot land on its own warrior
+    t = play(st, R, J, 9, 4)
+    assert t["kills"] == (1, 0)
+
+
+def test_exit_pile_strands_warriors_and_forces_forfeits():
+    R = rules(exit="pile")
+    # . . . . . . . . . J J    the rest of Jade's army is dead: no cast has a move
+    st = board(". . . . . . . . . J J", dead=(3, 0))
+    assert home(st, J) == 0
+    for cast in range(1, 6):
+        assert legal(st, R, J, cast) == []
+    # under the rulebook's exit rule both may walk off
+    assert legal(board(". . . . . . . . . J J", dead=(3, 0)), rules(), J, 2) == [9, 10]
+
+
+# --------------------------------------------------------------------------- deploying
+@pytest.mark.parametrize("cast", [1, 2, 3, 4, 5])
+def test_deploy_captures_an_enemy_pile_on_the_entry_space_on_any_cast(cast):
+    R = rules()
+    # JC . . . . . . . . . .   a Cinnabar warrior holding a Jade prisoner on Jade's entry
+    st = board("JC . . . . . . . . . .")
+    assert K.destination(st, R, J, 11, cast) == 0
+    assert legal(st, R, J, cast)[0] == 11  # deploy is listed first
+    t = play(st, R, J, 11, cast)
+    assert drawing(st) == "CJJ . . . . . . . . . ."
+    assert t["captures"] == (1, 0) and t["rescues"] == (1, 0)
+    assert home(st, J) == 3
+    # the mirror image: Cinnabar deploys onto its entry, space 11
+    st = board(". . . . . . . . . . CJ")
+    assert K.destination(st, R, C, 11, cast) == 10
+    t = play(st, R, C, 11, cast)
+    assert drawing(st) == ". . . . . . . . . . JCC" and t["captures"] == (0, 1)
+
+
+def test_deploy_needs_a_warrior_at_home():
+    R = rules()
+    st = board(". . . . . J . . . . .", dead=(4, 0))
+    assert home(st, J) == 0
+    assert K.destination(st, R, J, 11, 3) == -1
+    assert legal(st, R, J, 3) == [5]
+
+
+def test_with_a_reserve_the_rulebook_never_forfeits():
+    """'A player holding a reserve can never be forced to forfeit' (Notes on the rules):
+    checked on many random boards under the rulebook's rules."""
+    R = rules()
+    rng = random.Random(5)
+    for _ in range(3000):
+        st = random_board(rng, 11, 5, valid=True)
+        for p in (J, C):
+            if home(st, p) > 0:
+                for cast in range(1, 6):
+                    assert legal(st, R, p, cast), drawing(st)
+
+
+def test_entry_cast_enters_cast_spaces_onto_the_track():
+    R = rules(entry="cast")
+    # JC . . . . . . . . . .   with entry=cast the entry space is no longer reached on every
+    #                          cast: a cast of 3 enters on space 3
+    st = board("JC . . . . . . . . . .")
+    for cast in range(1, 6):
+        assert K.destination(st, R, J, 11, cast) == cast - 1
+        assert K.destination(st, R, C, 11, cast) == 11 - cast
+    t = play(st, R, J, 11, 3)
+    assert drawing(st) == "JC . J . . . . . . . ." and t["captures"] == (0, 0)
+    # a cast of 1 enters on space 1 and captures there
+    st = board("JC . . . . . . . . . .")
+    t = play(st, R, J, 11, 1)
+    assert drawing(st) == "CJJ . . . . . . . . . ." and t["rescues"] == (1, 0)
+    # not onto a warrior Jade commands
+    st = board(". . J . . . . . . . .")
+    assert K.destination(st, R, J, 11, 3) == -1
+    assert 11 not in legal(st, R, J, 3)
+    # a cast longer than the track cannot enter
+    R4 = rules(entry="cast", track=4)
+    st = board(". . . .")
+    assert K.destination(st, R4, J, 4, 5) == -1 and legal(st, R4, J, 5) == []
+    assert K.destination(st, R4, J, 4, 4) == 3
+
+
+# --------------------------------------------------------------------------- where you command
+def test_no_landing_where_you_command():
+    R = rules()
+    # . . J . . J . . . . .    the rear warrior may not land on the front one
+    st = board(". . J . . J . . . . .")
+    assert K.destination(st, R, J, 2, 3) == -1
+    assert legal(st, R, J, 3) == [11, 5]
+    # . . J . . CJ . . . . .   nor on a pile Jade commands
+    st = board(". . J . . CJ . . . . .")
+    assert K.destination(st, R, J, 2, 3) == -1
+    # J . . . . . . . . . .    nor deploy onto its own warrior on the entry space
+    st = board("J . . . . . . . . . .")
+    for cast in range(1, 6):
+        assert K.destination(st, R, J, 11, cast) == -1
+        assert legal(st, R, J, cast) == [0]
+
+
+def test_stack_own_piles_allows_merging_onto_an_own_pile_only():
+    R = rules(stack_own="piles")
+    # . . J . . CJ . J . . .   cast 3: the rear warrior may merge onto the pile Jade commands
+    st = board(". . J . . CJ . J . . .")
+    assert K.destination(st, R, J, 2, 3) == 5
+    t = play(st, R, J, 2, 3)
+    assert drawing(st) == ". . . . . CJJ . J . . ."
+    assert t["captures"] == (0, 0) and t["rescues"] == (0, 0) and t["deepest"] == 3
+    # ... but still not onto a lone warrior of its own
+    assert K.destination(st, R, J, 5, 2) == -1
+    # deploying onto its own pile on the entry space merges; onto a lone warrior it may not
+    st = board("CJ . . . . . . . . . .")
+    assert K.destination(st, R, J, 11, 4) == 0
+    play(st, R, J, 11, 4)
+    assert drawing(st) == "CJJ . . . . . . . . . ."
+    assert K.destination(board("J . . . . . . . . . ."), R, J, 11, 4) == -1
+    # under the rulebook's rule the merge is forbidden
+    assert K.destination(board(". . J . . CJ . J . . ."), rules(), J, 2, 3) == -1
+
+
+# --------------------------------------------------------------------------- forfeit
+def test_forfeit_when_nothing_is_legal():
+    R = rules()
+    # JC . . . . JJC . . . .   every Jade warrior still alive is a prisoner and none is home
+    st = board("JC . . . . JJC . . . .", dead=(2, 0))
+    assert home(st, J) == 0
+    for cast in range(1, 6):
+        assert legal(st, R, J, cast) == []
+        for mv in range(12):
+            assert K.destination(st, R, J, mv, cast) == -1
+
+
+def test_forfeits_are_counted_and_use_up_the_cast():
+    o = run(dict(ALL_FORFEIT, cap=6), count=4)
+    assert (o["forfeits"] == 3).all() and (o["moves"] == 0).all()
+    assert (o["casts"] == 6).all() and o["capped"].all() and (o["winner"] == -1).all()
+
+
+@pytest.mark.xfail(strict=True, reason="kernel bug: the forfeits column is int16, but cap allows "
+                   "up to 1,000,000 casts; 50,000 forfeits per side wrap to -15,536")
+def test_forfeit_counts_do_not_overflow_at_large_caps():
+    o = run(dict(ALL_FORFEIT, cap=100_000), count=1)
+    assert o["casts"][0] == 100_000
+    assert tuple(o["forfeits"][0]) == (50_000, 50_000)
+
+
+# --------------------------------------------------------------------------- the cap
+def test_cap_ends_the_game_as_a_draw():
+    o = run({"cap": 1}, count=20)
+    assert (o["casts"] == 1).all() and (o["winner"] == -1).all()
+    assert o["capped"].all() and (o["end_reason"] == K.END_CAP).all()
+    o = run({"cap": 3, "casts_per_turn": 2}, count=20)   # the cap can fall inside a turn
+    assert (o["casts"] == 3).all() and o["capped"].all()
+
+
+def test_a_win_on_the_last_cast_is_a_win():
+    # common random numbers: game g plays the same casts whatever the cap, so a game won
+    # on cast c is still won with cap = c and is a draw with cap = c - 1
+    o = run({}, seed=8, count=40)
+    won = [g for g in range(40) if o["winner"][g] >= 0]
+    assert len(won) >= 30
+    for g in won[:10]:
+        c = int(o["casts"][g])
+        at = run({"cap": c}, seed=8, start=g, count=1)
+        assert at["winner"][0] == o["winner"][g] and not at["capped"][0]
+        assert at["end_reason"][0] == K.END_KILLED and at["casts"][0] == c
+        before = run({"cap": c - 1}, seed=8, start=g, count=1)
+        assert before["winner"][0] == -1 and before["capped"][0] and before["casts"][0] == c - 1
+    # the rulebook's cap is 240
+    assert GAME.resolve_rules({})["cap"] == 240
+
+
+# --------------------------------------------------------------------------- drag=reverse
+def test_drag_reverse_runs_a_pile_home_and_kills_there():
+    R = rules(drag="reverse")
+    # . . . CJ . . . . . . .   with the regional variant a pile holding prisoners runs back
+    #                          towards Jade's own home base (space 1 side)
+    st = board(". . . CJ . . . . . . .")
+    assert [K.destination(st, R, J, 3, c) for c in (1, 2, 3)] == [2, 1, 0]
+    assert K.destination(st, R, J, 3, 4) == 11 and K.destination(st, R, J, 3, 5) == 11
+    t = play(st, R, J, 3, 4)
+    assert dead(st, C) == 1 and home(st, J) == 5 and t["kills"] == (1, 0)
+    # the same pile under the rulebook runs forward
+    assert K.destination(board(". . . CJ . . . . . . ."), rules(), J, 3, 2) == 5
+    # a lone warrior still runs forward; Cinnabar's piles run back up the track
+    st = board(". . J . . . . JC . . .")
+    assert K.destination(st, R, J, 2, 2) == 4
+    assert K.destination(st, R, C, 7, 2) == 9 and K.destination(st, R, C, 7, 3) == 10
+    assert K.destination(st, R, C, 7, 4) == 11  # off past space 11: Cinnabar's home
+    # a capture turns the capturer round: . . J . . C . . .  ->  . . . . . CJ . . .
+    st = board(". . J . . C . . . . .")
+    play(st, R, J, 2, 3)
+    assert K.destination(st, R, J, 5, 2) == 3
+    # on the way home it may not land where it commands, and it captures what it lands on
+    st = board(". J . CJ . . . . . . .")
+    assert K.destination(st, R, J, 3, 2) == -1
+    st = board(". C . CJ . . . . . . .")
+    t = play(st, R, J, 3, 2)
+    assert drawing(st) == ". CCJ . . . . . . . . ." and t["captures"] == (1, 0)
+
+
+def test_drag_reverse_with_exit_pile():
+    R = rules(drag="reverse", exit="pile")
+    # . . . . . . . . . CJ J
+    st = board(". . . . . . . . . CJ J")
+    assert K.destination(st, R, J, 10, 1) == -1          # lone warrior stuck at the far end
+    assert K.destination(st, R, J, 9, 2) == 7            # the pile runs home
+    assert legal(st, R, J, 2) == [11, 9]
+
+
+# --------------------------------------------------------------------------- turns and seats
+def test_casts_per_turn():
+    # every cast is a forfeit, so the forfeits count who cast: Jade first
+    def forfeits(cap, cpt):
+        o = run(dict(ALL_FORFEIT, cap=cap, casts_per_turn=cpt, first="jade"), count=3)
+        return {tuple(int(x) for x in row) for row in o["forfeits"]}
+    assert forfeits(2, 1) == {(1, 1)}
+    assert forfeits(2, 2) == {(2, 0)}
+    assert forfeits(4, 3) == {(3, 1)}
+    assert forfeits(7, 3) == {(4, 3)}
+    assert forfeits(9, 4) == {(5, 4)}
+
+
+def test_first_player_alternates_between_games():
+    o = run(dict(ALL_FORFEIT, cap=1), start=1001, count=10)
+    g = np.arange(1001, 1011)
+    assert (o["first_player"] == g % 2).all()
+    # the one cast of each game was made by the first player
+    assert (o["forfeits"][np.arange(10), g % 2] == 1).all()
+    assert (o["forfeits"][np.arange(10), 1 - g % 2] == 0).all()
+    assert run({}, start=0, count=1)["first_player"][0] == J  # Jade opens the first game
+    for first, seat in (("jade", J), ("cinnabar", C)):
+        o = run(dict(ALL_FORFEIT, cap=1, first=first), start=1001, count=10)
+        assert (o["first_player"] == seat).all() and (o["forfeits"][:, seat] == 1).all()
+
+
+# --------------------------------------------------------------------------- the lots
+@pytest.mark.parametrize("kw", [
+    {},                                              # the rulebook: 4 fair lots, 1,2,3,4 / 0 -> 5
+    {"lots": 2, "cast_table": "3,1,2"},
+    {"lots": 5, "lot_p": 0.3},                       # five lots: two draws of 64 bits
+    {"lots": 8, "lot_p": 0.75, "cast_table": "1,1,2,2,3,3,4,4,9"},
+    {"lots": 3, "cast_table": "3,1,2,3"},            # the 1-to-3 reading
+])
+def test_cast_distribution_matches_the_binomial(kw):
+    resolved = GAME.resolve_rules(kw)
+    R, tab, thresh, vals, probs = GAME.prepare(resolved, 2)
+    lots = resolved["lots"]
+    p = round(resolved["lot_p"] * 65536) / 65536
+    expect: dict[int, float] = {}
+    for k in range(lots + 1):
+        v = int(tab[k])
+        expect[v] = expect.get(v, 0.0) + comb(lots, k) * p ** k * (1 - p) ** (lots - k)
+    assert [int(v) for v in vals] == sorted(expect)
+    assert np.allclose(probs, [expect[v] for v in sorted(expect)])
+    rs = np.zeros(3, np.uint64)
+    seed_streams(rs, np.uint64(2024), np.int64(3))
+    chance = Stream(2024, 3, 0)
+    rrules = ref.Rules(resolved)
+    N = 40_000
+    counts: dict[int, int] = {}
+    thresh = np.int64(thresh)
+    for i in range(N):
+        c = int(K.cast_lots(rs, R, tab, thresh))
+        counts[c] = counts.get(c, 0) + 1
+        if i < 2000:  # bit for bit the reference's reading of the same stream
+            assert c == ref.cast_lots(chance, rrules)
+    assert set(counts) <= set(expect)
+    for v, pv in expect.items():
+        sd = (pv * (1 - pv) / N) ** 0.5
+        assert abs(counts.get(v, 0) / N - pv) < 5 * sd + 1e-9, (v, counts.get(v, 0) / N, pv)
+
+
+def test_the_rulebook_cast_table():
+    R, tab, *_ = GAME.prepare(GAME.resolve_rules({}), 2)
+    assert list(tab) == [5, 1, 2, 3, 4]   # all blank is the longest stride
+    # the rarest throw: 1/16 with fair lots
+    _, _, thresh, vals, probs = GAME.prepare(GAME.resolve_rules({}), 2)
+    assert thresh == 32768
+    assert dict(zip(vals.tolist(), probs.tolist())) == {1: 4 / 16, 2: 6 / 16, 3: 4 / 16,
+                                                        4: 1 / 16, 5: 1 / 16}
+
+
+# --------------------------------------------------------------------------- random boards
+def random_board(rng: random.Random, T: int, W: int, valid: bool):
+    """A random board: each side's warriors split between home, dead and the track.
+    ``valid``: piles as play makes them (a pile of two or more always holds a prisoner)."""
+    st = np.zeros(3 * T + 4, np.int64)
+    st[:T] = -1
+    for s in (J, C):
+        d = rng.randint(0, W - 1)
+        h = rng.randint(0, W - d)
+        st[3 * T + 2 + s] = d
+        st[3 * T + s] = h
+        for _ in range(W - d - h):
+            st[(1 + s) * T + rng.randrange(T)] += 1
+    for i in range(T):
+        nj, nc = st[T + i], st[2 * T + i]
+        if nj + nc == 0:
+            continue
+        if valid and (nj == 0 or nc == 0) and nj + nc > 1:
+            # fold the extra warriors back home to keep the board playable
+            s = J if nj else C
+            st[3 * T + s] += nj + nc - 1
+            st[(1 + s) * T + i] = 1
+            nj, nc = st[T + i], st[2 * T + i]
+        st[i] = J if nc == 0 else C if nj == 0 else rng.choice((J, C))
+    return st
+
+
+def to_reference(st, rrules):
+    T = rrules.T
+    b = ref.Board(rrules)
+    for i in range(T):
+        c = int(st[i])
+        if c >= 0:
+            counts = (int(st[T + i]), int(st[2 * T + i]))
+            b.track[i] = [1 - c] * counts[1 - c] + [c] * counts[c]  # commander on top
+    b.home = [int(st[3 * T]), int(st[3 * T + 1])]
+    b.dead = [int(st[3 * T + 2]), int(st[3 * T + 3])]
+    return b
+
+
+VARIANTS = [{"entry": e, "exit": x, "drag": d, "stack_own": s}
+            for e in ("space", "cast") for x in ("any", "pile")
+            for d in ("forward", "reverse") for s in ("never", "piles")]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_legal_moves_agree_with_destination_on_random_boards(variant):
+    """legal_moves (bit masks) = every move whose destination() is legal, in the documented
+    order, = the reference engine's legal moves; and apply_move, greedy_score and evaluate
+    agree with the reference on the same boards."""
+    rng = random.Random(VARIANTS.index(variant))
+    for T in (4, 5, 9, 11, 23, 40):
+        resolved = GAME.resolve_rules(dict(variant, track=T))
+        R = GAME.prepare(resolved, 2)[0]
+        rrules = ref.Rules(resolved)
+        out = np.zeros(T + 2, np.int64)
+        for _ in range(25):
+            W = rng.randint(1, 8)
+            R[K.R_W] = W
+            rrules.W = W
+            st = random_board(rng, T, W, valid=rng.random() < 0.7)
+            rb = to_reference(st, rrules)
+            for p in (J, C):
+                for cast in (1, 2, 3, rng.randint(4, T + 3), rng.randint(1, 40)):
+                    n = K.legal_moves(st, R, p, cast, out)
+                    got = [int(x) for x in out[:n]]
+                    order = [T] + (list(range(T)) if p == J else list(range(T - 1, -1, -1)))
+                    want = [m for m in order if K.destination(st, R, p, m, cast) != -1]
+                    assert got == want, (variant, drawing(st), p, cast)
+                    mine = [T if m == ref.DEPLOY else m for m in rb.legal_moves(p, cast)]
+                    assert got == mine, (variant, drawing(st), p, cast)
+                    for m in got:
+                        rm = ref.DEPLOY if m == T else m
+                        d = K.destination(st, R, p, m, cast)
+                        rd = rb.destination(p, rm, cast)
+                        assert (T if rd == ref.OFF else rd) == d
+                        assert K.greedy_score(st, R, p, m, cast) == ref.greedy_score(rb, p, rm, cast)
+                        st2 = st.copy()
+                        tally = np.zeros(K.N_TALLY, np.int64)
+                        K.apply_move(st2, R, p, m, cast, tally)
+                        rb2 = rb.copy()
+                        rec = {"kills": [0, 0], "captures": [0, 0], "rescues": [0, 0],
+                               "deepest_pile": 0}
+                        rb2.apply(p, rm, cast, rec)
+                        assert to_reference(st2, rrules).snapshot() == _canonical(rb2), drawing(st)
+                        assert [int(tally[K.G_KILLS + s]) for s in (0, 1)] == rec["kills"]
+                        assert [int(tally[K.G_CAPT + s]) for s in (0, 1)] == rec["captures"]
+                        assert [int(tally[K.G_RESC + s]) for s in (0, 1)] == rec["rescues"]
+                        assert int(tally[K.G_DEEP]) == rec["deepest_pile"]
+                        for side in (J, C):
+                            assert K.evaluate(st2, R, side) == ref.evaluate(rb2, side)
+
+
+def _canonical(b):
+    """A reference board with each pile reordered as to_reference builds them."""
+    track = []
+    for pile in b.track:
+        if pile:
+            c = pile[-1]
+            track.append(tuple([1 - c] * pile.count(1 - c) + [c] * pile.count(c)))
+        else:
+            track.append(())
+    return tuple(track), tuple(b.home), tuple(b.dead)
+
+
+@pytest.mark.parametrize("depth,cpt", [(1, 1), (2, 1), (2, 2)])
+def test_search_bot_picks_the_reference_move_on_random_boards(depth, cpt):
+    rng = random.Random(depth * 10 + cpt)
+    resolved = GAME.resolve_rules({"casts_per_turn": cpt})
+    R, tab, thresh, vals, probs = GAME.prepare(resolved, 2)
+    rrules = ref.Rules(resolved)
+    T = 11
+    moves = np.zeros(T + 2, np.int64)
+    scratch = np.zeros((3, 3 * T + 4), np.int64)
+    dummy = np.zeros(K.N_TALLY, np.int64)
+    checked = 0
+    for _ in range(150):
+        st = random_board(rng, T, 5, valid=True)
+        rb = to_reference(st, rrules)
+        p = rng.choice((J, C))
+        cast = rng.randint(1, 5)
+        n = K.legal_moves(st, R, p, cast, moves)
+        if n == 0:
+            continue
+        left = rng.randint(0, cpt - 1)
+        got = K.search_choice(st, R, p, cast, moves, n, depth, left, vals, probs, scratch, dummy)
+        rmoves = rb.legal_moves(p, cast)
+        want = ref.search_choice(rb, p, cast, rmoves, depth, left)
+        assert got == (T if want == ref.DEPLOY else want), drawing(st)
+        checked += 1
+    assert checked > 100
