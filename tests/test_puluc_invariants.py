@@ -98,13 +98,14 @@ def check_board(st, T, W, where=""):
 
 
 PARAM_SETS = [
-    ({}, "random,random", 40),
-    ({"track": 9, "exit": "pile"}, "random,greedy", 30),
-    ({"drag": "reverse", "stack_own": "piles"}, "greedy,random", 30),
-    ({"entry": "cast", "casts_per_turn": 2, "warriors": 3, "lots": 3}, "random,random", 30),
-    ({"track": 5, "warriors": 6, "cap": 50, "cast_table": "2,1,1,3,6"}, "random,random", 30),
-    ({"lots": 6, "lot_p": 0.3, "first": "cinnabar"}, "search:depth=1,random", 10),
-    ({}, "search,greedy", 3),
+    ({}, "random,random", 150),
+    ({"track": 9, "exit": "pile"}, "random,greedy", 80),
+    ({"drag": "reverse", "stack_own": "piles"}, "greedy,random", 80),
+    ({"entry": "cast", "casts_per_turn": 2, "warriors": 3, "lots": 3}, "random,random", 80),
+    ({"track": 5, "warriors": 6, "cap": 50, "cast_table": "2,1,1,3,6"}, "random,random", 80),
+    ({"track": 40, "warriors": 2, "exit": "pile", "drag": "reverse"}, "random,random", 30),
+    ({"lots": 6, "lot_p": 0.3, "first": "cinnabar"}, "search:depth=1,random", 20),
+    ({}, "search,greedy", 5),
 ]
 
 

@@ -64,10 +64,15 @@ class Rules:
         self.cap = int(r["cap"])
         self.first = r["first"]          # 'alternate', 'jade' or 'cinnabar'
         # marked lots -> spaces moved: the rulebook's 1,2,3,4 and none marked -> 5
-        if r["cast_table"] == "standard":
+        table = r["cast_table"]
+        if isinstance(table, str):
+            table = table.strip().lower()
+            if table != "standard":
+                table = table.split(",")   # '5,1,2,3,4' as typed on the command line
+        if table == "standard":
             self.cast_table = [self.lots + 1] + list(range(1, self.lots + 1))
         else:
-            self.cast_table = [int(x) for x in r["cast_table"]]
+            self.cast_table = [int(x) for x in table]
         if len(self.cast_table) != self.lots + 1:
             raise ValueError("cast_table needs one value per number of marked lots (0..lots)")
         # a lot lands marked when 16 random bits fall below this threshold
