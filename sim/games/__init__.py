@@ -11,6 +11,7 @@ from ..params import UsageError, _suggest
 
 REGISTRY = {
     "puluc": "sim.games.puluc",
+    "maya": "sim.games.maya",
 }
 
 

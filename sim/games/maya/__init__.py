@@ -16,7 +16,7 @@ RULES_DOC = str(SEEDS / "RULES.md")
 BOARDS = {"standard": SEEDS / "board.toml"}
 
 PARAMS = (
-    Param("horizon", 400, "exchanges after which an unfinished game is stopped and scored "
+    Param("horizon", 500, "exchanges after which an unfinished game is stopped and scored "
           "by the 'capped' rule (the rulebook's end condition need not be reached)", "int",
           1, 1_000_000, source="The End of the Game (silent: a horizon is needed)"),
     Param("capped", "score",
