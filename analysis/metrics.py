@@ -97,7 +97,8 @@ def duration(df: pd.DataFrame, column: str) -> dict:
     """Mean, SD and quantiles of a length column."""
     x = df[column].to_numpy(np.float64)
     if x.size == 0:
-        return {"mean": np.nan}
+        return {k: np.nan for k in ("mean", "mean_lo", "mean_hi", "sd", "min", "p5", "p25", "median",
+                                    "p75", "p95", "max")}
     m, lo, hi = mean_ci(x)
     q = np.quantile(x, [0.05, 0.25, 0.5, 0.75, 0.95])
     return {"mean": m, "mean_lo": lo, "mean_hi": hi, "sd": float(x.std(ddof=1)) if x.size > 1 else 0.0,

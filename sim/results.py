@@ -38,6 +38,12 @@ def to_frame(game: Game, players: int, chunks: list[tuple[int, dict]]) -> pd.Dat
     return pd.DataFrame(data, copy=False)
 
 
+def allocate(game: Game, players: int, count: int) -> dict[str, np.ndarray]:
+    """Empty output arrays for every declared column (standard ones included), right dtype and shape."""
+    return {c.name: np.empty((count, players) if c.per_seat else count, dtype=c.dtype)
+            for c in game.all_columns()}
+
+
 def check_columns(game: Game, players: int, cols: dict, count: int) -> list[str]:
     """Problems with a kernel's output (used by the conformance tests)."""
     problems = []
@@ -46,6 +52,8 @@ def check_columns(game: Game, players: int, cols: dict, count: int) -> list[str]
             problems.append(f"missing column {col.name}")
             continue
         a = np.asarray(cols[col.name])
+        if a.dtype != np.dtype(col.dtype):
+            problems.append(f"column {col.name} has dtype {a.dtype}, declared {col.dtype}")
         want = (count, players) if col.per_seat else (count,)
         if a.shape != want:
             problems.append(f"column {col.name} has shape {a.shape}, expected {want}")

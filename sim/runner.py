@@ -95,6 +95,7 @@ def make_spec(game, games, rules=None, bots=None, players=None, seed=0) -> RunSp
         raise UsageError(f"--seed must be an integer, not {seed!r}") from None
     if not 0 <= s < 2 ** 64:
         raise UsageError(f"--seed must be in 0..2**64-1, not {seed}")
+    g.prepare(r, p)  # checks between parameters and data files fail here, before any output
     return RunSpec(g, p, r, b, n, s)
 
 
@@ -179,19 +180,20 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
     chunks = plan_chunks(spec.games, chunk_size, jobs)
     game = spec.game
     started = datetime.now(timezone.utc)
-    t0 = time.perf_counter()
-    ctx = game.prepare(spec.rules, spec.players)
-    bot_ids, bot_par = game.bot_arrays(spec.bots)
-    # compile (or load from the cache) once here, before any worker starts
-    game.run_chunk(ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
-    t_warm = time.perf_counter() - t0
-
+    t0 = t1 = time.perf_counter()
+    t_warm = 0.0
     done: dict[int, dict] = {}
     chunk_seconds = 0.0
     partial = False
-    bar = _progress_bar(spec.games, progress, spec.describe())
-    t1 = time.perf_counter()
+    bar = None
     try:
+        ctx = game.prepare(spec.rules, spec.players)
+        bot_ids, bot_par = game.bot_arrays(spec.bots)
+        # compile (or load from the cache) once here, before any worker starts
+        game.run_chunk(ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
+        t_warm = time.perf_counter() - t0
+        bar = _progress_bar(spec.games, progress, spec.describe())
+        t1 = time.perf_counter()
         if backend == "sequential":
             for start, count in chunks:
                 s, cols, sec = _play_chunk(game.name, ctx, spec.players, spec.seed, start, count,

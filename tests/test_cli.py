@@ -109,6 +109,8 @@ def test_bad_input_is_one_line_and_status_2(args, message, tmp_path):
 def test_python_dash_m_and_ctrl_c_keeps_finished_chunks(tmp_path):
     """A real SIGINT, as Ctrl-C sends it to the terminal's process group."""
     out = tmp_path / "run"
+    from sim import simulate
+    simulate("puluc", 10, jobs=1)  # the kernel is compiled and cached before the clock starts
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     p = subprocess.Popen([sys.executable, "-m", "sim", "puluc", "--games", "1e8", "--chunk-size",
                           "5000", "--jobs", "2", "--out", str(out), "-q"], cwd=tmp_path,

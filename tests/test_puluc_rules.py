@@ -373,8 +373,6 @@ def test_forfeits_are_counted_and_use_up_the_cast():
     assert (o["casts"] == 6).all() and o["capped"].all() and (o["winner"] == -1).all()
 
 
-@pytest.mark.xfail(strict=True, reason="kernel bug: the forfeits column is int16, but cap allows "
-                   "up to 1,000,000 casts; 50,000 forfeits per side wrap to -15,536")
 def test_forfeit_counts_do_not_overflow_at_large_caps():
     o = run(dict(ALL_FORFEIT, cap=100_000), count=1)
     assert o["casts"][0] == 100_000

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from ...game import Bot, Column, Game
+from ...results import allocate
 from ...params import Param, ParamError
 from . import kernel as K
 
@@ -68,9 +69,9 @@ COLUMNS = (
     Column("moves", "int32", "moves made (casts that were not forfeited)"),
     Column("deepest_pile", "int8", "tallest pile seen during the game"),
     Column("kills", "int8", "enemy warriors this side killed", per_seat=True),
-    Column("captures", "int16", "captures made (landings on an enemy pile)", per_seat=True),
-    Column("rescues", "int16", "own prisoners freed by those captures", per_seat=True),
-    Column("forfeits", "int16", "casts this side had to forfeit", per_seat=True),
+    Column("captures", "int32", "captures made (landings on an enemy pile)", per_seat=True),
+    Column("rescues", "int32", "own prisoners freed by those captures", per_seat=True),
+    Column("forfeits", "int32", "casts this side had to forfeit", per_seat=True),
 )
 
 _CHOICE_CODES = {
@@ -120,18 +121,7 @@ def prepare(rules: dict, players: int):
 
 def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
     R, tab, thresh, vals, probs = ctx
-    out = {
-        "winner": np.empty(count, np.int8),
-        "end_reason": np.empty(count, np.int8),
-        "first_player": np.empty(count, np.int8),
-        "casts": np.empty(count, np.int32),
-        "moves": np.empty(count, np.int32),
-        "deepest_pile": np.empty(count, np.int8),
-        "kills": np.empty((count, 2), np.int8),
-        "captures": np.empty((count, 2), np.int16),
-        "rescues": np.empty((count, 2), np.int16),
-        "forfeits": np.empty((count, 2), np.int16),
-    }
+    out = allocate(GAME, players, count)
     K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, tab, np.int64(thresh), vals, probs,
                 bot_ids, bot_params, out["winner"], out["end_reason"], out["first_player"],
                 out["casts"], out["moves"], out["deepest_pile"], out["kills"], out["captures"],

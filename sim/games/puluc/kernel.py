@@ -108,21 +108,38 @@ def destination(st, R, p, mv, cast):
     return dest
 
 
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN_INDEX = np.array([
+    0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
+    62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+    63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+    46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def lowest_bit(x):
+    """Index of the lowest set bit of ``x`` (x > 0), by a de Bruijn multiply."""
+    low = np.uint64(x & -x)
+    return _DEBRUIJN_INDEX[np.int64((low * _DEBRUIJN) >> np.uint64(58))]
+
+
 @njit(cache=True, inline="always")
 def legal_moves(st, R, p, cast, out):
     """Fill ``out`` with the distinct legal moves (deploy first, then piles from the entry on).
 
     Same answers as testing :func:`destination` on every move, computed branch-free on
-    bit masks of the track (bit i = index i), which is what makes the kernel fast.
+    bit masks in ``p``'s own progress coordinates (bit k = k spaces from its entry), which
+    is what makes the kernel fast.  ``out`` needs room for T + 1 entries.
     """
     T = R[R_T]
-    M = 0  # spaces p commands
-    H = 0  # ... holding prisoners (height > 1)
-    for i in range(T):
+    M = np.int64(0)  # spaces p commands
+    H = np.int64(0)  # ... holding prisoners (height > 1)
+    for k in range(T):
+        i = k if p == 0 else T - 1 - k
         c = np.int64(st[i] == p)
         h = np.int64(st[T + i] + st[2 * T + i] > 1)
-        M |= c << i
-        H |= (c & h) << i
+        M |= c << k
+        H |= (c & h) << k
     full = (np.int64(1) << T) - 1
     block = M & ~H if R[R_STACK] == STACK_PILES else M
     if R[R_DRAG] == DRAG_REVERSE:
@@ -131,41 +148,26 @@ def legal_moves(st, R, p, cast, out):
     else:
         fw = M
         bw = np.int64(0)
-    lo_c = (np.int64(1) << min(cast, T)) - 1                  # indices < cast
-    hi_c = full & ~((np.int64(1) << max(T - cast, 0)) - 1)    # indices >= T - cast
-    if p == 0:  # forward is up the indices
-        lf = fw & ~(block >> cast)
-        lb = bw & ~((block << cast) & full)
-        off_f = hi_c
-        off_b = lo_c
-    else:
-        lf = fw & ~((block << cast) & full)
-        lb = bw & ~(block >> cast)
-        off_f = lo_c
-        off_b = hi_c
-    if R[R_EXIT] == EXIT_PILE:
-        lf &= ~(off_f & ~H)
-        lb &= ~(off_b & ~H)
-    legal = lf | lb
+    legal = fw & ~(block >> cast)                       # forward, landing or carried off
+    legal |= bw & ~((block << cast) & full)             # backward (drag=reverse piles)
+    if R[R_EXIT] == EXIT_PILE:                          # lone warriors may not leave
+        off_f = full & ~((np.int64(1) << max(T - cast, 0)) - 1)
+        off_b = (np.int64(1) << min(cast, T)) - 1
+        legal &= ~(((fw & off_f) | (bw & off_b)) & ~H)
     n = 0
     if st[3 * T + p] > 0:
         if R[R_ENTRY] == ENTRY_SPACE:
-            d = index_of(p, 0, T)
-            ok = True
+            d = 0
         else:
-            d = index_of(p, cast - 1, T)
-            ok = cast <= T
-        if ok and ((block >> d) & 1) == 0:
+            d = cast - 1
+        if d < T and ((block >> d) & 1) == 0:
             out[0] = T
             n = 1
-    if p == 0:
-        for i in range(T):
-            out[n] = i
-            n += (legal >> i) & 1
-    else:
-        for i in range(T - 1, -1, -1):
-            out[n] = i
-            n += (legal >> i) & 1
+    while legal != 0:
+        k = lowest_bit(legal)
+        out[n] = k if p == 0 else T - 1 - k
+        n += 1
+        legal &= legal - 1
     return n
 
 
