@@ -3,7 +3,7 @@ must agree on every recorded column, with the rule parameters swept."""
 import numpy as np
 import pytest
 
-from sim.games.maya import GAME, ladder_spaces, level_bounds, load_board
+from sim.games.maya import GAME
 from tests.reference import maya_ref as ref
 
 SEED = 20120
@@ -16,27 +16,14 @@ def kernel_games(players, bots, rules, start, count, seed=SEED):
     return r, par, GAME.run_chunk(ctx, players, seed, start, count, ids, par)
 
 
-def setting(r, players):
-    b = load_board(r["board"])
-    return ref.Setting(
-        rows=b["rows"], cols=b["cols"], levels=b["levels"], players=players,
-        horizon=r["horizon"], capped_draw=r["capped"] == "draw",
-        setup_turns=r["setup"] == "turns", start_random=r["start"] == "random",
-        raven=r["raven"], spaces=list(ladder_spaces(r["ladder_spaces"], b["rows"], b["cols"])),
-        ladders=r["ladders"], priests=r["priests"], points=tuple(r["points"]),
-        bonus=r["centre_bonus"], rotate_first=r["first"] == "rotate",
-        bounds=list(level_bounds(b["rows"] * b["cols"], b["levels"])))
-
-
 def compare(players, bots, rules, count, start=0):
     r, par, cols = kernel_games(players, bots, rules, start, count)
-    s = setting(r, players)
     names = [c.strip().split(":")[0] for c in bots.split(",")]
     if len(names) == 1:
         names = names * players
     depths = [int(par[p, 0]) for p in range(players)]
     for i in range(count):
-        want = ref.play(start + i, SEED, s, names, depths)
+        want = ref.play(SEED, start + i, r, names, depths)
         for k, v in cols.items():
             got = np.asarray(v[i]).tolist()
             exp = want[k]

@@ -392,7 +392,28 @@ class Game:
         return best[stream.rand_int(len(best))] if len(best) > 1 else best[0]
 
 
-def play(game_index, seed, s: Setting, bots, depths=None):
+def setting_from_rules(rules, players):
+    """The Setting for resolved rule parameters (the board file, ladder spaces and set-up
+    bounds are read with the game's own loaders: they are data, not rules)."""
+    from sim.games.maya import GAME, ladder_spaces, level_bounds, load_board
+    r = GAME.resolve_rules(rules or {})
+    b = load_board(r["board"])
+    return Setting(
+        rows=b["rows"], cols=b["cols"], levels=b["levels"], players=players,
+        horizon=r["horizon"], capped_draw=r["capped"] == "draw",
+        setup_turns=r["setup"] == "turns", start_random=r["start"] == "random",
+        raven=r["raven"], spaces=list(ladder_spaces(r["ladder_spaces"], b["rows"], b["cols"])),
+        ladders=r["ladders"], priests=r["priests"], points=tuple(r["points"]),
+        bonus=r["centre_bonus"], rotate_first=r["first"] == "rotate",
+        bounds=list(level_bounds(b["rows"] * b["cols"], b["levels"])))
+
+
+def play(seed, game_index, rules=None, bots=("random", "random"), depths=None):
+    """One game with resolved rule parameters; the players are ``len(bots)``."""
+    return play_setting(game_index, seed, setting_from_rules(rules, len(bots)), list(bots), depths)
+
+
+def play_setting(game_index, seed, s: Setting, bots, depths=None):
     """One game; ``bots``: 'random' | 'greedy' | 'search' per seat.  Returns the columns."""
     n, L, P = s.n, s.levels, s.players
     edges = grid_edges(s.rows, s.cols)

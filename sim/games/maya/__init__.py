@@ -311,4 +311,14 @@ GAME = Game(
     run_chunk=run_chunk,
     rules_doc=RULES_DOC,
     highlight=("score", "ladders", "priests", "completed"),
+    bench=(
+        {"label": "random-vs-random", "players": 2, "bots": "random,random", "moves": "exchanges",
+         "target": {"moves_per_s": 1_500_000}},
+        {"label": "greedy-vs-greedy", "players": 2, "bots": "greedy,greedy", "moves": "exchanges",
+         "games": 20_000},
+        {"label": "search-vs-greedy", "players": 2, "bots": "search,greedy", "moves": "exchanges",
+         "games": 5_000},
+        {"label": "random 3p", "players": 3, "bots": "random", "moves": "exchanges"},
+        {"label": "random 4p", "players": 4, "bots": "random", "moves": "exchanges"},
+    ),
 )
