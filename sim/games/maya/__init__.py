@@ -196,12 +196,12 @@ def prepare(rules: dict, players: int):
             raise ParamError("three and four players need a board with a centre tower (odd rows and cols)")
         if n < 1 + 2 * players:
             raise ParamError(f"{players} players need at least {1 + 2 * players} colours for the task cards")
-    pts_in = rules["points"]
-    if len(pts_in) != L - 1:
+    pts_in = list(rules["points"])
+    if players > 2 and len(pts_in) != L - 1:
         raise ParamError(f"parameter 'points' needs {L - 1} values (2..{L} joined blocks), "
                          f"got {len(pts_in)}")
-    pts = np.zeros(L + 1, dtype=np.int64)
-    pts[2:] = pts_in
+    pts = np.zeros(L + 1, dtype=np.int64)   # unused by two players
+    pts[2:] = (pts_in + [0] * L)[:L - 1]
     R = np.zeros(K.N_RULES, dtype=np.int64)
     R[K.R_N] = n
     R[K.R_L] = L

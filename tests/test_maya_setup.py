@@ -1,0 +1,201 @@
+"""Board set-up: the uniform sampler is exactly uniform over valid boards (checked by
+counting on boards small enough to enumerate), its rejection bounds are true maxima,
+and both set-ups only ever build valid boards."""
+import itertools
+
+import numpy as np
+import pytest
+from numba import njit
+from scipy.stats import chisquare
+
+from sim.games.maya import EXACT_ROW_MAX, GAME, level_bounds
+from sim.games.maya import kernel as K
+from sim.params import ParamError
+from sim.rng import seed_streams
+
+
+@njit(cache=True)
+def _boards(R, bounds, seed, count, turns, out):
+    n = R[K.R_N]
+    L = R[K.R_L]
+    st = np.zeros(K.SZ, np.int64)
+    rs = np.zeros(1 + R[K.R_P], np.uint64)
+    dp = np.zeros(1 << n, np.int64)
+    pc = np.zeros(1 << n, np.int64)
+    for m in range(1, 1 << n):
+        pc[m] = pc[m >> 1] + (m & 1)
+    used = np.zeros(16, np.int64)
+    allowed = np.zeros(16, np.int64)
+    col = np.zeros(16, np.int64)
+    rem = np.zeros(16, np.int64)
+    legal = np.zeros(64, np.int64)
+    att = 0
+    for g in range(count):
+        seed_streams(rs, seed, g)
+        if turns:
+            K.setup_turns(st, R, rs, g % R[K.R_P], used, legal)
+        else:
+            att += K.setup_uniform(st, R, rs, bounds, dp, pc, used, allowed, col, rem)
+        for t in range(n):
+            for lev in range(L):
+                out[g, t, lev] = K.nib(st[K.TW + t], lev)
+    return att
+
+
+def boards(players=2, count=1000, seed=5, turns=False, **rules):
+    ctx = GAME.prepare(GAME.resolve_rules(rules), players)
+    R, bounds = ctx[0], ctx[7]
+    out = np.zeros((count, R[K.R_N], R[K.R_L]), np.int64)
+    att = _boards(R, bounds, seed, count, turns, out)
+    return out, att / count
+
+
+def valid(b):
+    n, L = b.shape[-2:]
+    levels_ok = (np.sort(b, axis=-2) == np.arange(n)[:, None]).all(axis=(-2, -1))
+    towers_ok = np.array([[len(set(t)) == L for t in bb] for bb in b]).all(axis=1)
+    return levels_ok & towers_ok
+
+
+def latin_rectangles(n, L):
+    rows = list(itertools.permutations(range(n)))
+    out = [()]
+    for _ in range(L):
+        out = [r + (row,) for r in out for row in rows
+               if all(all(row[t] != prev[t] for t in range(n)) for prev in r)]
+    return out
+
+
+@pytest.fixture
+def small_board(tmp_path):
+    def make(rows, cols, levels):
+        p = tmp_path / f"b{rows}{cols}{levels}.toml"
+        names = ", ".join(f'"c{i}"' for i in range(rows * cols))
+        p.write_text(f"rows = {rows}\ncols = {cols}\nlevels = {levels}\ncolours = [{names}]\n")
+        return str(p)
+    return make
+
+
+@pytest.mark.parametrize("rows,cols,levels,count", [(1, 3, 3, 6000), (2, 2, 3, 20000),
+                                                    (1, 4, 4, 20000)])
+def test_uniform_setup_is_uniform_on_enumerable_boards(small_board, rows, cols, levels, count):
+    path = small_board(rows, cols, levels)
+    b, _ = boards(count=count, board=path)
+    assert valid(b).all()
+    n = rows * cols
+    every = latin_rectangles(n, levels)
+    index = {r: i for i, r in enumerate(every)}
+    seen = np.zeros(len(every))
+    for bb in b:
+        seen[index[tuple(tuple(int(bb[t, lev]) for t in range(n)) for lev in range(levels))]] += 1
+    assert (seen > 0).all()
+    assert chisquare(seen).pvalue > 1e-4
+
+
+def test_standard_boards_are_valid_and_attempts_are_few():
+    b, attempts = boards(count=3000)
+    assert valid(b).all()
+    assert attempts < 2.5
+    # every colour shows up at the bottom of tower 0 about equally often
+    counts = np.bincount(b[:, 0, 0], minlength=9)
+    assert chisquare(counts).pvalue > 1e-4
+    # a joined pair can never be on the board at the start
+    assert not (b[:, :, 1:] == b[:, :, :-1]).any()
+
+
+def test_turn_setup_builds_valid_boards():
+    for players in (2, 3, 4):
+        b, _ = boards(players=players, count=300, turns=True, setup="turns")
+        assert valid(b).all()
+
+
+def test_bounds_are_true_maxima_for_two_levels():
+    # Every 2-level prefix is, up to renaming colours and towers, the identity and a
+    # derangement of some cycle type; the number of valid third rows depends on that type only.
+    n = 9
+
+    def parts(m, lo=2):
+        if m == 0:
+            yield []
+        for p in range(lo, m + 1):
+            for rest in parts(m - p, p):
+                yield [p] + rest
+
+    best = 0
+    dp = np.zeros(1 << n, np.int64)
+    pc = np.array([bin(m).count("1") for m in range(1 << n)], np.int64)
+    for part in parts(n):
+        r1, s = [], 0
+        for p in part:
+            r1 += [s + (i + 1) % p for i in range(p)]
+            s += p
+        allowed = np.array([(1 << n) - 1 & ~((1 << t) | (1 << r1[t])) for t in range(n)]
+                           + [0] * 7, np.int64)
+        best = max(best, K.count_assignments(allowed, n, dp, pc))
+    assert best == EXACT_ROW_MAX[9][2] == level_bounds(9, 5)[2]
+    b = level_bounds(9, 5)
+    assert b[3] == EXACT_ROW_MAX[9][3] and b[4] == 5529   # Bregman: ceil(120^(9/5))
+
+
+@njit(cache=True)
+def _max_fourth_rows(r1, n, dp, pc, allowed):
+    """Largest number of valid fourth rows over every third row, first two fixed."""
+    full = (1 << n) - 1
+    best = 0
+    row = np.zeros(n, np.int64)
+    nxt = np.zeros(n + 1, np.int64)
+    t = 0
+    used = 0
+    nxt[0] = 0
+    while t >= 0:
+        c = nxt[t]
+        while c < n and ((used >> c) & 1 or c == t or c == r1[t]):
+            c += 1
+        if c >= n:
+            t -= 1
+            if t >= 0:
+                used ^= 1 << row[t]
+                nxt[t] = row[t] + 1
+            continue
+        row[t] = c
+        used |= 1 << c
+        if t == n - 1:
+            for u in range(n):
+                allowed[u] = full & ~((1 << u) | (1 << r1[u]) | (1 << row[u]))
+            v = K.count_assignments(allowed, n, dp, pc)
+            if v > best:
+                best = v
+            used ^= 1 << c
+            nxt[t] = c + 1
+        else:
+            t += 1
+            nxt[t] = 0
+    return best
+
+
+def test_bounds_are_true_maxima_for_three_levels():
+    n = 9
+    dp = np.zeros(1 << n, np.int64)
+    pc = np.array([bin(m).count("1") for m in range(1 << n)], np.int64)
+    allowed = np.zeros(16, np.int64)
+    best = 0
+    for part in ([9], [7, 2], [6, 3], [5, 4], [5, 2, 2], [4, 3, 2], [3, 3, 3], [3, 2, 2, 2]):
+        r1, s = [], 0
+        for p in part:
+            r1 += [s + (i + 1) % p for i in range(p)]
+            s += p
+        best = max(best, _max_fourth_rows(np.array(r1, np.int64), n, dp, pc, allowed))
+    assert best == EXACT_ROW_MAX[9][3]
+
+
+def test_bad_board_files_are_refused(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('rows = 3\ncols = 3\nlevels = 5\ncolours = ["a", "b"]\n')
+    with pytest.raises(ParamError, match="colours"):
+        GAME.prepare(GAME.resolve_rules({"board": str(bad)}), 2)
+    with pytest.raises(ParamError, match="does not exist"):
+        GAME.prepare(GAME.resolve_rules({"board": str(tmp_path / "none.toml")}), 2)
+    with pytest.raises(ParamError, match="points"):
+        GAME.prepare(GAME.resolve_rules({"points": "1,2"}), 3)
+    with pytest.raises(ParamError, match="ladder_spaces"):
+        GAME.prepare(GAME.resolve_rules({"ladder_spaces": "1,2"}), 2)
