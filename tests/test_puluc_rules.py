@@ -647,3 +647,52 @@ def test_search_bot_picks_the_reference_move_on_random_boards(depth, cpt):
         assert got == (T if want == ref.DEPLOY else want), drawing(st)
         checked += 1
     assert checked > 100
+
+
+# --------------------------------------------------------------------------- the bots' preferences
+def _choose(st, R, p, cast, bot="greedy", depth=2):
+    T = int(R[K.R_T])
+    moves = np.zeros(T + 2, np.int64)
+    n = K.legal_moves(st, R, p, cast, moves)
+    if bot == "greedy":
+        return int(K.greedy_choice(st, R, p, cast, moves, n))
+    _, _, _, vals, probs = GAME.prepare(GAME.resolve_rules({}), 2)
+    return int(K.search_choice(st, R, p, cast, moves, n, depth, 0, vals, probs,
+                               np.zeros((3, 3 * T + 4), np.int64), np.zeros(K.N_TALLY, np.int64)))
+
+
+def test_greedy_carries_off_then_captures_the_biggest_pile_then_runs_the_leader():
+    R = rules()
+    # space: 1 2 3 4 5  6  7 8 9 10 11
+    #        . . J . . JJC J . . CJ .      cast 3
+    # the pile on 10 can carry its prisoner off; the warrior on 3 can take the pile on 6
+    # (freeing two Jade warriors); the warrior on 7 is blocked by its own pile on 10
+    st = board(". . J . . JJC J . . CJ .")
+    assert legal(st, R, J, 3) == [2, 9]
+    assert _choose(st, R, J, 3) == 9                      # carrying off comes first
+    # . . J . . JJC J . . . .      without it, the capture beats running to 10
+    st = board(". . J . . JJC J . . . .")
+    assert legal(st, R, J, 3) == [11, 2, 6]
+    assert _choose(st, R, J, 3) == 2
+    # . J . . C . J . . JJC .      two captures: the bigger pile wins
+    st = board(". J . . C . J . . JJC .")
+    assert _choose(st, R, J, 3) == 6
+    # J . J . . J . . . . .        nothing to take: the leading warrior runs
+    st = board("J . J . . J . . . . .")
+    assert legal(st, R, J, 2) == [2, 5]
+    assert _choose(st, R, J, 2) == 5
+    # . . . J . . . . . . .        a deployment is worth least of all
+    st = board(". . . J . . . . . . .")
+    assert legal(st, R, J, 2) == [11, 3] and _choose(st, R, J, 2) == 3
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_search_takes_a_winning_move_at_once(depth):
+    R = rules()
+    # . . J . . . . . CJ . .    four Cinnabar warriors are dead, the fifth is Jade's prisoner
+    st = board(". . J . . . . . CJ . .", dead=(0, 4))
+    assert legal(st, R, J, 3) == [11, 2, 8]
+    assert _choose(st, R, J, 3, "search", depth) == 8     # carrying it off wins
+    st = board(". . J . . . . CJ . . .", dead=(0, 4))
+    assert legal(st, R, J, 4) == [11, 2, 7]
+    assert _choose(st, R, J, 4, "search", depth) == 7
