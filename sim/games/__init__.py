@@ -10,6 +10,7 @@ import importlib
 from ..params import UsageError, _suggest
 
 REGISTRY = {
+    "batam": "sim.games.batam",
     "puluc": "sim.games.puluc",
     "maya": "sim.games.maya",
 }

@@ -272,8 +272,15 @@ def _load_all(board: str, dice: str, tiles: str, cards: str, components: str, st
                          f"not {len(tk)}")
     ck, cv, ci = load_compass("compass cards", resolve_path("cards", cards), "card", b.island_names, True)
     faces = load_dice(resolve_path("dice", dice))
+    harb_nodes = np.flatnonzero(b.kind == HARBOUR).astype(np.int64)
+    special = np.concatenate([harb_nodes, np.asarray(comp_nodes, np.int64)])
+    DS = np.ascontiguousarray(D[:, special, :])
+    WS = np.ascontiguousarray(W[:, special, :])
+    LS = np.ascontiguousarray(L[:, special, :])
+    DSS = np.ascontiguousarray(DS[:, :, special])
+    LSS = np.ascontiguousarray(LS[:, :, special])
     return dict(board=b, start=start, comp=comp, comp_nodes=np.asarray(comp_nodes, np.int64), padj=padj,
-                harb_nodes=np.flatnonzero(b.kind == HARBOUR).astype(np.int64), D=D, W=W, L=L,
+                harb_nodes=harb_nodes, special=special, D=D, W=W, L=L, DS=DS, WS=WS, LS=LS, DSS=DSS, LSS=LSS,
                 tk=tk, tv=tv, ti=ti, ck=ck, cv=cv, ci=ci, faces=faces, start_coins=start_coins,
                 goods=goods, bank_total=bank_total)
 

@@ -1,0 +1,267 @@
+"""Batam: the declaration the runner, CLI and reports read."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ...game import Bot, Column, Game
+from ...params import Param, ParamError
+from . import data as DATA
+from . import kernel as K
+
+SEATS = ["Red", "Blue", "Green", "Yellow"]
+RULES_DOC = str(Path(__file__).resolve().parents[3] / "seeds" / "batam" / "RULES.md")
+
+PARAMS = (
+    Param("compass", "tiles", "compass effects: 'tiles' (7 of the 8 tiles on the board), 'cards' "
+          "(draw a card on every compass space) or 'none'", "choice",
+          choices=("tiles", "cards", "none"), source="Game Setup; Compass Tiles; Compass Cards"),
+    Param("board", "standard", "map file (grid of sea, compass, land and harbour spaces)", "file",
+          choices=("standard",), source="Components (map not printed: seeds/batam/board.toml)"),
+    Param("dice", "standard", "crew dice faces file", "file", choices=("standard",),
+          source="Components; Phase 2: Place Crew"),
+    Param("tiles", "standard", "compass tiles file", "file", choices=("standard",),
+          source="Compass Tiles"),
+    Param("cards", "standard", "compass cards file", "file", choices=("standard",),
+          source="Compass Cards"),
+    Param("components", "standard", "money and goods file (start coins, bank, cubes)", "file",
+          choices=("standard",), source="Components; Game Setup"),
+    Param("sale", 25, "coins from the bank for a goods cube sold", "int", 0, 1000,
+          source="Phase 3: Harbor Spaces"),
+    Param("payout", 5, "coins the seller pays each earlier cube owner on that island", "int", 0, 1000,
+          source="Phase 3: Harbor Spaces"),
+    Param("return_bonus", 10, "coins for returning to Batam in the final round", "int", 0, 1000,
+          source="Ending the Game"),
+    Param("reroll_cost", 2, "coins for the first re-roll of a turn", "int", 0, 100,
+          source="Phase 2: Place Crew"),
+    Param("reroll_step", 1, "extra coins for each further re-roll", "int", 0, 100,
+          source="Phase 2: Place Crew"),
+    Param("pirate_fee", 3, "coins per die on your board for entering a space next to the pirate tile",
+          "int", 0, 100, source="Compass Tiles: Pirate Ship"),
+    Param("opp_limit", 0, "most dice one player may put on each opponent's board; 0 = rulebook "
+          "(3 with two players, 2 with three, 1 with four)", "int", 0, 3, source="Phase 2: Place Crew"),
+    Param("occupied_cost", 1, "extra movement to enter a space holding another ship", "int", 0, 10,
+          source="Phase 3: Sail Ships"),
+    Param("occupied_harbour", True, "the extra movement also applies to harbours holding another ship",
+          "bool", source="Phase 3: Sail Ships (reading)"),
+    Param("bonus_window", "round", "who gets the return bonus: 'round' every ship that returns to "
+          "Batam during the final round; 'after' only the trigger and later returns", "choice",
+          choices=("round", "after"), source="Ending the Game (reading)"),
+    Param("pirate_charge", "each", "pirate tile fee: 'each' time you enter a neighbouring space, or "
+          "'once' per round", "choice", choices=("each", "once"),
+          source="Compass Tiles: Pirate Ship (reading)"),
+    Param("bank_empty", "short", "when the bank cannot pay: 'short' it pays what it has, "
+          "'unlimited' it pays anyway (goes negative)", "choice", choices=("short", "unlimited"),
+          source="Components (silent: assumption)"),
+    Param("horizon", 40, "rounds after which an unfinished game is stopped", "int", 1, 10_000,
+          source="The Game Round (horizon)"),
+    Param("horizon_result", "rank", "a stopped game: 'rank' by coins then goods, or 'draw'",
+          "choice", choices=("rank", "draw"), source="Ending the Game (horizon)"),
+)
+
+
+def _style(name, bid, help, **over):
+    base = dict(captain=3.0, sailor=2.0, urgency=1.0, share=0.3, spite=0.2, bump=0.5, reroll_low=0,
+                reroll_max=1, reserve=8, pirate_pay=4, avoid=1, dist_w=2.0, treasure_w=1.0)
+    base.update(over)
+    ps = (
+        Param("captain", base["captain"], "wage policy: base captain wage", "float", 0, 100),
+        Param("sailor", base["sailor"], "wage policy: base sailor wage", "float", 0, 100),
+        Param("urgency", base["urgency"], "wage policy: extra captain wage per good behind the "
+              "leader (half that for the sailor, at most 2 goods)", "float", 0, 50),
+        Param("share", base["share"], "wage policy: most of your coins one wage may take", "float", 0, 1),
+        Param("spite", base["spite"], "placement policy: cost per pip of movement given to an "
+              "opponent (grows with how far that opponent leads you)", "float", 0, 20),
+        Param("bump", base["bump"], "placement policy: worth of each wage coin knocked off an "
+              "opponent's die by pushing it right", "float", 0, 20),
+        Param("reroll_low", base["reroll_low"], "re-roll policy: re-roll dice showing this or less "
+              "(0 = seasick only)", "int", 0, 20),
+        Param("reroll_max", base["reroll_max"], "re-roll policy: most re-rolls a turn", "int", 0, 20),
+        Param("reserve", base["reserve"], "re-roll policy: coins to keep after paying", "int", 0, 1000),
+        Param("pirate_pay", base["pirate_pay"], "most coins paid to a pirate card rather than stop",
+              "int", 0, 1000),
+        Param("avoid", base["avoid"], "route planner: 1 steer clear of the pirate tile's neighbours",
+              "int", 0, 1),
+        Param("dist_w", base["dist_w"], "route planner: coins a space of distance is worth when no "
+              "target is reachable this round", "float", 0, 100),
+        Param("treasure_w", base["treasure_w"], "route planner: weight of tiles-mode treasure",
+              "float", 0, 10),
+    )
+    return Bot(name, bid, help, params=ps)
+
+
+BOTS = (
+    Bot("random", K.BOT_RANDOM, "every decision uniform over its legal options (forced choices draw "
+        "nothing); see RULES.md, Bots"),
+    _style("heuristic", 1, "balanced: moderate wages, seasick re-roll, wage-first placement with a "
+           "little spite, shortest-path route planner avoiding pirates"),
+    _style("miser", 2, "minimum wages, never re-rolls, places purely for wages",
+           captain=1.0, sailor=1.0, urgency=0.0, reroll_max=0, spite=0.0),
+    _style("spiteful", 3, "starves the leaders: places high dice away from whoever leads and bumps "
+           "their dice", spite=1.0, bump=1.5),
+    _style("gambler", 4, "high wages when behind, re-rolls anything below 3 up to three times",
+           captain=5.0, sailor=3.0, urgency=2.0, share=0.4, reroll_low=2, reroll_max=3, reserve=4,
+           pirate_pay=8),
+    _style("plodder", 5, "ignores treasure and pirates when routing", avoid=0, treasure_w=0.0),
+)
+
+SEAT_FIELDS = ("coins", "goods_sold", "crew_pos", "wages_paid", "wages_earned", "rerolls",
+               "reroll_coins", "distance", "return_bonus", "compass_tradewind", "compass_sunken",
+               "compass_map", "compass_pirate", "treasure_coins", "pirate_coins", "payouts_received")
+SEAT_DTYPES = dict(coins="int32", goods_sold="int8", crew_pos="int8", wages_paid="int32",
+                   wages_earned="int32", rerolls="int16", reroll_coins="int32", distance="int16",
+                   return_bonus="int16", compass_tradewind="int16", compass_sunken="int16",
+                   compass_map="int16", compass_pirate="int16", treasure_coins="int32",
+                   pirate_coins="int32", payouts_received="int32")
+SEAT_HELP = dict(
+    coins="coins at the end (the score)",
+    goods_sold="goods cubes sold (the tie-break)",
+    crew_pos="position in the crew row in round 1 (0 = leftmost, moves first)",
+    wages_paid="wages this seat's offers paid to opponents' dice",
+    wages_earned="wages this seat's dice earned on opponents' boards",
+    rerolls="paid dice re-rolls",
+    reroll_coins="coins paid for re-rolls",
+    distance="spaces sailed",
+    return_bonus="coins of return bonus",
+    compass_tradewind="tradewind effects received (tile or card)",
+    compass_sunken="sunken treasure effects received",
+    compass_map="treasure maps collected",
+    compass_pirate="pirate effects received (tile fees charged, cards drawn)",
+    treasure_coins="coins from sunken treasure and cashed treasure maps",
+    pirate_coins="coins paid to pirates",
+    payouts_received="coins received from later sellers on islands where this seat sold first",
+)
+COLUMNS = (
+    Column("rounds", "int16", "rounds played"),
+    Column("ender", "int8", "seat whose return ended the game, -1 when stopped by the horizon"),
+    Column("bank", "int32", "coins left in the bank"),
+    Column("bank_short", "int32", "coins the bank could not pay (short) or paid beyond its stock"),
+) + tuple(Column(f, SEAT_DTYPES[f], SEAT_HELP[f], per_seat=True) for f in SEAT_FIELDS)
+
+_CODES = {
+    "compass": {"none": K.MODE_NONE, "tiles": K.MODE_TILES, "cards": K.MODE_CARDS},
+    "bonus_window": {"round": K.WINDOW_ROUND, "after": K.WINDOW_AFTER},
+    "pirate_charge": {"each": K.CHARGE_EACH, "once": K.CHARGE_ONCE},
+    "bank_empty": {"short": K.BANK_SHORT, "unlimited": K.BANK_UNLIMITED},
+    "horizon_result": {"rank": K.HRES_RANK, "draw": K.HRES_DRAW},
+}
+OPP_LIMIT = {2: 3, 3: 2, 4: 1}
+
+
+def prepare(rules: dict, players: int):
+    """Load and check the data files; return the kernel's arrays."""
+    d = DATA.load_all(rules)
+    b = d["board"]
+    if d["bank_total"] < players * d["start_coins"]:
+        raise ParamError(f"the bank holds {d['bank_total']} coins, too few to give {players} players "
+                         f"{d['start_coins']} each")
+    if rules["compass"] == "tiles" and len(d["tk"]) < DATA.N_COMPASS:
+        raise ParamError("tiles mode needs at least one tile per compass space")
+    R = np.zeros(K.N_RULES, np.int64)
+    R[K.R_P] = players
+    R[K.R_MODE] = _CODES["compass"][rules["compass"]]
+    R[K.R_SALE] = rules["sale"]
+    R[K.R_PAYOUT] = rules["payout"]
+    R[K.R_BONUS] = rules["return_bonus"]
+    R[K.R_RR_FIRST] = rules["reroll_cost"]
+    R[K.R_RR_STEP] = rules["reroll_step"]
+    R[K.R_PFEE] = rules["pirate_fee"]
+    R[K.R_OPPLIM] = rules["opp_limit"] or OPP_LIMIT[players]
+    R[K.R_WINDOW] = _CODES["bonus_window"][rules["bonus_window"]]
+    R[K.R_CHARGE] = _CODES["pirate_charge"][rules["pirate_charge"]]
+    R[K.R_BANKMODE] = _CODES["bank_empty"][rules["bank_empty"]]
+    R[K.R_HORIZON] = rules["horizon"]
+    R[K.R_HRES] = _CODES["horizon_result"][rules["horizon_result"]]
+    R[K.R_OCC] = rules["occupied_cost"]
+    R[K.R_OCCH] = int(bool(rules["occupied_harbour"]))
+    R[K.R_START] = d["start_coins"]
+    R[K.R_BANK0] = d["bank_total"]
+    R[K.R_GOODS] = d["goods"]
+    R[K.R_NF] = len(d["faces"])
+    R[K.R_NT] = len(d["tk"])
+    R[K.R_NK] = len(d["ck"])
+    R[K.R_STARTNODE] = d["start"]
+    R[K.R_N] = len(b.kind)
+    R[K.R_NI] = len(b.island_names)
+    R[K.R_NC] = len(d["comp_nodes"])
+    return (R, d["faces"], b.kind, b.island, d["comp"], d["comp_nodes"], b.nbr, b.deg, d["padj"],
+            d["harb_nodes"], d["special"], d["DS"], d["WS"], d["LS"], d["DSS"], d["LSS"], d["tk"], d["tv"], d["ti"], d["ck"], d["cv"],
+            d["ci"])
+
+
+def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
+    R = ctx[0]
+    P = players
+    bot_ids = np.ascontiguousarray(bot_ids, dtype=np.int64)
+    bp = np.zeros((P, K.N_BOTPAR), np.float64)
+    w = min(K.N_BOTPAR, bot_params.shape[1])
+    bp[:, :w] = bot_params[:, :w]
+    out = {
+        "winner": np.empty(count, np.int8),
+        "end_reason": np.empty(count, np.int8),
+        "first_player": np.empty(count, np.int8),
+        "rounds": np.empty(count, np.int16),
+        "ender": np.empty(count, np.int8),
+        "bank": np.empty(count, np.int32),
+        "bank_short": np.empty(count, np.int32),
+        "win": np.empty((count, P), np.float32),
+    }
+    seat = np.empty((count, P, len(SEAT_FIELDS)), np.int64)
+    K.run_games(np.uint64(seed), np.int64(start), np.int64(count), *ctx, bot_ids, bp,
+                out["winner"], out["end_reason"], out["first_player"], out["rounds"], out["ender"],
+                out["bank"], out["bank_short"], out["win"], seat)
+    for k, f in enumerate(SEAT_FIELDS):
+        out[f] = seat[:, :, k].astype(SEAT_DTYPES[f])
+    out["capped"] = out["end_reason"] == K.END_HORIZON
+    return out
+
+
+def _notes() -> dict:
+    try:
+        d = DATA.load_all({p.name: p.default for p in PARAMS})
+    except Exception as e:  # pragma: no cover - shown in reports only
+        return {"data": f"default data failed to load: {e}"}
+    names = {v: k for k, v in DATA.KIND_NAMES.items()}
+    isl = d["board"].island_names
+
+    def deck(k, v, i):
+        return ", ".join(f"{names[a]} {b}" + (f" ({isl[c]})" if c >= 0 else "") for a, b, c in zip(k, v, i))
+    return {
+        "board": DATA.draw_board(d["board"]),
+        "dice": "faces: " + ", ".join("seasick" if f == 0 else str(f) for f in d["faces"]),
+        "compass tiles": deck(d["tk"], d["tv"], d["ti"]),
+        "compass cards": deck(d["ck"], d["cv"], d["ci"]),
+        "money": f"start {d['start_coins']} coins each; bank {d['bank_total']} coins in all",
+    }
+
+
+GAME = Game(
+    name="batam",
+    title="Batam",
+    version=1,
+    players=(2, 3, 4),
+    default_players=4,
+    params=PARAMS,
+    bots=BOTS,
+    default_bots=("heuristic",),
+    columns=COLUMNS,
+    end_reasons=("a ship returned to Batam with all goods sold", "round horizon reached"),
+    length="rounds",
+    length_unit="rounds",
+    seat_names=lambda players: SEATS[:players],
+    prepare=prepare,
+    run_chunk=run_chunk,
+    rules_doc=RULES_DOC,
+    highlight=("coins", "goods_sold", "wages_earned", "wages_paid", "distance", "return_bonus"),
+    events=("compass_tradewind", "compass_sunken", "compass_map", "compass_pirate"),
+    notes={},
+    bench=(
+        {"label": "heuristic-4p", "players": 4, "bots": "heuristic", "moves": "rounds",
+         "target": {"games_per_s": 20_000}},
+        {"label": "heuristic-4p-cards", "players": 4, "bots": "heuristic", "moves": "rounds",
+         "rules": {"compass": "cards"}},
+        {"label": "random-4p", "players": 4, "bots": "random", "moves": "rounds", "games": 20_000},
+    ),
+)
+GAME.notes.update(_notes())
