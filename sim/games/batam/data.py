@@ -247,17 +247,32 @@ def load_components(path: Path):
 
 @lru_cache(maxsize=16)
 def _load_all(board: str, dice: str, tiles: str, cards: str, components: str, stamp: tuple):
-    from . import kernel as K
-
     cp = resolve_path("components", components)
     start_coins, goods, bank_total = load_components(cp)
     bp = resolve_path("board", board)
     b = _parse_grid(bp, _read_toml("board", bp))
     start, comp_nodes = validate_board(bp, b, goods)
+    derived = derive(b)
+    tk, tv, ti = load_compass("compass tiles", resolve_path("tiles", tiles), "tile", b.island_names, False)
+    if len(tk) < N_COMPASS:
+        raise ParamError(f"compass tiles file needs at least {N_COMPASS} tiles (one per compass space), "
+                         f"not {len(tk)}")
+    ck, cv, ci = load_compass("compass cards", resolve_path("cards", cards), "card", b.island_names, True)
+    faces = load_dice(resolve_path("dice", dice))
+    return dict(board=b, start=start, **derived, tk=tk, tv=tv, ti=ti, ck=ck, cv=cv, ci=ci, faces=faces,
+                start_coins=start_coins, goods=goods, bank_total=bank_total)
+
+
+def derive(b: Board) -> dict:
+    """Arrays the kernel derives from a map: compass numbering, pirate neighbourhoods,
+    harbour list, special spaces and the distance tables (see kernel.py)."""
+    from . import kernel as K
+
     n = len(b.kind)
+    comp_nodes = np.flatnonzero(b.kind == COMPASS).astype(np.int64)
     comp = -np.ones(n, np.int64)
     comp[comp_nodes] = np.arange(len(comp_nodes))
-    padj = np.zeros((len(comp_nodes), n), np.int64)
+    padj = np.zeros((max(len(comp_nodes), 1), n), np.int64)
     for c, cn in enumerate(comp_nodes):
         for j in range(b.deg[cn]):
             padj[c, b.nbr[cn, j]] = 1
@@ -266,23 +281,14 @@ def _load_all(board: str, dice: str, tiles: str, cards: str, components: str, st
     W = np.zeros((V, n, n), np.int16)
     L = np.zeros((V, n, n), np.int16)
     K.all_pairs(b.nbr, b.deg, comp_nodes, padj, np.int64(K.PIRATE_PENALTY), D, W, L)
-    tk, tv, ti = load_compass("compass tiles", resolve_path("tiles", tiles), "tile", b.island_names, False)
-    if len(tk) < N_COMPASS:
-        raise ParamError(f"compass tiles file needs at least {N_COMPASS} tiles (one per compass space), "
-                         f"not {len(tk)}")
-    ck, cv, ci = load_compass("compass cards", resolve_path("cards", cards), "card", b.island_names, True)
-    faces = load_dice(resolve_path("dice", dice))
     harb_nodes = np.flatnonzero(b.kind == HARBOUR).astype(np.int64)
-    special = np.concatenate([harb_nodes, np.asarray(comp_nodes, np.int64)])
+    special = np.concatenate([harb_nodes, comp_nodes])
     DS = np.ascontiguousarray(D[:, special, :])
     WS = np.ascontiguousarray(W[:, special, :])
     LS = np.ascontiguousarray(L[:, special, :])
-    DSS = np.ascontiguousarray(DS[:, :, special])
-    LSS = np.ascontiguousarray(LS[:, :, special])
-    return dict(board=b, start=start, comp=comp, comp_nodes=np.asarray(comp_nodes, np.int64), padj=padj,
-                harb_nodes=harb_nodes, special=special, D=D, W=W, L=L, DS=DS, WS=WS, LS=LS, DSS=DSS, LSS=LSS,
-                tk=tk, tv=tv, ti=ti, ck=ck, cv=cv, ci=ci, faces=faces, start_coins=start_coins,
-                goods=goods, bank_total=bank_total)
+    return dict(comp=comp, comp_nodes=comp_nodes, padj=padj, harb_nodes=harb_nodes, special=special,
+                D=D, W=W, L=L, DS=DS, WS=WS, LS=LS, DSS=np.ascontiguousarray(DS[:, :, special]),
+                LSS=np.ascontiguousarray(LS[:, :, special]))
 
 
 def load_all(rules: dict) -> dict:

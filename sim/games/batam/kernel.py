@@ -779,6 +779,8 @@ def place_score(st, R, p, b, v, bp):
             wage -= d
         else:
             loss += d
+    if nb + 1 < 3:
+        wage *= 0.5 + 0.1 * v  # a later, higher die may still push it right
     th = (standing(st, R, b) - standing(st, R, p)) / 20.0
     if th < 0:
         th = 0.0
@@ -882,6 +884,18 @@ def setup(st, R, faces, tk, ck, rs, scratch):
 
 
 @hot
+def return_bonuses(st, R, lead, tal):
+    """End of the final round's sailing: the return bonus, in crew-row order, to every ship
+    that returned to Batam this round (window 'round') or at/after the trigger ('after')."""
+    P = R[R_P]
+    for i in range(P):
+        p = (lead + i) % P
+        got = st[O_RET + p] if R[R_WINDOW] == WINDOW_ROUND else st[O_RETA + p]
+        if got != 0:
+            tal[T_BONUS * MAXP + p] += bank_pays(st, R, p, R[R_BONUS])
+
+
+@hot
 def final_ranking(st, R, win):
     """Fill ``win`` (1 sole winner, 1/k shared); returns the winner seat or -1."""
     P = R[R_P]
@@ -937,11 +951,7 @@ def play_game(g, seed, R, faces, kind, island, comp, comp_nodes, nbr, deg, padj,
                  LS, DSS, LSS, tk, tv, ti, ck, cv, ci, p, bot_ids[p], bot_par[p], rs, tal, opts,
                  cand, candv)
         if st[O_ENDED] != 0:
-            for i in range(P):
-                p = (lead + i) % P
-                got = st[O_RET + p] if R[R_WINDOW] == WINDOW_ROUND else st[O_RETA + p]
-                if got != 0:
-                    tal[T_BONUS * MAXP + p] += bank_pays(st, R, p, R[R_BONUS])
+            return_bonuses(st, R, lead, tal)
         collect_wages(st, R, tal)
         if st[O_ENDED] != 0:
             w = final_ranking(st, R, win)

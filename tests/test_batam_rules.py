@@ -1,0 +1,587 @@
+"""Batam rules, one hand-built situation per rule (calling the jitted kernel directly).
+
+Boards are drawn as ``[captain sailor ship]`` with ``value/owner`` dice.  Small maps
+are drawn as in ``seeds/batam/board.toml``: ``~`` sea, ``*`` compass, ``#`` land,
+capital letters harbours (B = Batam, the start).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.games.batam import GAME
+from sim.games.batam import data as DATA
+from sim.games.batam import kernel as K
+from sim.params import ParamError
+from sim.rng import Stream, seed_streams
+
+# ------------------------------------------------------------------ helpers
+CTX_MAP = slice(2, 22)  # kind ... ci, the arrays sail() takes after R
+
+
+def make_ctx(players=4, **rules):
+    return GAME.prepare(GAME.resolve_rules(rules), players)
+
+
+def mini_ctx(grid: str, islands: dict, players=2, tiles=None, **rules):
+    """A context whose map is ``grid`` (no validation: any size, any compass count)."""
+    b = DATA._parse_grid(Path("mini"), {"grid": grid, "islands": islands, "start": "B"})
+    d = DATA.derive(b)
+    ctx = list(make_ctx(players, **rules))
+    R = ctx[0].copy()
+    R[K.R_STARTNODE] = int(np.flatnonzero(b.island == 0)[0])
+    R[K.R_N] = len(b.kind)
+    R[K.R_NI] = len(b.island_names)
+    R[K.R_NC] = len(d["comp_nodes"])
+    ctx[0] = R
+    ctx[2:16] = [b.kind, b.island, d["comp"], d["comp_nodes"], b.nbr, b.deg, d["padj"], d["harb_nodes"],
+                 d["special"], d["DS"], d["WS"], d["LS"], d["DSS"], d["LSS"]]
+    if tiles is not None:
+        R[K.R_NT] = len(tiles[0])
+        ctx[16:19] = [np.array(t, np.int64) for t in tiles]
+    return tuple(ctx), b
+
+
+def node(b, r, c):
+    return b.cells.index((r, c))
+
+
+def blank(ctx, seed=1, game=0):
+    """A set-up game (ships at Batam, 20 coins each) and its streams."""
+    R = ctx[0]
+    st = np.zeros(K.N_ST, np.int64)
+    rs = np.zeros(1 + R[K.R_P], np.uint64)
+    seed_streams(rs, seed, game)
+    first = K.setup(st, R, ctx[1], ctx[16], ctx[19], rs, np.zeros(K.MAXK, np.int64))
+    # clear the compass set-up: tests place what they need
+    st[K.O_TILE:K.O_TILE + K.MAXC] = -1
+    st[K.O_PIRC] = -1
+    return st, rs, first
+
+
+def bot_params(name, players=4, **settings):
+    spec = name + (":" + ",".join(f"{k}={v}" for k, v in settings.items()) if settings else "")
+    ids, par = GAME.bot_arrays(GAME.choose_bots(spec, players))
+    bp = np.zeros((players, K.N_BOTPAR))
+    bp[:, :par.shape[1]] = par
+    return int(ids[0]), bp[0]
+
+
+def put_board(st, b, dice):
+    """dice: list of (value, owner), placed in order."""
+    for v, o in dice:
+        K.place_die(st, b, v, o)
+
+
+def board(st, b):
+    return [(int(st[K.O_BV + 3 * b + k]), int(st[K.O_BO + 3 * b + k])) for k in range(st[K.O_NB + b])]
+
+
+def sail(ctx, st, p, rs, tal, bot="heuristic", **settings):
+    bid, bp = bot_params(bot, ctx[0][K.R_P], **settings)
+    opts = np.zeros(64, np.int64)
+    K.sail(st, ctx[0], *ctx[CTX_MAP], p, bid, bp, rs, tal, opts, np.zeros(K.MAXI + K.MAXC, np.int64),
+           np.zeros(K.MAXI + K.MAXC))
+
+
+def tally(tal, t, p):
+    return int(tal[t * K.MAXP + p])
+
+
+def total_money(st, players):
+    return (int(st[K.O_BANK]) + int(st[K.O_COINS:K.O_COINS + players].sum())
+            + int(st[K.O_OFFER:K.O_OFFER + 2 * players].sum()))
+
+
+# ------------------------------------------------------------ crew placement
+def test_rulebook_example_equal_value_pushes_right():
+    # Alex's board: [4/C 2/D -]; Becky (seat 1) adds a 2: it goes immediately left of
+    # the other 2, pushing it to the ship space: [4/C 2/Becky 2/D].  Board full.
+    ctx = make_ctx(4)
+    st, _, _ = blank(ctx)
+    alex, becky = 0, 1
+    put_board(st, alex, [(4, 2), (2, 3)])
+    assert board(st, alex) == [(4, 2), (2, 3)]
+    slot = K.place_die(st, alex, 2, becky)
+    assert slot == 1
+    assert board(st, alex) == [(4, 2), (2, becky), (2, 3)]
+    assert not K.can_place(st, ctx[0], 2, alex)          # three dice: full
+
+
+def test_first_die_is_captain_and_board_stays_descending():
+    ctx = make_ctx(2)
+    st, _, _ = blank(ctx)
+    assert K.place_die(st, 0, 1, 1) == 0                 # [1 - -]
+    assert K.place_die(st, 0, 5, 1) == 0                 # [5 1 -]
+    assert K.place_die(st, 0, 3, 1) == 1                 # [5 3 1]
+    assert board(st, 0) == [(5, 1), (3, 1), (1, 1)]
+    assert K.board_total(st, 0) == 9
+
+
+@pytest.mark.parametrize("players,limit", [(2, 3), (3, 2), (4, 1)])
+def test_per_opponent_limits(players, limit):
+    ctx = make_ctx(players)
+    st, _, _ = blank(ctx)
+    R = ctx[0]
+    assert R[K.R_OPPLIM] == limit
+    assert not K.can_place(st, R, 0, 0)                  # never on your own board
+    for k in range(limit):
+        assert K.can_place(st, R, 0, 1)
+        K.place_die(st, 1, 3, 0)
+    assert not K.can_place(st, R, 0, 1)                  # limit reached ...
+    if players > 2:
+        assert K.can_place(st, R, 2, 1)                  # ... for seat 0 only
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_place_phase_places_every_numbered_die_within_limits(players):
+    # seat 0 rolled [5, seasick, 3]: the seasick die cannot be placed
+    ctx = make_ctx(players)
+    for bot in ("random", "heuristic"):
+        st, rs, _ = blank(ctx)
+        st[K.O_DV:K.O_DV + 3] = [5, 0, 3]
+        bid, bp = bot_params(bot, players)
+        K.place_phase(st, ctx[0], 0, bid, bp, rs, np.zeros(64, np.int64))
+        placed = [(b, v) for b in range(players) for v, o in board(st, b) if o == 0]
+        assert sorted(v for _, v in placed) == [3, 5]
+        assert all(b != 0 for b, _ in placed)
+        for b in range(1, players):
+            assert sum(1 for bb, _ in placed if bb == b) <= ctx[0][K.R_OPPLIM]
+
+
+def test_dice_that_fit_nowhere_stay_home():
+    # 4 players, seat 0 rolled [4, 4, 4]; boards 1 and 2 are full: only one die goes (on 3)
+    ctx = make_ctx(4)
+    st, rs, _ = blank(ctx)
+    put_board(st, 1, [(5, 2), (5, 3), (1, 2)])
+    put_board(st, 2, [(5, 1), (5, 3), (1, 1)])
+    st[K.O_DV:K.O_DV + 3] = [4, 4, 4]
+    bid, bp = bot_params("random", 4)
+    K.place_phase(st, ctx[0], 0, bid, bp, rs, np.zeros(64, np.int64))
+    assert board(st, 3) == [(4, 0)]
+    assert list(st[K.O_DV:K.O_DV + 3]).count(4) == 2
+
+
+def test_heuristic_places_high_die_on_best_wage():
+    # Offers: seat 1 captain 5, seat 2 captain 1, seat 3 captain 2; seat 0 holds 5, 2, 1.
+    # Wage-first placement: the 5 goes to seat 1 (captain 5 coins).
+    ctx = make_ctx(4)
+    st, rs, _ = blank(ctx)
+    for b, (c, s) in {1: (5, 1), 2: (1, 1), 3: (2, 1)}.items():
+        st[K.O_OFFER + 2 * b] = c
+        st[K.O_OFFER + 2 * b + 1] = s
+    st[K.O_DV:K.O_DV + 3] = [2, 5, 1]
+    bid, bp = bot_params("miser", 4)
+    K.place_phase(st, ctx[0], 0, bid, bp, rs, np.zeros(64, np.int64))
+    assert board(st, 1) == [(5, 0)]
+
+
+# ------------------------------------------------------------------- money
+def test_wage_offers_move_coins_and_respect_minimum():
+    ctx = make_ctx(4)
+    st, rs, _ = blank(ctx)
+    for bot in ("random", "heuristic", "miser"):
+        for coins in (0, 1, 2, 7, 40):
+            st[K.O_COINS] = coins
+            st[K.O_OFFER:K.O_OFFER + 2] = 0
+            bid, bp = bot_params(bot, 4)
+            K.offer_wages(st, ctx[0], 0, bid, bp, rs)
+            cap, sal = int(st[K.O_OFFER]), int(st[K.O_OFFER + 1])
+            assert cap + sal + st[K.O_COINS] == coins
+            if coins >= 2:
+                assert cap >= 1 and sal >= 1
+            else:
+                assert (cap, sal) == ((1, 0) if coins == 1 else (0, 0))
+
+
+def test_collect_wages_captain_sailor_paid_ship_free_unclaimed_returned():
+    # seat 0 offers captain 4, sailor 2; its board [5/1 3/2 1/3]: seat 1 earns 4, seat 2
+    # earns 2, seat 3 (ship space) nothing.  Seat 1 offers 3 and 1 but gets one die
+    # [2/0 - -]: seat 0 earns 3 and seat 1 takes its sailor's coin back.
+    ctx = make_ctx(4)
+    st, _, _ = blank(ctx)
+    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    st[K.O_COINS:K.O_COINS + 4] = 10
+    st[K.O_OFFER:K.O_OFFER + 4] = [4, 2, 3, 1]
+    put_board(st, 0, [(5, 1), (3, 2), (1, 3)])
+    put_board(st, 1, [(2, 0)])
+    before = total_money(st, 4)
+    K.collect_wages(st, ctx[0], tal)
+    assert list(st[K.O_COINS:K.O_COINS + 4]) == [13, 15, 12, 10]
+    assert total_money(st, 4) == before
+    assert st[K.O_NB:K.O_NB + 4].sum() == 0 and st[K.O_OFFER:K.O_OFFER + 8].sum() == 0
+    assert [tally(tal, K.T_WEARN, p) for p in range(4)] == [3, 4, 2, 0]
+    assert [tally(tal, K.T_WPAID, p) for p in range(4)] == [6, 3, 0, 0]
+
+
+def test_rerolls_cost_two_then_three_then_four():
+    ctx = make_ctx(4)
+    st, rs, _ = blank(ctx)
+    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    bank = int(st[K.O_BANK])
+    # re-roll anything up to 5 (so always), at most three times, keep nothing in reserve
+    bid, bp = bot_params("heuristic", 4, reroll_low=5, reroll_max=3, reserve=0)
+    K.reroll_phase(st, ctx[0], ctx[1], 0, bid, bp, rs, tal)
+    assert tally(tal, K.T_RR, 0) == 3
+    assert tally(tal, K.T_RRC, 0) == 2 + 3 + 4
+    assert st[K.O_COINS] == 20 - 9 and st[K.O_BANK] == bank + 9
+    # with only 4 coins: one re-roll (2), the next would cost 3 > 2 left
+    st, rs, _ = blank(ctx)
+    st[K.O_COINS] = 4
+    tal[:] = 0
+    K.reroll_phase(st, ctx[0], ctx[1], 0, bid, bp, rs, tal)
+    assert tally(tal, K.T_RR, 0) == 1 and st[K.O_COINS] == 2
+
+
+def test_sale_pays_25_and_5_to_each_earlier_cube():
+    # Sugi already holds cubes of seats 1 and 2; seat 0 sells there: +25 from the bank,
+    # -5 to each of them.  Seat 3 has no cube there and gets nothing.
+    ctx = make_ctx(4)
+    st, _, _ = blank(ctx)
+    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    isl = 3
+    for q in (1, 2):
+        st[K.O_CUBE + 4 * isl + q] = 1
+        st[K.O_NCUBE + isl] += 1
+    before = total_money(st, 4)
+    bank = int(st[K.O_BANK])
+    K.sell(st, ctx[0], 0, isl, tal)
+    assert list(st[K.O_COINS:K.O_COINS + 4]) == [35, 25, 25, 20]
+    assert st[K.O_BANK] == bank - 25
+    assert st[K.O_NCUBE + isl] == 3 and st[K.O_GOODS] == 1
+    assert total_money(st, 4) == before
+    assert tally(tal, K.T_PAYR, 1) == 5 and tally(tal, K.T_PAYR, 2) == 5
+
+
+def test_bank_short_pays_what_it_has_unlimited_goes_negative():
+    for mode, coins, bank in (("short", 20 + 7, 0), ("unlimited", 20 + 25, -18)):
+        ctx = make_ctx(2, bank_empty=mode)
+        st, _, _ = blank(ctx)
+        st[K.O_BANK] = 7
+        K.bank_pays(st, ctx[0], 0, 25)
+        assert st[K.O_COINS] == coins and st[K.O_BANK] == bank and st[K.O_SHORT] == 18
+
+
+# ------------------------------------------------------------------ sailing
+LINE = "B~~~~R"          # spaces 0..5; R = Rempang
+
+
+def test_occupied_space_costs_two_and_cannot_be_the_end():
+    #   B ~ x ~ ~ R     seat 1's ship sits on space 2 (x)
+    ctx, b = mini_ctx(LINE, {"B": "Batam", "R": "Rempang"})
+    st, rs, _ = blank(ctx)
+    R = ctx[0]
+    st[K.O_POS + 1] = 2
+    args = (st, R, ctx[2], ctx[4], ctx[6], ctx[7], 0)
+    assert K.enter_cost(st, R, ctx[2], 0, 2) == 2
+    assert K.finish_cost(st, R, ctx[2], ctx[4], ctx[6], ctx[7], 0, 2) == 1
+    st[K.O_POS] = 1
+    assert K.safe_step(*args, 2, 2) == -1      # 2 to enter, nowhere to stop afterwards
+    assert K.safe_step(*args, 2, 3) == 2       # 2 to enter, 1 more to space 3
+    # sailing with dice 2+1+1 = 4 from Batam: 1 + 2 + 1 = space 3, not Rempang
+    st[K.O_POS] = 0
+    put_board(st, 0, [(2, 1), (1, 1), (1, 1)])
+    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    sail(ctx, st, 0, rs, tal)
+    assert st[K.O_POS] == 3 and tally(tal, K.T_DIST, 0) == 3 and st[K.O_GOODS] == 0
+
+
+def test_ship_may_end_in_an_occupied_harbour_and_sells_there():
+    #   B ~ ~ ~ ~ R*    seat 1's ship is in Rempang's harbour
+    ctx, b = mini_ctx(LINE, {"B": "Batam", "R": "Rempang"})
+    st, rs, _ = blank(ctx)
+    st[K.O_POS + 1] = 5
+    put_board(st, 0, [(3, 1), (3, 1)])          # 6 = 4 + 2 (occupied harbour)
+    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    sail(ctx, st, 0, rs, tal)
+    assert st[K.O_POS] == 5 and st[K.O_GOODS] == 1 and st[K.O_COINS] == 45
+    # occupied_harbour=false: the harbour costs 1, so 5 points are enough
+    ctx, b = mini_ctx(LINE, {"B": "Batam", "R": "Rempang"}, occupied_harbour=False)
+    st, rs, _ = blank(ctx)
+    st[K.O_POS + 1] = 5
+    put_board(st, 0, [(3, 1), (2, 1)])
+    sail(ctx, st, 0, rs, tal)
+    assert st[K.O_POS] == 5 and st[K.O_GOODS] == 1
+
+
+TWO_ISLES = """
+B~~S~~R
+"""
+
+
+def test_selling_costs_no_movement_and_the_ship_sails_on():
+    #   B ~ ~ S ~ ~ R   one move of 6 sells at Sugi (3 spaces) and Rempang (6)
+    ctx, b = mini_ctx(TWO_ISLES, {"B": "Batam", "S": "Sugi", "R": "Rempang"})
+    st, rs, _ = blank(ctx)
+    put_board(st, 0, [(3, 1), (3, 1)])
+    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    sail(ctx, st, 0, rs, tal)
+    assert st[K.O_POS] == 6 and st[K.O_GOODS] == 2 and st[K.O_COINS] == 70
+
+
+PIRATE_MAP = """
+B~*~R
+~~~~~
+~~~~~
+"""
+
+
+def test_pirate_tile_blocks_its_space_and_charges_neighbours():
+    #   B ~ P ~ R      P: pirate tile on the compass space; its neighbours cost 3 per die
+    #   ~ ~ $ ~ ~      ($ = a neighbour of the pirate)
+    #   ~ ~ ~ ~ ~
+    tiles = ([K.PIRATE], [0], [-1])
+    ctx, b = mini_ctx(PIRATE_MAP, {"B": "Batam", "R": "Rempang"}, tiles=tiles, compass="tiles")
+    R = ctx[0]
+    pir = node(b, 0, 2)
+    for bot, path in (("plodder", 6), ("heuristic", 8)):
+        st, rs, _ = blank(ctx)
+        st[K.O_TILE] = 0
+        st[K.O_PIRC] = 0
+        assert K.is_blocked(st, ctx[4], pir)
+        put_board(st, 0, [(5, 1), (3, 1)])      # two dice, 8 movement
+        tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+        sail(ctx, st, 0, rs, tal, bot=bot)
+        assert st[K.O_POS] == node(b, 0, 4), bot           # reached Rempang either way
+        assert tally(tal, K.T_DIST, 0) == path, bot        # the heuristic sails round
+        fee = tally(tal, K.T_PIRC, 0)
+        assert fee == 6 * tally(tal, K.T_PIR, 0), bot       # 3 coins x 2 dice a neighbour
+        assert (fee > 0) == (bot == "plodder"), bot          # the heuristic avoids them
+        assert st[K.O_COINS] == 20 + 25 - fee
+    # 'once': a second pirate neighbour in the same round is free
+    ctx, b = mini_ctx("~~~\n~*~\nB~R", {"B": "Batam", "R": "Rempang"}, tiles=tiles,
+                      compass="tiles", pirate_charge="once")
+    st, rs, _ = blank(ctx)
+    st[K.O_TILE] = 0
+    st[K.O_PIRC] = 0
+    put_board(st, 0, [(2, 1)])
+    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    sail(ctx, st, 0, rs, tal)          # B -> ~(pirate neighbour) -> R(neighbour)
+    assert st[K.O_POS] == node(b, 2, 2) and tally(tal, K.T_PIRC, 0) == 3
+    assert tally(tal, K.T_PIR, 0) == 1
+
+
+COMPASS_LINE = "B~*~R"
+
+
+@pytest.mark.parametrize("pay_limit,stops", [(0, True), (100, False)])
+def test_pirate_card_pay_per_die_or_stop(pay_limit, stops):
+    #   B ~ * ~ R   the deck holds one pirate card (2 coins per die); three dice aboard
+    ctx, b = mini_ctx(COMPASS_LINE, {"B": "Batam", "R": "Rempang"}, compass="cards")
+    R = ctx[0]
+    ck, cv = ctx[19], ctx[20]
+    k = int(np.flatnonzero((ck == K.PIRATE) & (cv == 2))[0])
+    st, rs, _ = blank(ctx)
+    st[K.O_DECK] = k
+    st[K.O_DECKN] = 1
+    st[K.O_DISCN] = 0
+    put_board(st, 0, [(2, 1), (1, 1), (1, 1)])
+    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    sail(ctx, st, 0, rs, tal, pirate_pay=pay_limit)
+    assert tally(tal, K.T_PIR, 0) == 1
+    assert st[K.O_DISCN] == 1 and st[K.O_DISC] == k        # discarded either way
+    if stops:
+        assert st[K.O_POS] == 2 and st[K.O_COINS] == 20
+    else:
+        assert st[K.O_POS] == 4 and st[K.O_COINS] == 20 - 6 + 25
+
+
+def test_compass_cards_tradewind_treasure_and_map():
+    #   B ~ * ~ R   tradewind 3 on the compass space: 3 dice of 1 reach Rempang (4 spaces)
+    ctx, b = mini_ctx(COMPASS_LINE, {"B": "Batam", "R": "Rempang"}, compass="cards")
+    ck, cv, ci = ctx[19], ctx[20], ctx[21]
+    tw = int(np.flatnonzero((ck == K.TRADEWIND) & (cv == 3))[0])
+    st, rs, _ = blank(ctx)
+    st[K.O_DECK] = tw
+    st[K.O_DECKN] = 1
+    put_board(st, 0, [(1, 1), (1, 1), (1, 1)])
+    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    sail(ctx, st, 0, rs, tal)
+    assert st[K.O_POS] == 4 and tally(tal, K.T_TW, 0) == 1 and st[K.O_GOODS] == 1
+    # sunken treasure 4: coins from the bank
+    sk = int(np.flatnonzero((ck == K.SUNKEN) & (cv == 4))[0])
+    st, rs, _ = blank(ctx)
+    st[K.O_DECK] = sk
+    st[K.O_DECKN] = 1
+    put_board(st, 0, [(3, 1)])
+    tal[:] = 0
+    sail(ctx, st, 0, rs, tal)
+    assert st[K.O_POS] == 3 and st[K.O_COINS] == 24 and tally(tal, K.T_SUNK, 0) == 1
+
+
+def test_treasure_map_tile_paid_at_the_islands_harbour_and_tradewind_once_per_round():
+    #   B * * ~ R   compass 0: treasure map (Rempang, 6); compass 1: tradewind 2, and a
+    #               second tradewind tile later in the round does nothing
+    tiles = ([K.MAP, K.TRADEWIND, K.TRADEWIND], [6, 2, 4], [1, -1, -1])
+    ctx, b = mini_ctx("B**~R\n~~*~~", {"B": "Batam", "R": "Rempang"}, tiles=tiles, compass="tiles")
+    st, rs, _ = blank(ctx)
+    st[K.O_TILE:K.O_TILE + 3] = [0, 1, 2]
+    put_board(st, 0, [(1, 1), (1, 1)])            # 2 movement + tradewind 2 = 4 = Rempang
+    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    sail(ctx, st, 0, rs, tal, treasure_w=0)
+    assert st[K.O_POS] == node(b, 0, 4)
+    assert tally(tal, K.T_MAP, 0) == 1 and tally(tal, K.T_TW, 0) == 1
+    assert st[K.O_COINS] == 20 + 25 + 6 and tally(tal, K.T_TREAS, 0) == 6
+    assert st[K.O_TILE] == -1 and st[K.O_TILE + 1] == 1      # map taken, tradewind stays
+    assert st[K.O_MAPV + K.MAXI * 0 + 1] == 0
+    assert st[K.O_TW] == 1                                   # used this round
+    # the same round: moving over the other tradewind tile gives nothing more
+    st[K.O_NB] = 0
+    put_board(st, 0, [(2, 1)])
+    tal[:] = 0
+    st[K.O_POS] = node(b, 1, 3)                                # ~ ~ * [x] ~
+    K.sail(st, ctx[0], *ctx[CTX_MAP], 0, K.BOT_RANDOM, np.zeros(K.N_BOTPAR), rs, tal,
+           np.zeros(64, np.int64), np.zeros(32, np.int64), np.zeros(32))
+    assert tally(tal, K.T_TW, 0) == 0
+
+
+def test_deck_reshuffles_discards_when_empty():
+    ctx = make_ctx(4, compass="cards")
+    st, rs, _ = blank(ctx)
+    st[K.O_DECKN] = 0
+    st[K.O_DISC:K.O_DISC + 3] = [3, 5, 7]
+    st[K.O_DISCN] = 3
+    k = K.draw_card(st, rs)
+    assert k in (3, 5, 7)
+    assert st[K.O_DECKN] == 2 and st[K.O_DISCN] == 0
+    assert sorted(list(st[K.O_DECK:K.O_DECK + 2]) + [k]) == [3, 5, 7]
+    st[K.O_DECKN] = 0
+    st[K.O_DISCN] = 0
+    assert K.draw_card(st, rs) == -1                 # nothing left anywhere
+
+
+# ------------------------------------------------------------------ the end
+def test_return_triggers_end_and_bonus_for_every_returning_ship():
+    #   B ~ ~ R      every ship starts on space 2 with one die of 3 (Batam costs 2 when
+    #                another ship is there).
+    #   seat 2 (goods left) returns first: no trigger yet (the random bot, on a seed
+    #   where it sails home); seat 0 (all goods sold) returns and triggers the end;
+    #   seat 1 (already sold at Rempang) then heads home for the bonus.
+    #   Window 'round': all three get 10; 'after': only seats 0 and 1.
+    for window, paid in (("round", [10, 10, 10]), ("after", [10, 10, 0])):
+        ctx, b = mini_ctx("B~~R", {"B": "Batam", "R": "Rempang"}, players=3, bonus_window=window)
+        R = ctx[0]
+        st, rs, _ = blank(ctx)
+        tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+        st[K.O_GOODS] = R[K.R_GOODS]
+        st[K.O_CUBE + 4 * 1 + 1] = 1
+        for p in range(3):
+            st[K.O_POS + p] = 2
+            put_board(st, p, [(3, (p + 1) % 3)])
+        for seed in range(200):
+            trial = st.copy()
+            seed_streams(rs, seed, 0)
+            sail(ctx, trial, 2, rs, tal, bot="random")
+            if trial[K.O_POS + 2] == 0:
+                st[:] = trial
+                break
+        assert st[K.O_POS + 2] == 0 and st[K.O_RET + 2] == 1
+        assert st[K.O_ENDED] == 0 and st[K.O_RETA + 2] == 0
+        tal[:] = 0
+        for p in (0, 1):
+            sail(ctx, st, p, rs, tal)
+            assert st[K.O_POS + p] == 0
+        assert st[K.O_ENDED] == 1 and st[K.O_ENDER] == 0
+        coins = st[K.O_COINS:K.O_COINS + 3].copy()
+        K.return_bonuses(st, R, 0, tal)
+        assert list(st[K.O_COINS:K.O_COINS + 3] - coins) == paid
+        assert [tally(tal, K.T_BONUS, p) for p in range(3)] == paid
+
+
+def test_ranking_coins_then_goods_then_shared():
+    ctx = make_ctx(4)
+    st, _, _ = blank(ctx)
+    win = np.zeros(4)
+    for coins, goods, winner, wins in (
+        ([50, 60, 40, 10], [4, 1, 4, 4], 1, [0, 1, 0, 0]),
+        ([60, 60, 40, 10], [4, 3, 4, 4], 0, [1, 0, 0, 0]),
+        ([60, 60, 60, 10], [3, 3, 2, 4], -1, [0.5, 0.5, 0, 0]),
+    ):
+        st[K.O_COINS:K.O_COINS + 4] = coins
+        st[K.O_GOODS:K.O_GOODS + 4] = goods
+        assert K.final_ranking(st, ctx[0], win) == winner
+        assert list(win) == wins
+
+
+def test_first_player_by_two_dice_ties_rerolled():
+    # the rulebook's procedure written out with the chance stream: every contender rolls
+    # two dice (seasick = 0) in seat order; the tied leaders roll again
+    faces = [0, 1, 2, 3, 4, 5]
+    ties = 0
+    for g in range(300):
+        s = Stream(9, g, 0)
+        cont = [0, 1, 2, 3]
+        rounds = 0
+        while True:
+            vals = {p: faces[s.rand_int(6)] + faces[s.rand_int(6)] for p in cont}
+            best = max(vals.values())
+            cont = [p for p in cont if vals[p] == best]
+            rounds += 1
+            if len(cont) == 1:
+                break
+        ties += rounds > 1
+        rs = np.zeros(5, np.uint64)
+        seed_streams(rs, 9, g)
+        assert K.first_by_dice(rs, np.array(faces, np.int64), 4, np.zeros(8, np.int64)) == cont[0]
+    assert ties > 10
+
+
+# -------------------------------------------------------------- data files
+def test_default_data_matches_the_rulebook_counts():
+    d = DATA.load_all(GAME.resolve_rules({}))
+    assert len(d["comp_nodes"]) == 7
+    assert len(d["tk"]) == 8 and len(d["ck"]) == 18
+    assert d["bank_total"] == 33 * 1 + 39 * 5 + 16 * 25 == 628
+    assert d["start_coins"] == 20 and d["goods"] == 4
+    names = d["board"].island_names
+    assert names[0] == "Batam" and {"Rempang", "Sugi", "Citlim"} <= set(names)
+    assert sorted(d["tv"][d["tk"] == K.TRADEWIND]) == [2, 3, 4]
+    assert sorted(d["tv"][d["tk"] == K.SUNKEN]) == [8, 10]
+    assert sorted(set(d["cv"][d["ck"] == K.TRADEWIND])) == [2, 3]
+    assert sorted(set(d["cv"][d["ck"] == K.SUNKEN])) == [2, 3, 4]
+    assert sorted(set(d["cv"][d["ck"] == K.PIRATE])) == [1, 2]
+    assert sorted(names[i] for i in d["ci"][d["ck"] == K.MAP]) == ["Citlim", "Rempang", "Sugi"]
+    assert list(d["faces"]) == [0, 1, 2, 3, 4, 5]
+
+
+def _write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+@pytest.mark.parametrize("grid,msg", [
+    ("B~~R", "compass spaces"),
+    ("B~*~*~*~*~*~*~*~R~Q", "unknown map character"),
+    ("B~*~*~*~*~*~*~*~R~S~C~G\n" + "#" * 23 + "\n" + "~" * 23, "cannot be reached"),
+    ("B~*~*~*~*~*~*~*~R~S~C~G", "would cut off"),
+])
+def test_bad_board_files_are_rejected(tmp_path, grid, msg):
+    isl = 'B = "Batam"\nR = "Rempang"\nS = "Sugi"\nC = "Citlim"\nG = "Galang"\n'
+    if "S" not in grid:
+        isl = 'B = "Batam"\nR = "Rempang"\n'
+    f = _write(tmp_path, "b.toml", f'start = "B"\ngrid = """\n{grid}\n"""\n[islands]\n{isl}')
+    with pytest.raises(ParamError, match=msg):
+        make_ctx(4, board=f)
+
+
+def test_bad_deck_and_dice_files_are_rejected(tmp_path):
+    f = _write(tmp_path, "c.toml", '[[card]]\nkind = "kraken"\nvalue = 2\n')
+    with pytest.raises(ParamError, match="kind"):
+        make_ctx(4, cards=f)
+    f = _write(tmp_path, "c.toml", '[[card]]\nkind = "treasure_map"\nisland = "Atlantis"\nvalue = 2\n')
+    with pytest.raises(ParamError, match="Atlantis"):
+        make_ctx(4, cards=f)
+    f = _write(tmp_path, "t.toml", '[[tile]]\nkind = "tradewind"\nvalue = 2\n')
+    with pytest.raises(ParamError, match="at least 7"):
+        make_ctx(4, tiles=f)
+    f = _write(tmp_path, "d.toml", 'faces = ["seasick", "seasick"]\n')
+    with pytest.raises(ParamError, match="number"):
+        make_ctx(4, dice=f)
+    with pytest.raises(ParamError, match="cannot be read"):
+        make_ctx(4, dice=str(tmp_path / "missing.toml"))
+    f = _write(tmp_path, "m.toml", 'start_coins = 300\ngoods_per_player = 4\n[bank]\n1 = 10\n')
+    with pytest.raises(ParamError, match="too few"):
+        make_ctx(4, components=f)
