@@ -1,4 +1,14 @@
-"""Small, tested statistics: intervals for proportions and means."""
+"""Small, tested statistics: intervals for proportions and means, variant
+comparisons, seat-swapped pairs, sequential tests, ratings and regression.
+
+Proportions: wilson, wilson_array, newcombe_diff, two_proportion_p, proportion.
+Means: mean_ci (raw data), mean_from_sums, paired_mean_diff, welch_mean_diff.
+Game pairs: pentanomial.  Elo: elo_from_score, score_from_elo, bradley_terry.
+SPRT: llr_normal_approx, llr_bernoulli, sprt_bounds, SPRT,
+wald_oc_asn_normal, wald_oc_asn_bernoulli.  Regression: ols_moments,
+ols_from_moments.  Normal distribution: normal_cdf, normal_sf, normal_ppf,
+two_sided_p, z_for.  No scipy at run time (tests/test_stats.py checks against it).
+"""
 from __future__ import annotations
 
 import math
@@ -36,3 +46,739 @@ def mean_ci(x, z: float = Z95) -> tuple[float, float, float]:
 def proportion(k: float, n: float) -> dict:
     lo, hi = wilson(k, n)
     return {"rate": (k / n) if n else float("nan"), "lo": lo, "hi": hi, "n": int(n)}
+
+
+# ---------------------------------------------------------------------------
+# Everything below works from sufficient statistics (counts, sums, sums of
+# squares, cross-products) merged over chunks, never from raw rows, and needs
+# only numpy and the standard library at run time (no scipy).  Functions accept
+# numpy arrays where that makes sense (vectorised over variants / sweep points)
+# and return plain Python floats for scalar inputs.
+# ---------------------------------------------------------------------------
+
+_SQRT2 = math.sqrt(2.0)
+_SQRT2PI = math.sqrt(2.0 * math.pi)
+_ELO = 400.0 / math.log(10.0)   # Elo points per natural-log unit of odds
+_erfc_ufunc = np.frompyfunc(math.erfc, 1, 1)
+
+
+def _out(x):
+    """Plain float for 0-d results, float64 array otherwise."""
+    a = np.asarray(x, dtype=np.float64)
+    return float(a) if a.ndim == 0 else a
+
+
+def _erfc(x):
+    a = np.asarray(x, dtype=np.float64)
+    if a.ndim == 0:
+        return np.float64(math.erfc(float(a)))
+    return _erfc_ufunc(a).astype(np.float64)
+
+
+def normal_cdf(x):
+    """Standard normal CDF, Phi(x) = erfc(-x/sqrt 2)/2 (math.erfc: full double precision,
+    also in the far lower tail).  Vectorised."""
+    return _out(0.5 * _erfc(-np.asarray(x, dtype=np.float64) / _SQRT2))
+
+
+def normal_sf(x):
+    """Standard normal upper tail 1 - Phi(x) = erfc(x/sqrt 2)/2, accurate for large x."""
+    return _out(0.5 * _erfc(np.asarray(x, dtype=np.float64) / _SQRT2))
+
+
+def two_sided_p(z):
+    """Two-sided p-value of a standard normal statistic z: 2*(1 - Phi(|z|)) = erfc(|z|/sqrt 2)."""
+    return _out(_erfc(np.abs(np.asarray(z, dtype=np.float64)) / _SQRT2))
+
+
+# Acklam's rational approximation of the normal quantile (relative error < 1.2e-9),
+# P. J. Acklam, "An algorithm for computing the inverse normal cumulative
+# distribution function" (2003), refined by one Halley step on erfc, which brings
+# it to full double precision (checked against scipy.stats.norm.ppf in the tests).
+_A = (-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+      1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00)
+_B = (-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+      6.680131188771972e+01, -1.328068155288572e+01)
+_C = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+      -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00)
+_D = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+      3.754408661907416e+00)
+_P_LOW = 0.02425
+
+
+def _ppf_lower(q):
+    """Quantile for lower-tail probabilities 0 < q <= 0.5 (array)."""
+    x = np.empty_like(q)
+    tail = q < _P_LOW
+    if tail.any():
+        t = np.sqrt(-2.0 * np.log(q[tail]))
+        num = ((((_C[0] * t + _C[1]) * t + _C[2]) * t + _C[3]) * t + _C[4]) * t + _C[5]
+        den = (((_D[0] * t + _D[1]) * t + _D[2]) * t + _D[3]) * t + 1.0
+        x[tail] = num / den
+    mid = ~tail
+    if mid.any():
+        r = q[mid] - 0.5
+        s = r * r
+        num = (((((_A[0] * s + _A[1]) * s + _A[2]) * s + _A[3]) * s + _A[4]) * s + _A[5]) * r
+        den = ((((_B[0] * s + _B[1]) * s + _B[2]) * s + _B[3]) * s + _B[4]) * s + 1.0
+        x[mid] = num / den
+    # One Halley step: e = Phi(x) - q, u = e / phi(x).  Skipped where phi(x)
+    # underflows (q below ~1e-306), leaving Acklam's 1e-9 relative accuracy.
+    ok = x > -37.5
+    if ok.any():
+        xo = x[ok]
+        e = 0.5 * _erfc(-xo / _SQRT2) - q[ok]
+        u = e * _SQRT2PI * np.exp(0.5 * xo * xo)
+        x[ok] = xo - u / (1.0 + 0.5 * xo * u)
+    return x
+
+
+def normal_ppf(p):
+    """Standard normal quantile Phi^-1(p) (vectorised; -inf at 0, +inf at 1, nan outside).
+
+    Method: Acklam's rational approximation on the lower-tail probability
+    min(p, 1-p), one Halley refinement step using math.erfc, symmetry for p > 1/2.
+    """
+    a = np.atleast_1d(np.asarray(p, dtype=np.float64))
+    out = np.full(a.shape, np.nan)
+    q = np.minimum(a, 1.0 - a)          # exact for p >= 1/2 (Sterbenz)
+    inner = (q > 0.0) & (a > 0.0) & (a < 1.0)
+    if inner.any():
+        x = _ppf_lower(q[inner])
+        out[inner] = np.where(a[inner] > 0.5, -x, x)
+    out[a == 0.0] = -np.inf
+    out[a == 1.0] = np.inf
+    return _out(out.reshape(np.shape(p)))
+
+
+def z_for(level: float = 0.95) -> float:
+    """Two-sided normal critical value for a confidence level (0.95 -> 1.95996...)."""
+    return float(normal_ppf(0.5 + 0.5 * level))
+
+
+# ---------------------------------------------------------------------------
+# Proportions
+# ---------------------------------------------------------------------------
+
+def wilson_array(k, n, z: float = Z95):
+    """Vectorised :func:`wilson`: (lo, hi) arrays of Wilson score intervals
+    (E. B. Wilson, JASA 22 (1927) 209-212); nan where n <= 0."""
+    k = np.asarray(k, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = k / n
+        z2 = z * z
+        den = 1.0 + z2 / n
+        centre = (p + z2 / (2 * n)) / den
+        half = z * np.sqrt(np.maximum(p * (1 - p) / n + z2 / (4 * n * n), 0.0)) / den
+        lo = np.where(n > 0, np.maximum(0.0, centre - half), np.nan)
+        hi = np.where(n > 0, np.minimum(1.0, centre + half), np.nan)
+    return _out(lo), _out(hi)
+
+
+def newcombe_diff(k1, n1, k2, n2, z: float = Z95):
+    """Difference of two independent proportions p1 - p2 with Newcombe's hybrid
+    score interval: (diff, lo, hi).
+
+    Method 10 of R. G. Newcombe, "Interval estimation for the difference between
+    independent proportions: comparison of eleven methods", Statistics in Medicine
+    17 (1998) 873-890: with Wilson intervals (l1, u1) for p1 and (l2, u2) for p2,
+        lo = d - sqrt((p1 - l1)^2 + (u2 - p2)^2)
+        hi = d + sqrt((u1 - p1)^2 + (p2 - l2)^2).
+    k may be fractional (shared wins counted as fractions).  Vectorised.
+    For the same seeds (paired games) use :func:`paired_mean_diff` instead.
+    """
+    k1, n1, k2, n2 = (np.asarray(v, dtype=np.float64) for v in (k1, n1, k2, n2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p1 = k1 / n1
+        p2 = k2 / n2
+    l1, u1 = wilson_array(k1, n1, z)
+    l2, u2 = wilson_array(k2, n2, z)
+    d = p1 - p2
+    lo = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    hi = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return _out(d), _out(lo), _out(hi)
+
+
+def two_proportion_p(k1, n1, k2, n2):
+    """Two-sided p-value of the pooled two-proportion z-test of p1 = p2 (unpaired).
+
+    z = (p1 - p2) / sqrt(pbar (1 - pbar) (1/n1 + 1/n2)), pbar = (k1 + k2)/(n1 + n2);
+    equivalent to Pearson's chi-square test of the 2x2 table without continuity
+    correction (e.g. Agresti, Categorical Data Analysis, 3rd ed., sec. 3.1).
+    p = 1 when both proportions are 0 or both 1 (no variance).  Vectorised.
+    """
+    k1, n1, k2, n2 = (np.asarray(v, dtype=np.float64) for v in (k1, n1, k2, n2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pbar = (k1 + k2) / (n1 + n2)
+        se = np.sqrt(pbar * (1 - pbar) * (1.0 / n1 + 1.0 / n2))
+        zs = (k1 / n1 - k2 / n2) / se
+    p = np.where(se > 0, _erfc(np.abs(zs) / _SQRT2), 1.0)
+    p = np.where((n1 > 0) & (n2 > 0), p, np.nan)
+    return _out(p)
+
+
+# ---------------------------------------------------------------------------
+# Means from sums
+# ---------------------------------------------------------------------------
+
+def mean_from_sums(n, sum_x, sum_x2, z: float = Z95) -> dict:
+    """Mean, SD (n-1 divisor) and normal-approximation interval from n, sum x, sum x^2:
+    dict(mean, sd, se, lo, hi, n).  Same numbers as :func:`mean_ci` on the raw data.
+
+    Accumulate sums in float64 (or exact integers); the variance is
+    (sum x^2 - (sum x)^2 / n) / (n - 1), clamped at 0 against rounding.  Vectorised.
+    """
+    n = np.asarray(n, dtype=np.float64)
+    s = np.asarray(sum_x, dtype=np.float64)
+    s2 = np.asarray(sum_x2, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.where(n > 0, s / n, np.nan)
+        ss = np.maximum(s2 - s * mean, 0.0)
+        var = np.where(n > 1, ss / (n - 1), np.nan)
+        sd = np.sqrt(var)
+        se = sd / np.sqrt(n)
+    return {"mean": _out(mean), "sd": _out(sd), "se": _out(se),
+            "lo": _out(mean - z * se), "hi": _out(mean + z * se), "n": _out(n)}
+
+
+def paired_mean_diff(n, sum_d, sum_d2, z: float = Z95) -> dict:
+    """Mean of paired per-game differences d_i = x_i(variant) - x_i(base) on the
+    same seeds, from n, sum d, sum d^2: dict(mean, sd, se, lo, hi, z, p, n).
+
+    Method: one-sample z-test / normal-approximation interval on the differences
+    (the paired t-test with the normal in place of Student's t, which is what
+    the t-test tends to for the thousands of games a run plays):
+    sd^2 = (sum d^2 - (sum d)^2/n)/(n - 1), se = sd/sqrt n, mean +- z se,
+    p = 2 (1 - Phi(|mean/se|)).  When every difference is equal (se = 0, common
+    under common random numbers) p = 1 if the mean is 0 and 0 otherwise.
+    Reference: e.g. Rice, Mathematical Statistics and Data Analysis, 3rd ed., 11.3.
+    Vectorised.
+    """
+    r = mean_from_sums(n, sum_d, sum_d2, z)
+    mean = np.asarray(r["mean"])
+    se = np.asarray(r["se"])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        zs = np.where(se > 0, mean / se, np.where(mean == 0, 0.0, np.sign(mean) * np.inf))
+    p = np.where(np.isnan(se), np.nan, _erfc(np.abs(zs) / _SQRT2))
+    r["z"] = _out(zs)
+    r["p"] = _out(p)
+    return r
+
+
+def welch_mean_diff(n1, sum1, sumsq1, n2, sum2, sumsq2, z: float = Z95) -> dict:
+    """Difference of two independent means (unpaired), from each sample's n, sum and
+    sum of squares: dict(mean, se, lo, hi, z, p), normal approximation with the
+    unpooled (Welch) standard error sqrt(s1^2/n1 + s2^2/n2).  Vectorised."""
+    a = mean_from_sums(n1, sum1, sumsq1, z)
+    b = mean_from_sums(n2, sum2, sumsq2, z)
+    d = np.asarray(a["mean"]) - np.asarray(b["mean"])
+    se = np.sqrt(np.asarray(a["se"]) ** 2 + np.asarray(b["se"]) ** 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        zs = np.where(se > 0, d / se, np.where(d == 0, 0.0, np.sign(d) * np.inf))
+    p = np.where(np.isnan(se), np.nan, _erfc(np.abs(zs) / _SQRT2))
+    return {"mean": _out(d), "se": _out(se), "lo": _out(d - z * se), "hi": _out(d + z * se),
+            "z": _out(zs), "p": _out(p)}
+
+
+# ---------------------------------------------------------------------------
+# Seat-swapped game pairs: the pentanomial model
+# ---------------------------------------------------------------------------
+
+_PENTA_VALUES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+
+
+def pentanomial(counts, z: float = Z95) -> dict:
+    """Score of a candidate over seat-swapped game pairs, from pentanomial counts.
+
+    counts[0..4] = number of pairs in which the candidate (a variant, a bot, or a
+    seat of interest) scored 0, 0.5, 1, 1.5, 2 points over the two games of the
+    pair (win 1, draw 0.5), i.e. fishtest's LL, LD+DL, LW+DD+WL, DW+WD, WW.
+    Typical reducer: ``np.bincount(np.rint(2*(s_a + s_b)).astype(int), minlength=5)``.
+
+    Method (fishtest, server/fishtest/stats/LLRcalc.py: results_to_pdf, stats;
+    M. Van den Bergh, "Pentanomial model" notes): each pair is one observation
+    a_i = i/4 in [0, 1] (its mean score per game); score = sum c_i a_i / N,
+    var = sum c_i (a_i - score)^2 / N (per pair, divisor N as in fishtest),
+    se = sqrt(var / N), interval score +- z se, and p the two-sided normal p-value
+    of score = 0.5.  Pairing removes the seat (and shared-seed) luck common to
+    both games, so the interval is narrower than treating the 2N games as
+    independent whenever the two games of a pair are correlated.
+
+    Returns dict(score, var, se, lo, hi, z, p, n_pairs, games, elo, elo_lo, elo_hi);
+    elo* are the logistic Elo equivalents (:func:`elo_from_score`).
+    counts may have a leading batch shape (..., 5).
+    """
+    c = np.asarray(counts, dtype=np.float64)
+    if c.shape[-1] != 5:
+        raise ValueError(f"pentanomial counts need 5 entries (pairs scoring 0, 0.5, 1, 1.5, 2), got shape {c.shape}")
+    if (c < 0).any():
+        raise ValueError("pentanomial counts must be non-negative")
+    N = c.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        score = (c @ _PENTA_VALUES) / N
+        var = (c * (_PENTA_VALUES - score[..., None]) ** 2).sum(axis=-1) / N
+        se = np.sqrt(var / N)
+        zs = np.where(se > 0, (score - 0.5) / se,
+                      np.where(score == 0.5, 0.0, np.sign(score - 0.5) * np.inf))
+    p = np.where(N > 0, _erfc(np.abs(zs) / _SQRT2), np.nan)
+    lo = np.clip(score - z * se, 0.0, 1.0)
+    hi = np.clip(score + z * se, 0.0, 1.0)
+    return {"score": _out(score), "var": _out(var), "se": _out(se), "lo": _out(lo), "hi": _out(hi),
+            "z": _out(zs), "p": _out(p), "n_pairs": _out(N), "games": _out(2 * N),
+            "elo": elo_from_score(score), "elo_lo": elo_from_score(lo), "elo_hi": elo_from_score(hi)}
+
+
+# ---------------------------------------------------------------------------
+# Elo
+# ---------------------------------------------------------------------------
+
+def elo_from_score(score):
+    """Logistic Elo difference for an expected score s in (0, 1): 400 log10(s / (1 - s))
+    (-inf at 0, +inf at 1).  Inverse of :func:`score_from_elo`.  Vectorised."""
+    s = np.asarray(score, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        e = 400.0 * (np.log10(s) - np.log10(1.0 - s))
+    return _out(e)
+
+
+def score_from_elo(elo):
+    """Expected score of a player rated `elo` points above the opponent:
+    1 / (1 + 10^(-elo/400)).  Vectorised."""
+    e = np.asarray(elo, dtype=np.float64)
+    with np.errstate(over="ignore"):
+        return _out(1.0 / (1.0 + np.power(10.0, -e / 400.0)))
+
+
+# ---------------------------------------------------------------------------
+# Sequential probability ratio tests
+# ---------------------------------------------------------------------------
+
+def llr_normal_approx(mean, var, n, mu0, mu1):
+    """Generalised SPRT log-likelihood ratio of mu = mu1 against mu = mu0 for n
+    observations with sample mean `mean` and (per-observation) variance `var`,
+    normal approximation: n (mu1 - mu0) (2 mean - mu0 - mu1) / (2 var).
+
+    This is fishtest's LLR (server/fishtest/stats/LLRcalc.py, LLR_logistic, times N;
+    M. Van den Bergh, "A comment on the SPRT", 2017): the log ratio of two normal
+    likelihoods with the variance replaced by its estimate.  Vectorised."""
+    mean, var, n, mu0, mu1 = (np.asarray(v, dtype=np.float64) for v in (mean, var, n, mu0, mu1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _out(n * (mu1 - mu0) * (2.0 * mean - mu0 - mu1) / (2.0 * var))
+
+
+def llr_bernoulli(k, n, p0, p1):
+    """Exact log-likelihood ratio of success probability p1 against p0 for k successes
+    in n trials: k log(p1/p0) + (n - k) log((1 - p1)/(1 - p0)) (Wald 1945).
+    A fractional k (draws counted as half a win) gives the quasi-likelihood ratio."""
+    k, n = np.asarray(k, dtype=np.float64), np.asarray(n, dtype=np.float64)
+    return _out(k * math.log(p1 / p0) + (n - k) * math.log((1.0 - p1) / (1.0 - p0)))
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """Wald's SPRT stopping bounds (lower, upper) = (log(beta/(1-alpha)), log((1-beta)/alpha)):
+    accept H0 when LLR <= lower, H1 when LLR >= upper (A. Wald, "Sequential tests of
+    statistical hypotheses", Ann. Math. Statist. 16 (1945) 117-186)."""
+    if not (0 < alpha < 1 and 0 < beta < 1 and alpha + beta < 1):
+        raise ValueError(f"SPRT needs 0 < alpha, beta and alpha + beta < 1 (got alpha={alpha}, beta={beta})")
+    return (math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha))
+
+
+def _wald_oc_asn(h, mean_z, var_z, lower, upper):
+    """Wald's approximations from the root h != 0 of E[exp(h z)] = 1."""
+    if abs(h) < 1e-9:   # boundary case mean_z == 0
+        return (upper / (upper - lower), -lower * upper / var_z)
+    ea, eb = math.exp(h * lower), math.exp(h * upper)
+    oc = (eb - 1.0) / (eb - ea)                     # probability of accepting H0
+    asn = (oc * lower + (1.0 - oc) * upper) / mean_z
+    return oc, asn
+
+
+def wald_oc_asn_normal(theta, var, mu0, mu1, alpha, beta):
+    """Wald's approximate operating characteristic and average sample number of the
+    one-sided normal SPRT of mu0 vs mu1 (bounds :func:`sprt_bounds`) when the true
+    mean is theta and the per-observation variance var: (P(accept H0), E[n]).
+
+    Per observation the LLR grows by z ~ N(m, s^2), m = (mu1-mu0)(2 theta-mu0-mu1)/(2 var),
+    s^2 = (mu1-mu0)^2/var; h = -2m/s^2; OC = (e^{hB}-1)/(e^{hB}-e^{hA}),
+    ASN = (OC A + (1-OC) B)/m (Wald 1945; overshoot ignored, so the true ASN is a
+    little larger)."""
+    lower, upper = sprt_bounds(alpha, beta)
+    m = (mu1 - mu0) * (2 * theta - mu0 - mu1) / (2 * var)
+    s2 = (mu1 - mu0) ** 2 / var
+    return _wald_oc_asn(-2 * m / s2, m, s2, lower, upper)
+
+
+def wald_oc_asn_bernoulli(p, p0, p1, alpha, beta):
+    """Wald's approximate OC and ASN of the one-sided Bernoulli SPRT of p0 vs p1 when the
+    true success probability is p: (P(accept H0), E[n]).  h solves
+    p (p1/p0)^h + (1-p) ((1-p1)/(1-p0))^h = 1 (bisection)."""
+    lower, upper = sprt_bounds(alpha, beta)
+    a, b = math.log(p1 / p0), math.log((1 - p1) / (1 - p0))
+    mean_z = p * a + (1 - p) * b
+    var_z = p * (1 - p) * (a - b) ** 2
+    if abs(mean_z) < 1e-15:
+        return _wald_oc_asn(0.0, mean_z, var_z, lower, upper)
+    f = lambda h: p * math.exp(h * a) + (1 - p) * math.exp(h * b) - 1.0
+    # the nonzero root has the sign opposite to mean_z
+    lo, hi = (1e-9, 1.0) if mean_z < 0 else (-1.0, -1e-9)
+    while f(hi if mean_z < 0 else lo) < 0:
+        if mean_z < 0:
+            hi *= 2
+        else:
+            lo *= 2
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if (f(mid) < 0) == (mean_z < 0):
+            lo = mid
+        else:
+            hi = mid
+    return _wald_oc_asn(0.5 * (lo + hi), mean_z, var_z, lower, upper)
+
+
+class SPRT:
+    """Two-sided sequential test: "no difference beyond +-d" (H0) against "a
+    difference of at least d" (H1), from cumulative sufficient statistics.
+
+    The effect delta is
+      kind="bernoulli":   p - p0, p a (win) rate of independent games, e.g. the
+                          first-player win rate against p0 = 0.5.
+                          ``update(k, n)``: k wins (fractional for shared wins) in n games.
+      kind="pentanomial": score - 1/2 of a candidate over seat-swapped game pairs.
+                          ``update(counts)``: the 5 pentanomial counts (see :func:`pentanomial`).
+      kind="paired":      mean of per-game differences d_i = x_i(variant) - x_i(base)
+                          on the same seeds, e.g. d_i in {-1, 0, 1} for "first player
+                          won" (the natural kind for comparing two variants' rates).
+                          ``update(n, sum_d, sum_d2)``.
+
+    Formulation.  Two one-sided Wald SPRTs run side by side (the Sobel-Wald
+    construction: M. Sobel and A. Wald, Ann. Math. Statist. 20 (1949) 502-522):
+      "+" test: delta = 0 against delta = +d,     "-" test: delta = 0 against delta = -d,
+    each with bounds ``sprt_bounds(alpha/2, beta)`` = (lower, upper).  Each one-sided
+    test stops (its verdict is latched) the first time its LLR reaches lower
+    (verdict H0) or upper (verdict H1).  The combined decision is
+      "H1" as soon as either one-sided test reaches its upper bound
+           (``direction`` = +1 or -1 tells which side);
+      "H0" once both one-sided tests have reached their lower bounds;
+      None otherwise (keep playing).
+    Error rates (Wald's inequalities, overshoot makes them conservative):
+    P(decide H1 | delta = 0) <= alpha/2 + alpha/2 = alpha, and
+    P(decide H0 | delta = +-d) <= beta.  Values 0 < |delta| < d are an
+    indifference zone (either decision is acceptable there), exactly as
+    fishtest's elo0/elo1.  The decision is final once made; later updates still
+    refresh the LLRs for display.  Crossings are checked only at updates, so
+    updating per chunk rather than per game is slightly conservative.
+
+    LLRs: bernoulli uses the exact binomial LLR (:func:`llr_bernoulli`) with
+    p1 = p0 +- d (needs 0 < p0 - d and p0 + d < 1); pentanomial and paired use
+    the normal-approximation GSPRT (:func:`llr_normal_approx`, fishtest's method)
+    with the variance estimated from the data (divisor n), pentanomial counts
+    regularised as fishtest does (a zero count counts as 1e-3), paired variance
+    floored at 1e-12.  Because the estimated variance is unreliable on a handful
+    of observations, the normal kinds take no decision before ``min_n``
+    observations (pairs for pentanomial; default 30; 0 for bernoulli).
+
+    Attributes: llr (the larger of the two one-sided LLRs: the evidence for a
+    difference), llr_pos, llr_neg, lower, upper, n, estimate (current delta),
+    decision, direction, verdict_pos, verdict_neg.
+    """
+
+    KINDS = ("bernoulli", "pentanomial", "paired")
+
+    def __init__(self, d: float, alpha: float = 0.05, beta: float = 0.05, kind: str = "bernoulli",
+                 p0: float = 0.5, min_n: int | None = None):
+        if kind not in self.KINDS:
+            raise ValueError(f"SPRT kind must be one of {', '.join(self.KINDS)}, not {kind!r}")
+        if not d > 0:
+            raise ValueError(f"SPRT needs a difference d > 0 (got {d})")
+        if kind == "bernoulli" and not (0.0 < p0 - d and p0 + d < 1.0):
+            raise ValueError(f"SPRT bernoulli needs 0 < p0 - d and p0 + d < 1 (got p0={p0}, d={d})")
+        if kind == "pentanomial" and d >= 0.5:
+            raise ValueError(f"SPRT pentanomial needs d < 0.5 (a score difference), got {d}")
+        self.d, self.alpha, self.beta, self.kind, self.p0 = float(d), float(alpha), float(beta), kind, float(p0)
+        self.lower, self.upper = sprt_bounds(alpha / 2.0, beta)
+        self.min_n = (0 if kind == "bernoulli" else 30) if min_n is None else int(min_n)
+        p = self.p0
+        self._bern = ((math.log((p + d) / p), math.log((1 - p - d) / (1 - p))),
+                      (math.log((p - d) / p), math.log((1 - p + d) / (1 - p)))) if kind == "bernoulli" else None
+        self.n = 0.0
+        self.estimate = float("nan")
+        self.llr_pos = 0.0
+        self.llr_neg = 0.0
+        self.verdict_pos: str | None = None
+        self.verdict_neg: str | None = None
+        self.decision: str | None = None
+        self.direction = 0
+
+    @property
+    def llr(self) -> float:
+        return max(self.llr_pos, self.llr_neg)
+
+    def _llrs(self, args):
+        d = self.d
+        if self.kind == "bernoulli":
+            if len(args) != 2:
+                raise TypeError("SPRT(kind='bernoulli').update(k, n): cumulative wins and games")
+            k, n = float(args[0]), float(args[1])
+            if n <= 0:
+                return 0.0, 0.0, n, float("nan")
+            (a1, b1), (a2, b2) = self._bern      # llr_bernoulli, inlined for speed
+            return k * a1 + (n - k) * b1, k * a2 + (n - k) * b2, n, k / n - self.p0
+        if self.kind == "pentanomial":
+            if len(args) != 1:
+                raise TypeError("SPRT(kind='pentanomial').update(counts): the 5 cumulative pair counts")
+            c = np.asarray(args[0], dtype=np.float64)
+            if c.shape != (5,):
+                raise ValueError(f"pentanomial counts need 5 entries, got shape {c.shape}")
+            n = float(c.sum())
+            if n <= 0:
+                return 0.0, 0.0, n, float("nan")
+            creg = np.where(c == 0, 1e-3, c)                 # fishtest's regularize()
+            nreg = creg.sum()
+            s = float(creg @ _PENTA_VALUES / nreg)
+            var = float(creg @ (_PENTA_VALUES - s) ** 2 / nreg)
+            est = float(c @ _PENTA_VALUES / n) - 0.5
+            return (llr_normal_approx(s, var, n, 0.5, 0.5 + d), llr_normal_approx(s, var, n, 0.5, 0.5 - d),
+                    n, est)
+        if len(args) != 3:
+            raise TypeError("SPRT(kind='paired').update(n, sum_d, sum_d2): cumulative sufficient statistics")
+        n, s, s2 = (float(a) for a in args)
+        if n <= 0:
+            return 0.0, 0.0, n, float("nan")
+        m = s / n
+        var = max(s2 / n - m * m, 1e-12)
+        return n * d * (2 * m - d) / (2 * var), -n * d * (2 * m + d) / (2 * var), n, m
+
+    def update(self, *args):
+        """Feed the cumulative statistics so far (see the class docstring for each kind);
+        returns the decision (None, "H0" or "H1")."""
+        self.llr_pos, self.llr_neg, self.n, self.estimate = self._llrs(args)
+        if self.decision is not None or self.n < self.min_n:
+            return self.decision
+        for side in ("pos", "neg"):
+            if getattr(self, "verdict_" + side) is None:
+                v = getattr(self, "llr_" + side)
+                if v >= self.upper:
+                    setattr(self, "verdict_" + side, "H1")
+                elif v <= self.lower:
+                    setattr(self, "verdict_" + side, "H0")
+        if self.verdict_pos == "H1" or self.verdict_neg == "H1":
+            self.decision = "H1"
+            self.direction = 1 if self.verdict_pos == "H1" else -1
+        elif self.verdict_pos == "H0" and self.verdict_neg == "H0":
+            self.decision = "H0"
+        return self.decision
+
+    def status(self) -> str:
+        """One line for progress output."""
+        dec = {None: "continue", "H0": f"H0: no difference beyond +-{self.d:g}",
+               "H1": f"H1: difference of at least {'+' if self.direction > 0 else '-'}{self.d:g}"}[self.decision]
+        return (f"n={self.n:g} estimate={self.estimate:+.4f} LLR(+d)={self.llr_pos:.3f} "
+                f"LLR(-d)={self.llr_neg:.3f} bounds [{self.lower:.3f}, {self.upper:.3f}] {dec}")
+
+    def __repr__(self) -> str:
+        return f"SPRT(d={self.d:g}, alpha={self.alpha:g}, beta={self.beta:g}, kind={self.kind!r}) {self.status()}"
+
+
+# ---------------------------------------------------------------------------
+# Bradley-Terry ratings
+# ---------------------------------------------------------------------------
+
+def _strongly_connected(adj: np.ndarray) -> bool:
+    k = adj.shape[0]
+    reach = adj | np.eye(k, dtype=bool)
+    for _ in range(max(1, int(math.ceil(math.log2(max(k, 2)))) + 1)):
+        reach = reach | ((reach.astype(np.int64) @ reach.astype(np.int64)) > 0)
+    return bool(reach.all())
+
+
+def bradley_terry(wins, games, prior: float = 0.0, z: float = Z95, tol: float = 1e-12,
+                  max_iter: int = 100000, names=None) -> dict:
+    """Bradley-Terry ratings on the Elo scale with standard errors and intervals.
+
+    wins[i, j]: (fractional, a draw is half a win) wins of bot i over bot j;
+    games[i, j]: games played between i and j (symmetric, zero diagonal), so
+    wins[i, j] + wins[j, i] == games[i, j].  Model: P(i beats j) =
+    g_i / (g_i + g_j), rating_i = 400 log10(g_i) (so a 400-point gap is 10:1 odds,
+    as in Elo; :func:`score_from_elo` of a rating difference is the predicted score).
+
+    Method: the MM algorithm of D. R. Hunter, "MM algorithms for generalized
+    Bradley-Terry models", Ann. Statist. 32 (2004) 384-406:
+    g_i <- W_i / sum_j n_ij / (g_i + g_j), renormalised each step, iterated until
+    the largest change of log g is below `tol`, then two Newton steps to polish.
+    Ratings are anchored so that their mean is 0.  Standard errors come from the
+    Fisher information of theta = log g, I_ii = sum_j n_ij p_ij p_ji,
+    I_ij = -n_ij p_ij p_ji (for this model the observed and expected information
+    coincide); I is singular along the all-ones direction (only differences are
+    identified), and its Moore-Penrose pseudo-inverse is the covariance of the
+    mean-zero anchored estimates.  Intervals: rating +- z se (normal approximation).
+    ``cov`` (Elo^2) gives the SE of any difference: var(r_i - r_j) = C_ii + C_jj - 2 C_ij.
+
+    The maximum-likelihood ratings exist only if every bot both wins against and
+    loses against some other bot in a chain (Hunter's condition: the "i beat j"
+    graph is strongly connected); otherwise a ValueError names the problem.
+    ``prior`` > 0 adds that many virtual games, drawn, between every pair of bots
+    (a shrinkage prior that makes the ratings always finite).
+
+    Returns dict(ratings, se, lo, hi, cov, iterations, converged, log_likelihood).
+    """
+    W = np.array(wins, dtype=np.float64)
+    G = np.array(games, dtype=np.float64)
+    if W.ndim != 2 or W.shape[0] != W.shape[1] or G.shape != W.shape:
+        raise ValueError(f"wins and games must be square matrices of the same shape, got {W.shape} and {G.shape}")
+    k = W.shape[0]
+    if k < 2:
+        raise ValueError("Bradley-Terry needs at least two bots")
+    label = (lambda i: str(names[i])) if names is not None else (lambda i: f"bot {i}")
+    if (W < 0).any() or (G < 0).any():
+        raise ValueError("wins and games must be non-negative")
+    if np.any(np.diag(G) != 0) or np.any(np.diag(W) != 0):
+        raise ValueError("the diagonals of wins and games must be zero (a bot does not play itself)")
+    if not np.allclose(G, G.T, rtol=1e-9, atol=1e-9):
+        raise ValueError("games must be symmetric: games[i, j] counts all games between i and j "
+                         "(add the matrix to its transpose if it counts one seat order)")
+    if not np.allclose(W + W.T, G, rtol=1e-9, atol=1e-6):
+        raise ValueError("wins[i, j] + wins[j, i] must equal games[i, j] (count a draw as half a win each)")
+    if prior > 0:
+        off = 1.0 - np.eye(k)
+        W = W + 0.5 * prior * off
+        G = G + prior * off
+    elif not _strongly_connected(W > 0):
+        total = W.sum(axis=1)
+        lost = W.sum(axis=0)
+        bad = [label(i) for i in range(k) if total[i] <= 0 or lost[i] <= 0]
+        what = (f"{', '.join(bad)} won all or none of its games" if bad else
+                "the bots split into groups one of which never lost to the other")
+        raise ValueError(f"Bradley-Terry ratings do not exist (they would be infinite): {what}; "
+                         f"play more games or pass prior > 0")
+    w_tot = W.sum(axis=1)
+    theta = np.zeros(k)
+    converged = False
+    it = 0
+    for it in range(1, max_iter + 1):
+        g = np.exp(theta)
+        den = (G / (g[:, None] + g[None, :])).sum(axis=1)
+        new = np.log(w_tot / den)
+        new -= new.mean()
+        change = float(np.max(np.abs(new - theta)))
+        theta = new
+        if change < tol:
+            converged = True
+            break
+
+    def info(th):
+        P = 1.0 / (1.0 + np.exp(th[None, :] - th[:, None]))     # P[i, j] = p_ij
+        M = G * P * P.T
+        return P, np.diag(M.sum(axis=1)) - M
+
+    for _ in range(2):      # Newton polish (gradient W_i - sum_j n_ij p_ij)
+        P, I = info(theta)
+        grad = w_tot - (G * P).sum(axis=1)
+        theta = theta + np.linalg.pinv(I, hermitian=True) @ grad
+        theta -= theta.mean()
+    P, I = info(theta)
+    cov = np.linalg.pinv(I, hermitian=True) * _ELO ** 2
+    se = np.sqrt(np.maximum(np.diag(cov), 0.0))
+    r = theta * _ELO
+    with np.errstate(divide="ignore"):
+        ll = float(np.sum(np.where(W > 0, W * np.log(P), 0.0)))
+    return {"ratings": r, "se": se, "lo": r - z * se, "hi": r + z * se, "cov": cov,
+            "iterations": it, "converged": converged, "log_likelihood": ll}
+
+
+# ---------------------------------------------------------------------------
+# Least squares from moments
+# ---------------------------------------------------------------------------
+
+class SingularDesignError(ValueError):
+    """X'X is singular: some columns of the design are linearly dependent."""
+
+
+def ols_moments(X, y) -> tuple[np.ndarray, np.ndarray, float, int]:
+    """(X'X, X'y, y'y, n) of one chunk; sum these over chunks for :func:`ols_from_moments`."""
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    return X.T @ X, X.T @ y, float(y @ y), int(y.shape[0])
+
+
+def ols_from_moments(XtX, Xty, yty, n, intercept: int | None = 0, singular: str = "raise",
+                     names=None, z: float = Z95, rcond: float = 1e-10) -> dict:
+    """Ordinary least squares from the cross-product moments X'X, X'y, y'y and n.
+
+    The caller includes the intercept column (a column of ones) in X, by default
+    as column 0 (``intercept=0``; X'y[intercept] is then sum y, used for the
+    centred R^2; ``intercept=None`` gives the uncentred R^2 = 1 - RSS / y'y).
+
+    Method: normal equations.  X'X is first scaled to unit diagonal
+    (D X'X D, D = diag(X'X)^-1/2) and eigendecomposed; eigenvalues below
+    rcond * the largest count as zero.  beta = (X'X)^-1 X'y,
+    RSS = y'y - 2 beta'X'y + beta'X'X beta, sigma^2 = RSS / (n - rank),
+    Cov(beta) = sigma^2 (X'X)^-1, intervals beta +- z se and two-sided p-values
+    from the normal approximation (appropriate for the thousands of games a run
+    plays; with few observations Student's t would be wider).  Reference: e.g.
+    Greene, Econometric Analysis, ch. 3-4; forming X'X squares the condition
+    number, so keep the columns on comparable scales.
+
+    Singular X'X (a constant count column besides the intercept, counts that
+    always sum to a constant, a column of zeros): with ``singular="raise"``
+    (default) a :class:`SingularDesignError` names the columns involved; with
+    ``singular="pinv"`` the generalised inverse D (D X'X D)^+ D is used: a
+    least-squares solution (minimum norm in the scaled coordinates) whose fitted
+    values, RSS and R^2 are exact, but whose coefficients of the dependent
+    columns are not individually meaningful; df uses the rank.
+
+    Returns dict(coef, se, lo, hi, z, p, cov, r2, adj_r2, sigma, rss, df_resid, rank, n).
+    """
+    A = np.array(XtX, dtype=np.float64)
+    b = np.asarray(Xty, dtype=np.float64).reshape(-1)
+    k = A.shape[0]
+    if A.shape != (k, k) or b.shape != (k,):
+        raise ValueError(f"X'X must be square and X'y match it, got {A.shape} and {b.shape}")
+    if not np.allclose(A, A.T, rtol=1e-10, atol=0):
+        raise ValueError("X'X must be symmetric")
+    if singular not in ("raise", "pinv"):
+        raise ValueError("singular must be 'raise' or 'pinv'")
+    label = (lambda i: str(names[i])) if names is not None else (lambda i: f"column {i}")
+    n = float(n)
+    if intercept is not None and not math.isclose(A[intercept, intercept], n, rel_tol=1e-9):
+        raise ValueError(f"{label(intercept)} is not an intercept (a column of ones): "
+                         f"X'X[{intercept},{intercept}] = {A[intercept, intercept]:g} but n = {n:g}")
+    diag = np.diag(A).copy()
+    dscale = np.where(diag > 0, 1.0 / np.sqrt(np.where(diag > 0, diag, 1.0)), 0.0)
+    S = A * dscale[:, None] * dscale[None, :]
+    w, V = np.linalg.eigh(S)
+    wmax = max(float(w.max()), 0.0)
+    keep = w > rcond * wmax if wmax > 0 else np.zeros(k, dtype=bool)
+    rank = int(keep.sum())
+    if rank < k and singular == "raise":
+        zero = [label(i) for i in range(k) if diag[i] <= 0]
+        if zero:
+            what = f"{', '.join(zero)} {'is' if len(zero) == 1 else 'are'} all zero"
+        else:
+            v = V[:, int(np.argmin(w))]
+            cols = [label(i) for i in np.flatnonzero(np.abs(v) > 0.1 * np.abs(v).max())]
+            what = f"{', '.join(cols)} are linearly dependent (a constant or a fixed sum)"
+        raise SingularDesignError(f"X'X is singular (rank {rank} of {k}): {what}; drop a column "
+                                  f"or pass singular='pinv'")
+    inv_w = np.where(keep, 1.0 / np.where(keep, w, 1.0), 0.0)
+    Sinv = (V * inv_w) @ V.T
+    Ainv = Sinv * dscale[:, None] * dscale[None, :]
+    beta = Ainv @ b
+    rss = max(float(yty) - 2.0 * float(beta @ b) + float(beta @ A @ beta), 0.0)
+    df = n - rank
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sigma2 = rss / df if df > 0 else float("nan")
+        cov = sigma2 * Ainv
+        se = np.sqrt(np.maximum(np.diag(cov), 0.0))
+        zs = beta / se
+        if intercept is not None:
+            tss = float(yty) - b[intercept] ** 2 / n
+            r2 = 1.0 - rss / tss if tss > 0 else float("nan")
+            adj = 1.0 - (1.0 - r2) * (n - 1) / df if df > 0 else float("nan")
+        else:
+            r2 = 1.0 - rss / float(yty) if yty > 0 else float("nan")
+            adj = 1.0 - (1.0 - r2) * n / df if df > 0 else float("nan")
+    p = _erfc(np.abs(zs) / _SQRT2)
+    return {"coef": beta, "se": se, "lo": beta - z * se, "hi": beta + z * se, "z": zs, "p": p,
+            "cov": cov, "r2": r2, "adj_r2": adj, "sigma": math.sqrt(sigma2) if sigma2 == sigma2 else sigma2,
+            "rss": rss, "df_resid": df, "rank": rank, "n": n}
