@@ -104,5 +104,10 @@ def test_random_two_player_games_often_never_end():
     _, short = run(2, "random", 400, check=False, horizon=500)
     _, long = run(2, "random", 400, check=False, horizon=5000)
     assert 0.05 < short["capped"].mean() < 0.4
-    # a game not over after 500 exchanges is not over after 5000 either
+    # a game not over after 500 exchanges is not over after 5000 either, and its score
+    # has not moved: no join happens in these endless games (see RULES.md, Horizon)
     assert (short["capped"] == long["capped"]).all()
+    c = short["capped"]
+    assert (short["score"][c] == long["score"][c]).all()
+    assert (short["joins"][c] == long["joins"][c]).all()
+    assert (short["win"][c] == long["win"][c]).all()

@@ -150,10 +150,8 @@ def count_assignments(allowed, n, dp, pc):
     for mask in range(1, 1 << n):
         m = mask & allowed[pc[mask] - 1]
         s = 0
-        while m:
-            low = m & -m
-            s += dp[mask ^ low]
-            m ^= low
+        for c in range(n):  # branch-free: a fixed trip count predicts well
+            s += dp[mask ^ (1 << c)] * ((m >> c) & 1)
         dp[mask] = s
     return dp[(1 << n) - 1]
 
@@ -326,6 +324,38 @@ def gen_moves(st, R, ea, eb, ebits, out):
                 out[cnt] = 16 * e + l
                 cnt += (m >> l) & 1
     return cnt
+
+
+@njit(cache=True, inline="always")
+def edge_masks(st, R, ea, eb, ebits, pc, emask):
+    """``emask[e]``: the legal levels on edge e (bit mask); returns the number of legal
+    exchanges (the length of ``gen_moves``' list, without writing it)."""
+    blk = 0
+    if st[MA] >= 0:
+        blk = (np.int64(1) << st[MA]) | (np.int64(1) << st[MB])
+    rbit = np.int64(1) << st[RAV]
+    cnt = 0
+    for e in range(R[R_E]):
+        m = st[CUT + ea[e]] & st[CUT + eb[e]] & ~rbit
+        m = m if (ebits[e] & blk) == 0 else 0
+        emask[e] = m
+        cnt += pc[m]
+    return cnt
+
+
+@njit(cache=True, inline="always")
+def pick_move(emask, E, r, pc):
+    """Move number ``r`` of the list ``gen_moves`` would write, from ``edge_masks``."""
+    for e in range(E):
+        k = pc[emask[e]]
+        if r < k:
+            m = emask[e]
+            for _ in range(r):
+                m &= m - 1
+            low = m & -m
+            return 16 * e + pc[low - 1]
+        r -= k
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -802,7 +832,7 @@ def final_scores(st, R, pts, cards, tally, cp, sc):
 @njit(cache=True)
 def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, bot_ids, bot_par,
               st, rs, moves, rep, ties, vals, s1, s2, ss, mv, nmv, idx, al, be, bv,
-              dp, pc, used, allowed, col, rem, cards, cp, sc, before, tally):
+              dp, pc, used, allowed, col, rem, cards, cp, sc, before, emask, tally):
     n = R[R_N]
     L = R[R_L]
     P = R[R_P]
@@ -882,14 +912,17 @@ def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, bot_ids, bo
     ex = 0
     end = END_NO_EXCHANGE
     while True:
-        nm = gen_moves(st, R, ea, eb, ebits, moves)
+        b = bot_ids[p]
+        if b == BOT_RANDOM:
+            nm = edge_masks(st, R, ea, eb, ebits, pc, emask)
+        else:
+            nm = gen_moves(st, R, ea, eb, ebits, moves)
         if nm == 0:
             end = END_NO_EXCHANGE
             break
         if ex >= horizon:
             end = END_HORIZON
             break
-        b = bot_ids[p]
         if P > 2 and can_declare(st, R, cards, p):
             if b == BOT_RANDOM:
                 dec = rand_int(rs, 1 + p, 2) == 0
@@ -900,7 +933,7 @@ def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, bot_ids, bo
                 tally[T_DECL] = p
                 break
         if b == BOT_RANDOM:
-            m = moves[rand_int(rs, 1 + p, nm)]
+            m = pick_move(emask, R[R_E], rand_int(rs, 1 + p, nm), pc)
         elif P == 2:
             if b == BOT_GREEDY:
                 m = greedy2(st, R, p, moves, nm, ea, eb, ebits, hmask, spaces, s1, s2, rep,
@@ -974,6 +1007,7 @@ def run_games(seed, start, count, R, ea, eb, ebits, hmask, spaces, pts, bounds, 
     for m in range(1, 1 << n):
         pc[m] = pc[m >> 1] + (m & 1)
     rem = np.zeros(NMAX, dtype=np.int64)
+    emask = np.zeros(64, dtype=np.int64)
     used = np.zeros(NMAX, dtype=np.int64)
     allowed = np.zeros(NMAX, dtype=np.int64)
     col = np.zeros(NMAX, dtype=np.int64)
@@ -984,4 +1018,4 @@ def run_games(seed, start, count, R, ea, eb, ebits, hmask, spaces, pts, bounds, 
     for j in range(count):
         play_game(start + j, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, bot_ids,
                   bot_par, st, rs, moves, rep, ties, vals, s1, s2, ss, mv, nmv, idx, al, be,
-                  bv, dp, pc, used, allowed, col, rem, cards, cp, sc, before, out[j])
+                  bv, dp, pc, used, allowed, col, rem, cards, cp, sc, before, emask, out[j])
