@@ -89,7 +89,8 @@ O_ENDER = 360
 O_SHORT = 361
 O_PIRC = 362      # compass index of the pirate tile, -1 none
 O_FC = 363        # scratch for finish_cost: 4 spaces, 4 costs
-N_ST = 371
+O_TH = 371        # scratch for placement: how far each seat leads the placer (x20)
+N_ST = 375
 
 # per-seat tallies
 (T_WPAID, T_WEARN, T_RR, T_RRC, T_DIST, T_BONUS, T_TW, T_SUNK, T_MAP, T_PIR, T_TREAS,
@@ -507,11 +508,11 @@ def heuristic_step(st, R, kind, comp, nbr, deg, padj, Wt, var, p, cur, tgt, tnod
         here = Wt[var, tgt, cur]
         for j in range(deg[cur]):
             n = nbr[cur, j]
-            c = safe_step(st, R, kind, comp, nbr, deg, p, n, r)
-            if c < 0:
-                continue
             w = Wt[var, tgt, n]
             if w >= here:
+                continue
+            c = safe_step(st, R, kind, comp, nbr, deg, p, n, r)
+            if c < 0:
                 continue
             e = w * 4 + c
             if avoid and pc >= 0 and padj[pc, n] != 0:
@@ -781,7 +782,7 @@ def place_score(st, R, p, b, v, bp):
             loss += d
     if nb + 1 < 3:
         wage *= 0.5 + 0.1 * v  # a later, higher die may still push it right
-    th = (standing(st, R, b) - standing(st, R, p)) / 20.0
+    th = st[O_TH + b] / 20.0
     if th < 0:
         th = 0.0
     return wage + bp[B_BUMP] * loss - bp[B_SPITE] * v * (1.0 + th)
@@ -791,6 +792,10 @@ def place_score(st, R, p, b, v, bp):
 def place_phase(st, R, p, bot, bp, rs, opts):
     """Phase 2, second part: place numbered dice one at a time while any can go somewhere."""
     P = R[R_P]
+    if bot != BOT_RANDOM:
+        mine = standing(st, R, p)
+        for b in range(P):
+            st[O_TH + b] = standing(st, R, b) - mine
     while True:
         no = 0
         bi = -1
