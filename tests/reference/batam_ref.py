@@ -322,8 +322,9 @@ class Batam:
     def place_crew(self, p, dice):
         name, style = self.bots[p]
         while True:
+            clockwise = [(p + k) % self.P for k in range(1, self.P)]
             options = [(i, b) for i in range(3) if dice[i] is not None and dice[i] > 0
-                       for b in range(self.P) if self.may_place(p, b)]
+                       for b in clockwise if self.may_place(p, b)]
             if not options:
                 return
             if name == "random":

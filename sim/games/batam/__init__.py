@@ -239,7 +239,7 @@ def _notes() -> dict:
 GAME = Game(
     name="batam",
     title="Batam",
-    version=1,
+    version=2,
     players=(2, 3, 4),
     default_players=4,
     params=PARAMS,

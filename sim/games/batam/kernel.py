@@ -805,7 +805,8 @@ def place_phase(st, R, p, bot, bp, rs, opts):
             v = st[O_DV + 3 * p + i]
             if v <= 0:
                 continue
-            for b in range(P):
+            for k in range(1, P):  # opponents clockwise from the placer
+                b = (p + k) % P
                 if not can_place(st, R, p, b):
                     continue
                 opts[no] = 4 * i + b
