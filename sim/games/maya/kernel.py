@@ -741,6 +741,28 @@ def greedy_task(st, R, p, cards, moves, nm, ea, eb, ebits, hmask, spaces, pts, s
 
 # ------------------------------------------------------------------ a game
 @njit(cache=True)
+def random_pair(st, R, ea, eb, ebits, hmask, spaces, pc, emask, rs, first, tally):
+    """The two-player game between two random bots: the same exchanges and draws as the
+    general loop in ``play_game``, in a tight loop.  Returns (exchanges, end reason)."""
+    E = R[R_E]
+    horizon = R[R_HORIZON]
+    p = first
+    ex = 0
+    while True:
+        nm = edge_masks(st, R, ea, eb, ebits, pc, emask)
+        if nm == 0:
+            return ex, END_NO_EXCHANGE
+        if ex >= horizon:
+            return ex, END_HORIZON
+        m = pick_move(emask, E, rand_int(rs, 1 + p, nm), pc)
+        f = apply_exchange(st, R, m, p, ea, eb, hmask, spaces)
+        ex += 1
+        tally[T_JOINS + p] += (f & 1) + ((f >> 1) & 1)
+        tally[T_COMPL + p] += ((f >> 2) & 1) + ((f >> 3) & 1)
+        p = 1 - p
+
+
+@njit(cache=True)
 def check_invariants(st, R, before):
     """Violations: a level missing a colour, a stale cut mask, a complete tower changed."""
     n = R[R_N]
@@ -911,7 +933,10 @@ def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, bot_ids, bo
     p = first
     ex = 0
     end = END_NO_EXCHANGE
-    while True:
+    fast = P == 2 and bot_ids[0] == BOT_RANDOM and bot_ids[1] == BOT_RANDOM and check == 0
+    if fast:
+        ex, end = random_pair(st, R, ea, eb, ebits, hmask, spaces, pc, emask, rs, first, tally)
+    while not fast:
         b = bot_ids[p]
         if b == BOT_RANDOM:
             nm = edge_masks(st, R, ea, eb, ebits, pc, emask)
