@@ -112,6 +112,19 @@ def test_heuristic_beats_random_clearly():
         assert out["win"][:, players - 1].mean() > 0.8
 
 
+def test_styles_differ_and_the_default_is_not_beaten_by_the_extremes():
+    """One style against three default heuristic bots, every seat in turn (deterministic
+    for the seed): the cheap and the lavish wage policies both lose ground."""
+    for style in ("miser", "gambler"):
+        wins = []
+        for seat in range(4):
+            bots = ["heuristic"] * 4
+            bots[seat] = style
+            out = run(4, ",".join(bots), 400, seed=13)
+            wins.append(out["win"][:, seat].mean())
+        assert np.mean(wins) < 0.23, style
+
+
 def test_game_length_is_a_handful_of_rounds():
     for players in (2, 3, 4):
         out = run(players, "heuristic", 300)

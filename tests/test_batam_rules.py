@@ -577,6 +577,9 @@ def test_bad_deck_and_dice_files_are_rejected(tmp_path):
     f = _write(tmp_path, "t.toml", '[[tile]]\nkind = "tradewind"\nvalue = 2\n')
     with pytest.raises(ParamError, match="at least 7"):
         make_ctx(4, tiles=f)
+    f = _write(tmp_path, "t.toml", '[[tile]]\nkind = "pirate"\n' * 8)
+    with pytest.raises(ParamError, match="more than one pirate"):
+        make_ctx(4, tiles=f)
     f = _write(tmp_path, "d.toml", 'faces = ["seasick", "seasick"]\n')
     with pytest.raises(ParamError, match="number"):
         make_ctx(4, dice=f)

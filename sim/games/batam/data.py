@@ -254,6 +254,8 @@ def _load_all(board: str, dice: str, tiles: str, cards: str, components: str, st
     start, comp_nodes = validate_board(bp, b, goods)
     derived = derive(b)
     tk, tv, ti = load_compass("compass tiles", resolve_path("tiles", tiles), "tile", b.island_names, False)
+    if (tk == PIRATE).sum() > 1:
+        raise ParamError("compass tiles file holds more than one pirate tile; the kernel supports one")
     if len(tk) < N_COMPASS:
         raise ParamError(f"compass tiles file needs at least {N_COMPASS} tiles (one per compass space), "
                          f"not {len(tk)}")
