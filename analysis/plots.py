@@ -62,21 +62,31 @@ def win_rates(seats, positions, players: int, path, title_suffix=""):
     save(fig, path)
 
 
-def length_histogram(values, capped_mask, unit: str, path, cap_value=None):
-    """Distribution of game length, games stopped by the horizon drawn apart."""
+def length_histogram(S, column: str, unit: str, path):
+    """Distribution of game length from exact histograms; games stopped by the horizon apart."""
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
-    v = np.asarray(values)
-    lo, hi = int(v.min()), int(v.max())
-    nbins = min(80, hi - lo + 1)
-    bins = np.linspace(lo - 0.5, hi + 0.5, nbins + 1)
-    ended = v[~capped_mask]
-    capped = v[capped_mask]
-    ax.hist(ended, bins=bins, color=OKABE_ITO[0], label="ended by the rules",
-            weights=np.full(ended.size, 100.0 / v.size))
-    if capped.size:
-        ax.hist(capped, bins=bins, color=OKABE_ITO[5], label="stopped by the horizon",
-                weights=np.full(capped.size, 100.0 / v.size))
-    mean, median = float(v.mean()), float(np.median(v))
+    h = S.hists[column]
+    hc = S.hists.get(f"{column}|capped")
+    v = h.values
+    share = h.counts * 100.0 / h.n
+    capped = np.zeros_like(share)
+    if hc is not None and hc.n:
+        capped[hc.lo - h.lo: hc.lo - h.lo + hc.counts.size] = hc.counts * 100.0 / h.n
+    ended = share - capped
+    width = 1.0
+    if v.size > 120:  # group into about 80 bins for readability
+        step = int(np.ceil(v.size / 80))
+        pad = (-v.size) % step
+        v = np.concatenate([v, v[-1] + 1 + np.arange(pad)])[::step]
+        ended = np.concatenate([ended, np.zeros(pad)]).reshape(-1, step).sum(axis=1)
+        capped = np.concatenate([capped, np.zeros(pad)]).reshape(-1, step).sum(axis=1)
+        width = step
+    ax.bar(v, ended, width=width, align="edge" if width > 1 else "center", color=OKABE_ITO[0],
+           label="ended by the rules")
+    if capped.any():
+        ax.bar(v, capped, bottom=ended, width=width, align="edge" if width > 1 else "center",
+               color=OKABE_ITO[5], label="stopped by the horizon")
+    mean, median = h.mean(), h.quantile(0.5)
     ax.axvline(mean, color="black", linestyle="-", linewidth=1, label=f"mean {mean:.1f}")
     ax.axvline(median, color="black", linestyle=":", linewidth=1.5, label=f"median {median:.0f}")
     ax.legend(frameon=False)
@@ -100,19 +110,22 @@ def seat_means(tables: dict, path, seat_names):
     save(fig, path)
 
 
-def count_distribution(df, name: str, seat_names, path, xlabel: str):
+def count_distribution(S, name: str, seat_names, path, xlabel: str):
     """Share of games by a per-seat count (e.g. kills), one bar group per seat."""
     players = len(seat_names)
-    vals = [df[f"{name}_{s}"].to_numpy() for s in range(players)]
-    hi = int(max(v.max() for v in vals)) if len(df) else 0
-    x = np.arange(hi + 1)
+    hists = [S.seat_hist(name, s) for s in range(players)]
+    lo = min(h.lo for h in hists)
+    hi = max(h.lo + h.counts.size - 1 for h in hists)
+    x = np.arange(lo, hi + 1)
     width = 0.8 / players
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
-    for s, v in enumerate(vals):
-        share = np.bincount(v.astype(np.int64), minlength=hi + 1)[: hi + 1] * 100.0 / max(len(v), 1)
+    for s, h in enumerate(hists):
+        share = np.zeros(x.size)
+        share[h.lo - lo: h.lo - lo + h.counts.size] = h.counts * 100.0 / max(h.n, 1)
         ax.bar(x + (s - (players - 1) / 2) * width, share, width=width, color=seat_color(s),
                label=seat_names[s], edgecolor="black", linewidth=0.3)
-    ax.set_xticks(x)
+    if x.size <= 30:
+        ax.set_xticks(x)
     ax.legend(frameon=False)
     _style(ax, f"Distribution of {name.replace('_', ' ')} per game", xlabel, "share of games (%)")
     save(fig, path)

@@ -35,19 +35,21 @@ def _num(x, nd=2) -> str:
     return f"{x:,.{nd}f}"
 
 
-def summarize(df: pd.DataFrame, manifest: dict, game) -> dict:
-    """Every figure the report and the terminal show, computed once."""
+def summarize(S, manifest: dict, game) -> dict:
+    """Every figure the report and the terminal show, computed once from a Summary."""
+    S = metrics.summary_of(S, game)
     seats = manifest["seats"]
     out = {
-        "seats": metrics.seat_win_rates(df, seats),
-        "positions": metrics.position_win_rates(df),
-        "first": metrics.first_player_advantage(df),
-        "balance": metrics.balance(df),
-        "outcomes": metrics.outcome_counts(df),
-        "end_reasons": metrics.end_reasons(df, game.end_reasons),
-        "length": metrics.duration(df, game.length),
-        "seat_means": {h: metrics.seat_means(df, h, seats) for h in game.highlight
-                       if f"{h}_0" in df.columns},
+        "summary": S,
+        "seats": metrics.seat_win_rates(S, seats),
+        "positions": metrics.position_win_rates(S),
+        "first": metrics.first_player_advantage(S),
+        "balance": metrics.balance(S),
+        "outcomes": metrics.outcome_counts(S),
+        "end_reasons": metrics.end_reasons(S, game.end_reasons),
+        "length": metrics.duration(S, game.length),
+        "seat_means": {h: metrics.seat_means(S, h, seats) for h in game.highlight
+                       if S.seat_hist(h, 0) is not None},
     }
     return out
 
@@ -162,21 +164,23 @@ def _params_rows(game, manifest) -> list:
     return rows
 
 
-def write_report(df: pd.DataFrame, manifest: dict, game, out_dir) -> Path:
-    """Write index.html (PNGs beside it) and report-standalone.html (images embedded)."""
+def write_report(S, manifest: dict, game, out_dir) -> Path:
+    """Write index.html (PNGs beside it) and report-standalone.html (images embedded).
+
+    ``S``: the run's Summary (or its results DataFrame)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    s = summarize(df, manifest, game)
+    s = summarize(S, manifest, game)
+    S = s["summary"]
     seats = manifest["seats"]
     players = manifest["players"]
     figs: list[tuple[str, str, str]] = []  # (file, title, caption)
-    if len(df):
+    if S.n:
         plots.win_rates(s["seats"], s["positions"], players, out_dir / "win_rates.png")
         figs.append(("win_rates.png", "Win rates",
                      "Coloured bars: each seat. Grey bars: by turn order, whoever sat there. "
                      "Black whiskers: 95% Wilson intervals. Dashed line: the fair share."))
-        plots.length_histogram(df[game.length].to_numpy(), df["capped"].to_numpy(bool),
-                               game.length_unit, out_dir / "length.png")
+        plots.length_histogram(S, game.length, game.length_unit, out_dir / "length.png")
         figs.append(("length.png", "Game length",
                      f"Share of games by length in {game.length_unit}; games stopped by the horizon "
                      "are drawn in orange."))
@@ -185,9 +189,9 @@ def write_report(df: pd.DataFrame, manifest: dict, game, out_dir) -> Path:
             figs.append(("seat_means.png", "Per-seat averages",
                          "Mean per game for each seat, with 95% intervals."))
         for name in game.highlight[:2]:
-            if f"{name}_0" in df.columns:
+            if S.seat_hist(name, 0) is not None:
                 fn = f"dist_{name}.png"
-                plots.count_distribution(df, name, seats, out_dir / fn, f"{name.replace('_', ' ')} in a game")
+                plots.count_distribution(S, name, seats, out_dir / fn, f"{name.replace('_', ' ')} in a game")
                 figs.append((fn, f"Distribution of {name.replace('_', ' ')}",
                              f"Share of games by the number of {name.replace('_', ' ')} each seat made."))
 

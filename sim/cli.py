@@ -50,6 +50,9 @@ def cli():
     """
 
 
+RAW_AUTO_MAX = 10_000_000
+
+
 def _run_command(name: str):
     @click.command(name=name, help=f"Simulate {name} games and write a report.\n\n"
                    f"Example: sim {name} --games 1e5 --bots greedy,random --set NAME=VALUE")
@@ -62,34 +65,73 @@ def _run_command(name: str):
     @click.option("--seed", default="1", show_default=True, help="master seed")
     @click.option("--jobs", "-j", type=int, default=0, help="worker processes (0: all cores)")
     @click.option("--chunk-size", type=int, default=None, help="games per chunk (results do not depend on it)")
-    @click.option("--backend", default=None, help="joblib backend: loky (processes), threading, sequential")
+    @click.option("--backend", default=None,
+                  help="loky (local processes, default), dask (a Dask cluster), threading, sequential")
+    @click.option("--scheduler", default=None, metavar="ADDRESS",
+                  help="Dask scheduler, e.g. tcp://host:8786 (with --backend dask; "
+                       "without it a local cluster is started)")
     @click.option("--out", "-o", default=None, help="run directory (default: reports/<game>-<params>-<time>)")
+    @click.option("--resume", default=None, metavar="DIR",
+                  help="finish an interrupted run in DIR (its parameters are read from DIR)")
+    @click.option("--raw/--no-raw", default=None,
+                  help=f"write one row per game (default: yes up to {RAW_AUTO_MAX:.0e} games); "
+                       "without rows only merged statistics are kept")
     @click.option("--csv", is_flag=True, help="also write the per-game results as CSV")
     @click.option("--quiet", "-q", is_flag=True, help="no progress bar and no summary table")
-    def cmd(games, sets, bots, players, seed, jobs, chunk_size, backend, out, csv, quiet):
+    def cmd(games, sets, bots, players, seed, jobs, chunk_size, backend, scheduler, out, resume, raw,
+            csv, quiet):
         from .output import default_run_dir, prepare_out_dir, save_run
         from .runner import execute, make_spec
         if chunk_size is not None and chunk_size < 1:
             raise UsageError(f"--chunk-size must be at least 1, not {chunk_size}")
         if jobs < 0:
             raise UsageError(f"--jobs must be 0 (all cores) or more, not {jobs}")
-        spec = make_spec(name, games, parse_assignments(sets), bots, players, seed)
+        if resume:
+            spec, rows = _spec_from_run_dir(name, resume)
+            out = resume
+        else:
+            spec = make_spec(name, games, parse_assignments(sets), bots, players, seed)
+            keep = raw if raw is not None else spec.games <= RAW_AUTO_MAX
+            rows = "disk" if keep else "none"
+        if csv and rows == "none":
+            raise UsageError("--csv needs the per-game rows: add --raw")
         out_dir = prepare_out_dir(out or default_run_dir(spec))
         command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
         progress = (not quiet) and sys.stderr.isatty()
         result = execute(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
-                         progress=progress, command=command)
+                         progress=progress, command=command, rows=rows, out_dir=out_dir,
+                         scheduler=scheduler)
         paths = save_run(result, out_dir, csv=csv)
         if not quiet:
             from analysis.report import summarize, text_summary
-            click.echo(text_summary(summarize(result.frame, result.manifest, spec.game),
+            click.echo(text_summary(summarize(result.summary, result.manifest, spec.game),
                                     result.manifest, spec.game))
+        if result.manifest.get("chunks_resumed"):
+            click.echo(f"Resumed: {result.manifest['chunks_resumed']} finished chunks were reused.",
+                       err=True)
         if result.partial:
             click.echo(f"Interrupted: kept {result.manifest['games_completed']:,} finished games "
-                       f"of {spec.games:,}; the report says it is partial.", err=True)
+                       f"of {spec.games:,}; the report says it is partial. "
+                       f"Finish it with: sim {name} --resume {out_dir}", err=True)
         click.echo(f"report: {paths['report']}")
         return 130 if result.partial else 0
     return cmd
+
+
+def _spec_from_run_dir(name: str, run_dir):
+    """The spec of the run recorded in ``run_dir/run.json`` (for --resume)."""
+    import json
+    from pathlib import Path
+    from .runner import make_spec
+    path = Path(run_dir) / "run.json"
+    if not path.is_file():
+        raise UsageError(f"--resume {run_dir}: no run.json there, so nothing to resume")
+    meta = json.loads(path.read_text())
+    fp = meta["fingerprint"]
+    if fp["game"] != name:
+        raise UsageError(f"--resume {run_dir}: that is a {fp['game']} run, not {name}")
+    spec = make_spec(name, fp["games"], fp["rules"], fp["bots"], fp["players"], fp["seed"])
+    return spec, meta.get("rows", "none")
 
 
 for _name in REGISTRY:
@@ -134,9 +176,9 @@ def report_cmd(run_dir):
     """Rebuild the report of a saved run without simulating again."""
     from analysis.report import write_report
     from .output import load_run
-    df, manifest = load_run(run_dir)
+    summary, manifest = load_run(run_dir)
     game = get_game(manifest["game"])
-    path = write_report(df, manifest, game, run_dir)
+    path = write_report(summary, manifest, game, run_dir)
     click.echo(f"report: {path}")
 
 

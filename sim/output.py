@@ -13,10 +13,11 @@ from pathlib import Path
 import pandas as pd
 
 from .game import short_params
-from .io import atomic_write, check_writable_dir, write_json
+from .io import atomic_write, check_writable_dir, write_json, write_text
 from .params import UsageError
 
 RESULTS = "results.parquet"
+SUMMARY = "summary.json"
 MANIFEST = "manifest.json"
 
 
@@ -42,33 +43,57 @@ def prepare_out_dir(path) -> Path:
 
 
 def save_run(result, out_dir, csv: bool = False, report: bool = True) -> dict:
-    """Write results, manifest and report; returns the paths written."""
+    """Write the merged statistics, the optional CSV, the report and (last) the manifest."""
     out_dir = Path(out_dir)
-    df = result.frame
     manifest = dict(result.manifest)
     paths = {}
-    paths["results"] = atomic_write(out_dir / RESULTS, lambda tmp: df.to_parquet(tmp, index=False))
+    paths["summary"] = write_text(out_dir / SUMMARY, result.summary.to_json())
+    if result.frame is not None:
+        df = result.frame
+        paths["results"] = atomic_write(out_dir / RESULTS, lambda tmp: df.to_parquet(tmp, index=False))
     if csv:
-        paths["csv"] = atomic_write(out_dir / "results.csv", lambda tmp: df.to_csv(tmp, index=False))
+        paths["csv"] = atomic_write(out_dir / "results.csv", lambda tmp: _write_csv(result, out_dir, tmp))
     if report:
         from analysis.report import write_report
-        paths["report"] = write_report(df, manifest, result.spec.game, out_dir)
+        paths["report"] = write_report(result.summary, manifest, result.spec.game, out_dir)
     manifest["files"] = sorted(p.name for p in paths.values())
     paths["manifest"] = write_json(out_dir / MANIFEST, manifest)
     return paths
 
 
+def _write_csv(result, out_dir: Path, tmp: str) -> None:
+    """CSV of every row: from memory, or part by part from the rows on disk."""
+    if result.frame is not None:
+        result.frame.to_csv(tmp, index=False)
+        return
+    parts = sorted((out_dir / "results").glob("part-*.parquet"))
+    if not parts:
+        raise UsageError("--csv needs the per-game rows: run with --raw")
+    with open(tmp, "w", encoding="utf-8", newline="") as f:
+        for i, part in enumerate(parts):
+            pd.read_parquet(part).to_csv(f, index=False, header=(i == 0))
+
+
 def load_run(run_dir):
-    """(DataFrame, manifest) of a saved run, with clear errors for a directory that is not one."""
+    """(Summary, manifest) of a saved run, with a clear error for a directory that is not one."""
+    from .summary import Summary
     run_dir = Path(run_dir)
     man = run_dir / MANIFEST
-    res = run_dir / RESULTS
-    if not man.is_file() or not res.is_file():
-        raise UsageError(f"{run_dir} is not a finished run directory (needs {MANIFEST} and {RESULTS})")
+    summ = run_dir / SUMMARY
+    if not man.is_file() or not summ.is_file():
+        raise UsageError(f"{run_dir} is not a finished run directory (needs {MANIFEST} and {SUMMARY})")
     manifest = json.loads(man.read_text())
-    df = pd.read_parquet(res)
-    df.attrs["manifest"] = manifest
-    return df, manifest
+    return Summary.from_json(summ.read_text()), manifest
+
+
+def load_rows(run_dir):
+    """The per-game rows of a run directory (single file or one part per chunk)."""
+    run_dir = Path(run_dir)
+    if (run_dir / RESULTS).is_file():
+        return pd.read_parquet(run_dir / RESULTS)
+    if (run_dir / "results").is_dir():
+        return pd.read_parquet(run_dir / "results").sort_values("game").reset_index(drop=True)
+    raise UsageError(f"{run_dir} has no per-game rows (run with --raw)")
 
 
 def safe_name(s: str) -> str:

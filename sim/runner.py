@@ -15,6 +15,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
@@ -25,7 +26,7 @@ from .games import get as get_game
 from .params import UsageError
 
 MAX_GAMES = 10_000_000_000
-BACKENDS = ("loky", "threading", "sequential")
+BACKENDS = ("loky", "threading", "sequential", "dask")
 
 
 @dataclass
@@ -44,6 +45,12 @@ class RunSpec:
         return {p.name: self.rules[p.name] for p in self.game.params
                 if self.rules[p.name] != p.default}
 
+    def fingerprint(self) -> dict:
+        """What must match for a directory's finished chunks to be reused (resume)."""
+        return {"game": self.game.name, "game_version": self.game.version, "players": self.players,
+                "rules": {k: _show(v) if isinstance(v, tuple) else v for k, v in self.rules.items()},
+                "bots": [c.label for c in self.bots], "seed": self.seed, "games": self.games}
+
     def describe(self) -> str:
         changed = ",".join(f"{k}={_show(v)}" for k, v in self.rules_changed.items())
         return f"{self.game.name}({changed})" if changed else self.game.name
@@ -52,10 +59,12 @@ class RunSpec:
 @dataclass
 class RunResult:
     spec: RunSpec
-    frame: Any  # pandas.DataFrame, one row per game
+    frame: Any  # pandas.DataFrame, one row per game (None unless rows were kept in memory)
     manifest: dict
     partial: bool = False
     chunks: list = field(default_factory=list)
+    summary: Any = None  # sim.summary.Summary of every finished game
+    out_dir: Any = None
 
 
 def _show(v) -> str:
@@ -130,6 +139,20 @@ def check_memory(spec: RunSpec):
             f"but only {have / 2**30:.1f} GiB of memory is available; run fewer games")
 
 
+def check_disk(spec: RunSpec, out_dir):
+    """Refuse row-keeping runs whose rows (at most their in-memory size) cannot fit on the disk."""
+    import shutil
+    need = bytes_per_game(spec.game, spec.players) * spec.games
+    path = Path(out_dir)
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    free = shutil.disk_usage(path).free
+    if need > free:
+        raise UsageError(
+            f"--games {spec.games:.3g} with per-game rows needs up to {need / 2**30:.1f} GiB of disk "
+            f"but {path} has {free / 2**30:.1f} GiB free; run fewer games or without --raw")
+
+
 def plan_chunks(games: int, chunk_size: int | None, jobs: int) -> list[tuple[int, int]]:
     if chunk_size is None:
         chunk_size = max(1000, min(50_000, math.ceil(games / (max(jobs, 1) * 16))))
@@ -148,92 +171,168 @@ def resolve_jobs(jobs: int | None) -> int:
 
 
 def _play_chunk(game_name: str, ctx, players: int, seed: int, start: int, count: int,
-                bot_ids, bot_par):
-    """Worker task: play one chunk; returns (start, columns, seconds)."""
+                bot_ids, bot_par, keep_rows: bool):
+    """Worker task: play one chunk; returns (start, count, summary, columns or None, seconds)."""
+    from .summary import Summary
     t0 = time.perf_counter()
     game = get_game(game_name)
     cols = game.run_chunk(ctx, players, seed, start, count, bot_ids, bot_par)
-    return start, cols, time.perf_counter() - t0
+    summary = Summary.from_columns(game, players, cols)
+    return start, count, summary, (cols if keep_rows else None), time.perf_counter() - t0
 
 
-def _progress_bar(total: int, enabled: bool, desc: str):
+def _progress_bar(total: int, enabled: bool, desc: str, initial: int = 0):
     if not enabled:
         return None
     from tqdm import tqdm
-    return tqdm(total=total, unit="games", unit_scale=True, desc=desc, dynamic_ncols=True,
-                smoothing=0.1, file=sys.stderr)
+    return tqdm(total=total, initial=initial, unit="games", unit_scale=True, desc=desc,
+                dynamic_ncols=True, smoothing=0.1, file=sys.stderr)
+
+
+ROWS = ("none", "memory", "disk")
 
 
 def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = None,
             backend: str | None = None, progress: bool | None = None,
-            command: str | None = None) -> RunResult:
-    """Play the run; Ctrl-C keeps the finished chunks and marks the result partial."""
-    from .results import to_frame
+            command: str | None = None, rows: str = "memory", out_dir=None,
+            scheduler: str | None = None) -> RunResult:
+    """Play the run.
 
-    check_memory(spec)
+    ``rows``: keep one row per game in memory (``"memory"``, the Python API), write them
+    chunk by chunk to ``out_dir/results/`` (``"disk"``), or keep only the merged
+    statistics (``"none"``: memory does not grow with the number of games).
+    ``out_dir``: finished chunks are checkpointed there as they complete; running the
+    same spec into the same directory again skips them (resume).
+    Ctrl-C keeps the finished chunks and marks the result partial.
+    """
+    from .results import to_frame
+    from .store import ChunkStore
+    from .summary import Summary
+
+    if rows not in ROWS:
+        raise ValueError(f"rows must be one of {ROWS}")
+    if rows == "disk" and out_dir is None:
+        raise ValueError("rows='disk' needs an out_dir")
+    if rows == "memory":
+        check_memory(spec)
+    elif rows == "disk":
+        check_disk(spec, out_dir)
     jobs = resolve_jobs(jobs)
     backend = backend or ("sequential" if jobs == 1 else "loky")
     if backend not in BACKENDS:
         raise UsageError(f"unknown backend '{backend}'; known: {', '.join(BACKENDS)}")
+    if scheduler and backend != "dask":
+        raise UsageError("--scheduler needs --backend dask")
     if progress is None:
         progress = sys.stderr.isatty()
+    store = None
+    if out_dir is not None:
+        store = ChunkStore(out_dir)
+        chunk_size = store.begin(spec, chunk_size or plan_chunks(spec.games, None, jobs)[0][1], rows)
     chunks = plan_chunks(spec.games, chunk_size, jobs)
     game = spec.game
     started = datetime.now(timezone.utc)
     t0 = t1 = time.perf_counter()
     t_warm = 0.0
-    done: dict[int, dict] = {}
+    summaries: dict[int, Summary] = {}
+    frames: dict[int, dict] = {}
+    if store is not None:
+        summaries.update(store.finished(chunks, need_rows=(rows == "disk")))
+    resumed = len(summaries)
+    todo = [(s, c) for s, c in chunks if s not in summaries]
     chunk_seconds = 0.0
     partial = False
     bar = None
+    client = cluster = None
+    keep = rows != "none"
+
+    def collect(res):
+        nonlocal chunk_seconds
+        s, c, summ, cols, sec = res
+        if rows == "disk":
+            store.save_rows(s, to_frame(game, spec.players, [(s, cols)]))
+        elif rows == "memory":
+            frames[s] = cols
+        if store is not None:
+            store.save_summary(s, c, summ)
+        summaries[s] = summ
+        chunk_seconds += sec
+        if bar is not None:
+            bar.update(c)
+
     try:
         ctx = game.prepare(spec.rules, spec.players)
         bot_ids, bot_par = game.bot_arrays(spec.bots)
         # compile (or load from the cache) once here, before any worker starts
         game.run_chunk(ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
         t_warm = time.perf_counter() - t0
-        bar = _progress_bar(spec.games, progress, spec.describe())
+        bar = _progress_bar(spec.games, progress, spec.describe(),
+                            initial=sum(c for s, c in chunks if s in summaries))
         t1 = time.perf_counter()
+        args = (game.name, ctx, spec.players, spec.seed)
         if backend == "sequential":
-            for start, count in chunks:
-                s, cols, sec = _play_chunk(game.name, ctx, spec.players, spec.seed, start, count,
-                                           bot_ids, bot_par)
-                done[s] = cols
-                chunk_seconds += sec
-                if bar is not None:
-                    bar.update(count)
+            for start, count in todo:
+                collect(_play_chunk(*args, start, count, bot_ids, bot_par, keep))
         else:
-            from joblib import Parallel, delayed
-            tasks = (delayed(_play_chunk)(game.name, ctx, spec.players, spec.seed, start, count,
-                                          bot_ids, bot_par) for start, count in chunks)
-            par = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered",
-                           batch_size=1, pre_dispatch="2*n_jobs")
-            for s, cols, sec in par(tasks):
-                done[s] = cols
-                chunk_seconds += sec
-                if bar is not None:
-                    bar.update(len(cols["winner"]))
+            from joblib import Parallel, delayed, parallel_config
+            n_jobs = jobs
+            if backend == "dask":
+                client, cluster = _dask_client(scheduler, jobs)
+                n_jobs = -1
+            tasks = (delayed(_play_chunk)(*args, start, count, bot_ids, bot_par, keep)
+                     for start, count in todo)
+            with parallel_config(backend=backend, n_jobs=n_jobs):
+                par = Parallel(return_as="generator_unordered", batch_size=1,
+                               pre_dispatch="2*n_jobs")
+                for res in par(tasks):
+                    collect(res)
     except KeyboardInterrupt:
         partial = True
     finally:
         if bar is not None:
             bar.close()
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
     t_sim = time.perf_counter() - t1
 
-    order = sorted(done)
-    frame = to_frame(game, spec.players, [(s, done[s]) for s in order])
-    n_done = len(frame)
-    if n_done < spec.games:
+    order = sorted(summaries)
+    summary = Summary.merge_all((summaries[s] for s in order), spec.players)
+    frame = None
+    if rows == "memory":
+        frame = to_frame(game, spec.players, [(s, frames[s]) for s in sorted(frames)])
+    if summary.n < spec.games:
         partial = True
     finished = datetime.now(timezone.utc)
     manifest = build_manifest(spec, jobs=jobs, backend=backend, chunks=chunks,
-                              chunks_done=len(order), games_done=n_done, partial=partial,
+                              chunks_done=len(order), games_done=summary.n, partial=partial,
                               started=started, finished=finished,
                               seconds={"warmup": round(t_warm, 3), "simulate": round(t_sim, 3),
                                        "chunk_cpu": round(chunk_seconds, 3)},
                               command=command)
-    frame.attrs["manifest"] = manifest
-    return RunResult(spec, frame, manifest, partial, chunks)
+    manifest["chunks_resumed"] = resumed
+    manifest["rows"] = rows
+    if backend == "dask":
+        manifest["scheduler"] = scheduler or "local cluster"
+    if frame is not None:
+        frame.attrs["manifest"] = manifest
+    return RunResult(spec, frame, manifest, partial, chunks, summary, out_dir)
+
+
+def _dask_client(scheduler: str | None, jobs: int):
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:  # pragma: no cover - dask is a dependency
+        raise UsageError("--backend dask needs dask.distributed (pip install 'dask[distributed]')")
+    if scheduler:
+        try:
+            return Client(scheduler, timeout="20s"), None
+        except OSError as e:
+            raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                           dashboard_address=None)
+    return Client(cluster), cluster
 
 
 def machine_info() -> dict:
@@ -313,4 +412,4 @@ def simulate(game, games, rules: dict | None = None, bots: Sequence[str] | str |
     """
     spec = make_spec(game, games, rules, bots, players, seed)
     return execute(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
-                   progress=progress).frame
+                   progress=progress, rows="memory").frame

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from sim import __version__
 from sim.cli import cli
+from sim.output import load_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,13 +49,15 @@ def test_run_writes_results_manifest_and_report(tmp_path):
             "--bots", "greedy,random", "--seed", "3", "--jobs", "1", "--out", str(out), "--csv")
     assert r.exit_code == 0, r.output
     assert "Jade" in r.output and "95% interval" in r.output and "report:" in r.output
-    for f in ["results.parquet", "results.csv", "manifest.json", "index.html",
+    for f in ["results.csv", "manifest.json", "summary.json", "run.json", "index.html",
               "report-standalone.html", "win_rates.png", "length.png"]:
         assert (out / f).is_file(), f
+    assert len(list((out / "results").glob("part-*.parquet"))) >= 1
     m = json.loads((out / "manifest.json").read_text())
     assert m["rules_changed"] == {"track": 9, "exit": "pile"} and m["bots"] == ["greedy", "random"]
-    df = pd.read_parquet(out / "results.parquet")
-    assert len(df) == 2000 and df["casts"].max() <= 240
+    df = load_rows(out)
+    assert len(df) == 2000 and df["casts"].max() <= 240 and list(df["game"]) == list(range(2000))
+    assert len(pd.read_csv(out / "results.csv")) == 2000
     page = (out / "index.html").read_text()
     assert "win_rates.png" in page and "Every figure" in page and "track" in page
     # the report can be rebuilt from the saved results alone
@@ -78,7 +81,10 @@ def test_default_out_dir_is_under_reports(tmp_path, monkeypatch):
     (["puluc", "--games", "-5"], "--games must be at least 1"),
     (["puluc", "--games", "2.5"], "whole number"),
     (["puluc", "--games", "1e30"], "more than this tool runs"),
-    (["puluc", "--games", "5e9"], "GiB"),
+    (["puluc", "--games", "5e9", "--raw"], "GiB of disk"),
+    (["puluc", "--games", "10", "--csv", "--no-raw"], "--csv needs the per-game rows"),
+    (["puluc", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
+    (["puluc", "--resume", "/nonexistent/run"], "nothing to resume"),
     (["puluc", "--games", "ten"], "whole number"),
     (["puluc", "--set", "trak=9"], "did you mean 'track'"),
     (["puluc", "--set", "track=99"], "must be in 4..40"),
@@ -113,7 +119,7 @@ def test_python_dash_m_and_ctrl_c_keeps_finished_chunks(tmp_path):
     simulate("puluc", 10, jobs=1)  # the kernel is compiled and cached before the clock starts
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     p = subprocess.Popen([sys.executable, "-m", "sim", "puluc", "--games", "1e8", "--chunk-size",
-                          "5000", "--jobs", "2", "--out", str(out), "-q"], cwd=tmp_path,
+                          "5000", "--jobs", "2", "--out", str(out), "-q", "--raw"], cwd=tmp_path,
                          start_new_session=True, env=env, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
@@ -121,9 +127,9 @@ def test_python_dash_m_and_ctrl_c_keeps_finished_chunks(tmp_path):
     os.killpg(p.pid, signal.SIGINT)
     stdout, stderr = p.communicate(timeout=120)
     assert p.returncode == 130, stderr
-    assert "Interrupted" in stderr and "Traceback" not in stderr
+    assert "Interrupted" in stderr and "Traceback" not in stderr and "--resume" in stderr
     m = json.loads((out / "manifest.json").read_text())
     assert m["partial"] and m["games_completed"] == 5000 * m["chunks_done"]
-    df = pd.read_parquet(out / "results.parquet")
+    df = load_rows(out)
     assert len(df) == m["games_completed"] and df["game"].is_unique
     assert "Partial run" in (out / "index.html").read_text()
