@@ -58,6 +58,7 @@ GS_KNOWN = 22     # per player: bit mask of slots seen by divination
 GS_SEEN = 26      # per type: cards turned so far (public)
 GS_RFIRST = 43
 GS_DEADLOCK = 44
+GS_AUDIT = 45
 NG = 48
 MAXSLOT = 5
 
@@ -66,8 +67,8 @@ P_HAND = 0
 P_LARGE, P_SMALL = 6, 7
 P_PRES, P_CER, P_CEN, P_BALL, P_PROS, P_BONUS = 8, 9, 10, 11, 12, 13
 T_WARS, T_DEF, T_BLOST, T_BDEST, T_GLOST, T_CPAID, T_CSUFF, T_KLOST, T_PRIS, T_BUILT, T_DIV = range(14, 25)
-T_TURNS, T_PASS = 25, 26
-P_KAT = 27
+T_TURNS, T_PASS, P_AUDIT = 25, 26, 27
+P_KAT = 28
 NPL = P_KAT + NK
 
 END_BALLS, END_DECK, END_CAP = 0, 1, 2
@@ -80,6 +81,15 @@ NBW = 11
 
 # distribution sinks
 DK_TEMPLE, DK_PALACE, DK_GARR, DK_RESERVE, DK_LOSE = range(5)
+
+
+NEG = -1
+ONE = 1
+ZERO = 0
+for _n, _v in list(globals().items()):
+    if _n.isupper() and type(_v) is int:
+        globals()[_n] = np.int64(_v)
+del _n, _v
 
 
 # ======================================================================= helpers
@@ -434,7 +444,7 @@ def pay_order(hv, t):
 def cheapest_held(hand, hv, avoid):
     """The held riches type the heuristic pays with: lowest value, skipping ``avoid``
     when possible."""
-    best = -1
+    best = np.int64(-1)
     bv = 1e18
     for t in range(6):
         if hand[t] > 0 and t != avoid:
@@ -591,7 +601,7 @@ def cost_value(hand, hv, R, code, spend):
 
 @njit(cache=True)
 def cheapest_held_after(hand, spend, hv):
-    best = -1
+    best = np.int64(-1)
     bv = 1e18
     for t in range(6):
         if hand[t] - spend[t] > 0:
@@ -629,11 +639,11 @@ def pay_building(pl, gs, rs, R, p, code, is_random, hv):
         pl[p, P_HAND + kind] -= R[R_CN + b]
         gs[GS_SUP + kind] += R[R_CN + b]
         return
-    if is_random:
+    if is_random == 1:
         pay_any_random(pl, gs, rs, p, R[R_CANY + b])
         return
     for _ in range(R[R_CANY + b]):
-        t = cheapest_held(pl[p, P_HAND:P_HAND + 6], hv, -1)
+        t = cheapest_held(pl[p, P_HAND:P_HAND + 6], hv, NEG)
         pl[p, P_HAND + t] -= 1
         gs[GS_SUP + t] += 1
 
@@ -645,7 +655,7 @@ def random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, must, o
     first = True
     while True:
         n = 0
-        if not (first and must):
+        if not (first and must == 1):
             opts[n] = 0
             n += 1
         for code in range(1, 9):
@@ -657,7 +667,7 @@ def random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, must, o
         c = opts[rand_int(rs, 1 + p, n)]
         if c == 0:
             return
-        pay_building(pl, gs, rs, R, p, c, True, hv)
+        pay_building(pl, gs, rs, R, p, c, ONE, hv)
         place_building(own, bld, sm, pl, gs, nbr, nnb, info, p, s, c)
         first = False
 
@@ -676,7 +686,7 @@ def plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, l
     owner0 = own[s]
     large0 = pl[p, P_LARGE]
     while n < 4:
-        best = -1
+        best = np.int64(-1)
         bv = 0.05
         for code in range(1, 9):
             if not can_build(own, bld, pl, gs, R, nnb, info, p, s, code, hand):
@@ -977,7 +987,7 @@ def lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, code, n, is_rando
                         m += 1
         if m == 0:
             break
-        if is_random:
+        if is_random == 1:
             x = opts[rand_int(rs, 1 + p, m)]
         else:
             x = opts[m - 1]
@@ -987,18 +997,25 @@ def lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, code, n, is_rando
 
 
 @njit(cache=True)
+def per_value(code, rl, W):
+    """Heuristic worth of keeping one building of ``code``."""
+    if code == VILLAGE:
+        return 0.9 * rl
+    if code == PALACE:
+        return 1.2 * rl
+    if code == TEMPLE:
+        return 1.8 * rl
+    if code == MARKET or code == BALLCOURT:
+        return 1.5
+    if code == EMPTY or code == CONT:
+        return 0.0
+    return 1.0
+
+
+@njit(cache=True)
 def loss_value(own, bld, info, R, W, p, kt, rl):
     """Heuristic value of what the catastrophe would destroy."""
     pt, pn, code, cnt = cat_spec(kt)
-    per = np.zeros(10)
-    per[VILLAGE] = 0.9 * rl
-    per[GARRISON] = 1.0
-    per[PALACE] = 1.2 * rl
-    per[TEMPLE] = 1.8 * rl
-    per[MARKET] = 1.5
-    per[RESERVE] = 1.0
-    per[BALLCOURT] = 1.5 * W[BW_BALL]
-    per[OBSERV] = 1.0
     v = 0.0
     if kt == K_VOLCANO or kt == K_TIDAL:
         col = I_VOLC if kt == K_VOLCANO else I_SEA
@@ -1006,15 +1023,15 @@ def loss_value(own, bld, info, R, W, p, kt, rl):
             if own[s] == p and info[s, col] == 1:
                 v += 1.0 * W[BW_EXPAND]
                 for k in range(4):
-                    v += per[bld[s, k]]
+                    v += per_value(bld[s, k], rl, W)
         return v
     if kt == K_DECAD:
         if count_code(own, bld, p, BALLCOURT) > 0:
-            v += per[BALLCOURT]
+            v += per_value(BALLCOURT, rl, W)
         if count_code(own, bld, p, OBSERV) > 0:
-            v += per[OBSERV]
+            v += per_value(OBSERV, rl, W)
         return v
-    return per[code] * min(cnt, count_code(own, bld, p, code))
+    return per_value(code, rl, W) * min(cnt, count_code(own, bld, p, code))
 
 
 @njit(cache=True)
@@ -1037,16 +1054,16 @@ def catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_p
         pl[p, T_CPAID] += 1
         return
     pl[p, T_CSUFF] += 1
-    is_random = bot_ids[p] == BOT_RANDOM
+    is_random = np.int64(1) if bot_ids[p] == BOT_RANDOM else np.int64(0)
     if kt == K_VOLCANO or kt == K_TIDAL:
         col = I_VOLC if kt == K_VOLCANO else I_SEA
         for s in range(own.shape[0]):
             if own[s] == p and info[s, col] == 1:
                 pl[p, T_KLOST] += destroy_city(own, bld, tok, sm, pl, gs, nbr, nnb, s)
     elif kt == K_DECAD:
-        pl[p, T_KLOST] += lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, BALLCOURT, 1,
+        pl[p, T_KLOST] += lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, BALLCOURT, ONE,
                                          is_random, opts)
-        pl[p, T_KLOST] += lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, OBSERV, 1,
+        pl[p, T_KLOST] += lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, OBSERV, ONE,
                                          is_random, opts)
     else:
         pl[p, T_KLOST] += lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, code, cnt,
@@ -1198,7 +1215,7 @@ def cenote_cult(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_p
                 continue
             x = opts[r]
         else:
-            x = -1
+            x = np.int64(-1)
             bp = 0
             for i in range(n):
                 t = tok[opts[i] // 4, opts[i] % 4]
@@ -1258,10 +1275,10 @@ def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cn
                 for i in range(n):
                     if hv[opts[i]] > hv[t]:
                         t = opts[i]
-            gain(pl, gs, p, t, 1)
+            gain(pl, gs, p, t, ONE)
     elif kt == K_CACAO:
         for i in range(NP):
-            gain(pl, gs, (p + i) % NP, CACAO, 1)
+            gain(pl, gs, (p + i) % NP, CACAO, ONE)
     elif kt == K_MARRY:
         n = 0
         for i in range(1, NP):
@@ -1343,73 +1360,83 @@ def dist_values(W, R, gs, own, bld, nbr, nnb, p, val, last):
 
 @njit(cache=True)
 def solve_assignment(cnt, cap, val, x):
-    """Route cnt[t] riches of each type to sinks with capacities cap[kind] (cap[LOSE]
-    unbounded) maximising sum val[t, kind] * x[t, kind]: best pairs first, then
-    improving single moves and pairwise swaps until none is left."""
+    """Route cnt[t] riches of each type t to sink kinds with capacities cap[kind]
+    (cap[LOSE] unbounded), maximising sum val[t, kind] * x[t, kind] (val < 0: not
+    allowed).  Exact: successive shortest paths (Bellman-Ford) on the tiny
+    type -> kind network, i.e. a min-cost flow."""
     x[:, :] = 0
-    free = np.empty(5, np.int64)
-    for k in range(5):
-        free[k] = cap[k]
     left = np.empty(6, np.int64)
+    free = np.empty(5, np.int64)
     for t in range(6):
         left[t] = cnt[t]
+    for k in range(5):
+        free[k] = cap[k]
+    dt = np.empty(6)
+    dk = np.empty(5)
+    pt = np.empty(6, np.int64)   # predecessor kind of a type (-1: from the source)
+    pk = np.empty(5, np.int64)   # predecessor type of a kind
     while True:
-        bt = -1
-        bk = -1
-        bv = 1e-9
         for t in range(6):
-            if left[t] == 0:
-                continue
-            for k in range(4):
-                if free[k] > 0 and val[t, k] > bv:
-                    bv = val[t, k]
-                    bt = t
-                    bk = k
-        if bt < 0:
-            break
-        m = min(left[bt], free[bk])
-        x[bt, bk] += m
-        left[bt] -= m
-        free[bk] -= m
-    for t in range(6):
-        x[t, DK_LOSE] += left[t]
-    for _ in range(50):
-        improved = False
-        for t in range(6):
-            for k1 in range(5):
-                if x[t, k1] == 0:
+            dt[t] = 0.0 if left[t] > 0 else 1e18
+            pt[t] = -1
+        for k in range(5):
+            dk[k] = 1e18
+            pk[k] = -1
+        for _ in range(12):
+            changed = False
+            for t in range(6):
+                if dt[t] >= 1e17:
                     continue
-                for k2 in range(4):
-                    if k2 == k1:
+                for k in range(5):
+                    if val[t, k] < 0.0:
                         continue
-                    if free[k2] > 0 and val[t, k2] - val[t, k1] > 1e-9:
-                        x[t, k1] -= 1
-                        x[t, k2] += 1
-                        free[k2] -= 1
-                        if k1 < 4:
-                            free[k1] += 1
-                        improved = True
-                        break
-                    if x[t, k1] == 0:
-                        break
-                    for t2 in range(6):
-                        if t2 != t and x[t2, k2] > 0:
-                            g = val[t, k2] + val[t2, k1] - val[t, k1] - val[t2, k2]
-                            if g > 1e-9:
-                                x[t, k1] -= 1
-                                x[t, k2] += 1
-                                x[t2, k2] -= 1
-                                x[t2, k1] += 1
-                                improved = True
-                                break
-                    if improved:
-                        break
-                if improved:
-                    break
-            if improved:
+                    d = dt[t] - val[t, k]
+                    if d < dk[k] - 1e-12:
+                        dk[k] = d
+                        pk[k] = t
+                        changed = True
+            for k in range(5):
+                if dk[k] >= 1e17:
+                    continue
+                for t in range(6):
+                    if x[t, k] > 0:
+                        d = dk[k] + val[t, k]
+                        if d < dt[t] - 1e-12:
+                            dt[t] = d
+                            pt[t] = k
+                            changed = True
+            if not changed:
                 break
-        if not improved:
+        bk = -1
+        bd = 1e17
+        for k in range(5):
+            if free[k] > 0 and dk[k] < bd - 1e-12:
+                bd = dk[k]
+                bk = k
+        if bk < 0:
             break
+        # bottleneck along the path sink <- bk <- t <- k' <- t' ... <- source
+        m = free[bk]
+        k = bk
+        while True:
+            t = pk[k]
+            if pt[t] < 0:
+                if left[t] < m:
+                    m = left[t]
+                break
+            k = pt[t]
+            if x[t, k] < m:
+                m = x[t, k]
+        free[bk] -= m
+        k = bk
+        while True:
+            t = pk[k]
+            x[t, k] += m
+            if pt[t] < 0:
+                left[t] -= m
+                break
+            k = pt[t]
+            x[t, k] -= m
 
 
 @njit(cache=True)
@@ -1604,7 +1631,7 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
             ev += tmp[16 + kt] * card_value(own, bld, tok, pl, gs, R, W, info, p, kt, hv, rl, tmp[40:56])
             unseen += tmp[16 + kt]
     ev = ev / unseen if unseen > 0 else 0.0
-    card_slot = -1
+    card_slot = np.int64(-1)
     card_v = -1e18
     for k in range(gs[GS_NSLOT]):
         c = gs[GS_SLOT + k]
@@ -1625,7 +1652,7 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
     # --- the tax and passing
     for t in range(6):
         hand[t] = pl[p, P_HAND + t]
-    tax_t = cheapest_held(hand, hv, -1)
+    tax_t = cheapest_held(hand, hv, NEG)
     tax_v = hv[tax_t]
     best_kind = 0  # 0 card, 1 pass, 2 build, 3 attack
     best_v = card_v
@@ -1637,7 +1664,7 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
     player_counts(own, bld, info, R, p, cnt)
     riv_bc = rival_max(own, bld, p, BALLCOURT, NP)
     riv_ob = rival_max(own, bld, p, OBSERV, NP)
-    best_site = -1
+    best_site = np.int64(-1)
     if tot >= 2:
         for s in range(S):
             if own[s] != p and own[s] != -1:
@@ -1654,10 +1681,10 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
     hand[tax_t] += 1
     # --- attack
     mean, psk = die_stats(R)
-    ba = -1
-    bb = -1
-    bo = 0
-    bk = 0
+    ba = np.int64(-1)
+    bb = np.int64(-1)
+    bo = np.int64(0)
+    bk = np.int64(0)
     if True:
         for a in range(S):
             if own[a] != p:
@@ -1725,7 +1752,7 @@ def heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, sm, cnt, h
         c = plan[i]
         if not can_build(own, bld, pl, gs, R, nnb, info, p, s, c, pl[p, P_HAND:P_HAND + 6]):
             break
-        pay_building(pl, gs, rs, R, p, c, False, hv)
+        pay_building(pl, gs, rs, R, p, c, ZERO, hv)
         place_building(own, bld, sm, pl, gs, nbr, nnb, info, p, s, c)
 
 
@@ -1790,7 +1817,7 @@ def random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, 
                   bot_ids, bot_par, p, slot, comp, queue, opts, tmp, hv)
         return
     if act == 1:
-        pay_any_random(pl, gs, rs, p, 1)
+        pay_any_random(pl, gs, rs, p, ONE)
         pl[p, T_PASS] += 1
         return
     if act < 1000:
@@ -1808,11 +1835,11 @@ def random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, 
         t = opts[rand_int(rs, 1 + p, m)]
         pl[p, P_HAND + t] -= 1
         gs[GS_SUP + t] += 1
-        random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, True, opts, hv)
+        random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, ONE, opts, hv)
         return
     a = (act - 1000) // 64
     b = (act - 1000) % 64
-    pay_any_random(pl, gs, rs, p, 1)
+    pay_any_random(pl, gs, rs, p, ONE)
     g = site_code_count(bld, a, GARRISON)
     k = 1 + rand_int(rs, 1 + p, g)
     ob = 0
@@ -1824,89 +1851,60 @@ def random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, 
     resolve_attack(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
                    p, a, b, k, o, opts, hv)
     if own[b] == -1:
-        random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, b, False, opts, hv)
+        random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, b, ZERO, opts, hv)
+
+
+@njit(cache=True)
+def audit(own, bld, tok, sm, pl, gs, R, nnb):
+    """Conservation checks (tests): riches, tiles and pyramids are all accounted for.
+    Returns the number of broken checks."""
+    S = own.shape[0]
+    NP = R[R_NP]
+    bad = 0
+    for t in range(6):
+        n = gs[GS_SUP + t]
+        for q in range(NP):
+            n += pl[q, P_HAND + t]
+        for s in range(S):
+            for k in range(4):
+                if tok[s, k] == t:
+                    n += 1
+        if n != R[R_SUP0 + t] or gs[GS_SUP + t] < 0:
+            bad += 1
+    for i in range(4):
+        n = gs[GS_TILE + i]
+        for s in range(S):
+            for k in range(4):
+                c = bld[s, k]
+                if c >= 1 and c <= 8 and (c - 1) // 2 == i:
+                    n += 1
+        if n != R[R_TILE0 + i]:
+            bad += 1
+    for q in range(NP):
+        if pl[q, P_LARGE] + count_cities(own, q) != R[R_LARGE]:
+            bad += 1
+        n = pl[q, P_SMALL]
+        for s in range(S):
+            n += sm[s, q]
+        if n != R[R_SMALL] or n < 0:
+            bad += 1
+        for t in range(6):
+            if pl[q, P_HAND + t] < 0:
+                bad += 1
+    for s in range(S):
+        if own[s] >= 0 and site_empty(bld, s):
+            bad += 1
+        if own[s] < 0 and not site_empty(bld, s):
+            bad += 1
+        for k in range(4):
+            if tok[s, k] >= 0 and not (bld[s, k] == RESERVE or bld[s, k] == GARRISON):
+                bad += 1
+            if bld[s, k] == GARRISON and tok[s, k] >= 0 and tok[s, k] != OBSID and tok[s, k] != PRIS:
+                bad += 1
+    return bad
 
 
 # ======================================================================= game
-@njit(cache=True)
-def play_game(g, seed, R, nbr, nnb, info, ctype, cgain, cnopt, bot_ids, bot_par,
-              own, bld, tok, sm, pl, gs, rs, deck, tmpdeck, comp, queue, opts, tmp, hv, cnt,
-              plan, spend, hand, items, sinks):
-    """Play game g.  Returns (end_reason, first player, rounds)."""
-    NP = R[R_NP]
-    seed_streams(rs, seed, g)
-    reset_state(own, bld, tok, sm, pl, gs, R)
-    ndeck = build_deck(rs, ctype, R, deck, tmpdeck)
-    first = rand_int(rs, 0, NP)
-    for q in range(NP):
-        gain(pl, gs, q, MAIZE, R[R_START])
-    cur = first
-    end = END_BALLS
-    while True:
-        if gs[GS_ROUND] >= R[R_MAXR]:
-            end = END_CAP
-            break
-        n = min(NP + 1, ndeck - gs[GS_DPOS])
-        if n <= 0:
-            end = END_DECK
-            break
-        gs[GS_ROUND] += 1
-        for k in range(MAXSLOT):
-            gs[GS_SLOT + k] = -1
-        for k in range(n):
-            gs[GS_SLOT + k] = deck[gs[GS_DPOS] + k]
-        gs[GS_DPOS] += n
-        gs[GS_NSLOT] = n
-        gs[GS_LEFT] = n
-        rfirst = cur
-        gs[GS_RFIRST] = rfirst
-        divination(own, bld, pl, gs, R, rfirst, tmp)
-        turns = 0
-        while True:
-            p = cur
-            turns += 1
-            gs[GS_TURNS] += 1
-            pl[p, T_TURNS] += 1
-            if turns > R[R_MAXTURN]:
-                # safety valve (never reached by the bots here): force a card
-                gs[GS_DEADLOCK] += 1
-                for k in range(n):
-                    if gs[GS_SLOT + k] >= 0:
-                        turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain,
-                                  cnopt, bot_ids, bot_par, p, k, comp, queue, opts, tmp, hv)
-                        break
-            elif bot_ids[p] == BOT_RANDOM:
-                random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
-                            bot_ids, bot_par, p, comp, queue, opts, tmp, hv, hand)
-            else:
-                heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain,
-                               cnopt, bot_ids, bot_par, p, comp, queue, opts, tmp, hv, cnt, plan,
-                               spend, hand)
-            if gs[GS_LEFT] == 0:
-                break
-            cur = (cur + 1) % NP
-        last_player = cur
-        # end of the round
-        production(own, bld, tok, gs, R, info, rfirst)
-        final = gs[GS_BALLS] >= R[R_BALLS]
-        for i in range(NP):
-            q = (rfirst + i) % NP
-            distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, q, final,
-                       comp, queue, items, sinks)
-        if gs[GS_ECL] == 0:
-            for i in range(NP):
-                gain(pl, gs, (rfirst + i) % NP, MAIZE, R[R_CHAAK])
-        cur = (last_player + 1) % NP
-        if final:
-            end = END_BALLS
-            break
-    # riches bonus
-    for q in range(NP):
-        b = hand_total(pl, q) // 2
-        add_prestige(pl, q, P_BONUS, b)
-    return end, first, gs[GS_ROUND]
-
-
 @njit(cache=True)
 def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_ids, bot_par,
               end_reason, first_player, rounds, turns, ball_games, eclipse_round, cards_turned,
@@ -1932,17 +1930,88 @@ def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_id
     items = np.zeros((4 * S, 2), np.int64)
     sinks = np.zeros((4 * S, 5), np.int64)
     for j in range(count):
-        e, f, r = play_game(start + j, seed, R, nbr, nnb, info, ctype, cgain, cnopt, bot_ids,
-                            bot_par, own, bld, tok, sm, pl, gs, rs, deck, tmpdeck, comp, queue,
-                            opts, tmp, hv, cnt, plan, spend, hand, items, sinks)
-        end_reason[j] = e
-        first_player[j] = f
-        rounds[j] = r
+        g = start + j
+        seed_streams(rs, seed, g)
+        reset_state(own, bld, tok, sm, pl, gs, R)
+        ndeck = build_deck(rs, ctype, R, deck, tmpdeck)
+        first = rand_int(rs, 0, NP)
+        for q in range(NP):
+            gain(pl, gs, q, MAIZE, R[R_START])
+        cur = first
+        end = END_BALLS
+        while True:
+            if gs[GS_ROUND] >= R[R_MAXR]:
+                end = END_CAP
+                break
+            n = min(NP + 1, ndeck - gs[GS_DPOS])
+            if n <= 0:
+                end = END_DECK
+                break
+            gs[GS_ROUND] += 1
+            for k in range(MAXSLOT):
+                gs[GS_SLOT + k] = -1
+            for k in range(n):
+                gs[GS_SLOT + k] = deck[gs[GS_DPOS] + k]
+            gs[GS_DPOS] += n
+            gs[GS_NSLOT] = n
+            gs[GS_LEFT] = n
+            rfirst = cur
+            gs[GS_RFIRST] = rfirst
+            divination(own, bld, pl, gs, R, rfirst, tmp)
+            nturn = 0
+            while True:
+                p = cur
+                nturn += 1
+                gs[GS_TURNS] += 1
+                pl[p, T_TURNS] += 1
+                if nturn > R[R_MAXTURN]:
+                    # safety valve (never reached by the bots here): force a card
+                    gs[GS_DEADLOCK] += 1
+                    for k in range(n):
+                        if gs[GS_SLOT + k] >= 0:
+                            turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain,
+                                      cnopt, bot_ids, bot_par, p, k, comp, queue, opts, tmp, hv)
+                            break
+                elif bot_ids[p] == BOT_RANDOM:
+                    random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
+                                bot_ids, bot_par, p, comp, queue, opts, tmp, hv, hand)
+                else:
+                    heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain,
+                                   cnopt, bot_ids, bot_par, p, comp, queue, opts, tmp, hv, cnt, plan,
+                                   spend, hand)
+                if gs[GS_LEFT] == 0:
+                    break
+                cur = (cur + 1) % NP
+            last_player = cur
+            # end of the round
+            production(own, bld, tok, gs, R, info, rfirst)
+            final = gs[GS_BALLS] >= R[R_BALLS]
+            for i in range(NP):
+                q = (rfirst + i) % NP
+                distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, q, final,
+                           comp, queue, items, sinks)
+            if gs[GS_ECL] == 0:
+                for i in range(NP):
+                    gain(pl, gs, (rfirst + i) % NP, MAIZE, R[R_CHAAK])
+            gs[GS_AUDIT] += audit(own, bld, tok, sm, pl, gs, R, nnb)
+            cur = (last_player + 1) % NP
+            if final:
+                end = END_BALLS
+                break
+        # riches bonus
+        for q in range(NP):
+            b = hand_total(pl, q) // 2
+            add_prestige(pl, q, P_BONUS, b)
+        end_reason[j] = end
+        first_player[j] = first
+        rounds[j] = gs[GS_ROUND]
         turns[j] = gs[GS_TURNS]
         ball_games[j] = gs[GS_BALLS]
         eclipse_round[j] = gs[GS_ECL]
         cards_turned[j] = gs[GS_DPOS] - gs[GS_LEFT]
+        gs[GS_AUDIT] += audit(own, bld, tok, sm, pl, gs, R, nnb)
         for q in range(NP):
             for f2 in range(NPL):
                 seat_out[j, q, f2] = pl[q, f2]
             seat_out[j, q, P_LARGE] = count_cities(own, q)
+            seat_out[j, q, P_AUDIT] = gs[GS_AUDIT]
