@@ -13,6 +13,7 @@ REGISTRY = {
     "batam": "sim.games.batam",
     "puluc": "sim.games.puluc",
     "maya": "sim.games.maya",
+    "balam": "sim.games.balam",
 }
 
 
