@@ -306,7 +306,7 @@ def setup_turns(st, R, rs, first, used, legal):
 
 
 # ------------------------------------------------------------------ moves
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def gen_moves(st, R, ea, eb, ebits, out):
     """Legal exchanges, edge by edge, levels ascending; returns how many."""
     blk = 0
@@ -358,7 +358,7 @@ def pick_move(emask, E, r, pc):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def has_move(st, R, ea, eb, ebits):
     blk = 0
     if st[MA] >= 0:
@@ -370,7 +370,7 @@ def has_move(st, R, ea, eb, ebits):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def apply_exchange(st, R, mv, p, ea, eb, hmask, spaces):
     """Exchange, move the Monolith and the Raven, place ladders and priests (two players).
 
