@@ -196,8 +196,7 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
                              f"Share of games by the number of {name.replace('_', ' ')} each seat made."))
 
     title = f"{game.title}: {manifest['games_completed']:,} games"
-    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-             f"<style>{CSS}</style></head><body>",
+    parts = [page_head(title),
              f"<h1>{html.escape(title)}</h1>",
              f"<p class='sub'>Run <code>{html.escape(manifest['run'])}</code> · bots "
              f"{html.escape(', '.join(f'{n}: {b}' for n, b in zip(seats, manifest['bots'])))} · "
@@ -228,12 +227,37 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
     import json
     parts.append("<details><summary>Manifest</summary><pre>" +
                  html.escape(json.dumps(manifest, indent=2, default=str)) + "</pre></details>")
-    parts.append("</body></html>")
-    page = "\n".join(parts)
+    return write_pages(out_dir, parts, figs)
+
+
+def page_head(title: str) -> str:
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}"
+            f"</title><style>{CSS}</style>{SELF_CHECK}</head><body>")
+
+
+# Lets a headless browser (tests/test_report_browser.py) confirm that every image loaded and
+# no script error happened: the result is written into <body data-images=... data-errors=...>.
+SELF_CHECK = """<script>
+window.__errors = [];
+window.addEventListener('error', function (e) { window.__errors.push(String(e.message || e.type)); }, true);
+window.addEventListener('load', function () {
+  var imgs = document.images, ok = 0;
+  for (var i = 0; i < imgs.length; i++) { if (imgs[i].complete && imgs[i].naturalWidth > 0) ok++; }
+  document.body.setAttribute('data-images', ok + '/' + imgs.length);
+  document.body.setAttribute('data-errors', String(window.__errors.length));
+});
+</script>"""
+
+
+def write_pages(out_dir: Path, parts: list[str], figs) -> Path:
+    """index.html (images beside it) and report-standalone.html (images embedded), atomically."""
     from sim.io import write_text
+    parts = list(parts) + ["</body></html>"]
+    page = "\n".join(parts)
     write_text(out_dir / "index.html", page)
     standalone = page
-    for fn, _, _ in figs:
+    for fig in figs:
+        fn = fig[0]
         data = base64.b64encode((out_dir / fn).read_bytes()).decode("ascii")
         standalone = standalone.replace(f"src='{fn}'", f"src='data:image/png;base64,{data}'")
     write_text(out_dir / "report-standalone.html", standalone)

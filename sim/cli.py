@@ -138,6 +138,132 @@ for _name in REGISTRY:
     cli.add_command(_run_command(_name))
 
 
+def _common_experiment_options(f):
+    opts = [
+        click.option("--games", "-n", default="1e5", show_default=True, help="games per variant"),
+        click.option("--bots", default=None, help="bots per seat, as for a run"),
+        click.option("--players", "-p", type=int, default=None, help="number of players"),
+        click.option("--seed", default="1", show_default=True, help="master seed (shared by every variant)"),
+        click.option("--jobs", "-j", type=int, default=0, help="worker processes (0: all cores)"),
+        click.option("--chunk-size", type=int, default=None, help="games per chunk"),
+        click.option("--backend", default=None, help="loky, dask, threading, sequential"),
+        click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler (with --backend dask)"),
+        click.option("--out", "-o", default=None, help="report directory (default: reports/<game>-<kind>-<time>)"),
+        click.option("--quiet", "-q", is_flag=True, help="no progress bar and no summary table"),
+    ]
+    for o in reversed(opts):
+        f = o(f)
+    return f
+
+
+def _experiment_dir(out, game, kind):
+    from datetime import datetime
+    from pathlib import Path
+    from .output import prepare_out_dir
+    if out:
+        return prepare_out_dir(out)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return prepare_out_dir(Path("reports") / f"{game}-{kind}-{stamp}")
+
+
+def _seed(seed):
+    try:
+        return int(seed)
+    except ValueError:
+        raise UsageError(f"--seed must be an integer, not {seed!r}") from None
+
+
+@cli.command("compare")
+@click.argument("game")
+@click.option("--variant", "variants", multiple=True, metavar="NAME:PARAM=VALUE,...",
+              help="a named rule variant; the first is the reference (NAME: for the rulebook rules)")
+@click.option("--variants", "variants_file", default=None, metavar="FILE",
+              help="TOML file of named variants ([variants.NAME] tables)")
+@click.option("--sprt", is_flag=True, help="stop as soon as a sequential test decides")
+@click.option("--sprt-d", type=float, default=0.02, show_default=True,
+              help="the difference that matters (0.02 = 2 percentage points of a rate)")
+@click.option("--sprt-metric", default="first player wins", show_default=True, help="metric the SPRT watches")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT false-alarm rate")
+@click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT miss rate")
+@_common_experiment_options
+def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha, beta, games, bots,
+                players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
+    """Compare rule variants on the same seeds (paired differences, seat-swapped pairs).
+
+    Example: sim compare puluc --games 2e5 --variant base: --variant nine:track=9
+    """
+    from analysis.experiments import compare_text, write_compare_report
+    from .experiments import compare, load_variants_file, parse_variant
+    get_game(game)
+    vs = [parse_variant(v) for v in variants]
+    if variants_file:
+        vs += load_variants_file(variants_file)
+    if not 0 < alpha < 0.5 or not 0 < beta < 0.5:
+        raise UsageError("--alpha and --beta must be between 0 and 0.5")
+    out_dir = _experiment_dir(out, game, "compare")
+    echo = None if quiet else (lambda line: click.echo(line, err=True))
+    res = compare(game, vs, games, bots=bots, players=players, seed=_seed(seed), jobs=jobs,
+                  chunk_size=chunk_size, backend=backend, scheduler=scheduler,
+                  progress=(not quiet) and sys.stderr.isatty() and not sprt,
+                  sprt_d=sprt_d if sprt else None, sprt_metric=sprt_metric, alpha=alpha, beta=beta,
+                  echo=echo if sprt else None)
+    path = write_compare_report(res, out_dir)
+    if not quiet:
+        click.echo(compare_text(res))
+        if sprt:
+            stop = "stopped by the SPRT" if res.manifest["stopped_by_sprt"] else "no decision: fixed-size result"
+            click.echo(f"games needed: {res.manifest['games_completed']:,} ({stop})")
+    click.echo(f"report: {path}")
+    return 130 if res.partial else 0
+
+
+@cli.command("sweep")
+@click.argument("game")
+@click.option("--param", "params", multiple=True, metavar="NAME=LO..HI[:STEP] | NAME=V1,V2",
+              help="a parameter to sweep; several make a grid")
+@_common_experiment_options
+def sweep_cmd(game, params, games, bots, players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
+    """Sweep rule parameters: every metric against the parameter, with confidence bands.
+
+    Example: sim sweep puluc --param track=7..15 --games 1e5
+    """
+    from analysis.experiments import compare_text, write_compare_report
+    from .experiments import sweep
+    get_game(game)
+    out_dir = _experiment_dir(out, game, "sweep")
+    res = sweep(game, list(params), games, bots=bots, players=players, seed=_seed(seed), jobs=jobs,
+                chunk_size=chunk_size, backend=backend, scheduler=scheduler,
+                progress=(not quiet) and sys.stderr.isatty())
+    path = write_compare_report(res, out_dir)
+    if not quiet:
+        click.echo(compare_text(res, keys=["first player wins"]))
+    click.echo(f"report: {path}")
+    return 130 if res.partial else 0
+
+
+@cli.command("skill")
+@click.argument("game")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="rule parameter; repeatable")
+@_common_experiment_options
+def skill_cmd(game, sets, games, bots, players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
+    """Round robin of bots in every seat on the same seeds: win matrix and ratings.
+
+    Example: sim skill puluc --bots random,greedy,search --games 2e4
+    """
+    from analysis.experiments import skill_text, write_skill_report
+    from .experiments import skill
+    g = get_game(game)
+    names = [b.strip() for b in (bots.split(",") if bots else [b.name for b in g.bots])]
+    out_dir = _experiment_dir(out, game, "skill")
+    res = skill(game, names, games, players=players, seed=_seed(seed), rules=parse_assignments(sets),
+                jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler,
+                progress=(not quiet) and sys.stderr.isatty())
+    path = write_skill_report(res, out_dir)
+    if not quiet:
+        click.echo(skill_text(res))
+    click.echo(f"report: {path}")
+
+
 @cli.command("games")
 def games_cmd():
     """List the games."""
