@@ -61,6 +61,7 @@ SWEEP = [
     (4, "heuristic", 30, dict(compass="cards")),
     (4, "random,heuristic,gambler,spiteful", 30, dict(compass="cards", bonus_window="after")),
     (4, "miser,plodder,heuristic,random", 30, dict(pirate_charge="once", horizon=10)),
+    (4, "modest,heuristic,gambler,heuristic:outbid=3", 30, dict(compass="cards")),
     (3, "heuristic", 30, dict(compass="none", occupied_cost=2)),
     (3, "random", 30, dict(horizon=6, horizon_result="draw", opp_limit=1)),
     (3, "gambler,spiteful,plodder", 30, dict(occupied_harbour=False, reroll_cost=1, reroll_step=2)),

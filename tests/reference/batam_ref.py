@@ -33,16 +33,17 @@ SEAT_FIELDS = ("coins", "goods_sold", "crew_pos", "wages_paid", "wages_earned", 
                "compass_map", "compass_pirate", "treasure_coins", "pirate_coins", "payouts_received")
 TALLIES = SEAT_FIELDS[3:]
 
-STYLE_DEFAULTS = dict(captain=3.0, sailor=2.0, urgency=1.0, share=0.3, spite=0.2, bump=0.5,
+STYLE_DEFAULTS = dict(captain=6.0, sailor=1.0, urgency=1.0, share=0.5, spite=0.2, bump=0.5,
                       reroll_low=0, reroll_max=1, reserve=8, pirate_pay=4, avoid=1, dist_w=2.0,
-                      treasure_w=1.0)
+                      treasure_w=1.0, outbid=1.0)
 STYLES = {
     "heuristic": {},
-    "miser": dict(captain=1.0, sailor=1.0, urgency=0.0, reroll_max=0, spite=0.0),
+    "miser": dict(captain=1.0, sailor=1.0, urgency=0.0, outbid=0.0, reroll_max=0, spite=0.0),
     "spiteful": dict(spite=1.0, bump=1.5),
-    "gambler": dict(captain=5.0, sailor=3.0, urgency=2.0, share=0.4, reroll_low=2, reroll_max=3,
-                    reserve=4, pirate_pay=8),
+    "gambler": dict(captain=8.0, sailor=2.0, urgency=2.0, share=0.6, outbid=2.0, reroll_low=2,
+                    reroll_max=3, reserve=4, pirate_pay=8),
     "plodder": dict(avoid=0, treasure_w=0.0),
+    "modest": dict(captain=3.0, sailor=2.0, share=0.3, outbid=0.0),
 }
 
 RULEBOOK = {"compass": "tiles", "board": "standard", "dice": "standard", "tiles": "standard",
@@ -254,6 +255,9 @@ class Batam:
                 need = min(max(lead - len(self.sold[p]), 0), 2)
                 capf = style["captain"] + style["urgency"] * need
                 salf = style["sailor"] + 0.5 * style["urgency"] * need
+                if style["outbid"] > 0:         # beat the best captain wage offered so far
+                    best_offer = max(self.offers[q][0] for q in range(self.P) if q != p)
+                    capf = max(capf, best_offer + style["outbid"])
                 lim = style["share"] * c
                 capf, salf = min(capf, lim), min(salf, lim)
                 cap, sal = max(int(capf + 0.5), 1), max(int(salf + 0.5), 1)

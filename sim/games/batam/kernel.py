@@ -53,8 +53,8 @@ BOT_RANDOM = 0  # every other id is a heuristic style
 
 # bot parameter slots (heuristic styles)
 B_CAPTAIN, B_SAILOR, B_URGENCY, B_SHARE, B_SPITE, B_BUMP, B_RRLOW, B_RRMAX, B_RESERVE, \
-    B_PIRPAY, B_AVOID, B_DISTW, B_TREASW = range(13)
-N_BOTPAR = 13
+    B_PIRPAY, B_AVOID, B_DISTW, B_TREASW, B_OUTBID = range(14)
+N_BOTPAR = 14
 
 # rule slots
 (R_P, R_MODE, R_SALE, R_PAYOUT, R_BONUS, R_RR_FIRST, R_RR_STEP, R_PFEE, R_OPPLIM, R_WINDOW,
@@ -707,6 +707,14 @@ def offer_wages(st, R, p, bot, bp, rs):
                     need = 2
                 capf = bp[B_CAPTAIN] + bp[B_URGENCY] * need
                 salf = bp[B_SAILOR] + 0.5 * bp[B_URGENCY] * need
+                if bp[B_OUTBID] > 0:
+                    # earlier players in the crew row have offered already: beat the best
+                    hi = 0
+                    for q in range(P):
+                        if q != p and st[O_OFFER + 2 * q] > hi:
+                            hi = st[O_OFFER + 2 * q]
+                    if hi + bp[B_OUTBID] > capf:
+                        capf = hi + bp[B_OUTBID]
                 lim = bp[B_SHARE] * c
                 if capf > lim:
                     capf = lim
