@@ -378,7 +378,7 @@ def test_horizon_scores_the_board_as_it_stands_or_draws():
         sc = cols["score"][capped_rows]
         w = cols["winner"][capped_rows]
         if capped == "draw":
-            assert (w == -1).all() and (cols["win"][capped_rows] == 0.5).all()
+            assert (w == -1).all() and (cols["win"][capped_rows] == 0).all()
         else:
             clear = sc[:, 0] != sc[:, 1]
             assert clear.any()

@@ -532,15 +532,16 @@ def play_setting(game_index, seed, s: Setting, bots, depths=None):
         side = -1
     col["team_winner"] = side
     col["winner"] = side if P < 4 else -1
-    # the victory: the winning side's seats get 1; a tie shares it among the tied sides
+    # the victory: the winning side's seats get 1; "no winner" (two players tied after
+    # every tie-break, or a capped game under capped=draw) gives nobody anything; a
+    # three/four-player tie shares the victory among the tied sides
     side_of = [p % 2 for p in range(4)] if P == 4 else list(range(P))
     if side >= 0:
         win = [1.0 if side_of[p] == side else 0.0 for p in range(P)]
+    elif P == 2 or (end == HORIZON and s.capped_draw):
+        win = [0.0] * P
     else:
-        if P == 2 or (end == HORIZON and s.capped_draw):
-            tied = set(side_of)
-        else:
-            tied = {side_of[p] for p in range(P) if col["team_score"][p] == max(col["team_score"])}
+        tied = {side_of[p] for p in range(P) if col["team_score"][p] == max(col["team_score"])}
         win = [1.0 / len(tied) if side_of[p] in tied else 0.0 for p in range(P)]
     col["win"] = win
     col["cards"] = cards

@@ -274,18 +274,19 @@ def columns_from_tally(tal, players, capped_rule=K.CAPPED_SCORE):
 
 
 def win_shares(tal, P, capped_rule):
-    """1 to the sole winning side's seats; a tie shares the win among the tied sides
-    (a two-player tie after every tie-break: half each; a capped game under
-    ``capped=draw``: shared by every side)."""
+    """1 to the sole winning side's seats.  No winner (a two-player tie after every
+    tie-break, the rulebook's "there is no winner"; a capped game under
+    ``capped=draw``): 0 to everyone.  A three/four-player tie: the victory is shared,
+    1/k to each of the k tied sides' seats."""
     side_of = np.arange(P) % 2 if P == 4 else np.arange(P)
     sides = 2 if P == 4 else P
     w = tal[:, K.T_TEAMW]
     team = tal[:, K.T_TEAM:K.T_TEAM + P]
     tied = team == team.max(axis=1, keepdims=True)
     if P == 2:
-        tied[:] = True
+        tied[:] = False
     if capped_rule == K.CAPPED_DRAW:
-        tied[tal[:, K.T_END] == K.END_HORIZON] = True
+        tied[tal[:, K.T_END] == K.END_HORIZON] = False
     k = tied.sum(axis=1, keepdims=True) * sides / P  # tied sides (4p: seats come in pairs)
     shared = tied / np.maximum(k, 1)
     sole = (side_of[None, :] == w[:, None]).astype(np.float64)
@@ -295,7 +296,7 @@ def win_shares(tal, P, capped_rule):
 GAME = Game(
     name="maya",
     title="Maya (2012)",
-    version=1,
+    version=2,
     players=(2, 3, 4),
     default_players=2,
     params=PARAMS,
