@@ -82,3 +82,44 @@ def test_reference_replays_kernel(players, bots, count, rules):
 def test_reference_sweep_has_capped_and_finished_games():
     out = replay(4, "heuristic", 60, seed=5, horizon=4)
     assert out["capped"].any() and (~out["capped"]).any()
+
+
+CROWDED = '''
+name = "crowded test strait"
+start = "B"
+grid = """
+#B#R#S#
+~~~~~~~
+~*~*~*~
+~~*~*~~
+~~~*~~~
+#C#G#L#
+~~~*~~~
+"""
+[islands]
+B = "Batam"
+R = "Rempang"
+S = "Sugi"
+C = "Citlim"
+G = "Galang"
+L = "Lingga"
+'''
+
+
+@pytest.mark.parametrize("players,bots,rules", [
+    (4, "random", dict(horizon=30)),
+    (4, "heuristic,random,plodder,gambler", dict(compass="cards")),
+    (3, "heuristic", dict(occupied_cost=3)),
+    (4, "spiteful,miser,random,heuristic", dict(compass="tiles", pirate_charge="once")),
+])
+def test_reference_replays_a_crowded_custom_board(tmp_path, players, bots, rules):
+    """A small strait where ships meet all the time: occupied spaces, stranding checks,
+    pirates next to harbours; the tiles and cards files name islands of this board."""
+    board = tmp_path / "crowded.toml"
+    board.write_text(CROWDED)
+    cards = tmp_path / "cards.toml"
+    cards.write_text('[[card]]\nkind = "pirate"\nvalue = 1\ncount = 4\n'
+                     '[[card]]\nkind = "tradewind"\nvalue = 2\ncount = 4\n'
+                     '[[card]]\nkind = "treasure_map"\nisland = "Lingga"\nvalue = 7\ncount = 2\n'
+                     '[[card]]\nkind = "sunken_treasure"\nvalue = 3\ncount = 2\n')
+    replay(players, bots, 40, seed=4, board=str(board), cards=str(cards), **rules)
