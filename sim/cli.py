@@ -264,6 +264,29 @@ def skill_cmd(game, sets, games, bots, players, seed, jobs, chunk_size, backend,
     click.echo(f"report: {path}")
 
 
+@cli.command("impact")
+@click.argument("game")
+@click.option("--card", default=None, help="the card to remove (or neutralise) on the same seeds")
+@click.option("--mode", default="remove", show_default=True, help="remove | neutral")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="rule parameter; repeatable")
+@_common_experiment_options
+def impact_cmd(game, card, mode, sets, games, bots, players, seed, jobs, chunk_size, backend,
+               scheduler, out, quiet):
+    """Card impact: observational for every card, causal for --card on the same seeds.
+
+    Example: sim impact balam --card drought --games 1e5
+    """
+    from analysis.impact import write_impact_report
+    from .experiments import impact
+    g = get_game(game)
+    out_dir = _experiment_dir(out, game, "impact")
+    res = impact(game, card, mode, games, rules=parse_assignments(sets), workdir=out_dir, bots=bots,
+                 players=players, seed=_seed(seed), jobs=jobs, chunk_size=chunk_size,
+                 backend=backend, scheduler=scheduler, progress=(not quiet) and sys.stderr.isatty())
+    path = write_impact_report(g, res.summaries[0], res.manifest, res if card else None, out_dir, card)
+    click.echo(f"report: {path}")
+
+
 @cli.command("games")
 def games_cmd():
     """List the games."""

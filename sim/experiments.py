@@ -396,3 +396,28 @@ def skill(game_name: str, bots: list[str], games, players=None, seed=1, rules=No
     bt = bradley_terry(wins, played, prior=0.5)
     return {"game": game, "bots": names, "players": p, "wins": wins, "games": played, "bt": bt,
             "summaries": summaries, "rules": rules or {}}
+
+
+def impact(game_name: str, card: str | None, mode: str, games, rules=None, workdir=None, **kw):
+    """Observational tallies of every card from a base run, and, with ``card``, the causal
+    effect: the same seeds with that card removed (``mode="remove"``) or made neutral."""
+    game = get_game(game_name)
+    if not game.events:
+        raise UsageError(f"{game.name} records no card or event draws, so it has no card impact")
+    base_rules = dict(rules or {})
+    variants = [("base", base_rules)]
+    if card is not None:
+        if game.card_rules is None:
+            raise UsageError(f"{game.name} cannot remove cards from its deck (no card_rules)")
+        resolved = game.resolve_rules(base_rules)
+        names = list(game.card_names(resolved)) if game.card_names else []
+        if names and card not in names:
+            from .params import _suggest
+            raise UsageError(f"unknown card '{card}' for {game.name}{_suggest(card, names)}; "
+                             f"known: {', '.join(names)}")
+        if mode not in ("remove", "neutral"):
+            raise UsageError(f"--mode must be remove or neutral, not {mode!r}")
+        changed = game.card_rules(resolved, card, mode, workdir)
+        variants.append((f"{card} {'removed' if mode == 'remove' else 'neutral'}",
+                         {**base_rules, **changed}))
+    return compare(game_name, variants, games, kind="impact", **kw)

@@ -101,6 +101,11 @@ class Game:
     # rules (optional) and target (optional: {"games_per_s": N} or {"moves_per_s": N}),
     # plus "moves" naming the column that counts moves (for moves/s)
     bench: tuple = ()
+    # card impact (`sim impact`): the card names of the deck under given rules, and the rule
+    # changes that play the same games with one card removed ("remove") or made neutral
+    # ("neutral"); may write a modified data file into ``workdir`` and point a parameter at it
+    card_names: Callable[[dict], list] | None = None
+    card_rules: Callable[[dict, str, str, Any], dict] | None = None
 
     # ------------------------------------------------------------- helpers
     def all_columns(self) -> tuple[Column, ...]:

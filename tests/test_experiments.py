@@ -1,0 +1,158 @@
+"""sim compare / sweep / skill: same seeds, paired statistics, SPRT, reports."""
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analysis.experiments import compare_table, pairs_table
+from sim.cli import cli
+from sim.experiments import compare, load_variants_file, parse_sweep, parse_variant, skill, sweep
+from sim.games import get
+from sim.params import UsageError
+from sim.runner import execute, make_spec
+
+
+def test_parse_variant_and_file(tmp_path):
+    assert parse_variant("base:") == ("base", {})
+    assert parse_variant("nine:track=9,exit=pile") == ("nine", {"track": "9", "exit": "pile"})
+    with pytest.raises(UsageError):
+        parse_variant("track=9")
+    f = tmp_path / "v.toml"
+    f.write_text('[variants.base]\n[variants.nine]\ntrack = 9\n[variants.table]\ncast_table = [5, 1, 2, 3, 4]\n')
+    assert load_variants_file(f) == [("base", {}), ("nine", {"track": 9}),
+                                     ("table", {"cast_table": "5,1,2,3,4"})]
+    f.write_text("not toml [")
+    with pytest.raises(UsageError, match="not valid TOML"):
+        load_variants_file(f)
+
+
+def test_parse_sweep_ranges_lists_and_errors():
+    g = get("puluc")
+    assert parse_sweep(["track=7..11"], g) == [("track", [7, 8, 9, 10, 11])]
+    assert parse_sweep(["track=7..15:4", "exit=any,pile"], g) == [("track", [7, 11, 15]),
+                                                                  ("exit", ["any", "pile"])]
+    assert parse_sweep(["lot_p=0.3..0.5:0.1"], g)[0][1] == pytest.approx([0.3, 0.4, 0.5])
+    with pytest.raises(UsageError, match="did you mean 'track'"):
+        parse_sweep(["trak=7..9"], g)
+    with pytest.raises(UsageError, match="must be in 4..40"):
+        parse_sweep(["track=2..9"], g)
+    with pytest.raises(UsageError, match="empty"):
+        parse_sweep(["track=9..7"], g)
+
+
+def test_compare_arms_equal_independent_runs_on_the_same_seed():
+    res = compare("puluc", [("base", {}), ("nine", {"track": 9})], 3000, seed=8, jobs=1, chunk_size=700)
+    for k, rules in enumerate([{}, {"track": 9}]):
+        run = execute(make_spec("puluc", 3000, rules, None, None, 8), jobs=1, progress=False,
+                      rows="memory")
+        assert res.summaries[k].to_dict() == run.summary.to_dict()
+        # the per-metric sums and the paired differences agree with the rows
+        fp = np.where(run.frame["first_player"] == 0, run.frame["win_0"], run.frame["win_1"])
+        assert res.stats["sum"][k, 0] == pytest.approx(fp.sum())
+    base = execute(make_spec("puluc", 3000, {}, None, None, 8), jobs=1, progress=False).frame
+    nine = execute(make_spec("puluc", 3000, {"track": 9}, None, None, 8), jobs=1, progress=False).frame
+    d = nine["casts"].to_numpy(float) - base["casts"].to_numpy(float)
+    m = res.manifest["metrics"].index("casts")
+    assert res.stats["dsum"][1, m] == pytest.approx(d.sum())
+    assert res.stats["dsum2"][1, m] == pytest.approx((d * d).sum())
+    tab = compare_table(res)
+    row = tab[(tab["key"] == "casts") & (tab["variant"] == "nine")].iloc[0]
+    assert row["diff"] == pytest.approx(d.mean())
+    assert row["diff_lo"] < d.mean() < row["diff_hi"] and row["p"] < 1e-6
+
+
+def test_compare_is_the_same_whatever_jobs_and_chunks():
+    a = compare("puluc", [("base", {}), ("pile", {"exit": "pile"})], 4000, bots="greedy,random",
+                seed=3, jobs=1, chunk_size=4000)
+    b = compare("puluc", [("base", {}), ("pile", {"exit": "pile"})], 4000, bots="greedy,random",
+                seed=3, jobs=2, chunk_size=333)
+    for k in ("sum", "sum2", "dsum", "dsum2", "pent"):
+        assert np.allclose(a.stats[k], b.stats[k], rtol=1e-12, atol=1e-9), k
+    # different bots in the two seats: every game also played with the seats swapped
+    assert [x.label for x in a.arms] == ["base", "base (seats swapped)", "pile", "pile (seats swapped)"]
+    pt = pairs_table(a)
+    assert pt["pairs"].tolist() == [4000, 4000]
+    assert (pt.iloc[:, 3] > 0.6).all()  # greedy scores well over half against random
+
+
+def test_sprt_stops_early_on_a_real_difference_and_runs_to_the_end_without_one():
+    res = compare("puluc", [("base", {}), ("pile", {"exit": "pile"})], 200_000, seed=1, jobs=1,
+                  chunk_size=2000, sprt_d=0.01)
+    assert res.manifest["stopped_by_sprt"] and res.manifest["games_completed"] < 200_000
+    assert res.sprt[2 if len(res.arms) > 2 else 1].decision == "H1"
+    same = compare("puluc", [("base", {}), ("same", {"cap": 240})], 4000, seed=1, jobs=1,
+                   chunk_size=1000, sprt_d=0.05)
+    # identical rules: every paired difference is 0, the test accepts H0 once allowed to decide
+    assert same.sprt[1].decision == "H0"
+
+
+def test_sweep_and_skill():
+    res = sweep("puluc", ["track=5..9:2"], 2000, seed=2, jobs=1)
+    assert [v[0] for v in res.variants] == ["track=5", "track=7", "track=9"]
+    sk = skill("puluc", ["random", "greedy"], 1000, seed=2, jobs=1)
+    assert sk["bt"]["ratings"][1] > sk["bt"]["ratings"][0] + 100
+    assert sk["games"][0, 1] == sk["games"][1, 0] == 2000
+
+
+def test_cli_compare_sweep_skill_write_reports(tmp_path):
+    r = CliRunner().invoke(cli, ["compare", "puluc", "--games", "2000", "--variant", "base:",
+                                 "--variant", "nine:track=9", "--jobs", "1", "--out", str(tmp_path / "c")])
+    assert r.exit_code == 0, r.output
+    page = (tmp_path / "c" / "index.html").read_text()
+    assert "differences.png" in page and "Method" in page and "p-value" in page
+    assert (tmp_path / "c" / "report-standalone.html").is_file()
+    assert json.loads((tmp_path / "c" / "manifest.json").read_text())["kind"] == "compare"
+    r = CliRunner().invoke(cli, ["sweep", "puluc", "--param", "track=7..9", "--games", "500",
+                                 "--jobs", "1", "-q", "--out", str(tmp_path / "s")])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "s" / "sweep_first_player_wins.png").is_file()
+    r = CliRunner().invoke(cli, ["skill", "puluc", "--bots", "random,greedy", "--games", "300",
+                                 "--jobs", "1", "-q", "--out", str(tmp_path / "k")])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "k" / "skill_matrix.png").is_file()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["compare", "puluc", "--variant", "base:"], "at least two --variant"),
+    (["compare", "puluc", "--variant", "a:", "--variant", "b:trak=9"], "did you mean 'track'"),
+    (["compare", "puluc", "--variant", "a:", "--variant", "a:track=9"], "names must differ"),
+    (["compare", "puluc", "--variant", "a:", "--variant", "b:track=9", "--sprt", "--sprt-metric", "x"],
+     "--sprt-metric must be one of"),
+    (["sweep", "puluc"], "at least one --param"),
+    (["sweep", "puluc", "--param", "track"], "NAME=RANGE"),
+    (["skill", "puluc", "--bots", "random"], "at least two bots"),
+    (["compare", "chess", "--variant", "a:"], "unknown game"),
+])
+def test_experiment_bad_input(args, message, tmp_path):
+    r = CliRunner().invoke(cli, args + ["--out", str(tmp_path / "x"), "--jobs", "1"])
+    assert r.exit_code == 2, r.output
+    assert r.output.startswith("sim: error:") and message in r.output
+
+
+def test_observational_card_impact_equals_the_rows():
+    from analysis.impact import observational
+    from sim.summary import Summary
+    games = [n for n in ("batam", "balam") if n in __import__("sim.games", fromlist=["x"]).names()]
+    if not games:
+        pytest.skip("no registered game records card draws")
+    g = get(games[0])
+    run = execute(make_spec(g, 3000, None, None, None, 5), jobs=1, progress=False, rows="memory")
+    df = run.frame
+    S = Summary.from_frame(df, g)
+    assert S.to_dict() == run.summary.to_dict()
+    obs = observational(S, g.seat_names(S.players))
+    card = g.events[0]
+    drew = df[f"{card}_0"] > 0
+    row = obs[(obs["card"] == card) & (obs["seat"] == g.seat_names(S.players)[0])].iloc[0]
+    assert row["games drew"] == int(drew.sum())
+    if drew.any() and (~drew).any():
+        assert row["win rate drew"] == pytest.approx(df.loc[drew, "win_0"].astype(float).mean())
+        assert row["win rate not"] == pytest.approx(df.loc[~drew, "win_0"].astype(float).mean())
+    # the regression from merged moments equals least squares on the rows
+    X = np.column_stack([np.ones(len(df))] + [df[f"{e}_0"].to_numpy(float) for e in g.events])
+    y = df["win_0"].to_numpy(float)
+    beta = np.linalg.lstsq(X, y, rcond=None)[0]
+    got = obs[obs["seat"] == g.seat_names(S.players)[0]]["per card"].to_numpy()
+    if np.linalg.matrix_rank(X) == X.shape[1]:
+        assert got == pytest.approx(beta[1:], abs=1e-8)
