@@ -35,15 +35,15 @@ TALLIES = SEAT_FIELDS[3:]
 
 STYLE_DEFAULTS = dict(captain=6.0, sailor=1.0, urgency=1.0, share=0.5, spite=0.2, bump=0.5,
                       reroll_low=0, reroll_max=1, reserve=8, pirate_pay=4, avoid=1, dist_w=2.0,
-                      treasure_w=1.0, outbid=1.0)
+                      treasure_w=1.0, outbid=1.0, adapt=1)
 STYLES = {
     "heuristic": {},
-    "miser": dict(captain=1.0, sailor=1.0, urgency=0.0, outbid=0.0, reroll_max=0, spite=0.0),
+    "miser": dict(captain=1.0, sailor=1.0, urgency=0.0, outbid=0.0, adapt=0, reroll_max=0, spite=0.0),
     "spiteful": dict(spite=1.0, bump=1.5),
-    "gambler": dict(captain=8.0, sailor=2.0, urgency=2.0, share=0.6, outbid=2.0, reroll_low=2,
-                    reroll_max=3, reserve=4, pirate_pay=8),
+    "gambler": dict(captain=8.0, sailor=2.0, urgency=2.0, share=0.6, outbid=2.0, adapt=0,
+                    reroll_low=2, reroll_max=3, reserve=4, pirate_pay=8),
     "plodder": dict(avoid=0, treasure_w=0.0),
-    "modest": dict(captain=3.0, sailor=2.0, share=0.3, outbid=0.0),
+    "modest": dict(captain=3.0, sailor=2.0, share=0.3, outbid=0.0, adapt=0),
 }
 
 RULEBOOK = {"compass": "tiles", "board": "standard", "dice": "standard", "tiles": "standard",
@@ -168,6 +168,7 @@ class Batam:
         self.sold = [set() for _ in range(P)]          # islands where the seat has a cube
         self.cubes = {}                                 # island -> seats with a cube there
         self.offers = [[0, 0] for _ in range(P)]
+        self.last_captain = [None] * P                  # captain wages offered last round
         self.crew = [[] for _ in range(P)]              # (value, owner), best paid first
         self.maps = [dict() for _ in range(P)]          # island -> coins waiting there
         self.tile_on = {}                               # compass index -> tile number
@@ -255,6 +256,10 @@ class Batam:
                 need = min(max(lead - len(self.sold[p]), 0), 2)
                 capf = style["captain"] + style["urgency"] * need
                 salf = style["sailor"] + 0.5 * style["urgency"] * need
+                if style["adapt"] > 0 and self.last_captain[p] is not None:
+                    # no more than a step above the best captain wage of last round
+                    prev = max(self.last_captain[q] for q in range(self.P) if q != p)
+                    capf = min(capf, prev + max(style["outbid"], 1.0))
                 if style["outbid"] > 0:         # beat the best captain wage offered so far
                     best_offer = max(self.offers[q][0] for q in range(self.P) if q != p)
                     capf = max(capf, best_offer + style["outbid"])
@@ -604,6 +609,7 @@ class Batam:
                     self.tally["wages_paid"][b] += w
                 else:
                     self.coins[b] += w
+            self.last_captain[b] = self.offers[b][0]
             self.offers[b] = [0, 0]
             self.crew[b] = []
 

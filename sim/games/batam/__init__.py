@@ -63,7 +63,8 @@ PARAMS = (
 
 def _style(name, bid, help, **over):
     base = dict(captain=6.0, sailor=1.0, urgency=1.0, share=0.5, spite=0.2, bump=0.5, reroll_low=0,
-                reroll_max=1, reserve=8, pirate_pay=4, avoid=1, dist_w=2.0, treasure_w=1.0, outbid=1.0)
+                reroll_max=1, reserve=8, pirate_pay=4, avoid=1, dist_w=2.0, treasure_w=1.0, outbid=1.0,
+                adapt=1)
     base.update(over)
     ps = (
         Param("captain", base["captain"], "wage policy: base captain wage", "float", 0, 100),
@@ -90,6 +91,8 @@ def _style(name, bid, help, **over):
         Param("outbid", base["outbid"], "wage policy: offer the captain at least this much more "
               "than the best captain wage already offered this round (0 = ignore others)",
               "float", 0, 50),
+        Param("adapt", base["adapt"], "wage policy: 1 = offer the captain at most one step (outbid, "
+              "at least 1) above the best captain wage the others offered last round", "int", 0, 1),
     )
     return Bot(name, bid, help, params=ps)
 
@@ -97,19 +100,20 @@ def _style(name, bid, help, **over):
 BOTS = (
     Bot("random", K.BOT_RANDOM, "every decision uniform over its legal options (forced choices draw "
         "nothing); see RULES.md, Bots"),
-    _style("heuristic", 1, "the strong default: bids for the high dice (captain 6 or one more than "
-           "the best captain wage already offered, sailor 1), seasick re-roll, wage-first placement "
-           "with a little spite, shortest-path route planner avoiding pirates"),
+    _style("heuristic", 1, "the strong default: bids for the high dice (captain 6, but no more than "
+           "one above the best captain wage of last round, and one more than the best offered "
+           "before it this round; sailor 1), seasick re-roll, wage-first placement with a little "
+           "spite, shortest-path route planner avoiding pirates"),
     _style("miser", 2, "minimum wages, never re-rolls, places purely for wages",
-           captain=1.0, sailor=1.0, urgency=0.0, outbid=0.0, reroll_max=0, spite=0.0),
+           captain=1.0, sailor=1.0, urgency=0.0, outbid=0.0, adapt=0, reroll_max=0, spite=0.0),
     _style("spiteful", 3, "starves the leaders: places high dice away from whoever leads and bumps "
            "their dice", spite=1.0, bump=1.5),
     _style("gambler", 4, "lavish wages, re-rolls anything below 3 up to three times",
-           captain=8.0, sailor=2.0, urgency=2.0, share=0.6, outbid=2.0, reroll_low=2, reroll_max=3,
-           reserve=4, pirate_pay=8),
+           captain=8.0, sailor=2.0, urgency=2.0, share=0.6, outbid=2.0, adapt=0, reroll_low=2,
+           reroll_max=3, reserve=4, pirate_pay=8),
     _style("plodder", 5, "ignores treasure and pirates when routing", avoid=0, treasure_w=0.0),
     _style("modest", 6, "fixed modest wages (captain 3, sailor 2) whatever the others offer",
-           captain=3.0, sailor=2.0, share=0.3, outbid=0.0),
+           captain=3.0, sailor=2.0, share=0.3, outbid=0.0, adapt=0),
 )
 
 SEAT_FIELDS = ("coins", "goods_sold", "crew_pos", "wages_paid", "wages_earned", "rerolls",
@@ -245,7 +249,7 @@ def _notes() -> dict:
 GAME = Game(
     name="batam",
     title="Batam",
-    version=3,
+    version=4,
     players=(2, 3, 4),
     default_players=4,
     params=PARAMS,

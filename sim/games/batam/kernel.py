@@ -53,8 +53,8 @@ BOT_RANDOM = 0  # every other id is a heuristic style
 
 # bot parameter slots (heuristic styles)
 B_CAPTAIN, B_SAILOR, B_URGENCY, B_SHARE, B_SPITE, B_BUMP, B_RRLOW, B_RRMAX, B_RESERVE, \
-    B_PIRPAY, B_AVOID, B_DISTW, B_TREASW, B_OUTBID = range(14)
-N_BOTPAR = 14
+    B_PIRPAY, B_AVOID, B_DISTW, B_TREASW, B_OUTBID, B_ADAPT = range(15)
+N_BOTPAR = 15
 
 # rule slots
 (R_P, R_MODE, R_SALE, R_PAYOUT, R_BONUS, R_RR_FIRST, R_RR_STEP, R_PFEE, R_OPPLIM, R_WINDOW,
@@ -90,7 +90,8 @@ O_SHORT = 361
 O_PIRC = 362      # compass index of the pirate tile, -1 none
 O_FC = 363        # scratch for finish_cost: 4 spaces, 4 costs
 O_TH = 371        # scratch for placement: how far each seat leads the placer (x20)
-N_ST = 375
+O_LASTCAP = 375   # captain wage each seat offered last round (-1 in round 1)
+N_ST = 379
 
 # per-seat tallies
 (T_WPAID, T_WEARN, T_RR, T_RRC, T_DIST, T_BONUS, T_TW, T_SUNK, T_MAP, T_PIR, T_TREAS,
@@ -274,6 +275,8 @@ def collect_wages(st, R, tal):
                 tal[T_WPAID * MAXP + b] += w
             else:
                 st[O_COINS + b] += w
+            if k == 0:
+                st[O_LASTCAP + b] = w
             st[O_OFFER + 2 * b + k] = 0
         for k in range(3):
             st[O_BV + 3 * b + k] = -1
@@ -707,6 +710,15 @@ def offer_wages(st, R, p, bot, bp, rs):
                     need = 2
                 capf = bp[B_CAPTAIN] + bp[B_URGENCY] * need
                 salf = bp[B_SAILOR] + 0.5 * bp[B_URGENCY] * need
+                if bp[B_ADAPT] > 0 and st[O_LASTCAP + p] >= 0:
+                    # no more than a step above what the others paid last round
+                    prev = 0
+                    for q in range(P):
+                        if q != p and st[O_LASTCAP + q] > prev:
+                            prev = st[O_LASTCAP + q]
+                    step = bp[B_OUTBID] if bp[B_OUTBID] > 1 else 1.0
+                    if prev + step < capf:
+                        capf = prev + step
                 if bp[B_OUTBID] > 0:
                     # earlier players in the crew row have offered already: beat the best
                     hi = 0
@@ -872,6 +884,8 @@ def setup(st, R, faces, tk, ck, rs, scratch):
         st[k] = -1
     st[O_PIRC] = -1
     st[O_ENDER] = -1
+    for k in range(MAXP):
+        st[O_LASTCAP + k] = -1
     st[O_BANK] = R[R_BANK0]
     for p in range(P):
         st[O_POS + p] = R[R_STARTNODE]
