@@ -196,6 +196,34 @@ def test_wage_offers_move_coins_and_respect_minimum():
                 assert (cap, sal) == ((1, 0) if coins == 1 else (0, 0))
 
 
+def test_heuristic_wage_bidding_outbid_and_adapt():
+    # 4 players, 20 coins each.  Round 1 (no history): the first in the crew row offers
+    # captain 6 / sailor 1; the next sees 6 on the table and offers 7; with 6 coins a
+    # player is capped at half its coins (3).
+    ctx = make_ctx(4)
+    st, rs, _ = blank(ctx)
+    bid, bp = bot_params("heuristic", 4)
+    K.offer_wages(st, ctx[0], 0, bid, bp, rs)
+    K.offer_wages(st, ctx[0], 1, bid, bp, rs)
+    assert list(st[K.O_OFFER:K.O_OFFER + 4]) == [6, 1, 7, 1]
+    st[K.O_COINS + 2] = 6
+    K.offer_wages(st, ctx[0], 2, bid, bp, rs)
+    assert list(st[K.O_OFFER + 4:K.O_OFFER + 6]) == [3, 1]
+    # a later round: the others paid at most 2 for a captain last round, so 3 is enough
+    st, rs, _ = blank(ctx)
+    st[K.O_LASTCAP:K.O_LASTCAP + 4] = [5, 2, 1, 1]
+    K.offer_wages(st, ctx[0], 0, bid, bp, rs)
+    assert list(st[K.O_OFFER:K.O_OFFER + 2]) == [3, 1]
+    # ... unless someone already offered more this round: outbid by one
+    st[K.O_OFFER + 2 * 3] = 5
+    K.offer_wages(st, ctx[0], 1, bid, bp, rs)
+    assert st[K.O_OFFER + 2] == 6
+    # the modest style ignores the others
+    bid, bp = bot_params("modest", 4)
+    K.offer_wages(st, ctx[0], 2, bid, bp, rs)
+    assert list(st[K.O_OFFER + 4:K.O_OFFER + 6]) == [3, 2]
+
+
 def test_collect_wages_captain_sailor_paid_ship_free_unclaimed_returned():
     # seat 0 offers captain 4, sailor 2; its board [5/1 3/2 1/3]: seat 1 earns 4, seat 2
     # earns 2, seat 3 (ship space) nothing.  Seat 1 offers 3 and 1 but gets one die
