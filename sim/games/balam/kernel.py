@@ -1665,19 +1665,67 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
     riv_bc = rival_max(own, bld, p, BALLCOURT, NP)
     riv_ob = rival_max(own, bld, p, OBSERV, NP)
     best_site = np.int64(-1)
-    if tot >= 2:
+    amask = afford_mask(hand, R) if tot >= 2 else 0
+    if amask != 0:
+        # first-building values that do not depend on the site, once per turn
+        fv = np.empty(9)
+        for code in range(1, 9):
+            fv[code] = -cost_value(hand, hv, R, code, spend)
+            if code != VILLAGE and code != GARRISON and code != MARKET:
+                fv[code] += building_value(own, bld, R, W, nbr, nnb, info, p, 0, code, cnt, rl,
+                                           last, riv_bc, riv_ob)
+        vill = np.empty(5)
+        base = econ(cnt[0:5], cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], R, W, last)
+        for c in range(5):
+            cnt[c] += 1
+            vill[c] = (econ(cnt[0:5], cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], R, W,
+                            last) - base) * rl * W[BW_BUILD]
+            cnt[c] -= 1
+        # screen every site on its best first building, plan fully on the best two
+        s1 = -1
+        s2 = -1
+        v1 = -1e18
+        v2 = -1e18
         for s in range(S):
-            if own[s] != p and own[s] != -1:
+            fm = fit_mask(own, bld, pl, gs, nnb, info, p, s) & amask
+            if fm == 0:
                 continue
-            if own[s] == -1:
-                if pl[p, P_LARGE] <= 0:
+            bvs = -1e18
+            for code in range(1, 9):
+                if (fm >> code) & 1 == 0:
                     continue
-            v, n = plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl,
-                             last, riv_bc, riv_ob, plan, spend)
+                if code == VILLAGE:
+                    if R[R_FOREST] == 1 and info[s, I_FOREST] == 0:
+                        continue
+                    v = fv[code] + vill[info[s, I_COLOUR]]
+                elif code == GARRISON or code == MARKET:
+                    v = fv[code] + building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt,
+                                                  rl, last, riv_bc, riv_ob)
+                else:
+                    v = fv[code]
+                if v > bvs:
+                    bvs = v
+            if own[s] == -1:
+                bvs += W[BW_EXPAND] * (0.6 + 0.15 * info[s, I_SPACES] + 0.1 * info[s, I_CENOTE])
+                bvs -= W[BW_RISK] * 0.3 * (info[s, I_VOLC] + info[s, I_SEA])
+            if bvs > v1:
+                s2 = s1
+                v2 = v1
+                s1 = s
+                v1 = bvs
+            elif bvs > v2:
+                s2 = s
+                v2 = bvs
+        for i in range(2):
+            s = s1 if i == 0 else s2
+            if s < 0:
+                continue
+            v, n = plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, np.int64(s), hand, cnt,
+                             hv, rl, last, riv_bc, riv_ob, plan, spend)
             if n > 0 and v - tax_v > best_v:
                 best_v = v - tax_v
                 best_kind = 2
-                best_site = s
+                best_site = np.int64(s)
     hand[tax_t] += 1
     # --- attack
     mean, psk = die_stats(R)
@@ -1758,11 +1806,48 @@ def heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, sm, cnt, h
 
 # ======================================================================= random turn
 @njit(cache=True)
-def site_buildable(own, bld, pl, gs, R, nnb, info, p, s, hand):
+def afford_mask(hand, R):
+    """Bit mask (bit = code) of the buildings whose cost ``hand`` covers."""
+    m = 0
     for code in range(1, 9):
-        if can_build(own, bld, pl, gs, R, nnb, info, p, s, code, hand):
-            return True
-    return False
+        if can_afford(hand, R, code):
+            m |= 1 << code
+    return m
+
+
+@njit(cache=True)
+def fit_mask(own, bld, pl, gs, nnb, info, p, s):
+    """Bit mask of the buildings king p may put on site s now, costs aside."""
+    if own[s] != p and own[s] != -1:
+        return 0
+    if own[s] == -1 and pl[p, P_LARGE] <= 0:
+        return 0
+    n = info[s, I_SPACES]
+    one = False
+    two = False
+    for k in range(n):
+        if bld[s, k] == EMPTY:
+            one = True
+            if k + 1 < n and bld[s, k + 1] == EMPTY:
+                two = True
+    if not one:
+        return 0
+    m = 0
+    for code in range(1, 9):
+        if gs[GS_TILE + (code - 1) // 2] <= 0:
+            continue
+        if code == PALACE or code == TEMPLE:
+            if not two:
+                continue
+        if code == MARKET and pl[p, P_SMALL] < 1 + nnb[s]:
+            continue
+        m |= 1 << code
+    return m
+
+
+@njit(cache=True)
+def site_buildable(own, bld, pl, gs, R, nnb, info, p, s, hand):
+    return (fit_mask(own, bld, pl, gs, nnb, info, p, s) & afford_mask(hand, R)) != 0
 
 
 @njit(cache=True)
@@ -1782,21 +1867,20 @@ def random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, 
         n += 1
         for t in range(6):
             hand[t] = pl[p, P_HAND + t]
-        for s in range(S):
-            if own[s] != p and own[s] != -1:
-                continue
-            ok = False
-            for t in range(6):
-                if hand[t] > 0:
-                    hand[t] -= 1
-                    if site_buildable(own, bld, pl, gs, R, nnb, info, p, s, hand):
-                        ok = True
-                    hand[t] += 1
-                    if ok:
-                        break
-            if ok:
-                acts[n] = 2 + s
-                n += 1
+        # codes affordable after paying the tax with some held type (a bit mask)
+        amask = 0
+        for t in range(6):
+            if hand[t] > 0:
+                hand[t] -= 1
+                amask |= afford_mask(hand, R)
+                hand[t] += 1
+        if amask != 0:
+            for s in range(S):
+                if own[s] != p and own[s] != -1:
+                    continue
+                if fit_mask(own, bld, pl, gs, nnb, info, p, s) & amask:
+                    acts[n] = 2 + s
+                    n += 1
         for a in range(S):
             if own[a] != p or site_code_count(bld, a, GARRISON) == 0:
                 continue
