@@ -24,9 +24,18 @@ $(STAMP): pyproject.toml
 run: install
 	$(VENV)/bin/sim puluc --games $(GAMES)
 
-## test: install, then run the whole test suite
-test: install
+## test: install (and Debian's chromium for the report test, where missing), then run the whole test suite
+test: install chromium
 	$(PY) -m pytest -q
+
+# the browser test opens reports in headless Chromium; installed where missing and possible
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's chromium for the report browser test"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+	      || echo "could not install chromium: the browser test will be skipped"; \
+	  else echo "chromium missing and not root: the browser test will be skipped"; fi; }
 
 ## bench: install, then measure speed (writes bench/results/*.jsonl and prints a table)
 bench: install
@@ -37,4 +46,4 @@ clean:
 	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 	rm -rf reports/*/ .pytest_cache
 
-.PHONY: help install run test bench clean
+.PHONY: help install run test bench clean chromium
