@@ -8,14 +8,14 @@ import pytest
 from numba import njit
 from scipy.stats import chisquare
 
-from sim.games.maya import EXACT_ROW_MAX, GAME, level_bounds
+from sim.games.maya import EXACT_ROW_MAX, EXACT_ROW_MIN, GAME, level_bounds
 from sim.games.maya import kernel as K
 from sim.params import ParamError
 from sim.rng import seed_streams
 
 
 @njit(cache=True)
-def _boards(R, bounds, seed, count, turns, out):
+def _boards(R, bounds, cyc, seed, count, turns, out):
     n = R[K.R_N]
     L = R[K.R_L]
     st = np.zeros(K.SZ, np.int64)
@@ -35,7 +35,7 @@ def _boards(R, bounds, seed, count, turns, out):
         if turns:
             K.setup_turns(st, R, rs, g % R[K.R_P], used, legal)
         else:
-            att += K.setup_uniform(st, R, rs, bounds, dp, pc, used, allowed, col, rem)
+            att += K.setup_uniform(st, R, rs, bounds, cyc, dp, pc, used, allowed, col, rem)
         for t in range(n):
             for lev in range(L):
                 out[g, t, lev] = K.nib(st[K.TW + t], lev)
@@ -44,9 +44,9 @@ def _boards(R, bounds, seed, count, turns, out):
 
 def boards(players=2, count=1000, seed=5, turns=False, **rules):
     ctx = GAME.prepare(GAME.resolve_rules(rules), players)
-    R, bounds = ctx[0], ctx[7]
+    R, bounds, cyc = ctx[0], ctx[7], ctx[8]
     out = np.zeros((count, R[K.R_N], R[K.R_L]), np.int64)
-    att = _boards(R, bounds, seed, count, turns, out)
+    att = _boards(R, bounds, cyc, seed, count, turns, out)
     return out, att / count
 
 
@@ -121,7 +121,7 @@ def test_bounds_are_true_maxima_for_two_levels():
             for rest in parts(m - p, p):
                 yield [p] + rest
 
-    best = 0
+    counts = []
     dp = np.zeros(1 << n, np.int64)
     pc = np.array([bin(m).count("1") for m in range(1 << n)], np.int64)
     for part in parts(n):
@@ -131,17 +131,23 @@ def test_bounds_are_true_maxima_for_two_levels():
             s += p
         allowed = np.array([(1 << n) - 1 & ~((1 << t) | (1 << r1[t])) for t in range(n)]
                            + [0] * 7, np.int64)
-        best = max(best, K.count_assignments(allowed, n, dp, pc))
-    assert best == EXACT_ROW_MAX[9][2] == level_bounds(9, 5)[2]
+        counts.append(K.count_assignments(allowed, n, dp, pc))
+    assert max(counts) == EXACT_ROW_MAX[9][2] == level_bounds(9, 5)[0, 2]
+    assert min(counts) == EXACT_ROW_MIN[9][2]
+    table = dict(GAME.prepare(GAME.resolve_rules({}), 2)[8].tolist())
+    assert sorted(table.values()) == sorted(counts)
     b = level_bounds(9, 5)
-    assert b[3] == EXACT_ROW_MAX[9][3] and b[4] == 5529   # Bregman: ceil(120^(9/5))
+    assert b[0, 3] == EXACT_ROW_MAX[9][3] and b[0, 4] == 5529   # Bregman: ceil(120^(9/5))
+    assert b[1, 3] == EXACT_ROW_MIN[9][3] and b[1, 4] == 1829   # 9! (5/9)^9, rounded down
 
 
 @njit(cache=True)
 def _max_fourth_rows(r1, n, dp, pc, allowed):
-    """Largest number of valid fourth rows over every third row, first two fixed."""
+    """Largest and smallest numbers of valid fourth rows over every third row, the first
+    two fixed."""
     full = (1 << n) - 1
     best = 0
+    worst = 1 << 60
     row = np.zeros(n, np.int64)
     nxt = np.zeros(n + 1, np.int64)
     t = 0
@@ -163,14 +169,14 @@ def _max_fourth_rows(r1, n, dp, pc, allowed):
             for u in range(n):
                 allowed[u] = full & ~((1 << u) | (1 << r1[u]) | (1 << row[u]))
             v = K.count_assignments(allowed, n, dp, pc)
-            if v > best:
-                best = v
+            best = max(best, v)
+            worst = min(worst, v)
             used ^= 1 << c
             nxt[t] = c + 1
         else:
             t += 1
             nxt[t] = 0
-    return best
+    return best, worst
 
 
 def test_bounds_are_true_maxima_for_three_levels():
@@ -178,14 +184,15 @@ def test_bounds_are_true_maxima_for_three_levels():
     dp = np.zeros(1 << n, np.int64)
     pc = np.array([bin(m).count("1") for m in range(1 << n)], np.int64)
     allowed = np.zeros(16, np.int64)
-    best = 0
+    best, worst = 0, 1 << 60
     for part in ([9], [7, 2], [6, 3], [5, 4], [5, 2, 2], [4, 3, 2], [3, 3, 3], [3, 2, 2, 2]):
         r1, s = [], 0
         for p in part:
             r1 += [s + (i + 1) % p for i in range(p)]
             s += p
-        best = max(best, _max_fourth_rows(np.array(r1, np.int64), n, dp, pc, allowed))
-    assert best == EXACT_ROW_MAX[9][3]
+        hi, lo = _max_fourth_rows(np.array(r1, np.int64), n, dp, pc, allowed)
+        best, worst = max(best, hi), min(worst, lo)
+    assert (best, worst) == (EXACT_ROW_MAX[9][3], EXACT_ROW_MIN[9][3])
 
 
 def test_bad_board_files_are_refused(tmp_path):

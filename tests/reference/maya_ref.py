@@ -50,7 +50,8 @@ class Setting:
     points: tuple = (1, 3, 6, 10)  # 2, 3, 4, 5 joined blocks
     bonus: int = 5
     rotate_first: bool = True
-    bounds: list = None           # rejection bounds per level (see uniform_board)
+    bounds: list = None           # upper bounds on the valid rows per level (uniform_board)
+    lows: list = None             # lower bounds on the valid rows per level
 
     @property
     def n(self):
@@ -146,9 +147,16 @@ def uniform_board(s: Setting, chance):
             else:
                 allowed = [sum(1 << c for c in range(n) if c not in held[t]) for t in range(n)]
                 table = count_table(allowed, n)
-                if chance.rand_int(s.bounds[k]) >= table[-1]:
-                    break
-                row = draw_counted_row(allowed, n, table, chance)
+                valid_rows = table[-1]
+                u = chance.rand_int(s.bounds[k])
+                if u >= valid_rows:
+                    break                              # start the board again
+                if k == 2 or u < s.lows[k]:
+                    # the kernel did not need the count here (known from the cycle type, or
+                    # u below a lower bound on every count): it deals the row
+                    row = deal_row(n, held, chance)
+                else:
+                    row = draw_counted_row(allowed, n, table, chance)
             rows.append(row)
             for t in range(n):
                 held[t].add(row[t])
@@ -405,7 +413,8 @@ def setting_from_rules(rules, players):
         raven=r["raven"], spaces=list(ladder_spaces(r["ladder_spaces"], b["rows"], b["cols"])),
         ladders=r["ladders"], priests=r["priests"], points=tuple(r["points"]),
         bonus=r["centre_bonus"], rotate_first=r["first"] == "rotate",
-        bounds=list(level_bounds(b["rows"] * b["cols"], b["levels"])))
+        bounds=[int(x) for x in level_bounds(b["rows"] * b["cols"], b["levels"])[0]],
+        lows=[int(x) for x in level_bounds(b["rows"] * b["cols"], b["levels"])[1]])
 
 
 def play(seed, game_index, rules=None, bots=("random", "random"), depths=None):

@@ -166,24 +166,59 @@ def ladder_spaces(spec, rows: int, cols: int) -> np.ndarray:
     return np.array(vals, dtype=np.int64)
 
 
-# The largest number of valid rows for level k over every valid board of k levels, found
-# by enumerating all k-level prefixes up to isomorphism (tests/test_maya_setup.py redoes
-# it for k = 2 and 3).  Levels not listed use Bregman's bound.
+# The largest and smallest numbers of valid rows for level k (counted from 0) over every
+# valid board of k levels, found by enumerating all k-level prefixes up to renaming
+# colours and towers (tests/test_maya_setup.py redoes it).  Levels not listed use
+# Bregman's upper bound and the Egorychev-Falikman (van der Waerden) lower bound.
 EXACT_ROW_MAX = {9: {2: 43424, 3: 12108}}
+EXACT_ROW_MIN = {9: {2: 43386, 3: 12000}}
 
 
 def level_bounds(n: int, levels: int) -> np.ndarray:
-    """Upper bounds on the number of valid rows for each level (see kernel.setup_uniform)."""
-    b = np.zeros(levels, dtype=np.int64)
-    b[0] = math.factorial(n)
+    """Row 0: upper bounds on the number of valid rows for each level; row 1: lower bounds
+    (see kernel.setup_uniform)."""
+    b = np.zeros((2, levels), dtype=np.int64)
+    b[0, 0] = b[1, 0] = math.factorial(n)
     if levels > 1:
-        b[1] = round(math.factorial(n) * sum((-1) ** i / math.factorial(i) for i in range(n + 1)))
+        b[0, 1] = b[1, 1] = round(math.factorial(n) * sum((-1) ** i / math.factorial(i)
+                                                          for i in range(n + 1)))
     for k in range(2, levels):
         r = n - k
         x = math.exp(n * math.lgamma(r + 1) / r)  # Bregman: prod over rows of (r!)^(1/r)
-        b[k] = min(math.ceil(x * (1 + 1e-9)) + 1, math.factorial(n))
-        b[k] = min(b[k], EXACT_ROW_MAX.get(n, {}).get(k, b[k]))
+        b[0, k] = min(math.ceil(x * (1 + 1e-9)) + 1, math.factorial(n))
+        b[0, k] = min(b[0, k], EXACT_ROW_MAX.get(n, {}).get(k, b[0, k]))
+        low = r ** n * math.factorial(n) // n ** n   # perm >= n! (r/n)^n for r-regular
+        b[1, k] = max(low, EXACT_ROW_MIN.get(n, {}).get(k, low))
     return b
+
+
+def cycle_table(n: int, levels: int) -> np.ndarray:
+    """Rows (cycle code, N): the number N of valid level-3 rows for each cycle type of the
+    permutation from level-1 to level-2 colours (it depends on nothing else); see
+    kernel.setup_uniform.  Empty when the board has fewer than three levels."""
+    if levels < 3:
+        return np.zeros((0, 2), dtype=np.int64)
+
+    def parts(m, lo=2):
+        if m == 0:
+            yield []
+        for p in range(lo, m + 1):
+            for rest in parts(m - p, p):
+                yield [p] + rest
+
+    dp = np.zeros(1 << n, dtype=np.int64)
+    pc = np.array([bin(m).count("1") for m in range(1 << n)], dtype=np.int64)
+    rows = []
+    for part in parts(n):
+        nxt, s = [], 0
+        for p in part:
+            nxt += [s + (i + 1) % p for i in range(p)]
+            s += p
+        allowed = np.array([((1 << n) - 1) & ~((1 << t) | (1 << nxt[t])) for t in range(n)],
+                           dtype=np.int64)
+        code = sum(1 << (4 * p) for p in part)
+        rows.append((code, K.count_assignments(allowed, n, dp, pc)))
+    return np.array(rows, dtype=np.int64)
 
 
 def prepare(rules: dict, players: int):
@@ -226,15 +261,15 @@ def prepare(rules: dict, players: int):
     hmask = np.array([full & ~((1 << (4 * l)) - 1) for l in range(L)], dtype=np.int64)
     spaces = ladder_spaces(rules["ladder_spaces"], rows, cols)
     bounds = level_bounds(n, L)
-    return R, ea, eb, ebits, hmask, spaces, pts, bounds
+    return R, ea, eb, ebits, hmask, spaces, pts, bounds, cycle_table(n, L)
 
 
 def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
-    R, ea, eb, ebits, hmask, spaces, pts, bounds = ctx
+    R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc = ctx
     tal = np.zeros((count, K.N_TALLY), dtype=np.int64)
     if count:
         K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, ea, eb, ebits, hmask,
-                    spaces, pts, bounds, np.asarray(bot_ids, np.int64),
+                    spaces, pts, bounds, cyc, np.asarray(bot_ids, np.int64),
                     np.asarray(bot_params, np.float64), tal)
     return columns_from_tally(tal, players, int(R[K.R_CAPPED]))
 

@@ -198,16 +198,48 @@ def sample_row_by_rejection(n, used, rs, rem, out):
 
 
 @njit(cache=True)
-def setup_uniform(st, R, rs, bounds, dp, pc, used, allowed, col, rem):
+def cycle_code(used0, col1, n, seen):
+    """Cycle type of the permutation taking each tower's level-1 colour to its level-2
+    colour, as a histogram of cycle lengths in nibbles (length l counts at bits 4l)."""
+    for c in range(n):
+        seen[c] = 0
+    code = 0
+    for t in range(n):
+        c = used0[t]
+        if seen[c]:
+            continue
+        length = 0
+        while not seen[c]:
+            seen[c] = 1
+            length += 1
+            # the tower whose level-1 colour is c holds colour col1[that tower] at level 2
+            nxt = -1
+            for u in range(n):
+                if used0[u] == c:
+                    nxt = col1[u]
+                    break
+            c = nxt
+        code += np.int64(1) << (4 * length)
+    return code
+
+
+@njit(cache=True)
+def setup_uniform(st, R, rs, bounds, cyc, dp, pc, used, allowed, col, rem):
     """Uniform random valid board (a Latin rectangle: levels x towers, colours as symbols).
 
-    Levels 0 and 1 are drawn uniformly by rejection (every level-0 row leaves the same
-    number of level-1 rows).  From level 2 on, with N_k the number of valid level-k rows
-    given the levels below (a permanent, by ``count_assignments``), continue with
-    probability N_k / bounds[k] (one draw; else start again from level 0) and draw the
-    row uniformly among the N_k.  A board's probability per attempt is then
-    1 / (n! D(n) prod_k bounds[k]) whatever the board: uniform.  ``bounds[k]`` >= the
-    largest N_k over all valid (k)-level prefixes.  Returns the number of attempts.
+    Levels 0 and 1 are dealt uniformly by rejection (every level-0 row leaves the same
+    number of level-1 rows).  From level 2 on, let N_k be the number of valid level-k rows
+    given the levels below.  One draw u < bounds[0, k] (an upper bound on every N_k):
+    u >= N_k starts the whole board again from level 0, otherwise the row is drawn
+    uniformly among the N_k.  A board's probability per attempt is then
+    1 / (n! D(n) prod_k bounds[0, k]) whatever the board: uniform.
+
+    N_k is only counted when needed: for level 2 it depends only on the cycle type of the
+    permutation from level-0 to level-1 colours and is looked up in ``cyc`` (rows
+    (cycle code, N)); for higher levels u < bounds[1, k] (a lower bound on every N_k)
+    accepts without counting.  Rows are dealt by rejection unless the count was made
+    (a permanent, ``count_assignments``), in which case its table gives the row.
+    Returns the number of attempts.
     """
     n = R[R_N]
     L = R[R_L]
@@ -222,14 +254,31 @@ def setup_uniform(st, R, rs, bounds, dp, pc, used, allowed, col, rem):
         for k in range(L):
             if k < 2:
                 sample_row_by_rejection(n, used, rs, rem, col)
-            else:
-                for t in range(n):
-                    allowed[t] = full & ~used[t]
-                N = count_assignments(allowed, n, dp, pc)
-                if rand_int(rs, 0, bounds[k]) >= N:
+                if k == 0:
+                    for t in range(n):
+                        allowed[t] = col[t]      # level-0 colours, for the cycle type
+            elif k == 2 and cyc.shape[0] > 0:
+                code = cycle_code(allowed, col, n, rem)
+                N = 0
+                for i in range(cyc.shape[0]):
+                    if cyc[i, 0] == code:
+                        N = cyc[i, 1]
+                if rand_int(rs, 0, bounds[0, k]) >= N:
                     ok = False
                     break
-                sample_assignment(allowed, n, dp, rs, col)
+                sample_row_by_rejection(n, used, rs, rem, col)
+            else:
+                u = rand_int(rs, 0, bounds[0, k])
+                if u < bounds[1, k]:
+                    sample_row_by_rejection(n, used, rs, rem, col)
+                else:
+                    for t in range(n):
+                        allowed[t] = full & ~used[t]
+                    N = count_assignments(allowed, n, dp, pc)
+                    if u >= N:
+                        ok = False
+                        break
+                    sample_assignment(allowed, n, dp, rs, col)
             for t in range(n):
                 used[t] |= 1 << col[t]
                 st[TW + t] |= col[t] << (4 * k)
@@ -852,7 +901,7 @@ def final_scores(st, R, pts, cards, tally, cp, sc):
 
 
 @njit(cache=True)
-def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, bot_ids, bot_par,
+def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc, bot_ids, bot_par,
               st, rs, moves, rep, ties, vals, s1, s2, ss, mv, nmv, idx, al, be, bv,
               dp, pc, used, allowed, col, rem, cards, cp, sc, before, emask, tally):
     n = R[R_N]
@@ -865,7 +914,7 @@ def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, bot_ids, bo
     first = g % P if R[R_FIRST] == FIRST_ROTATE else 0
     tally[T_FIRST] = first
     if R[R_SETUP] == SETUP_UNIFORM:
-        tally[T_ATTEMPTS] = setup_uniform(st, R, rs, bounds, dp, pc, used, allowed, col, rem)
+        tally[T_ATTEMPTS] = setup_uniform(st, R, rs, bounds, cyc, dp, pc, used, allowed, col, rem)
     else:
         setup_turns(st, R, rs, first, used, ties)
         tally[T_ATTEMPTS] = 1
@@ -1007,7 +1056,7 @@ def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, bot_ids, bo
 
 
 @njit(cache=True)
-def run_games(seed, start, count, R, ea, eb, ebits, hmask, spaces, pts, bounds, bot_ids,
+def run_games(seed, start, count, R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc, bot_ids,
               bot_par, out):
     """Play games start..start+count-1; ``out[j]`` receives game j's tally."""
     n = R[R_N]
@@ -1041,6 +1090,6 @@ def run_games(seed, start, count, R, ea, eb, ebits, hmask, spaces, pts, bounds, 
     sc = np.zeros(8, dtype=np.int64)
     before = np.zeros(SZ, dtype=np.int64)
     for j in range(count):
-        play_game(start + j, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, bot_ids,
+        play_game(start + j, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc, bot_ids,
                   bot_par, st, rs, moves, rep, ties, vals, s1, s2, ss, mv, nmv, idx, al, be,
                   bv, dp, pc, used, allowed, col, rem, cards, cp, sc, before, emask, out[j])
