@@ -331,7 +331,7 @@ def win_shares(tal, P, capped_rule):
 GAME = Game(
     name="maya",
     title="Maya (2012)",
-    version=2,
+    version=3,
     players=(2, 3, 4),
     default_players=2,
     params=PARAMS,
