@@ -365,9 +365,15 @@ def safe_step(st, R, kind, comp, nbr, deg, p, n, r):
     allowed (blocked, too dear, or no legal place to end afterwards)."""
     if is_blocked(st, comp, n):
         return -1
-    c = enter_cost(st, R, kind, p, n)
+    occ = occupied(st, R, p, n)
+    harb = kind[n] == HARBOUR
+    c = 1
+    if occ and (not harb or R[R_OCCH] != 0):
+        c = 1 + R[R_OCC]
     if c > r:
         return -1
+    if harb or not occ:  # n is a legal end
+        return c
     if c + finish_cost(st, R, kind, comp, nbr, deg, p, n) > r:
         return -1
     return c
