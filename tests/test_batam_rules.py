@@ -533,6 +533,14 @@ def test_ranking_coins_then_goods_then_shared():
         assert list(win) == wins
 
 
+def test_crew_row_starts_with_first_player_and_rotates():
+    # first player Blue (seat 1) of 4: round 1 row Blue Green Yellow Red; after each
+    # round the leftmost board moves to the right end
+    rows = [[K.crew_seat(1, rnd, i, 4) for i in range(4)] for rnd in range(3)]
+    assert rows == [[1, 2, 3, 0], [2, 3, 0, 1], [3, 0, 1, 2]]
+    assert [K.crew_seat(2, 1, i, 3) for i in range(3)] == [0, 1, 2]
+
+
 def test_first_player_by_two_dice_ties_rerolled():
     # the rulebook's procedure written out with the chance stream: every contender rolls
     # two dice (seasick = 0) in seat order; the tied leaders roll again

@@ -952,6 +952,14 @@ def final_ranking(st, R, win):
     return w if k == 1 else -1
 
 
+@hot_inline
+def crew_seat(first, rnd, i, P):
+    """Seat at position i of the crew row in round rnd (0-based): the first player's board
+    starts the row, the others follow clockwise, and after every round the leftmost board
+    moves to the right end."""
+    return (first + rnd + i) % P
+
+
 @hot
 def play_game(g, seed, R, faces, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes,
               special, DS, WS, LS, DSS, LSS, tk, tv, ti, ck, cv, ci, bot_ids, bot_par, st, rs, tal,
@@ -964,23 +972,23 @@ def play_game(g, seed, R, faces, kind, island, comp, comp_nodes, nbr, deg, padj,
     rounds = 0
     for rnd in range(R[R_HORIZON]):
         rounds = rnd + 1
-        lead = (first + rnd) % P
+        lead = crew_seat(first, rnd, 0, P)
         for p in range(P):
             st[O_TW + p] = 0
             st[O_RET + p] = 0
             st[O_RETA + p] = 0
             st[O_PCH + p] = 0
         for i in range(P):
-            p = (lead + i) % P
+            p = crew_seat(first, rnd, i, P)
             offer_wages(st, R, p, bot_ids[p], bot_par[p], rs)
         for i in range(P):
-            p = (lead + i) % P
+            p = crew_seat(first, rnd, i, P)
             reroll_phase(st, R, faces, p, bot_ids[p], bot_par[p], rs, tal)
             place_phase(st, R, p, bot_ids[p], bot_par[p], rs, opts)
             for j in range(3):
                 st[O_DV + 3 * p + j] = -1
         for i in range(P):
-            p = (lead + i) % P
+            p = crew_seat(first, rnd, i, P)
             sail(st, R, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes, special, DS, WS,
                  LS, DSS, LSS, tk, tv, ti, ck, cv, ci, p, bot_ids[p], bot_par[p], rs, tal, opts,
                  cand, candv)
