@@ -86,7 +86,7 @@ SWEEP = [({}, 2), ({}, 3), ({}, 4), ({"catastrophes": "all"}, 3),
 
 @pytest.mark.parametrize("rules,players", SWEEP)
 def test_reference_engine_replays_the_kernel(rules, players):
-    n = 40
+    n = 80
     out = run(players, "random", rules, n=n, seed=11)
     r = GAME.resolve_rules(rules)
     for g in range(n):

@@ -1546,58 +1546,80 @@ def route(own, tok, pl, gs, R, p, t, g, kind, sinks, ns):
 
 # ======================================================================= heuristic turn
 @njit(cache=True)
-def card_value(own, bld, tok, pl, gs, R, W, info, p, kt, hv, rl, tmp):
-    """Heuristic worth to king p of turning a card of type kt now."""
+def card_values(own, bld, tok, pl, gs, R, W, info, p, hv, rl, cnt, tmp, cv):
+    """cv[kt]: heuristic worth to king p of turning a card of each type now (one pass
+    over the board; ``cnt`` holds p's building counts)."""
     NP = R[R_NP]
-    if kt == K_PROS:
-        return 1.6 * W[BW_PRES]
-    if kt == K_FAV:
-        return 1.5 * W[BW_HAND]
-    if kt == K_EXC:
-        return 2.0 * hv[MAIZE]
-    if kt == K_EXPED:
-        return 1.1 * W[BW_HAND]
-    if kt == K_CACAO:
-        return hv[CACAO] * 0.5
-    if kt == K_MARRY:
-        return 1.5 * W[BW_HAND]
-    if kt == K_CENOTE:
-        n = 0
-        for s in range(own.shape[0]):
-            if own[s] == p:
-                for k in range(4):
-                    if tok[s, k] >= 0 and (bld[s, k] == RESERVE or bld[s, k] == GARRISON):
-                        n += 1
-        nc = 0
-        for s in range(own.shape[0]):
-            nc += info[s, I_CENOTE]
-        return W[BW_PRES] * R[R_CENF] * 1.5 * min(n, nc) * 0.7
-    if kt == K_BALL:
-        counts = tmp[0:4]
-        fp = tmp[4:8]
-        sp = tmp[8:12]
-        aw = tmp[12:16]
-        for q in range(NP):
-            counts[q] = count_code(own, bld, q, BALLCOURT)
-            fp[q] = count_cities(own, q)
-            sp[q] = fp[q] // 2
-        rank_award(counts, NP, fp, sp, aw)
-        best_other = 0
-        for q in range(NP):
-            if q != p and aw[q] > best_other:
-                best_other = aw[q]
-        return W[BW_PRES] * (aw[p] - 0.5 * best_other)
-    if kt == K_ECLIPSE:
-        return -0.3
-    if cat_targets(own, bld, info, p, kt) == 0:
-        return 0.0
-    pt, pn, code, cnt = cat_spec(kt)
-    loss = loss_value(own, bld, info, R, W, p, kt, rl)
-    if board_tokens(own, bld, tok, p, pt) >= pn:
-        keep = pn * (1.0 + 0.1 * R[R_PTS + pt])
-        if keep < loss:
-            loss = keep
-    return -loss * W[BW_RISK]
+    S = own.shape[0]
+    onb = np.zeros(6, np.int64)   # riches on p's reserves and garrisons
+    volc = 0.0
+    sea = 0.0
+    nvolc = 0
+    nsea = 0
+    nc = 0
+    for s in range(S):
+        nc += info[s, I_CENOTE]
+        if own[s] != p:
+            continue
+        cityv = W[BW_EXPAND]
+        for k in range(4):
+            cityv += per_value(bld[s, k], rl, W)
+            if tok[s, k] >= 0:
+                onb[tok[s, k]] += 1
+        if info[s, I_VOLC] == 1:
+            volc += cityv
+            nvolc += 1
+        if info[s, I_SEA] == 1:
+            sea += cityv
+            nsea += 1
+    ntok = 0
+    for t in range(6):
+        ntok += onb[t]
+    cv[K_PROS] = 1.6 * W[BW_PRES]
+    cv[K_FAV] = 1.5 * W[BW_HAND]
+    cv[K_EXC] = 2.0 * hv[MAIZE]
+    cv[K_EXPED] = 1.1 * W[BW_HAND]
+    cv[K_CACAO] = hv[CACAO] * 0.5
+    cv[K_MARRY] = 1.5 * W[BW_HAND]
+    cv[K_CENOTE] = W[BW_PRES] * R[R_CENF] * 1.5 * min(ntok, nc) * 0.7
+    counts = tmp[0:4]
+    fp = tmp[4:8]
+    sp = tmp[8:12]
+    aw = tmp[12:16]
+    for q in range(NP):
+        counts[q] = count_code(own, bld, q, BALLCOURT)
+        fp[q] = count_cities(own, q)
+        sp[q] = fp[q] // 2
+    rank_award(counts, NP, fp, sp, aw)
+    best_other = 0
+    for q in range(NP):
+        if q != p and aw[q] > best_other:
+            best_other = aw[q]
+    cv[K_BALL] = W[BW_PRES] * (aw[p] - 0.5 * best_other)
+    cv[K_ECLIPSE] = -0.3
+    for kt in range(K_DROUGHT, NK):
+        pt, pn, code, n = cat_spec(kt)
+        if kt == K_VOLCANO:
+            loss = volc
+            hit = nvolc
+        elif kt == K_TIDAL:
+            loss = sea
+            hit = nsea
+        elif kt == K_DECAD:
+            hit = min(1, cnt[5 + BALLCOURT]) + min(1, cnt[5 + OBSERV])
+            loss = (per_value(BALLCOURT, rl, W) * min(1, cnt[5 + BALLCOURT])
+                    + per_value(OBSERV, rl, W) * min(1, cnt[5 + OBSERV]))
+        else:
+            hit = min(n, cnt[5 + code])
+            loss = per_value(code, rl, W) * hit
+        if hit == 0:
+            cv[kt] = 0.0
+            continue
+        if onb[pt] >= pn:
+            keep = pn * (1.0 + 0.1 * R[R_PTS + pt])
+            if keep < loss:
+                loss = keep
+        cv[kt] = -loss * W[BW_RISK]
 
 
 @njit(cache=True)
@@ -1625,10 +1647,13 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
         c = gs[GS_SLOT + k]
         if c >= 0 and (known >> k) & 1:
             tmp[16 + ctype[c]] -= 1
+    cv = np.empty(NK)
+    player_counts(own, bld, info, R, p, cnt)
+    card_values(own, bld, tok, pl, gs, R, W, info, p, hv, rl, cnt, tmp[40:56], cv)
     ev = 0.0
     for kt in range(NK):
         if tmp[16 + kt] > 0:
-            ev += tmp[16 + kt] * card_value(own, bld, tok, pl, gs, R, W, info, p, kt, hv, rl, tmp[40:56])
+            ev += tmp[16 + kt] * cv[kt]
             unseen += tmp[16 + kt]
     ev = ev / unseen if unseen > 0 else 0.0
     card_slot = np.int64(-1)
@@ -1638,7 +1663,7 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
         if c < 0:
             continue
         if (known >> k) & 1:
-            v = card_value(own, bld, tok, pl, gs, R, W, info, p, ctype[c], hv, rl, tmp[40:56])
+            v = cv[ctype[c]]
         else:
             v = ev
         if v > card_v + 1e-12:
