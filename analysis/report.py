@@ -211,6 +211,14 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
     for fn, t, cap in figs:
         parts.append(f"<h2>{html.escape(t)}</h2><img src='{fn}' alt='{html.escape(t)}'>"
                      f"<p>{html.escape(cap)}</p>")
+    if S.events:
+        parts.extend(_impact_section(S, seats))
+    extra = getattr(game, "report_figures", None)
+    if extra is not None and S.n:
+        for fn, t, cap in extra(manifest, out_dir):
+            figs.append((fn, t, cap))
+            parts.append(f"<h2>{html.escape(t)}</h2><img src='{fn}' alt='{html.escape(t)}'>"
+                         f"<p>{html.escape(cap)}</p>")
     parts.append("<h2>Every figure</h2>")
     parts.append(_table(figures_table(s, game), ["figure", "value", "95% interval / note"]))
     parts.append("<p>Intervals: Wilson score intervals for rates (shared victories count as "
@@ -228,6 +236,27 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
     parts.append("<details><summary>Manifest</summary><pre>" +
                  html.escape(json.dumps(manifest, indent=2, default=str)) + "</pre></details>")
     return write_pages(out_dir, parts, figs)
+
+
+def _impact_section(S, seats) -> list[str]:
+    """Observational card/event impact table (causal figures come from `sim impact`)."""
+    from .impact import OBSERVATIONAL, observational
+    obs = observational(S, seats)
+    if not len(obs):
+        return []
+    rows = []
+    for _, r in obs.iterrows():
+        rows.append((r["card"].replace("_", " "), r["seat"], f"{int(r['games drew']):,}",
+                     _pct(r["win rate drew"]), _pct(r["win rate not"]),
+                     "" if r["difference"] != r["difference"] else
+                     f"{100 * r['difference']:+.2f} ({100 * r['lo']:+.2f} to {100 * r['hi']:+.2f})",
+                     "" if r.get("per card") != r.get("per card") else f"{100 * r['per card']:+.2f}"))
+    return ["<h2>Card and event impact (observational)</h2>",
+            f"<p>{html.escape(OBSERVATIONAL)} For the causal effect of one card, run "
+            "<code>sim impact GAME --card NAME</code>: the same seeds with the card removed.</p>",
+            _table(rows, ["card / event", "seat", "games it got one", "win rate if got",
+                          "win rate if not", "difference, points (95% interval)",
+                          "regression: points per card"])]
 
 
 def page_head(title: str) -> str:

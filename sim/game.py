@@ -104,6 +104,8 @@ class Game:
     # card impact (`sim impact`): the card names of the deck under given rules, and the rule
     # changes that play the same games with one card removed ("remove") or made neutral
     # ("neutral"); may write a modified data file into ``workdir`` and point a parameter at it
+    # extra report figures (e.g. the board as assumed): (manifest, out_dir) -> [(png, title, caption)]
+    report_figures: Callable[[dict, Any], list] | None = None
     card_names: Callable[[dict], list] | None = None
     card_rules: Callable[[dict, str, str, Any], dict] | None = None
 
