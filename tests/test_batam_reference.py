@@ -123,3 +123,15 @@ def test_reference_replays_a_crowded_custom_board(tmp_path, players, bots, rules
                      '[[card]]\nkind = "treasure_map"\nisland = "Lingga"\nvalue = 7\ncount = 2\n'
                      '[[card]]\nkind = "sunken_treasure"\nvalue = 3\ncount = 2\n')
     replay(players, bots, 40, seed=4, board=str(board), cards=str(cards), **rules)
+
+
+def test_reference_replays_custom_dice_and_components(tmp_path):
+    """Other dice (two seasick faces, even numbers), more money, three goods each."""
+    dice = tmp_path / "dice.toml"
+    dice.write_text('faces = ["seasick", "seasick", 2, 4, 6]\n')
+    comp = tmp_path / "components.toml"
+    comp.write_text('start_coins = 30\ngoods_per_player = 3\n[bank]\n1 = 50\n5 = 40\n25 = 10\n')
+    for players, bots in ((4, "heuristic,random,gambler,miser"), (3, "heuristic"), (2, "random")):
+        out = replay(players, bots, 30, seed=6, dice=str(dice), components=str(comp), horizon=20)
+        assert (out["goods_sold"] <= 3).all()
+        assert (out["coins"].astype(int).sum(1) + out["bank"] == 50 + 200 + 250).all()
