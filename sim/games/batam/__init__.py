@@ -120,7 +120,7 @@ SEAT_FIELDS = ("coins", "goods_sold", "crew_pos", "wages_paid", "wages_earned", 
                "reroll_coins", "distance", "return_bonus", "compass_tradewind", "compass_sunken",
                "compass_map", "compass_pirate", "treasure_coins", "pirate_coins", "payouts_received")
 SEAT_DTYPES = dict(coins="int32", goods_sold="int8", crew_pos="int8", wages_paid="int32",
-                   wages_earned="int32", rerolls="int16", reroll_coins="int32", distance="int16",
+                   wages_earned="int32", rerolls="int16", reroll_coins="int32", distance="int32",
                    return_bonus="int16", compass_tradewind="int16", compass_sunken="int16",
                    compass_map="int16", compass_pirate="int16", treasure_coins="int32",
                    pirate_coins="int32", payouts_received="int32")
