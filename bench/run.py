@@ -97,13 +97,41 @@ def cold_start(game_name: str) -> dict:
     return {"cold_s": round(cold, 2), "warm_s": round(warm, 2)}
 
 
-def end_to_end(games="1e6") -> float:
+def _tree_rss(pid: int) -> int:
+    """Resident memory (bytes) of a process and all its descendants."""
+    total, todo, seen = 0, [pid], set()
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+            for tid in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{tid}/children") as f:
+                    todo.extend(int(c) for c in f.read().split())
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+    return total
+
+
+def end_to_end(games="1e6", extra=()) -> tuple[float, int]:
+    """Wall seconds and peak resident memory (process tree) of `sim puluc --games N`."""
     with tempfile.TemporaryDirectory() as d:
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "sim", "puluc", "--games", games, "-q", "--out", d],
-                       env=dict(os.environ, PYTHONPATH=str(ROOT)), check=True,
-                       capture_output=True)
-        return time.perf_counter() - t
+        p = subprocess.Popen([sys.executable, "-m", "sim", "puluc", "--games", games, "-q", "--out", d,
+                              *extra], env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        peak = 0
+        while p.poll() is None:
+            peak = max(peak, _tree_rss(p.pid))
+            time.sleep(0.2)
+        if p.returncode != 0:
+            raise RuntimeError(p.stderr.read().decode()[-2000:])
+        return time.perf_counter() - t, peak
 
 
 def main(argv=None):
@@ -157,9 +185,15 @@ def main(argv=None):
         cs = cold_start(name)
         emit({"game": name, "impl": "cold start (compile) vs warm cache", **cs})
     if "puluc" in (args.games or names()):
-        e2e = end_to_end("1e6")
+        e2e, peak = end_to_end("1e6")
         emit({"game": "puluc", "impl": "sim puluc --games 1e6 end to end (warm cache)",
-              "cores": jobs, "seconds": round(e2e, 2), "target": {"seconds": 20}})
+              "cores": jobs, "seconds": round(e2e, 2), "peak_rss_mb": round(peak / 2**20),
+              "target": {"seconds": 20}})
+        if not args.quick:
+            big, peak = end_to_end("1e8", ("--no-raw",))
+            emit({"game": "puluc", "impl": "sim puluc --games 1e8 --no-raw (merged statistics only)",
+                  "cores": jobs, "seconds": round(big, 1), "peak_rss_mb": round(peak / 2**20),
+                  "target": {"peak_rss_mb": 1024}})
     (OUT_DIR / "latest.jsonl").write_text(path.read_text())
     print()
     print(table(rows, machine))
@@ -180,7 +214,8 @@ def table(rows, machine) -> str:
             out.append(f"| {r['game']} | | first result in a new process | 1 | cold cache {r['cold_s']} s, "
                        f"warm cache {r['warm_s']} s | | |")
         elif "seconds" in r:
-            out.append(f"| {r['game']} | | {r['impl']} | {r['cores']} | {r['seconds']} s | | |")
+            mem = f", peak memory {r['peak_rss_mb']} MB" if r.get("peak_rss_mb") else ""
+            out.append(f"| {r['game']} | | {r['impl']} | {r['cores']} | {r['seconds']} s{mem} | | |")
     return "\n".join(out)
 
 
