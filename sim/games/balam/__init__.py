@@ -61,15 +61,15 @@ _W_HELP = (
     "multiplier on palaces",
 )
 STYLES = {
-    "builder": (1.0, 1.0, 0.8, 1.2, 1.5, 0.5, 0.8, 1.0, 1.0, 1.0, 1.0),
-    "warlord": (1.0, 1.0, 0.8, 1.0, 1.0, 2.0, 0.5, 0.8, 0.8, 0.8, 1.0),
-    "merchant": (1.0, 1.2, 1.0, 1.0, 1.0, 0.6, 2.0, 0.8, 1.0, 0.8, 1.5),
-    "priest": (1.2, 0.8, 0.8, 1.0, 1.0, 0.5, 0.8, 1.5, 1.0, 1.5, 0.8),
+    "builder": (1.0, 1.0, 0.8, 1.2, 1.5, 0.5, 0.8, 1.0, 1.0, 1.0, 3.0),
+    "warlord": (1.0, 1.0, 0.8, 1.0, 1.0, 2.0, 0.5, 0.8, 0.8, 0.8, 2.5),
+    "merchant": (1.0, 1.2, 1.0, 1.0, 1.0, 0.6, 2.0, 0.8, 1.0, 0.8, 3.0),
+    "priest": (1.2, 0.8, 0.8, 1.0, 1.0, 0.5, 0.8, 1.5, 1.0, 1.5, 1.5),
 }
 _STYLE_HELP = {
-    "builder": "heuristic, founds cities and fills them (the strong default)",
+    "builder": "heuristic, founds cities and fills them",
     "warlord": "heuristic, keeps garrisons and attacks weak neighbours",
-    "merchant": "heuristic, builds markets and palaces, keeps riches",
+    "merchant": "heuristic, builds markets and palaces, keeps riches (the strong default)",
     "priest": "heuristic, temples and ball courts, prestige first",
 }
 
@@ -245,7 +245,7 @@ GAME = Game(
     default_players=2,
     params=PARAMS,
     bots=BOTS,
-    default_bots=("builder",),
+    default_bots=("merchant",),
     columns=COLUMNS,
     end_reasons=("the last ball game was played", "the Katun deck ran out",
                  "round horizon reached: draw"),

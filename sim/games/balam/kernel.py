@@ -688,8 +688,9 @@ def plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, l
     while n < 4:
         best = np.int64(-1)
         bv = 0.05
+        fm = fit_mask(own, bld, pl, gs, nnb, info, p, s) & afford_mask(hand, R)
         for code in range(1, 9):
-            if not can_build(own, bld, pl, gs, R, nnb, info, p, s, code, hand):
+            if (fm >> code) & 1 == 0:
                 continue
             v = building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last,
                                riv_bc, riv_ob)
@@ -2102,7 +2103,6 @@ def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_id
             if gs[GS_ECL] == 0:
                 for i in range(NP):
                     gain(pl, gs, (rfirst + i) % NP, MAIZE, R[R_CHAAK])
-            gs[GS_AUDIT] += audit(own, bld, tok, sm, pl, gs, R, nnb)
             cur = (last_player + 1) % NP
             if final:
                 end = END_BALLS
