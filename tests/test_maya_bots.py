@@ -41,6 +41,13 @@ def test_task_bots_beat_random_players():
     assert four["win"][:, 0].mean() > 0.75
 
 
+def test_lookahead_task_bot_beats_greedy_task_bots():
+    three = play(3, "search,greedy,greedy", 150)
+    assert three["win"][:, 0].mean() > 0.42          # a fair share is 1/3
+    four = play(4, "search,greedy,search,greedy", 100)
+    assert four["win"][:, 0].mean() > 0.55
+
+
 def test_black_bot_places_the_monolith_to_limit_white():
     # a greedy black picks the Monolith/Raven start; white (random) then gets less than
     # against a random start

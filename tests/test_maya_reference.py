@@ -50,6 +50,8 @@ CASES = [
     (3, "greedy,random,greedy", {"horizon": 30}, 6),
     (4, "random", {}, 60),
     (4, "greedy", {"horizon": 25, "setup": "turns"}, 3),
+    (3, "search,greedy,random", {"horizon": 9}, 3),
+    (4, "random,search,random,greedy", {"horizon": 10}, 2),
 ]
 
 

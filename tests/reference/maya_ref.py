@@ -399,6 +399,28 @@ class Game:
         best = [m for m, v in zip(moves, vals) if v == max(vals)]
         return best[stream.rand_int(len(best))] if len(best) > 1 else best[0]
 
+    def task_step(self, pos, seat, cards, move, centre_open):
+        """task_value after the exchange, with the centre bonus as in task_move."""
+        child = self.after(pos, move, seat)
+        v = self.task_value(child, cards)
+        if centre_open and complete(child.towers[self.s.centre]) and self.may_declare(child, cards):
+            v += 1000 * self.s.bonus
+        return v, child
+
+    def task_lookahead(self, pos, seat, cards, moves, stream):
+        """Twice the exchange's value plus the best value of a second own exchange (or of
+        none), the Monolith lifted and the other players assumed to leave the board alone."""
+        centre_open = not complete(pos.towers[self.s.centre])
+        vals = []
+        for m in moves:
+            v, child = self.task_step(pos, seat, cards, m, centre_open)
+            child.monolith = None
+            still_open = not complete(child.towers[self.s.centre])
+            second = [self.task_step(child, seat, cards, r, still_open)[0] for r in self.legal(child)]
+            vals.append(2 * v + max([self.task_value(child, cards)] + second))
+        best = [m for m, v in zip(moves, vals) if v == max(vals)]
+        return best[stream.rand_int(len(best))] if len(best) > 1 else best[0]
+
 
 def setting_from_rules(rules, players):
     """The Setting for resolved rule parameters (the board file, ladder spaces and set-up
@@ -494,8 +516,10 @@ def play_setting(game_index, seed, s: Setting, bots, depths=None):
             move = G.greedy(pos, seat, moves, own[seat])
         elif P == 2:
             move = G.search(pos, seat, moves, depths[seat], own[seat])
-        else:
+        elif bot == "greedy":
             move = G.task_move(pos, seat, cards[seat], moves, own[seat])
+        else:
+            move = G.task_lookahead(pos, seat, cards[seat], moves, own[seat])
         centre_was_open = not complete(pos.towers[s.centre])
         j, d = G.exchange(pos, move, seat)
         exchanges += 1

@@ -70,7 +70,8 @@ BOTS = (
         "towards its own task colours and declares when its points beat what it can see"),
     Bot("search", K.BOT_SEARCH,
         "two players: alpha-beta over exchanges to a fixed depth (the greedy value at the "
-        "leaves); three/four players it plays like greedy",
+        "leaves).  Three/four players: the task bot with a look-ahead of a second own "
+        "exchange (depth not used)",
         params=(Param("depth", 3, "exchanges searched (plies)", "int", 1, 6),)),
 )
 
@@ -331,7 +332,7 @@ def win_shares(tal, P, capped_rule):
 GAME = Game(
     name="maya",
     title="Maya (2012)",
-    version=3,
+    version=4,
     players=(2, 3, 4),
     default_players=2,
     params=PARAMS,

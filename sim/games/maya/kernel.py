@@ -788,6 +788,53 @@ def greedy_task(st, R, p, cards, moves, nm, ea, eb, ebits, hmask, spaces, pts, s
     return moves[k]
 
 
+@njit(cache=True)
+def task_step_value(st, R, p, cards, m, ea, eb, hmask, spaces, pts, s, cp, centre_open):
+    """task_value after exchange m (into ``s``), with the centre bonus as in greedy_task."""
+    ctr = R[R_CENTRE]
+    s[:] = st
+    apply_exchange(s, R, m, p, ea, eb, hmask, spaces)
+    v = task_value(s, R, cards, p, pts, cp)
+    if centre_open and s[CUT + ctr] == 0 and can_declare(s, R, cards, p):
+        v += 1000 * R[R_BONUS]
+    return v
+
+
+@njit(cache=True)
+def lookahead_task(st, R, p, cards, moves, nm, ea, eb, ebits, hmask, spaces, pts, s1, s2,
+                   rep, ties, cp, rs):
+    """Search bot with three/four players: each exchange is worth twice its task_value
+    plus the best task_value of a second own exchange from there (the others assumed to
+    leave the board alone, the Monolith gone); ties: one uniform draw."""
+    ctr = R[R_CENTRE]
+    centre_open = st[CUT + ctr] != 0
+    best = NEG
+    nt = 0
+    for k in range(nm):
+        v = 2 * task_step_value(st, R, p, cards, moves[k], ea, eb, hmask, spaces, pts, s1, cp,
+                                centre_open)
+        s1[MA] = -1
+        s1[MB] = -1
+        nr = gen_moves(s1, R, ea, eb, ebits, rep)
+        open2 = s1[CUT + ctr] != 0
+        b2 = task_value(s1, R, cards, p, pts, cp)
+        for r in range(nr):
+            w = task_step_value(s1, R, p, cards, rep[r], ea, eb, hmask, spaces, pts, s2, cp, open2)
+            if w > b2:
+                b2 = w
+        v += b2
+        if v > best:
+            best = v
+            nt = 0
+        if v == best:
+            ties[nt] = k
+            nt += 1
+    k = ties[0]
+    if nt > 1:
+        k = ties[rand_int(rs, 1 + p, nt)]
+    return moves[k]
+
+
 # ------------------------------------------------------------------ a game
 @njit(cache=True)
 def random_pair(st, R, ea, eb, ebits, hmask, spaces, pc, emask, rs, first, tally):
@@ -1015,9 +1062,12 @@ def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc, bot_id
             else:
                 m = search2(st, R, p, np.int64(bot_par[p, 0]), ea, eb, ebits, hmask, spaces,
                             ss, mv, nmv, idx, al, be, bv, rs)
-        else:
+        elif b == BOT_GREEDY:
             m = greedy_task(st, R, p, cards, moves, nm, ea, eb, ebits, hmask, spaces, pts,
                             s1, ties, cp, rs)
+        else:
+            m = lookahead_task(st, R, p, cards, moves, nm, ea, eb, ebits, hmask, spaces, pts,
+                               s1, s2, rep, ties, cp, rs)
         if check:
             before[:] = st
         centre_open = st[CUT + ctr] != 0
