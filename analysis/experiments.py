@@ -163,7 +163,7 @@ def write_compare_report(res, out_dir) -> Path:
     key_metrics = ["first player wins"] + [f"win {s}" for s in range(m["players"])][:1] + [res.game.length]
     kind = m["kind"]
     if kind == "sweep":
-        for key in ["first player wins", "win 0", res.game.length, "capped"]:
+        for key in m["metrics"]:
             fn = f"sweep_{key.replace(' ', '_')}.png"
             sweep_plot(tab, key, m["sweep"], out_dir / fn, seats)
             figs.append((fn, metric_label(key, seats)))

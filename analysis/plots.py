@@ -129,3 +129,13 @@ def count_distribution(S, name: str, seat_names, path, xlabel: str):
     ax.legend(frameon=False)
     _style(ax, f"Distribution of {name.replace('_', ' ')} per game", xlabel, "share of games (%)")
     save(fig, path)
+
+
+def margin_histogram(S, path, score_name: str):
+    h = S.hists["margin"]
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    ax.bar(h.values, h.counts * 100.0 / max(h.n, 1), width=1.0, color=OKABE_ITO[2])
+    ax.axvline(h.mean(), color="black", linewidth=1, label=f"mean {h.mean():.1f}")
+    ax.legend(frameon=False)
+    _style(ax, "Winning margins", f"leader's {score_name} minus the runner-up's", "share of games (%)")
+    save(fig, path)

@@ -48,6 +48,7 @@ def summarize(S, manifest: dict, game) -> dict:
         "outcomes": metrics.outcome_counts(S),
         "end_reasons": metrics.end_reasons(S, game.end_reasons),
         "length": metrics.duration(S, game.length),
+        "margin": metrics.duration(S, "margin") if "margin" in S.hists else None,
         "seat_means": {h: metrics.seat_means(S, h, seats) for h in game.highlight
                        if S.seat_hist(h, 0) is not None},
     }
@@ -81,6 +82,12 @@ def figures_table(s: dict, game) -> list[tuple[str, str, str]]:
     rows.append((f"length mean ({u})", _num(L["mean"]), f"{_num(L['mean_lo'])} to {_num(L['mean_hi'])}"))
     for key in ("sd", "min", "p5", "p25", "median", "p75", "p95", "max"):
         rows.append((f"length {key} ({u})", _num(L[key]), ""))
+    if s.get("margin"):
+        M = s["margin"]
+        rows.append(("final score margin, leader over runner-up: mean", _num(M["mean"]),
+                     f"{_num(M['mean_lo'])} to {_num(M['mean_hi'])}"))
+        for key in ("median", "p5", "p95"):
+            rows.append((f"final score margin {key}", _num(M[key]), ""))
     for name, t in s["seat_means"].items():
         for _, r in t.iterrows():
             rows.append((f"{name.replace('_', ' ')} per game, {r['name']}", _num(r["mean"], 3),
@@ -188,6 +195,14 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
             plots.seat_means(s["seat_means"], out_dir / "seat_means.png", seats)
             figs.append(("seat_means.png", "Per-seat averages",
                          "Mean per game for each seat, with 95% intervals."))
+        if game.score and S.seat_hist(game.score, 0) is not None:
+            plots.count_distribution(S, game.score, seats, out_dir / "scores.png", f"final {game.score}")
+            figs.append(("scores.png", f"Final {game.score}",
+                         f"Share of games by each seat's final {game.score}."))
+        if "margin" in S.hists:
+            plots.margin_histogram(S, out_dir / "margin.png", game.score or "score")
+            figs.append(("margin.png", "Winning margins",
+                         "How far the leader finished ahead of the runner-up (0: a tie on score)."))
         for name in game.highlight[:2]:
             if S.seat_hist(name, 0) is not None:
                 fn = f"dist_{name}.png"

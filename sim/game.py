@@ -96,6 +96,8 @@ class Game:
     highlight: tuple[str, ...] = ()
     # per-seat count columns that hold card/event draws, for impact analysis
     events: tuple[str, ...] = ()
+    # the per-seat column that holds the final score, where the game scores (margins, regressions)
+    score: str | None = None
     notes: dict = field(default_factory=dict)
     # benchmark configurations for `make bench`: dicts with label, players, bots,
     # rules (optional) and target (optional: {"games_per_s": N} or {"moves_per_s": N}),

@@ -144,6 +144,10 @@ class Summary:
                     s.hists[f"{col.name}_{seat}"] = Hist.of(a[:, seat])
             else:
                 s.hists[col.name] = Hist.of(a)
+        score = getattr(game, "score", None)
+        if score and score in cols and players > 1:
+            sc = np.sort(np.asarray(cols[score], np.int64).reshape(-1, players), axis=1)
+            s.hists["margin"] = Hist.of(sc[:, -1] - sc[:, -2])  # leader's lead over the runner-up
         length = getattr(game, "length", None)
         if length in cols:
             capped = np.asarray(cols["capped"], bool)
