@@ -16,6 +16,7 @@ RAND, HEUR = 0, 1
 V, G, PAL, TEM, MKT, RES, BC, OBS = (K.VILLAGE, K.GARRISON, K.PALACE, K.TEMPLE, K.MARKET,
                                      K.RESERVE, K.BALLCOURT, K.OBSERV)
 MAIZE, CACAO, SHELL, JADE, OBSID, PRIS = range(6)
+EVEN = (1.0, 1.0, 0.8, 1.0, 1.0, 0.5, 1.0, 1.0, 1.0, 1.0, 1.0)
 
 
 class Pos:
@@ -40,7 +41,8 @@ class Pos:
         K.reset_state(self.own, self.bld, self.tok, self.sm, self.pl, self.gs, self.R)
         self.rs = np.zeros(1 + players, np.uint64)
         self.bot_ids = np.array(bots, np.int64)
-        self.bot_par = np.array([STYLES[style]] * players, np.float64)
+        w = STYLES[style] if isinstance(style, str) else style
+        self.bot_par = np.array([w] * players, np.float64)
         self.comp = np.zeros(S, np.int64)
         self.queue = np.zeros(S * 70 + 64, np.int64)
         self.opts = np.zeros(64, np.int64)
@@ -191,7 +193,8 @@ def distribution_board():
     sites = [(4, SHELL, 1, 0, 0, 0), (2, MAIZE, 1, 0, 0, 0), (2, JADE, 1, 0, 0, 0),
              (4, CACAO, 1, 0, 0, 0), (4, MAIZE, 1, 0, 0, 0), (4, OBSID, 1, 0, 0, 0),
              (3, MAIZE, 1, 0, 0, 0)]
-    pos = Pos(sites, [(0, 1), (1, 2), (2, 3), (3, 4), (3, 5), (5, 6)])
+    # weights valuing a riches in hand like one prestige point: the example's choices
+    pos = Pos(sites, [(0, 1), (1, 2), (2, 3), (3, 4), (3, 5), (5, 6)], style=EVEN)
     pos.city(0, 0, V, V, V, RES, tokens=[(3, PRIS)])
     pos.city(1, 0, PAL)
     pos.city(2, 0, V, RES)
