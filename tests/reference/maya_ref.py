@@ -521,7 +521,13 @@ def play_setting(game_index, seed, s: Setting, bots, depths=None):
         else:
             move = G.task_lookahead(pos, seat, cards[seat], moves, own[seat])
         centre_was_open = not complete(pos.towers[s.centre])
+        done_before = [list(t) for t in pos.towers if complete(t)]
         j, d = G.exchange(pos, move, seat)
+        # the rules' invariants: every level still holds every colour once, and complete
+        # towers never change
+        for level in range(L):
+            assert sorted(t[level] for t in pos.towers) == list(range(n)), "level broken"
+        assert all(t in pos.towers for t in done_before), "a complete tower changed"
         exchanges += 1
         joins[seat] += len(j)
         completed[seat] += len(d)
