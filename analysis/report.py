@@ -82,6 +82,12 @@ def figures_table(s: dict, game) -> list[tuple[str, str, str]]:
     rows.append((f"length mean ({u})", _num(L["mean"]), f"{_num(L['mean_lo'])} to {_num(L['mean_hi'])}"))
     for key in ("sd", "min", "p5", "p25", "median", "p75", "p95", "max"):
         rows.append((f"length {key} ({u})", _num(L[key]), ""))
+    for col, label in (("lead_changes", "lead changes per game"),
+                       ("lead_settled", "point of the game (% of its length) after which the winner led for good")):
+        if col in S.hists:
+            D = metrics.duration(S, col)
+            rows.append((f"drama: {label}, mean", _num(D["mean"]), f"{_num(D['mean_lo'])} to {_num(D['mean_hi'])}"))
+            rows.append((f"drama: {label}, median", _num(D["median"]), ""))
     if s.get("margin"):
         M = s["margin"]
         rows.append(("final score margin, leader over runner-up: mean", _num(M["mean"]),
@@ -199,6 +205,11 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
             plots.count_distribution(S, game.score, seats, out_dir / "scores.png", f"final {game.score}")
             figs.append(("scores.png", f"Final {game.score}",
                          f"Share of games by each seat's final {game.score}."))
+        if "lead_changes" in S.hists:
+            plots.drama(S, out_dir / "drama.png")
+            figs.append(("drama.png", "Drama",
+                         "Left: how often the lead changed hands in a game. Right: how far into the "
+                         "game the eventual winner took the lead for good (late = dramatic)."))
         if "margin" in S.hists:
             plots.margin_histogram(S, out_dir / "margin.png", game.score or "score")
             figs.append(("margin.png", "Winning margins",
