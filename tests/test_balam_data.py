@@ -106,3 +106,9 @@ def test_parameters_checked_in_prepare():
     assert R[1] == 5
     R = GAME.prepare(GAME.resolve_rules({}), 4)[0]
     assert R[1] == 4
+
+
+def test_board_picture(tmp_path):
+    from sim.games.balam.draw import draw_board
+    out = draw_board(None, tmp_path / "board.png")
+    assert open(out, "rb").read(8) == b"\x89PNG\r\n\x1a\n"

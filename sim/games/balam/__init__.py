@@ -257,5 +257,6 @@ GAME = Game(
     rules_doc=RULES_DOC,
     highlight=("prestige", "pp_ceremony", "pp_ballgame", "cities", "wars", "buildings_lost"),
     events=KATUN_COLS,
-    notes={"board_file": str(D.SEEDS / "board.toml")},
+    notes={"board_file": str(D.SEEDS / "board.toml"),
+           "board_png": "sim.games.balam.draw:draw_board (board_file, png_path)"},
 )
