@@ -206,3 +206,42 @@ def test_bad_board_files_are_refused(tmp_path):
         GAME.prepare(GAME.resolve_rules({"points": "1,2"}), 3)
     with pytest.raises(ParamError, match="ladder_spaces"):
         GAME.prepare(GAME.resolve_rules({"ladder_spaces": "1,2"}), 2)
+
+
+def test_every_count_met_lies_within_the_bounds():
+    """The sampler's shortcuts rely on lower <= N_k <= upper for every prefix it meets."""
+    b, _ = boards(count=400, seed=8)
+    low_up = level_bounds(9, 5)
+    dp = np.zeros(512, np.int64)
+    pc = np.array([bin(m).count("1") for m in range(512)], np.int64)
+    for bb in b:
+        for k in range(2, 5):
+            allowed = np.zeros(16, np.int64)
+            for t in range(9):
+                allowed[t] = 511 & ~sum(1 << int(c) for c in bb[t, :k])
+            N = K.count_assignments(allowed, 9, dp, pc)
+            assert low_up[1, k] <= N <= low_up[0, k]
+
+
+def test_uniform_setup_on_a_board_using_every_shortcut(small_board):
+    # 1 x 5 towers, 4 levels: level 4 has a positive lower bound, so its row is sometimes
+    # dealt without counting.  Renaming the colours so that level 1 reads 0 1 2 3 4, the
+    # other three levels must be uniform over the 1,344 normalised 4 x 5 Latin rectangles.
+    path = small_board(1, 5, 4)
+    assert level_bounds(5, 4)[1, 3] >= 1
+    b, _ = boards(count=40000, board=path)
+    assert valid(b).all()
+    rows = list(itertools.permutations(range(5)))
+    every = [((0, 1, 2, 3, 4),)]
+    for _ in range(3):
+        every = [r + (row,) for r in every for row in rows
+                 if all(all(row[t] != prev[t] for t in range(5)) for prev in r)]
+    assert len(every) == 1344
+    index = {r[1:]: i for i, r in enumerate(every)}
+    seen = np.zeros(len(every))
+    for bb in b:
+        rename = {int(bb[t, 0]): t for t in range(5)}
+        key = tuple(tuple(rename[int(bb[t, lev])] for t in range(5)) for lev in range(1, 4))
+        seen[index[key]] += 1
+    assert (seen > 0).all()
+    assert chisquare(seen).pvalue > 1e-4
