@@ -62,6 +62,8 @@ SWEEP = [
     (4, "random,heuristic,gambler,spiteful", 30, dict(compass="cards", bonus_window="after")),
     (4, "miser,plodder,heuristic,random", 30, dict(pirate_charge="once", horizon=10)),
     (4, "modest,heuristic,gambler,heuristic:outbid=3", 30, dict(compass="cards")),
+    (3, "heuristic:give_up=0,heuristic:captain=7;give_up=1,miser", 30, {}),
+    (4, "hunter,heuristic,hunter,plodder", 40, {}),
     (3, "heuristic", 30, dict(compass="none", occupied_cost=2)),
     (3, "random", 30, dict(horizon=6, horizon_result="draw", opp_limit=1)),
     (3, "gambler,spiteful,plodder", 30, dict(occupied_harbour=False, reroll_cost=1, reroll_step=2)),

@@ -196,19 +196,19 @@ def test_wage_offers_move_coins_and_respect_minimum():
                 assert (cap, sal) == ((1, 0) if coins == 1 else (0, 0))
 
 
-def test_heuristic_wage_bidding_outbid_and_adapt():
+def test_heuristic_wage_bidding_outbid_adapt_give_up():
     # 4 players, 20 coins each.  Round 1 (no history): the first in the crew row offers
-    # captain 6 / sailor 1; the next sees 6 on the table and offers 7; with 6 coins a
-    # player is capped at half its coins (3).
+    # captain 4 / sailor 1; the next sees 4 on the table and offers 5; with 4 coins a
+    # player is capped at half its coins (2).
     ctx = make_ctx(4)
     st, rs, _ = blank(ctx)
     bid, bp = bot_params("heuristic", 4)
     K.offer_wages(st, ctx[0], 0, bid, bp, rs)
     K.offer_wages(st, ctx[0], 1, bid, bp, rs)
-    assert list(st[K.O_OFFER:K.O_OFFER + 4]) == [6, 1, 7, 1]
-    st[K.O_COINS + 2] = 6
+    assert list(st[K.O_OFFER:K.O_OFFER + 4]) == [4, 1, 5, 1]
+    st[K.O_COINS + 2] = 4
     K.offer_wages(st, ctx[0], 2, bid, bp, rs)
-    assert list(st[K.O_OFFER + 4:K.O_OFFER + 6]) == [3, 1]
+    assert list(st[K.O_OFFER + 4:K.O_OFFER + 6]) == [2, 1]
     # a later round: the others paid at most 2 for a captain last round, so 3 is enough
     st, rs, _ = blank(ctx)
     st[K.O_LASTCAP:K.O_LASTCAP + 4] = [5, 2, 1, 1]
@@ -218,6 +218,11 @@ def test_heuristic_wage_bidding_outbid_and_adapt():
     st[K.O_OFFER + 2 * 3] = 5
     K.offer_wages(st, ctx[0], 1, bid, bp, rs)
     assert st[K.O_OFFER + 2] == 6
+    # someone paid 9 last round: beating it (10) costs more than 4 + 2, so it offers 1
+    st, rs, _ = blank(ctx)
+    st[K.O_LASTCAP:K.O_LASTCAP + 4] = [5, 9, 1, 1]
+    K.offer_wages(st, ctx[0], 0, bid, bp, rs)
+    assert list(st[K.O_OFFER:K.O_OFFER + 2]) == [1, 1]
     # the modest style ignores the others
     bid, bp = bot_params("modest", 4)
     K.offer_wages(st, ctx[0], 2, bid, bp, rs)

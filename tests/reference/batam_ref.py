@@ -33,9 +33,9 @@ SEAT_FIELDS = ("coins", "goods_sold", "crew_pos", "wages_paid", "wages_earned", 
                "compass_map", "compass_pirate", "treasure_coins", "pirate_coins", "payouts_received")
 TALLIES = SEAT_FIELDS[3:]
 
-STYLE_DEFAULTS = dict(captain=6.0, sailor=1.0, urgency=1.0, share=0.5, spite=0.2, bump=0.5,
+STYLE_DEFAULTS = dict(captain=4.0, sailor=1.0, urgency=1.0, share=0.5, spite=0.2, bump=0.5,
                       reroll_low=0, reroll_max=1, reserve=8, pirate_pay=4, avoid=1, dist_w=2.0,
-                      treasure_w=1.0, outbid=1.0, adapt=1)
+                      treasure_w=0.0, outbid=1.0, adapt=1, give_up=2.0)
 STYLES = {
     "heuristic": {},
     "miser": dict(captain=1.0, sailor=1.0, urgency=0.0, outbid=0.0, adapt=0, reroll_max=0, spite=0.0),
@@ -44,6 +44,7 @@ STYLES = {
                     reroll_low=2, reroll_max=3, reserve=4, pirate_pay=8),
     "plodder": dict(avoid=0, treasure_w=0.0),
     "modest": dict(captain=3.0, sailor=2.0, share=0.3, outbid=0.0, adapt=0),
+    "hunter": dict(treasure_w=1.0),
 }
 
 RULEBOOK = {"compass": "tiles", "board": "standard", "dice": "standard", "tiles": "standard",
@@ -257,9 +258,14 @@ class Batam:
                 capf = style["captain"] + style["urgency"] * need
                 salf = style["sailor"] + 0.5 * style["urgency"] * need
                 if style["adapt"] > 0 and self.last_captain[p] is not None:
-                    # no more than a step above the best captain wage of last round
-                    prev = max(self.last_captain[q] for q in range(self.P) if q != p)
-                    capf = min(capf, prev + max(style["outbid"], 1.0))
+                    # no more than a step above the best captain wage of last round, and
+                    # not competing at all when that would cost give_up more than planned
+                    target = max(self.last_captain[q] for q in range(self.P) if q != p)
+                    target += max(style["outbid"], 1.0)
+                    if target < capf:
+                        capf = target
+                    elif style["give_up"] > 0 and target > capf + style["give_up"]:
+                        capf = 1.0
                 if style["outbid"] > 0:         # beat the best captain wage offered so far
                     best_offer = max(self.offers[q][0] for q in range(self.P) if q != p)
                     capf = max(capf, best_offer + style["outbid"])

@@ -62,9 +62,9 @@ PARAMS = (
 
 
 def _style(name, bid, help, **over):
-    base = dict(captain=6.0, sailor=1.0, urgency=1.0, share=0.5, spite=0.2, bump=0.5, reroll_low=0,
-                reroll_max=1, reserve=8, pirate_pay=4, avoid=1, dist_w=2.0, treasure_w=1.0, outbid=1.0,
-                adapt=1)
+    base = dict(captain=4.0, sailor=1.0, urgency=1.0, share=0.5, spite=0.2, bump=0.5, reroll_low=0,
+                reroll_max=1, reserve=8, pirate_pay=4, avoid=1, dist_w=2.0, treasure_w=0.0, outbid=1.0,
+                adapt=1, give_up=2.0)
     base.update(over)
     ps = (
         Param("captain", base["captain"], "wage policy: base captain wage", "float", 0, 100),
@@ -93,6 +93,9 @@ def _style(name, bid, help, **over):
               "float", 0, 50),
         Param("adapt", base["adapt"], "wage policy: 1 = offer the captain at most one step (outbid, "
               "at least 1) above the best captain wage the others offered last round", "int", 0, 1),
+        Param("give_up", base["give_up"], "wage policy (with adapt): when beating last round's best "
+              "captain wage would cost more than this above its own captain wage, offer 1 instead "
+              "(0 = never give up)", "float", 0, 100),
     )
     return Bot(name, bid, help, params=ps)
 
@@ -100,10 +103,10 @@ def _style(name, bid, help, **over):
 BOTS = (
     Bot("random", K.BOT_RANDOM, "every decision uniform over its legal options (forced choices draw "
         "nothing); see RULES.md, Bots"),
-    _style("heuristic", 1, "the strong default: bids for the high dice (captain 6, but no more than "
-           "one above the best captain wage of last round, and one more than the best offered "
-           "before it this round; sailor 1), seasick re-roll, wage-first placement with a little "
-           "spite, shortest-path route planner avoiding pirates"),
+    _style("heuristic", 1, "the strong default: bids for the high dice (captain 4, at most one above "
+           "last round's best captain wage, 1 when beating it would cost 2 more than that, and one "
+           "more than the best offered before it this round; sailor 1), seasick re-roll, "
+           "wage-first placement with a little spite, shortest-path route planner avoiding pirates"),
     _style("miser", 2, "minimum wages, never re-rolls, places purely for wages",
            captain=1.0, sailor=1.0, urgency=0.0, outbid=0.0, adapt=0, reroll_max=0, spite=0.0),
     _style("spiteful", 3, "starves the leaders: places high dice away from whoever leads and bumps "
@@ -114,6 +117,8 @@ BOTS = (
     _style("plodder", 5, "ignores treasure and pirates when routing", avoid=0, treasure_w=0.0),
     _style("modest", 6, "fixed modest wages (captain 3, sailor 2) whatever the others offer",
            captain=3.0, sailor=2.0, share=0.3, outbid=0.0, adapt=0),
+    _style("hunter", 7, "the heuristic that also sails for tiles-mode treasure (sunken treasure, "
+           "treasure maps)", treasure_w=1.0),
 )
 
 SEAT_FIELDS = ("coins", "goods_sold", "crew_pos", "wages_paid", "wages_earned", "rerolls",
@@ -249,7 +254,7 @@ def _notes() -> dict:
 GAME = Game(
     name="batam",
     title="Batam",
-    version=4,
+    version=6,
     players=(2, 3, 4),
     default_players=4,
     params=PARAMS,

@@ -53,8 +53,8 @@ BOT_RANDOM = 0  # every other id is a heuristic style
 
 # bot parameter slots (heuristic styles)
 B_CAPTAIN, B_SAILOR, B_URGENCY, B_SHARE, B_SPITE, B_BUMP, B_RRLOW, B_RRMAX, B_RESERVE, \
-    B_PIRPAY, B_AVOID, B_DISTW, B_TREASW, B_OUTBID, B_ADAPT = range(15)
-N_BOTPAR = 15
+    B_PIRPAY, B_AVOID, B_DISTW, B_TREASW, B_OUTBID, B_ADAPT, B_GIVEUP = range(16)
+N_BOTPAR = 16
 
 # rule slots
 (R_P, R_MODE, R_SALE, R_PAYOUT, R_BONUS, R_RR_FIRST, R_RR_STEP, R_PFEE, R_OPPLIM, R_WINDOW,
@@ -725,6 +725,8 @@ def offer_wages(st, R, p, bot, bp, rs):
                     step = bp[B_OUTBID] if bp[B_OUTBID] > 1 else 1.0
                     if prev + step < capf:
                         capf = prev + step
+                    elif bp[B_GIVEUP] > 0 and prev + step > capf + bp[B_GIVEUP]:
+                        capf = 1.0  # outbidding them costs too much: do not compete
                 if bp[B_OUTBID] > 0:
                     # earlier players in the crew row have offered already: beat the best
                     hi = 0
