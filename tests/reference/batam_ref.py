@@ -434,8 +434,19 @@ class Batam:
             d1 = dist[t1][here]
             if d1 >= UNREACHABLE:
                 continue
-            if d1 <= left:
+            if self.map.kind[t1] == COMPASS:
+                # treasure: a stop on this round's way, worth its value less the detour
+                if d1 > left:
+                    continue
+                detours = [d1 + dist[h][t1] - dist[h][here] for h, _ in cands
+                           if self.map.kind[h] == HARBOUR]
+                detour = min(detours) if detours else 0
+                score = v1 - style["dist_w"] * detour
+            elif d1 <= left:
                 score = 1000.0 + v1 - 0.01 * d1
+            else:
+                score = v1 - style["dist_w"] * d1
+            if d1 <= left:
                 second = 0.0
                 for b, (t2, v2) in enumerate(cands):
                     if b == a:
@@ -444,10 +455,8 @@ class Batam:
                             and self.map.island[t1] == self.map.island[t2]):
                         continue
                     if d1 + dist[t2][t1] <= left:
-                        second = max(second, 1000.0 + v2)
+                        second = max(second, v2 + (1000.0 if self.map.kind[t2] == HARBOUR else 0.0))
                 score += second
-            else:
-                score = v1 - style["dist_w"] * d1
             if score > best_score:
                 best, best_score = t1, score
         return best

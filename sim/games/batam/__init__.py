@@ -254,7 +254,7 @@ def _notes() -> dict:
 GAME = Game(
     name="batam",
     title="Batam",
-    version=6,
+    version=7,
     players=(2, 3, 4),
     default_players=4,
     params=PARAMS,

@@ -483,8 +483,26 @@ def plan_target(st, R, kind, island, comp_nodes, harb_nodes, tk, tv, Lt, Lss, va
         l1 = Lt[var, t1, cur]
         if l1 >= INF:
             continue
-        if l1 <= r:
+        if t1 >= nh:
+            # treasure: only as a stop this round, worth its value less the detour it adds
+            # to the way to the nearest harbour target
+            if l1 > r:
+                continue
+            det = INF
+            for b in range(nc):
+                t2 = cn[b]
+                if t2 < nh:
+                    d = l1 + Lss[var, t2, t1] - Lt[var, t2, cur]
+                    if d < det:
+                        det = d
+            if det >= INF:
+                det = 0
+            s = cv[a] - dw * det
+        elif l1 <= r:
             s = 1000.0 + cv[a] - 0.01 * l1
+        else:
+            s = cv[a] - dw * l1
+        if l1 <= r:
             b2 = 0.0
             for b in range(nc):
                 if b == a:
@@ -493,12 +511,10 @@ def plan_target(st, R, kind, island, comp_nodes, harb_nodes, tk, tv, Lt, Lss, va
                 if t1 < nh and t2 < nh and island[harb_nodes[t1]] == island[harb_nodes[t2]]:
                     continue
                 if l1 + Lss[var, t2, t1] <= r:
-                    v2 = 1000.0 + cv[b]
+                    v2 = cv[b] + (1000.0 if t2 < nh else 0.0)
                     if v2 > b2:
                         b2 = v2
             s += b2
-        else:
-            s = cv[a] - dw * l1
         if s > bs:
             bs = s
             best = t1
