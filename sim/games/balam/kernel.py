@@ -521,8 +521,10 @@ def building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last, ri
     nT = cnt[5 + TEMPLE]
     nP = cnt[5 + PALACE]
     nR = cnt[5 + RESERVE]
-    base = econ(vc, nT, nP, nR, R, W, last)
     v = 0.0
+    base = 0.0
+    if code == VILLAGE or code == TEMPLE or code == PALACE or code == RESERVE:
+        base = econ(vc, nT, nP, nR, R, W, last)
     if code == VILLAGE:
         if R[R_FOREST] == 1 and info[s, I_FOREST] == 0:
             return -1.0
