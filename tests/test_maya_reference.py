@@ -41,6 +41,8 @@ CASES = [
     (2, "random", {"horizon": 30, "capped": "draw"}, 40),
     (2, "random", {"ladder_spaces": "1,2,3", "horizon": 60}, 30),
     (2, "random", {"setup": "turns", "horizon": 40}, 10),
+    (2, "greedy,random", {"setup": "turns", "horizon": 6}, 6),
+    (2, "random,search:depth=1", {"setup": "turns", "horizon": 6}, 6),
     (2, "greedy,random", {"horizon": 16}, 8),
     (2, "random,greedy", {"horizon": 16, "start": "bot"}, 8),
     (2, "search:depth=2,greedy", {"horizon": 8}, 4),

@@ -14,8 +14,8 @@ from sim.params import ParamError
 from sim.rng import seed_streams
 
 
-@njit(cache=True)
-def _boards(R, bounds, cyc, seed, count, turns, out):
+@njit(cache=False)  # it calls kernel functions: a cached copy would not see their changes
+def _boards(R, bounds, cyc, ea, eb, bot_ids, seed, count, turns, out):
     n = R[K.R_N]
     L = R[K.R_L]
     st = np.zeros(K.SZ, np.int64)
@@ -33,7 +33,8 @@ def _boards(R, bounds, cyc, seed, count, turns, out):
     for g in range(count):
         seed_streams(rs, seed, g)
         if turns:
-            K.setup_turns(st, R, rs, g % R[K.R_P], used, legal)
+            first = g % R[K.R_P] if R[K.R_FIRST] == K.FIRST_ROTATE else 0
+            K.setup_turns(st, R, rs, first, bot_ids, ea, eb, used, legal)
         else:
             att += K.setup_uniform(st, R, rs, bounds, cyc, dp, pc, used, allowed, col, rem)
         for t in range(n):
@@ -42,11 +43,12 @@ def _boards(R, bounds, cyc, seed, count, turns, out):
     return att
 
 
-def boards(players=2, count=1000, seed=5, turns=False, **rules):
+def boards(players=2, count=1000, seed=5, turns=False, bots="random", **rules):
     ctx = GAME.prepare(GAME.resolve_rules(rules), players)
-    R, bounds, cyc = ctx[0], ctx[7], ctx[8]
+    R, ea, eb, bounds, cyc = ctx[0], ctx[1], ctx[2], ctx[7], ctx[8]
+    ids, _ = GAME.bot_arrays(GAME.choose_bots(bots, players))
     out = np.zeros((count, R[K.R_N], R[K.R_L]), np.int64)
-    att = _boards(R, bounds, cyc, seed, count, turns, out)
+    att = _boards(R, bounds, cyc, ea, eb, ids, seed, count, turns, out)
     return out, att / count
 
 
@@ -105,8 +107,33 @@ def test_standard_boards_are_valid_and_attempts_are_few():
 
 def test_turn_setup_builds_valid_boards():
     for players in (2, 3, 4):
-        b, _ = boards(players=players, count=300, turns=True, setup="turns")
-        assert valid(b).all()
+        for bots in ("random", "greedy"):
+            b, _ = boards(players=players, count=300, turns=True, setup="turns", bots=bots)
+            assert valid(b).all()
+
+
+EDGES = [(0, 1), (0, 3), (1, 2), (1, 4), (2, 5), (3, 4), (3, 6), (4, 5), (4, 7), (5, 8),
+         (6, 7), (7, 8)]
+
+
+def first_exchange_joins(b):
+    """Exchanges on the finished board that would join colours at once."""
+    count = 0
+    for a, c in EDGES:
+        for lev in range(1, b.shape[1]):
+            count += (b[a, lev - 1] == b[c, lev]) + (b[c, lev - 1] == b[a, lev])
+    return count
+
+
+def test_turn_setup_bots_steer_the_join_chances():
+    # White (seat 0 here) greedy adds join chances for the first exchanges, Black greedy
+    # removes them (every chance on the finished board is decided by exactly one placement)
+    def mean(bots):
+        b, _ = boards(count=400, turns=True, setup="turns", bots=bots, first="seat0")
+        return np.mean([first_exchange_joins(x) for x in b])
+    both_random = mean("random")
+    assert mean("greedy,random") > both_random + 3
+    assert mean("random,greedy") < both_random - 3
 
 
 def test_bounds_are_true_maxima_for_two_levels():
@@ -141,7 +168,7 @@ def test_bounds_are_true_maxima_for_two_levels():
     assert b[1, 3] == EXACT_ROW_MIN[9][3] and b[1, 4] == 1829   # 9! (5/9)^9, rounded down
 
 
-@njit(cache=True)
+@njit(cache=False)  # it calls kernel functions: a cached copy would not see their changes
 def _max_fourth_rows(r1, n, dp, pc, allowed):
     """Largest and smallest numbers of valid fourth rows over every third row, the first
     two fixed."""

@@ -182,7 +182,15 @@ def _subsets(items, size):
     return combinations(items, size)
 
 
-def turns_board(s: Setting, chance, bot_streams, first):
+def join_chances(edges, towers, t, k, c):
+    """Level-k exchanges that would join colours and that colour c at level k of tower t
+    decides: a neighbour whose level-(k-1) block is c."""
+    if k == 0:
+        return 0
+    return sum(towers[b if a == t else a][k - 1] == c for a, b in edges if t in (a, b))
+
+
+def turns_board(s: Setting, chance, bot_streams, first, bots=None, edges=None):
     n, L, P = s.n, s.levels, s.players
     towers = [[None] * L for _ in range(n)]
     held = [set() for _ in range(n)]
@@ -203,6 +211,12 @@ def turns_board(s: Setting, chance, bot_streams, first):
                 if level_can_be_finished(colours, empty - {t}, held):
                     options.append(t)
                 held[t].discard(c)
+            if P == 2 and bots[placer] != "random":
+                # White wants join chances for its first exchange, Black wants none
+                sign = 1 if placer == first else -1
+                worth = [sign * join_chances(edges, towers, t, k, c)
+                         for t in options]
+                options = [t for t, w in zip(options, worth) if w == max(worth)]
             t = options[bot_streams[placer].rand_int(len(options))]
             empty.discard(t)
             held[t].add(c)
@@ -455,7 +469,7 @@ def play_setting(game_index, seed, s: Setting, bots, depths=None):
     first = game_index % P if s.rotate_first else 0
     col = {"first_player": first, "declarer": -1, "monolith_start": -1, "raven_start": -1}
     if s.setup_turns:
-        towers = turns_board(s, chance, own, first)
+        towers = turns_board(s, chance, own, first, bots, edges)
         col["setup_attempts"] = 1
     else:
         towers, col["setup_attempts"] = uniform_board(s, chance)

@@ -26,7 +26,8 @@ PARAMS = (
     Param("setup", "uniform",
           "'uniform': a board drawn uniformly from all valid boards; 'turns': the Alternative "
           "Setup, players in turn place randomly drawn blocks level by level, bots choosing "
-          "the tower", "choice", choices=("uniform", "turns"),
+          "the tower (2p greedy/search: White adds join chances, Black removes them)",
+          "choice", choices=("uniform", "turns"),
           source="Game Setup (hint: random colours); Alternative Setup"),
     Param("start", "bot",
           "two players: who places the Monolith and the Raven before the first exchange: "
@@ -332,7 +333,7 @@ def win_shares(tal, P, capped_rule):
 GAME = Game(
     name="maya",
     title="Maya (2012)",
-    version=4,
+    version=5,
     players=(2, 3, 4),
     default_players=2,
     params=PARAMS,

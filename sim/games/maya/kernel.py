@@ -310,12 +310,32 @@ def level_completable(colours, towers, used):
 
 
 @njit(cache=True)
-def setup_turns(st, R, rs, first, used, legal):
+def join_chances(st, R, ea, eb, t, k, c):
+    """Exchanges of level k that would join colours and that putting colour c at level k of
+    tower t decides: neighbours u whose level-(k-1) block is c (exchanging level k between
+    t and u joins in u).  The other chances at this level (u's level-k block against t's
+    level-(k-1) block) were decided when u's block was placed."""
+    if k == 0:
+        return 0
+    v = 0
+    for e in range(R[R_E]):
+        if ea[e] == t:
+            v += np.int64(nib(st[TW + eb[e]], k - 1) == c)
+        elif eb[e] == t:
+            v += np.int64(nib(st[TW + ea[e]], k - 1) == c)
+    return v
+
+
+@njit(cache=True)
+def setup_turns(st, R, rs, first, bot_ids, ea, eb, used, legal):
     """The rulebook's Alternative Setup: level by level from the bottom, players in turn
     (from the first player) place a block drawn at random from that level's remaining
     blocks on a tower whose level is still empty, where the colour is new to the tower
-    and the rest of the level can still be placed.  Every bot picks uniformly among
-    those towers (its own stream); one draw for the block, one for the tower, always."""
+    and the rest of the level can still be placed.  The random bot picks uniformly among
+    those towers.  Two players, greedy and search: White (the first player, who makes the
+    first exchange) picks the towers with the most ``join_chances``, Black those with the
+    fewest; with three/four players (task cards are dealt after the set-up) they pick
+    uniformly too.  One draw for the block, one (own stream) among the chosen towers, always."""
     n = R[R_N]
     L = R[R_L]
     P = R[R_P]
@@ -347,6 +367,19 @@ def setup_turns(st, R, rs, first, used, legal):
                         legal[nl] = t
                         nl += 1
                     used[t] ^= 1 << c
+            if P == 2 and bot_ids[placer] != BOT_RANDOM:
+                sign = 1 if placer == first else -1
+                best = NEG
+                nb = 0
+                for i in range(nl):
+                    v = sign * join_chances(st, R, ea, eb, legal[i], k, c)
+                    if v > best:
+                        best = v
+                        nb = 0
+                    if v == best:
+                        legal[nb] = legal[i]
+                        nb += 1
+                nl = nb
             t = legal[rand_int(rs, 1 + placer, nl)]
             towers ^= 1 << t
             used[t] |= 1 << c
@@ -963,7 +996,7 @@ def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc, bot_id
     if R[R_SETUP] == SETUP_UNIFORM:
         tally[T_ATTEMPTS] = setup_uniform(st, R, rs, bounds, cyc, dp, pc, used, allowed, col, rem)
     else:
-        setup_turns(st, R, rs, first, used, ties)
+        setup_turns(st, R, rs, first, bot_ids, ea, eb, used, ties)
         tally[T_ATTEMPTS] = 1
     tally[T_DECL] = -1
     tally[T_MSTART] = -1
