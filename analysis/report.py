@@ -82,6 +82,7 @@ def figures_table(s: dict, game) -> list[tuple[str, str, str]]:
     rows.append((f"length mean ({u})", _num(L["mean"]), f"{_num(L['mean_lo'])} to {_num(L['mean_hi'])}"))
     for key in ("sd", "min", "p5", "p25", "median", "p75", "p95", "max"):
         rows.append((f"length {key} ({u})", _num(L[key]), ""))
+    S = s["summary"]
     for col, label in (("lead_changes", "lead changes per game"),
                        ("lead_settled", "point of the game (% of its length) after which the winner led for good")):
         if col in S.hists:
