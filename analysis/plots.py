@@ -119,15 +119,26 @@ def count_distribution(S, name: str, seat_names, path, xlabel: str):
     x = np.arange(lo, hi + 1)
     width = 0.8 / players
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    step = max(1, int(np.ceil(x.size / 40)))  # wide ranges: bins of `step` values, drawn as lines
     for s, h in enumerate(hists):
         share = np.zeros(x.size)
         share[h.lo - lo: h.lo - lo + h.counts.size] = h.counts * 100.0 / max(h.n, 1)
-        ax.bar(x + (s - (players - 1) / 2) * width, share, width=width, color=seat_color(s),
-               label=seat_names[s], edgecolor="black", linewidth=0.3)
+        if step > 1:
+            pad = (-x.size) % step
+            binned = np.concatenate([share, np.zeros(pad)]).reshape(-1, step).sum(axis=1)
+            left = lo + step * np.arange(binned.size)
+            ax.step(left, binned, where="post", color=seat_color(s), label=seat_names[s], linewidth=1.6)
+        else:
+            ax.bar(x + (s - (players - 1) / 2) * width, share, width=width, color=seat_color(s),
+                   label=seat_names[s], edgecolor="black", linewidth=0.3)
+    if step > 1:
+        ylabel = f"share of games (%, bins of {step})"
+    else:
+        ylabel = "share of games (%)"
     if x.size <= 30:
         ax.set_xticks(x)
     ax.legend(frameon=False)
-    _style(ax, f"Distribution of {name.replace('_', ' ')} per game", xlabel, "share of games (%)")
+    _style(ax, f"Distribution of {name.replace('_', ' ')} per game", xlabel, ylabel)
     save(fig, path)
 
 

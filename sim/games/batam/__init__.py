@@ -232,6 +232,11 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
     return out
 
 
+def _figures():
+    from . import figures
+    return figures
+
+
 def _notes() -> dict:
     try:
         d = DATA.load_all({p.name: p.default for p in PARAMS})
@@ -270,6 +275,8 @@ GAME = Game(
     rules_doc=RULES_DOC,
     highlight=("coins", "goods_sold", "wages_earned", "wages_paid", "distance", "return_bonus"),
     events=("compass_tradewind", "compass_sunken", "compass_map", "compass_pirate"),
+    score="coins",
+    report_figures=lambda manifest, out_dir: _figures().report_figures(manifest, out_dir),
     notes={},
     bench=(
         {"label": "heuristic-4p", "players": 4, "bots": "heuristic", "moves": "rounds",

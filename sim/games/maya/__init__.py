@@ -349,6 +349,7 @@ GAME = Game(
     run_chunk=run_chunk,
     rules_doc=RULES_DOC,
     highlight=("score", "ladders", "priests", "completed"),
+    score="score",
     bench=(
         {"label": "random-vs-random", "players": 2, "bots": "random,random", "moves": "exchanges",
          "target": {"moves_per_s": 1_500_000}},

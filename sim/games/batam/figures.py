@@ -1,0 +1,63 @@
+"""The Batam map as a report figure, so a reader sees the board that was assumed."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.patches import Patch, Rectangle  # noqa: E402
+
+from . import data as DATA  # noqa: E402
+
+SEA, COMPASS_C, LAND, HARBOUR_C, START_C = "#CFE8F7", "#F0E442", "#B7A37A", "#009E73", "#D55E00"
+
+
+def draw_map(rules: dict, path: Path) -> None:
+    d = DATA.load_all(rules)
+    b = d["board"]
+    rows = b.rows
+    h, w = len(rows), len(rows[0])
+    fig, ax = plt.subplots(figsize=(0.42 * w + 2.5, 0.42 * h + 1.2))
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            y = h - 1 - r
+            if ch == "~":
+                color = SEA
+            elif ch == "*":
+                color = COMPASS_C
+            elif ch == "#":
+                color = LAND
+            else:
+                color = START_C if ch == b.letters[0] else HARBOUR_C
+            ax.add_patch(Rectangle((c, y), 1, 1, facecolor=color, edgecolor="white", linewidth=0.6))
+            if ch == "*":
+                ax.text(c + 0.5, y + 0.5, "✦", ha="center", va="center", fontsize=9)
+            elif ch not in "~#":
+                ax.text(c + 0.5, y + 0.5, ch, ha="center", va="center", fontsize=9, color="white",
+                        fontweight="bold")
+    ax.set_xlim(0, w)
+    ax.set_ylim(0, h)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    legend = [Patch(facecolor=SEA, label="sea"), Patch(facecolor=COMPASS_C, label="compass space"),
+              Patch(facecolor=LAND, label="island (no ship)"),
+              Patch(facecolor=START_C, label=f"{b.letters[0]} = {b.island_names[0]} (start)")]
+    legend += [Patch(facecolor=HARBOUR_C, label=f"{l} = {n}")
+               for l, n in zip(b.letters[1:], b.island_names[1:])]
+    ax.legend(handles=legend, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=8)
+    ax.set_title(f"Map: {getattr(b, 'name', 'board')} (an assumption: see seeds/batam/RULES.md)",
+                 loc="left", fontsize=11)
+    fig.tight_layout()
+    from sim.io import atomic_write
+    atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png", bbox_inches="tight"))
+    plt.close(fig)
+
+
+def report_figures(manifest: dict, out_dir) -> list:
+    rules = dict(manifest["rules"])
+    draw_map(rules, Path(out_dir) / "batam_map.png")
+    return [("batam_map.png", "The map used",
+             "Sea, compass and harbour spaces of the board file this run used; ships move between "
+             "spaces that share an edge.")]
