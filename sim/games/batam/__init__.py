@@ -277,6 +277,8 @@ GAME = Game(
     events=("compass_tradewind", "compass_sunken", "compass_map", "compass_pirate"),
     score="coins",
     report_figures=lambda manifest, out_dir: _figures().report_figures(manifest, out_dir),
+    card_names=lambda rules: _figures().card_names(rules),
+    card_rules=lambda rules, card, mode, workdir: _figures().card_rules(rules, card, mode, workdir),
     notes={},
     bench=(
         {"label": "heuristic-4p", "players": 4, "bots": "heuristic", "moves": "rounds",

@@ -61,3 +61,46 @@ def report_figures(manifest: dict, out_dir) -> list:
     return [("batam_map.png", "The map used",
              "Sea, compass and harbour spaces of the board file this run used; ships move between "
              "spaces that share an edge.")]
+
+
+# ----------------------------------------------------------------- card impact (sim impact)
+def _label(item: dict) -> str:
+    parts = [str(item.get("kind", "?"))]
+    if item.get("island"):
+        parts.append(str(item["island"]).lower())
+    parts.append(str(item.get("value", 0)))
+    return "_".join(parts)
+
+
+def _deck(rules: dict):
+    import tomllib
+    what, key = ("tiles", "tile") if rules["compass"] == "tiles" else ("cards", "card")
+    path = DATA.resolve_path(what, rules[what])
+    return what, key, tomllib.loads(path.read_text()).get(key, [])
+
+
+def card_names(rules: dict) -> list:
+    """Distinct compass tiles or cards (per the compass mode), e.g. 'pirate_0', 'tradewind_4'."""
+    if rules["compass"] == "none":
+        return []
+    return sorted({_label(it) for it in _deck(rules)[2]})
+
+
+def card_rules(rules: dict, card: str, mode: str, workdir) -> dict:
+    """A copy of the compass file without every copy of ``card``, for the same seeds."""
+    from sim.params import UsageError
+    if mode != "remove":
+        raise UsageError("batam has no neutral compass tile or card: use --mode remove")
+    if rules["compass"] == "none":
+        raise UsageError("batam with compass=none has no compass tiles or cards")
+    what, key, items = _deck(rules)
+    kept = [it for it in items if _label(it) != card]
+    lines = [f"# {what} of {rules[what]} without {card} (written by sim impact)"]
+    for it in kept:
+        lines.append(f"[[{key}]]")
+        for k, v in it.items():
+            lines.append(f"{k} = {v!r}" if not isinstance(v, str) else f'{k} = "{v}"')
+    out = Path(workdir) / f"batam-{what}-without-{card}.toml"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines) + "\n")
+    return {what: str(out)}
