@@ -10,9 +10,9 @@ import importlib
 from ..params import UsageError, _suggest
 
 REGISTRY = {
-    "batam": "sim.games.batam",
     "puluc": "sim.games.puluc",
     "maya": "sim.games.maya",
+    "batam": "sim.games.batam",
     "balam": "sim.games.balam",
 }
 
