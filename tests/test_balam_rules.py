@@ -82,7 +82,8 @@ class Pos:
 
     def distribute(self, p, last=False):
         K.distribute(*self.st(), self.rs, self.R, self.nbr, self.nnb, self.bot_ids,
-                     self.bot_par, p, last, self.comp, self.queue, self.items, self.sinks)
+                     self.bot_par, p, last, self.comp, self.queue, self.items, self.sinks,
+                     np.zeros(128), np.zeros((6, 5)), np.zeros((6, 5), np.int64))
 
     def count(self, p, code):
         return K.count_code(self.own, self.bld, p, code)
@@ -256,7 +257,7 @@ def test_solver_matches_the_best_routing():
     cnt = np.array([1, 2, 0, 0, 2, 1], np.int64)
     cap = np.array([2, 2, 2, 0, 1 << 30], np.int64)
     x = np.zeros((6, 5), np.int64)
-    K.solve_assignment(cnt, cap, val, x)
+    K.solve_assignment(cnt, cap, val, x, np.zeros(32, np.int64), np.zeros(16))
     assert (x * np.maximum(val, 0)).sum() == pytest.approx(8.35)
     assert x[:, K.DK_LOSE].sum() == 0
 

@@ -1344,9 +1344,8 @@ def production(own, bld, tok, gs, R, info, rfirst):
 
 
 @njit(cache=True)
-def dist_values(W, R, gs, own, bld, nbr, nnb, p, val, last):
+def dist_values(W, R, gs, own, bld, nbr, nnb, p, val, last, hv):
     """val[t, kind]: heuristic worth of routing one riches of type t to each sink kind."""
-    hv = np.zeros(6)
     hand_values(W, R, gs, hv)
     for t in range(6):
         val[t, DK_TEMPLE] = W[BW_PRES] * R[R_PTS + t]
@@ -1362,22 +1361,22 @@ def dist_values(W, R, gs, own, bld, nbr, nnb, p, val, last):
 
 
 @njit(cache=True)
-def solve_assignment(cnt, cap, val, x):
+def solve_assignment(cnt, cap, val, x, isc, fsc):
     """Route cnt[t] riches of each type t to sink kinds with capacities cap[kind]
     (cap[LOSE] unbounded), maximising sum val[t, kind] * x[t, kind] (val < 0: not
     allowed).  Exact: successive shortest paths (Bellman-Ford) on the tiny
     type -> kind network, i.e. a min-cost flow."""
     x[:, :] = 0
-    left = np.empty(6, np.int64)
-    free = np.empty(5, np.int64)
+    left = isc[0:6]
+    free = isc[6:11]
     for t in range(6):
         left[t] = cnt[t]
     for k in range(5):
         free[k] = cap[k]
-    dt = np.empty(6)
-    dk = np.empty(5)
-    pt = np.empty(6, np.int64)   # predecessor kind of a type (-1: from the source)
-    pk = np.empty(5, np.int64)   # predecessor type of a kind
+    dt = fsc[0:6]
+    dk = fsc[6:11]
+    pt = isc[11:17]   # predecessor kind of a type (-1: from the source)
+    pk = isc[17:22]   # predecessor type of a kind
     while True:
         for t in range(6):
             dt[t] = 0.0 if left[t] > 0 else 1e18
@@ -1444,7 +1443,7 @@ def solve_assignment(cnt, cap, val, x):
 
 @njit(cache=True)
 def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, last,
-               comp, queue, items, sinks):
+               comp, queue, items, sinks, fsc, val, x):
     """King p routes every riches on his buildings (6 - DISTRIBUTION).  Items are taken
     site by site, space by space; sinks are the spaces of temples (2 each), palaces (2),
     garrisons (1, obsidian only) and reserves (1) his transport groups reach."""
@@ -1499,11 +1498,10 @@ def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, 
             kind = opts[rand_int(rs, 1 + p, n)]
             route(own, tok, pl, gs, R, p, t, g, kind, sinks, ns)
         return
-    val = np.zeros((6, 5))
-    dist_values(bot_par[p], R, gs, own, bld, nbr, nnb, p, val, last)
-    cnt = np.zeros(6, np.int64)
-    cap = np.zeros(5, np.int64)
-    x = np.zeros((6, 5), np.int64)
+    dist_values(bot_par[p], R, gs, own, bld, nbr, nnb, p, val, last, fsc[20:26])
+    cnt = queue[S + 16:S + 22]
+    cap = queue[S + 24:S + 29]
+    isc = queue[S + 32:S + 56]
     for i in range(ni):
         g = items[i, 1]
         if g < 0:
@@ -1517,7 +1515,7 @@ def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, 
         for j in range(ns):
             if sinks[j, 2] == g:
                 cap[sinks[j, 3]] += sinks[j, 4]
-        solve_assignment(cnt, cap, val, x)
+        solve_assignment(cnt, cap, val, x, isc, fsc[0:16])
         for j in range(i, ni):
             if items[j, 1] == g:
                 t = items[j, 0]
@@ -1549,12 +1547,12 @@ def route(own, tok, pl, gs, R, p, t, g, kind, sinks, ns):
 
 # ======================================================================= heuristic turn
 @njit(cache=True)
-def card_values(own, bld, tok, pl, gs, R, W, info, p, hv, rl, cnt, tmp, cv):
+def card_values(own, bld, tok, pl, gs, R, W, info, p, hv, rl, cnt, tmp, cv, onb):
     """cv[kt]: heuristic worth to king p of turning a card of each type now (one pass
     over the board; ``cnt`` holds p's building counts)."""
     NP = R[R_NP]
     S = own.shape[0]
-    onb = np.zeros(6, np.int64)   # riches on p's reserves and garrisons
+    onb[:] = 0   # riches on p's reserves and garrisons
     volc = 0.0
     sea = 0.0
     nvolc = 0
@@ -1627,7 +1625,7 @@ def card_values(own, bld, tok, pl, gs, R, W, info, p, hv, rl, cnt, tmp, cv):
 
 @njit(cache=True)
 def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
-                   bot_ids, bot_par, p, comp, queue, opts, tmp, hv, cnt, plan, spend, hand):
+                   bot_ids, bot_par, p, comp, queue, opts, tmp, hv, cnt, plan, spend, hand, fsc):
     """Heuristic bot: compare turning a card, building (best greedy plan over the
     candidate sites), attacking and passing; play the best."""
     W = bot_par[p]
@@ -1650,9 +1648,9 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
         c = gs[GS_SLOT + k]
         if c >= 0 and (known >> k) & 1:
             tmp[16 + ctype[c]] -= 1
-    cv = np.empty(NK)
+    cv = fsc[0:NK]
     player_counts(own, bld, info, R, p, cnt)
-    card_values(own, bld, tok, pl, gs, R, W, info, p, hv, rl, cnt, tmp[40:56], cv)
+    card_values(own, bld, tok, pl, gs, R, W, info, p, hv, rl, cnt, tmp[40:56], cv, tmp[56:62])
     ev = 0.0
     for kt in range(NK):
         if tmp[16 + kt] > 0:
@@ -1696,13 +1694,13 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
     amask = afford_mask(hand, R) if tot >= 2 else 0
     if amask != 0:
         # first-building values that do not depend on the site, once per turn
-        fv = np.empty(9)
+        fv = fsc[20:29]
         for code in range(1, 9):
             fv[code] = -cost_value(hand, hv, R, code, spend)
             if code != VILLAGE and code != GARRISON and code != MARKET:
                 fv[code] += building_value(own, bld, R, W, nbr, nnb, info, p, 0, code, cnt, rl,
                                            last, riv_bc, riv_ob)
-        vill = np.empty(5)
+        vill = fsc[30:35]
         base = econ(cnt[0:5], cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], R, W, last)
         for c in range(5):
             cnt[c] += 1
@@ -1714,7 +1712,39 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
         s2 = -1
         v1 = -1e18
         v2 = -1e18
+        tiles = 0
+        for code in range(1, 9):
+            if gs[GS_TILE + (code - 1) // 2] > 0:
+                tiles |= 1 << code
+        # best first building on a free site, garrisons and markets aside (they need
+        # neighbours to be worth anything; the full plan still considers them)
+        free_nv = -1e18
+        for code in range(2, 9):
+            if code != GARRISON and code != MARKET and (tiles & amask) >> code & 1:
+                if fv[code] > free_nv:
+                    free_nv = fv[code]
+        can_found = pl[p, P_LARGE] > 0
         for s in range(S):
+            if own[s] == -1:
+                if not can_found:
+                    continue
+                bvs = free_nv
+                if (tiles & amask) >> VILLAGE & 1:
+                    if R[R_FOREST] == 0 or info[s, I_FOREST] == 1:
+                        vv = fv[VILLAGE] + vill[info[s, I_COLOUR]]
+                        if vv > bvs:
+                            bvs = vv
+                bvs += W[BW_EXPAND] * (0.6 + 0.15 * info[s, I_SPACES] + 0.1 * info[s, I_CENOTE])
+                bvs -= W[BW_RISK] * 0.3 * (info[s, I_VOLC] + info[s, I_SEA])
+                if bvs > v1:
+                    s2 = s1
+                    v2 = v1
+                    s1 = s
+                    v1 = bvs
+                elif bvs > v2:
+                    s2 = s
+                    v2 = bvs
+                continue
             fm = fit_mask(own, bld, pl, gs, nnb, info, p, s) & amask
             if fm == 0:
                 continue
@@ -2041,6 +2071,9 @@ def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_id
     hand = np.zeros(6, np.int64)
     items = np.zeros((4 * S, 2), np.int64)
     sinks = np.zeros((4 * S, 5), np.int64)
+    fsc = np.zeros(128)
+    dval = np.zeros((6, 5))
+    dx = np.zeros((6, 5), np.int64)
     for j in range(count):
         g = start + j
         seed_streams(rs, seed, g)
@@ -2090,7 +2123,7 @@ def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_id
                 else:
                     heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain,
                                    cnopt, bot_ids, bot_par, p, comp, queue, opts, tmp, hv, cnt, plan,
-                                   spend, hand)
+                                   spend, hand, fsc)
                 if gs[GS_LEFT] == 0:
                     break
                 cur = (cur + 1) % NP
@@ -2101,7 +2134,7 @@ def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_id
             for i in range(NP):
                 q = (rfirst + i) % NP
                 distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, q, final,
-                           comp, queue, items, sinks)
+                           comp, queue, items, sinks, fsc, dval, dx)
             if gs[GS_ECL] == 0:
                 for i in range(NP):
                     gain(pl, gs, (rfirst + i) % NP, MAIZE, R[R_CHAAK])
