@@ -1880,16 +1880,19 @@ def fit_mask(own, bld, pl, gs, nnb, info, p, s):
         return 0
     if own[s] == -1 and pl[p, P_LARGE] <= 0:
         return 0
-    n = info[s, I_SPACES]
-    one = False
-    two = False
-    for k in range(n):
-        if bld[s, k] == EMPTY:
-            one = True
-            if k + 1 < n and bld[s, k + 1] == EMPTY:
-                two = True
-    if not one:
-        return 0
+    one = True
+    two = True   # a free site is empty and has at least two spaces
+    if own[s] == p:
+        n = info[s, I_SPACES]
+        one = False
+        two = False
+        for k in range(n):
+            if bld[s, k] == EMPTY:
+                one = True
+                if k + 1 < n and bld[s, k + 1] == EMPTY:
+                    two = True
+        if not one:
+            return 0
     m = 0
     for code in range(1, 9):
         if gs[GS_TILE + (code - 1) // 2] <= 0:
