@@ -538,3 +538,27 @@ def test_deck_is_built_as_the_rulebook_sets_it_up():
     assert t[35] == K.K_ECLIPSE
     balls = np.flatnonzero(np.delete(t, 35) == K.K_BALL).tolist()
     assert balls == [20, 31, 41, 51, 61]                 # after piles of 10, 10, 9, 9, 9
+
+
+def test_heuristic_uses_what_it_divined():
+    # Two face-down cards: a Drought in slot 0 and a Prosperous Katun in slot 1.  Purple
+    # (villages, no reserve) has seen both and turns the good one; Grey, who saw nothing,
+    # values them alike.
+    pos = katun_pos()
+    pos.city(1, 0, V, V, V)
+    drought = int(np.flatnonzero(DECK.ctype == K.K_DROUGHT)[0])
+    pros = int(np.flatnonzero(DECK.ctype == K.K_PROS)[0])
+    pos.gs[K.GS_SLOT] = drought
+    pos.gs[K.GS_SLOT + 1] = pros
+    pos.gs[K.GS_NSLOT] = 2
+    pos.gs[K.GS_LEFT] = 2
+    pos.gs[K.GS_KNOWN] = 0b11
+    cnt = np.zeros(16, np.int64)
+    plan = np.zeros(4, np.int64)
+    spend = np.zeros(6, np.int64)
+    hand = np.zeros(6, np.int64)
+    K.heuristic_turn(*pos.st(), pos.rs, pos.R, pos.nbr, pos.nnb, pos.info, DECK.ctype,
+                     DECK.cgain, DECK.cnopt, pos.bot_ids, pos.bot_par, 0, pos.comp, pos.queue,
+                     pos.opts, pos.tmp, pos.hv, cnt, plan, spend, hand, np.zeros(128))
+    assert pos.gs[K.GS_SLOT + 1] == -1 and pos.gs[K.GS_SLOT] == drought
+    assert pos.pl[0, K.P_KAT + K.K_PROS] == 1
