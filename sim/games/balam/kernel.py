@@ -1936,12 +1936,25 @@ def random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, 
                 amask |= afford_mask(hand, R)
                 hand[t] += 1
         if amask != 0:
+            # a free site takes any building whose tiles are left (market: pyramids too)
+            free_m = 0
+            if pl[p, P_LARGE] > 0:
+                for code in range(1, 9):
+                    if gs[GS_TILE + (code - 1) // 2] > 0:
+                        free_m |= 1 << code
+                free_m &= amask
             for s in range(S):
-                if own[s] != p and own[s] != -1:
-                    continue
-                if fit_mask(own, bld, pl, gs, nnb, info, p, s) & amask:
-                    acts[n] = 2 + s
-                    n += 1
+                if own[s] == -1:
+                    m = free_m
+                    if pl[p, P_SMALL] < 1 + nnb[s]:
+                        m &= ~(1 << MARKET)
+                    if m:
+                        acts[n] = 2 + s
+                        n += 1
+                elif own[s] == p:
+                    if fit_mask(own, bld, pl, gs, nnb, info, p, s) & amask:
+                        acts[n] = 2 + s
+                        n += 1
         for a in range(S):
             if own[a] != p or site_code_count(bld, a, GARRISON) == 0:
                 continue
