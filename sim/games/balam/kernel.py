@@ -1687,9 +1687,29 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
         best_kind = 1
     # --- building
     hand[tax_t] -= 1
-    player_counts(own, bld, info, R, p, cnt)
-    riv_bc = rival_max(own, bld, p, BALLCOURT, NP)
-    riv_ob = rival_max(own, bld, p, OBSERV, NP)
+    # cnt still holds p's counts (player_counts above); rivals' best in one pass
+    rb = tmp[0:4]
+    ro = tmp[4:8]
+    for q in range(NP):
+        rb[q] = 0
+        ro[q] = 0
+    for s in range(S):
+        q = own[s]
+        if q >= 0 and q != p:
+            for k in range(4):
+                if bld[s, k] == BALLCOURT:
+                    rb[q] += 1
+                elif bld[s, k] == OBSERV:
+                    ro[q] += 1
+    riv_bc = np.int64(0)
+    riv_ob = np.int64(0)
+    for q in range(NP):
+        if rb[q] > riv_bc:
+            riv_bc = rb[q]
+        if ro[q] > riv_ob:
+            riv_ob = ro[q]
+    bplan = opts[40:44]
+    nbplan = 0
     best_site = np.int64(-1)
     amask = afford_mask(hand, R) if tot >= 2 else 0
     if amask != 0:
@@ -1784,6 +1804,9 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
                 best_v = v - tax_v
                 best_kind = 2
                 best_site = np.int64(s)
+                for i in range(n):
+                    bplan[i] = plan[i]
+                nbplan = n
     hand[tax_t] += 1
     # --- attack
     mean, psk = die_stats(R)
@@ -1835,8 +1858,13 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
         pl[p, T_PASS] += 1
         return
     if best_kind == 2:
-        heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, best_site, sm, cnt, hv,
-                        rl, last, riv_bc, riv_ob, plan, spend, hand)
+        for i in range(nbplan):   # the plan found above (the tax is paid as assumed)
+            c = bplan[i]
+            if not can_build(own, bld, pl, gs, R, nnb, info, p, best_site, c,
+                             pl[p, P_HAND:P_HAND + 6]):
+                break
+            pay_building(pl, gs, rs, R, p, c, ZERO, hv)
+            place_building(own, bld, sm, pl, gs, nbr, nnb, info, p, best_site, c)
         return
     resolve_attack(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
                    p, ba, bb, bk, bo, opts, hv)
