@@ -95,3 +95,22 @@ def test_reference_engine_replays_the_kernel(rules, players):
             got = out[name][g]
             got = got.tolist() if hasattr(got, "tolist") else got
             assert got == v, f"game {g}: column {name}: kernel {got} reference {v}"
+
+
+def test_card_impact_hooks_remove_and_neutralise(tmp_path):
+    r = GAME.resolve_rules({})
+    assert GAME.card_names(r)[9] == "drought"
+    removed = GAME.card_rules(r, "drought", "remove", tmp_path)
+    out = run(2, "merchant", removed, n=60)
+    assert (out["katun_drought"] == 0).all() and out["cards_turned"].max() <= 66
+    neutral = GAME.card_rules(r, "drought", "neutral", tmp_path)
+    assert neutral == {"neutral_cards": "9"}
+    quiet = run(2, "random", {"neutral_cards": "9,10,11,12,13,14,15,16"}, n=60)
+    assert quiet["katun_drought"].sum() > 0
+    assert (quiet["catastrophes_paid"] == 0).all() and (quiet["catastrophes_suffered"] == 0).all()
+    ball = run(2, "merchant", {"neutral_cards": "7"}, n=30)
+    assert (ball["pp_ballgame"] == 0).all() and (ball["ball_games"] == 2).all()
+    with pytest.raises(Exception, match="neutral"):
+        GAME.card_rules(r, "ball_game", "remove", tmp_path)
+    figs = GAME.report_figures({"rules": r}, tmp_path)
+    assert (tmp_path / figs[0][0]).exists()

@@ -37,6 +37,10 @@ PARAMS = (
     Param("max_turns", 400, "safety valve: turns in one round after which the player to "
           "move must turn a card (never reached by the bundled bots)", "int", 10, 100000,
           source="Round Structure (horizon, not a rule)"),
+    Param("neutral_cards", "none",
+          "card impact: card type codes (0..16, as printed: 9 = Drought ...) whose cards are "
+          "turned and counted but have no effect (a neutral ball game still ends the game)",
+          "intlist", 0, 16, choices=("none",), source="4 - KATUN (analysis switch, not a rule)"),
     Param("board", "default", "board file (site tiles, sea, paths)", "file",
           choices=("default",), source="Components; Setup: Building the board"),
     Param("katun", "default", "Katun deck file (types, counts, Favourable/Prosperous gains)",
@@ -133,6 +137,11 @@ COLUMNS = (
           for c, k in zip(KATUN_COLS, KATUN_KEYS))
 
 
+def _impact():
+    from . import impact
+    return impact
+
+
 def _ball_target(rules, players):
     b = rules["ball_games"]
     if b == 0:
@@ -157,6 +166,15 @@ def target_position(deck: D.Deck, B: int) -> int:
     if (ct == K.K_ECLIPSE).any() and total // 2 <= pos:
         pos += 1
     return pos
+
+
+def _neutral_mask(value) -> int:
+    if value == "none":
+        return 0
+    m = 0
+    for code in value:
+        m |= 1 << int(code)
+    return m
 
 
 def prepare(rules: dict, players: int):
@@ -189,6 +207,7 @@ def prepare(rules: dict, players: int):
     R[K.R_S] = len(board.names)
     R[K.R_NCARDS] = len(deck.ctype)
     R[K.R_MAXTURN] = rules["max_turns"]
+    R[K.R_NEUTRAL] = _neutral_mask(rules["neutral_cards"])
     R[K.R_SUP0:K.R_SUP0 + 6] = comp.supply
     R[K.R_TILE0:K.R_TILE0 + 4] = comp.tiles
     R[K.R_CANY:K.R_CANY + 8] = comp.cost_any
@@ -257,6 +276,16 @@ GAME = Game(
     rules_doc=RULES_DOC,
     highlight=("prestige", "pp_ceremony", "pp_ballgame", "cities", "wars", "buildings_lost"),
     events=KATUN_COLS,
+    score="prestige",
+    report_figures=lambda manifest, out_dir: _impact().report_figures(manifest, out_dir),
+    card_names=lambda rules: _impact().card_names(rules),
+    card_rules=lambda rules, card, mode, workdir: _impact().card_rules(rules, card, mode, workdir),
+    bench=(
+        {"label": "merchant-2p", "players": 2, "bots": "merchant", "moves": "turns",
+         "target": {"games_per_s": 10_000}},
+        {"label": "random-2p", "players": 2, "bots": "random", "moves": "turns"},
+        {"label": "merchant-4p", "players": 4, "bots": "merchant", "moves": "turns"},
+    ),
     notes={"board_file": str(D.SEEDS / "board.toml"),
            "board_png": "sim.games.balam.draw:draw_board (board_file, png_path)"},
 )

@@ -37,7 +37,7 @@ I_SPACES, I_COLOUR, I_FOREST, I_SEA, I_VOLC, I_CENOTE = range(6)
 
 # rules array
 (R_NP, R_BALLS, R_MAXR, R_START, R_CHAAK, R_HIT, R_FOREST, R_CTRL, R_ECLJ, R_LARGE, R_SMALL,
- R_CENF, R_NFACES, R_POSB, R_S, R_NCARDS, R_MAXTURN, R_DIVTIE) = range(18)
+ R_CENF, R_NFACES, R_POSB, R_S, R_NCARDS, R_MAXTURN, R_NEUTRAL) = range(18)
 R_SUP0 = 20
 R_TILE0 = 26
 R_CANY = 30
@@ -1243,6 +1243,12 @@ def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cn
     kt = ctype[c]
     gs[GS_SEEN + kt] += 1
     pl[p, P_KAT + kt] += 1
+    if (R[R_NEUTRAL] >> kt) & 1:
+        # a neutralised card type (card impact): turned and counted, no effect, except
+        # that a ball game still counts toward the end of the game
+        if kt == K_BALL:
+            gs[GS_BALLS] += 1
+        return
     NP = R[R_NP]
     rnd = bot_ids[p] == BOT_RANDOM
     if kt == K_PROS or kt == K_FAV or kt == K_EXC:
