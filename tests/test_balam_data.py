@@ -112,3 +112,10 @@ def test_board_picture(tmp_path):
     from sim.games.balam.draw import draw_board
     out = draw_board(None, tmp_path / "board.png")
     assert open(out, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_small_board_is_a_file_away():
+    b = D.load_board(D.resolve_file("small", "board"))
+    assert (b.rows, b.cols) == (4, 5) and len(b.names) == 16
+    ctx = GAME.prepare(GAME.resolve_rules({"board": "small"}), 4)
+    assert ctx[1].shape[0] == 16

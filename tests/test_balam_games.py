@@ -28,11 +28,13 @@ def run(players, bots, rules=None, n=200, seed=1, start=0, raw=False):
 def test_conservation_of_riches_tiles_and_pyramids(players, bots):
     seat = run(players, bots, n=150, raw=True)
     assert (seat[:, 0, K.P_AUDIT] == 0).all()
+    seat = run(players, bots, {"board": "small", "catastrophes": "all"}, n=60, raw=True)
+    assert (seat[:, 0, K.P_AUDIT] == 0).all()
 
 
 @pytest.mark.parametrize("rules", [{}, {"catastrophes": "all", "village_production": "forest",
                                         "control": "sum", "eclipse_jitter": 3},
-                                   {"ball_games": 5}])
+                                   {"ball_games": 5}, {"board": "small"}])
 def test_columns_are_consistent(rules):
     for players, bots in ((2, "builder,random"), (4, "random,warlord,priest,merchant")):
         out = run(players, bots, rules, n=150)
@@ -81,7 +83,7 @@ def test_builder_beats_random_clearly():
 SWEEP = [({}, 2), ({}, 3), ({}, 4), ({"catastrophes": "all"}, 3),
          ({"village_production": "forest", "control": "sum"}, 4),
          ({"ball_games": 5, "eclipse_jitter": 4}, 2), ({"max_rounds": 6}, 3),
-         ({"max_turns": 12}, 2)]
+         ({"max_turns": 12}, 2), ({"board": "small"}, 3)]
 
 
 @pytest.mark.parametrize("rules,players", SWEEP)

@@ -41,8 +41,9 @@ PARAMS = (
           "card impact: card type codes (0..16, as printed: 9 = Drought ...) whose cards are "
           "turned and counted but have no effect (a neutral ball game still ends the game)",
           "intlist", 0, 16, choices=("none",), source="4 - KATUN (analysis switch, not a rule)"),
-    Param("board", "default", "board file (site tiles, sea, paths)", "file",
-          choices=("default",), source="Components; Setup: Building the board"),
+    Param("board", "default", "board file (site tiles, sea, paths); 'small': a 4 x 5 board "
+          "of 16 sites", "file", choices=("default", "small"),
+          source="Components; Setup: Building the board"),
     Param("katun", "default", "Katun deck file (types, counts, Favourable/Prosperous gains)",
           "file", choices=("default",), source="4 - KATUN"),
     Param("components", "default", "components file (supplies, pyramids, tiles, costs, "

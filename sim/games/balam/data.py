@@ -16,7 +16,7 @@ from ...params import ParamError
 
 SEEDS = Path(__file__).resolve().parents[3] / "seeds" / "balam"
 BUILTIN = {
-    "board": {"default": SEEDS / "board.toml"},
+    "board": {"default": SEEDS / "board.toml", "small": SEEDS / "board_small.toml"},
     "katun": {"default": SEEDS / "katun.toml"},
     "components": {"default": SEEDS / "components.toml"},
 }
