@@ -504,17 +504,6 @@ def player_counts(own, bld, info, R, p, cnt):
 
 
 @njit(cache=True)
-def rival_max(own, bld, p, code, NP):
-    m = 0
-    for q in range(NP):
-        if q != p:
-            c = count_code(own, bld, q, code)
-            if c > m:
-                m = c
-    return m
-
-
-@njit(cache=True)
 def building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last, riv_bc, riv_ob):
     """Heuristic value of adding ``code`` on site s, given the counts ``cnt``."""
     vc = cnt[0:5]
@@ -1641,7 +1630,6 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
     rl = rounds_left(gs, R)
     last = gs[GS_BALLS] >= R[R_BALLS]
     # --- card
-    ncards = 0
     for kt in range(NK):
         tmp[16 + kt] = 0
     for c in range(ctype.shape[0]):
@@ -1820,40 +1808,39 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
     bb = np.int64(-1)
     bo = np.int64(0)
     bk = np.int64(0)
-    if True:
-        for a in range(S):
-            if own[a] != p:
+    for a in range(S):
+        if own[a] != p:
+            continue
+        g = site_code_count(bld, a, GARRISON)
+        if g == 0:
+            continue
+        oa = 0
+        for k in range(4):
+            if bld[a, k] == GARRISON and tok[a, k] == OBSID:
+                oa += 1
+        for j in range(nnb[a]):
+            b = nbr[a, j]
+            q = own[b]
+            if q < 0 or q == p:
                 continue
-            g = site_code_count(bld, a, GARRISON)
-            if g == 0:
+            d = defence_base(own, bld, nbr, nnb, b) + defence_obsidian(own, bld, tok, nbr, nnb, b)
+            exp_pts = g * mean + oa - d
+            if exp_pts <= 0.3:
                 continue
-            oa = 0
+            nb = 0
             for k in range(4):
-                if bld[a, k] == GARRISON and tok[a, k] == OBSID:
-                    oa += 1
-            for j in range(nnb[a]):
-                b = nbr[a, j]
-                q = own[b]
-                if q < 0 or q == p:
-                    continue
-                d = defence_base(own, bld, nbr, nnb, b) + defence_obsidian(own, bld, tok, nbr, nnb, b)
-                exp_pts = g * mean + oa - d
-                if exp_pts <= 0.3:
-                    continue
-                nb = 0
-                for k in range(4):
-                    if bld[b, k] != EMPTY and bld[b, k] != CONT:
-                        nb += 1
-                dmg = min(exp_pts, nb + 0.0)
-                v = W[BW_WAR] * dmg * (0.8 * rl + 1.5 * W[BW_PRES]) - psk * g * 1.0 - 0.8 * oa
-                v -= tax_v
-                if v > best_v:
-                    best_v = v
-                    best_kind = 3
-                    ba = a
-                    bb = b
-                    bk = g
-                    bo = oa
+                if bld[b, k] != EMPTY and bld[b, k] != CONT:
+                    nb += 1
+            dmg = min(exp_pts, nb + 0.0)
+            v = W[BW_WAR] * dmg * (0.8 * rl + 1.5 * W[BW_PRES]) - psk * g * 1.0 - 0.8 * oa
+            v -= tax_v
+            if v > best_v:
+                best_v = v
+                best_kind = 3
+                ba = a
+                bb = b
+                bk = g
+                bo = oa
     if best_kind == 0:
         turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
                   bot_ids, bot_par, p, card_slot, comp, queue, opts, tmp, hv)
