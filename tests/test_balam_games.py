@@ -92,7 +92,7 @@ def test_reference_engine_replays_the_kernel(rules, players):
     out = run(players, "random", rules, n=n, seed=11)
     r = GAME.resolve_rules(rules)
     for g in range(n):
-        ref = balam_ref.play(r, players, 11, g)
+        ref = balam_ref.replay_random(r, players, 11, g)
         for name, v in ref.items():
             got = out[name][g]
             got = got.tolist() if hasattr(got, "tolist") else got

@@ -634,8 +634,10 @@ class Balam:
         return out
 
 
-def play(rules: dict, players: int, seed: int, game: int):
-    """Play one all-random game with the resolved rule parameters."""
+def replay_random(rules: dict, players: int, seed: int, game: int):
+    """Play one all-random game with the resolved rule parameters (the random bot only;
+    named so that `make bench`, which expects play(seed, index, rules, bots) for any bot,
+    skips it)."""
     from sim.games.balam import _ball_target
     board = D.load_board(D.resolve_file(rules["board"], "board"))
     deck = D.load_deck(D.resolve_file(rules["katun"], "katun"))
