@@ -330,8 +330,7 @@ def cast_lots(rs, R, tab, lot_thresh):
     for k in range(R[R_LOTS]):
         if k % 4 == 0:
             x = next_u64(rs, 0)
-        if np.int64(x & np.uint64(0xFFFF)) < lot_thresh:
-            marked += 1
+        marked += np.int64(np.int64(x & np.uint64(0xFFFF)) < lot_thresh)  # branch-free
         x = x >> np.uint64(16)
     return tab[marked]
 
