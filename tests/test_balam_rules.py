@@ -41,7 +41,8 @@ class Pos:
         K.reset_state(self.own, self.bld, self.tok, self.sm, self.pl, self.gs, self.R)
         self.rs = np.zeros(1 + players, np.uint64)
         self.bot_ids = np.array(bots, np.int64)
-        w = STYLES[style] if isinstance(style, str) else style
+        w = tuple(STYLES[style] if isinstance(style, str) else style)
+        w = w + (1.0,) * (K.NBW - len(w))          # plans = 1
         self.bot_par = np.array([w] * players, np.float64)
         self.comp = np.zeros(S, np.int64)
         self.queue = np.zeros(S * 70 + 64, np.int64)

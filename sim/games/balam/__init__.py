@@ -85,7 +85,9 @@ def _style(name, bid):
                "(expected value over the unseen cards, exact for divined ones), building "
                "(greedy plan per site), attacking and passing, and routes riches by a small "
                "assignment search",
-               params=tuple(Param(n, v, h, "float", 0.0, 10.0) for n, v, h in zip(_W, w, _W_HELP)))
+               params=tuple(Param(n, v, h, "float", 0.0, 10.0) for n, v, h in zip(_W, w, _W_HELP))
+               + (Param("plans", 1, "building plans worked out in full per turn (the best "
+                        "screened sites): 1 is faster, 2 looks a little wider", "int", 1, 2),))
 
 
 BOTS = (

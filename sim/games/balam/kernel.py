@@ -76,8 +76,8 @@ END_BALLS, END_DECK, END_CAP = 0, 1, 2
 BOT_RANDOM = 0
 # heuristic weights (bot_params columns; every heuristic style shares them)
 (BW_PRES, BW_HAND, BW_RES, BW_BUILD, BW_EXPAND, BW_WAR, BW_MARKET, BW_BALL, BW_RISK,
- BW_TEMPLE, BW_PALACE) = range(11)
-NBW = 11
+ BW_TEMPLE, BW_PALACE, BW_PLANS) = range(12)
+NBW = 12
 
 # distribution sinks
 DK_TEMPLE, DK_PALACE, DK_GARR, DK_RESERVE, DK_LOSE = range(5)
@@ -1788,7 +1788,7 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
             elif bvs > v2:
                 s2 = s
                 v2 = bvs
-        for i in range(2):
+        for i in range(2 if W[BW_PLANS] >= 2.0 else 1):
             s = s1 if i == 0 else s2
             if s < 0:
                 continue
