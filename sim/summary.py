@@ -139,6 +139,8 @@ class Summary:
             if col.name in skip or not np.issubdtype(np.dtype(col.dtype), np.integer) and col.dtype != "bool":
                 continue
             a = np.asarray(cols[col.name])
+            if col.name == "lead_settled":
+                a = a[a >= 0]  # only games with a single winner have a settling point
             if col.per_seat:
                 for seat in range(players):
                     s.hists[f"{col.name}_{seat}"] = Hist.of(a[:, seat])

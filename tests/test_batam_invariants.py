@@ -81,7 +81,8 @@ def test_cubes_and_money_conserved_inside_the_state():
         for g in range(40):
             K.play_game(g, np.uint64(5), *ctx[:1], *ctx[1:], ids, bp, st, rs, tal,
                         np.zeros(64, np.int64), np.zeros(K.MAXK, np.int64), np.zeros(K.MAXP),
-                        np.zeros(K.MAXI + K.MAXC, np.int64), np.zeros(K.MAXI + K.MAXC))
+                        np.zeros(K.MAXI + K.MAXC, np.int64), np.zeros(K.MAXI + K.MAXC),
+                        np.zeros(200, np.int64))
             cubes = st[K.O_CUBE:K.O_CUBE + 4 * K.MAXI].reshape(K.MAXI, 4)
             assert cubes.sum() == st[K.O_GOODS:K.O_GOODS + players].sum()
             assert (cubes.sum(1) == st[K.O_NCUBE:K.O_NCUBE + K.MAXI]).all()

@@ -17,7 +17,7 @@ from sim.games.batam import GAME
 from tests.reference import batam_ref as ref
 
 COLUMNS = ("winner", "end_reason", "capped", "first_player", "rounds", "ender", "bank", "bank_short",
-           "win") + ref.SEAT_FIELDS
+           "win", "lead_changes", "lead_settled") + ref.SEAT_FIELDS
 
 
 def row(out, j):

@@ -639,6 +639,7 @@ class Batam:
         P = self.P
         first = self.setup()
         end, rounds = END_HORIZON, 0
+        leaders = []  # who would win if the game ended after each round (-1: a tie)
         for rnd in range(self.r["horizon"]):
             rounds = rnd + 1
             row = [(first + rnd + i) % P for i in range(P)]     # the crew row this round
@@ -657,6 +658,9 @@ class Batam:
                     if gets[p]:
                         self.tally["return_bonus"][p] += self.bank_pays(p, self.r["return_bonus"])
             self.collect_wages()
+            standing = [(self.coins[p], len(self.sold[p])) for p in range(P)]
+            top = [p for p in range(P) if standing[p] == max(standing)]
+            leaders.append(top[0] if len(top) == 1 else -1)
             if self.ended:
                 end = END_RETURN
                 break
@@ -668,6 +672,16 @@ class Batam:
                "bank_short": self.short,
                "coins": tuple(self.coins), "goods_sold": tuple(len(s) for s in self.sold),
                "crew_pos": tuple((s - first) % P for s in range(P))}
+        # drama: changes of the sole leader (ties skipped), and when the winner led for good
+        sole = [x for x in leaders if x >= 0]
+        rec["lead_changes"] = sum(1 for a, b in zip(sole, sole[1:]) if a != b)
+        settled = -1
+        if winner >= 0:
+            r = rounds
+            while r > 0 and leaders[r - 1] == winner:
+                r -= 1
+            settled = 100 * r // rounds
+        rec["lead_settled"] = settled
         for k in TALLIES:
             rec[k] = tuple(self.tally[k])
         return rec

@@ -152,6 +152,9 @@ COLUMNS = (
     Column("ender", "int8", "seat whose return ended the game, -1 when stopped by the horizon"),
     Column("bank", "int32", "coins left in the bank"),
     Column("bank_short", "int32", "coins the bank could not pay (short) or paid beyond its stock"),
+    Column("lead_changes", "int16", "times the leader (coins, then goods) at the end of a round changed"),
+    Column("lead_settled", "int8", "percent of the rounds played before the winner led for good "
+           "(0: led from the first round on); -1 without a single winner"),
 ) + tuple(Column(f, SEAT_DTYPES[f], SEAT_HELP[f], per_seat=True) for f in SEAT_FIELDS)
 
 _CODES = {
@@ -221,11 +224,14 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
         "bank": np.empty(count, np.int32),
         "bank_short": np.empty(count, np.int32),
         "win": np.empty((count, P), np.float32),
+        "lead_changes": np.empty(count, np.int16),
+        "lead_settled": np.empty(count, np.int8),
     }
     seat = np.empty((count, P, len(SEAT_FIELDS)), np.int64)
     K.run_games(np.uint64(seed), np.int64(start), np.int64(count), *ctx, bot_ids, bp,
                 out["winner"], out["end_reason"], out["first_player"], out["rounds"], out["ender"],
-                out["bank"], out["bank_short"], out["win"], seat)
+                out["bank"], out["bank_short"], out["win"], seat, out["lead_changes"],
+                out["lead_settled"])
     for k, f in enumerate(SEAT_FIELDS):
         out[f] = seat[:, :, k].astype(SEAT_DTYPES[f])
     out["capped"] = out["end_reason"] == K.END_HORIZON

@@ -979,10 +979,48 @@ def crew_seat(first, rnd, i, P):
 
 
 @hot
+def round_leader(st, P):
+    """The seat that would win if the game ended now (coins, then goods sold), -1 on a tie."""
+    best = -1
+    bc = -1
+    bg = -1
+    tie = False
+    for p in range(P):
+        c = st[O_COINS + p]
+        gd = st[O_GOODS + p]
+        if c > bc or (c == bc and gd > bg):
+            best, bc, bg, tie = p, c, gd, False
+        elif c == bc and gd == bg:
+            tie = True
+    return -1 if tie else best
+
+
+@hot
+def drama(leaders, rounds, winner):
+    """(lead changes, % of the rounds before the winner's lead became permanent or -1)."""
+    changes = 0
+    last = -1
+    for r in range(rounds):
+        x = leaders[r]
+        if x >= 0:
+            if last >= 0 and x != last:
+                changes += 1
+            last = x
+    settled = -1
+    if winner >= 0:
+        r = rounds
+        while r > 0 and leaders[r - 1] == winner:
+            r -= 1
+        settled = (100 * r) // rounds
+    return changes, settled
+
+
+@hot
 def play_game(g, seed, R, faces, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes,
               special, DS, WS, LS, DSS, LSS, tk, tv, ti, ck, cv, ci, bot_ids, bot_par, st, rs, tal,
-              opts, scratch, win, cand, candv):
-    """Play game g; returns (winner, end_reason, first, rounds); tallies in ``tal``."""
+              opts, scratch, win, cand, candv, leaders):
+    """Play game g; returns (winner, end_reason, first, rounds); tallies in ``tal``; the
+    leader at the end of each round in ``leaders``."""
     P = R[R_P]
     seed_streams(rs, seed, g)
     tal[:] = 0
@@ -1013,6 +1051,7 @@ def play_game(g, seed, R, faces, kind, island, comp, comp_nodes, nbr, deg, padj,
         if st[O_ENDED] != 0:
             return_bonuses(st, R, lead, tal)
         collect_wages(st, R, tal)
+        leaders[rnd] = round_leader(st, P)
         if st[O_ENDED] != 0:
             w = final_ranking(st, R, win)
             return w, END_RETURN, first, rounds
@@ -1027,7 +1066,8 @@ def play_game(g, seed, R, faces, kind, island, comp, comp_nodes, nbr, deg, padj,
 @njit(cache=True)
 def run_games(seed, start, count, R, faces, kind, island, comp, comp_nodes, nbr, deg, padj,
               harb_nodes, special, DS, WS, LS, DSS, LSS, tk, tv, ti, ck, cv, ci, bot_ids, bot_par,
-              winner, end_reason, first_player, rounds, ender, bank, bank_short, win, seat_out):
+              winner, end_reason, first_player, rounds, ender, bank, bank_short, win, seat_out,
+              lead_changes, lead_settled):
     """Play ``count`` games; ``seat_out[j, s, k]``: coins, goods, crew position, then the
     N_TAL tallies of seat s in game j."""
     P = R[R_P]
@@ -1039,10 +1079,12 @@ def run_games(seed, start, count, R, faces, kind, island, comp, comp_nodes, nbr,
     w1 = np.zeros(MAXP, np.float64)
     cand = np.zeros(MAXI + MAXC, np.int64)
     candv = np.zeros(MAXI + MAXC, np.float64)
+    leaders = np.zeros(R[R_HORIZON], np.int64)
     for j in range(count):
         w, e, f, rd = play_game(start + j, seed, R, faces, kind, island, comp, comp_nodes, nbr, deg,
                                 padj, harb_nodes, special, DS, WS, LS, DSS, LSS, tk, tv, ti, ck, cv,
-                                ci, bot_ids, bot_par, st, rs, tal, opts, scratch, w1, cand, candv)
+                                ci, bot_ids, bot_par, st, rs, tal, opts, scratch, w1, cand, candv,
+                                leaders)
         winner[j] = w
         end_reason[j] = e
         first_player[j] = f
@@ -1050,6 +1092,7 @@ def run_games(seed, start, count, R, faces, kind, island, comp, comp_nodes, nbr,
         ender[j] = st[O_ENDER]
         bank[j] = st[O_BANK]
         bank_short[j] = st[O_SHORT]
+        lead_changes[j], lead_settled[j] = drama(leaders, rd, w)
         for s in range(P):
             win[j, s] = w1[s]
             seat_out[j, s, 0] = st[O_COINS + s]
