@@ -222,8 +222,33 @@ def write_compare_report(res, out_dir) -> Path:
     from sim.io import atomic_write, write_json
     atomic_write(out_dir / "metrics.csv", lambda tmp: tab.to_csv(tmp, index=False))
     path = write_pages(out_dir, parts, figs)
+    write_json(out_dir / "experiment.json", save_experiment(res))
     write_json(out_dir / "manifest.json", m)
     return path
+
+
+def save_experiment(res) -> dict:
+    """Everything the report is built from, so `sim report DIR` can rebuild it."""
+    return {"kind": res.kind, "game": res.game.name, "manifest": res.manifest,
+            "variants": [[n, ch] for n, ch in res.variants],
+            "arms": [{"label": a.label, "variant": a.variant, "swapped": a.swapped} for a in res.arms],
+            "stats": {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in res.stats.items()},
+            "summaries": [S.to_dict() for S in res.summaries], "sprt_log": res.sprt_log}
+
+
+def load_experiment(data: dict):
+    """An ExperimentResult rebuilt from :func:`save_experiment`'s output."""
+    from sim.experiments import Arm, ExperimentResult
+    from sim.games import get
+    from sim.summary import Summary
+    stats = {k: (np.asarray(v) if isinstance(v, list) else v) for k, v in data["stats"].items()}
+    if "pent" in stats:
+        stats["pent"] = np.asarray(stats["pent"], np.int64).reshape(-1, 5)
+    arms = [Arm(a["label"], a["variant"], a["swapped"], None) for a in data["arms"]]
+    return ExperimentResult(data["kind"], get(data["game"]), arms,
+                            [(n, ch) for n, ch in data["variants"]], stats,
+                            [Summary.from_dict(d) for d in data["summaries"]], data["manifest"],
+                            data["manifest"].get("partial", False), None, data.get("sprt_log", []))
 
 
 def compare_text(res, keys=None) -> str:
@@ -289,7 +314,20 @@ def write_skill_report(res: dict, out_dir) -> Path:
                  "Bradley–Terry fit (MM algorithm, Hunter 2004) with standard errors from the "
                  "Fisher information, on the Elo scale.</p>")
     figs = [("skill_matrix.png",), ("skill_ratings.png",)]
-    return write_pages(out_dir, parts, figs)
+    from sim.io import write_json
+    path = write_pages(out_dir, parts, figs)
+    write_json(out_dir / "skill.json", {
+        "kind": "skill", "game": game.name, "bots": names, "players": res["players"],
+        "wins": res["wins"].tolist(), "games": res["games"].tolist(), "rules": res["rules"],
+        "bt": {k: np.asarray(bt[k]).tolist() for k in ("ratings", "se", "lo", "hi")}})
+    return path
+
+
+def load_skill(data: dict) -> dict:
+    from sim.games import get
+    return {"game": get(data["game"]), "bots": data["bots"], "players": data["players"],
+            "wins": np.asarray(data["wins"]), "games": np.asarray(data["games"]),
+            "rules": data["rules"], "bt": {k: np.asarray(v) for k, v in data["bt"].items()}}
 
 
 def skill_text(res: dict) -> str:

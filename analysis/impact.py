@@ -55,8 +55,11 @@ def observational(S, seats) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def write_impact_report(game, S, manifest, causal_res, out_dir, card=None) -> Path:
-    from .experiments import compare_table
+def write_impact_report(game, res, out_dir, card=None) -> Path:
+    """``res``: the impact experiment (base first; with ``card``, the changed deck second)."""
+    from .experiments import compare_table, save_experiment
+    S, manifest = res.summaries[0], res.manifest
+    causal_res = res if card else None
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     seats = manifest["seats"]
@@ -93,10 +96,13 @@ def write_impact_report(game, S, manifest, causal_res, out_dir, card=None) -> Pa
                                    "regression: points per card"]))
     parts.append("<details><summary>Manifest</summary><pre>" +
                  html.escape(json.dumps(manifest, indent=2, default=str)) + "</pre></details>")
-    from sim.io import atomic_write
+    from sim.io import atomic_write, write_json
     if len(obs):
         atomic_write(out_dir / "observational.csv", lambda tmp: obs.to_csv(tmp, index=False))
-    return write_pages(out_dir, parts, [])
+    path = write_pages(out_dir, parts, [])
+    write_json(out_dir / "experiment.json", {**save_experiment(res), "card": card})
+    write_json(out_dir / "manifest.json", manifest)
+    return path
 
 
 def _pct(x) -> str:

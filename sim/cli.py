@@ -283,7 +283,7 @@ def impact_cmd(game, card, mode, sets, games, bots, players, seed, jobs, chunk_s
     res = impact(game, card, mode, games, rules=parse_assignments(sets), workdir=out_dir, bots=bots,
                  players=players, seed=_seed(seed), jobs=jobs, chunk_size=chunk_size,
                  backend=backend, scheduler=scheduler, progress=(not quiet) and sys.stderr.isatty())
-    path = write_impact_report(g, res.summaries[0], res.manifest, res if card else None, out_dir, card)
+    path = write_impact_report(g, res, out_dir, card)
     click.echo(f"report: {path}")
 
 
@@ -322,12 +322,28 @@ def rules_cmd(game):
 @cli.command("report")
 @click.argument("run_dir")
 def report_cmd(run_dir):
-    """Rebuild the report of a saved run without simulating again."""
-    from analysis.report import write_report
-    from .output import load_run
-    summary, manifest = load_run(run_dir)
-    game = get_game(manifest["game"])
-    path = write_report(summary, manifest, game, run_dir)
+    """Rebuild the report of a saved run, comparison, sweep, impact or skill table,
+    without simulating again."""
+    import json
+    from pathlib import Path
+    d = Path(run_dir)
+    if (d / "experiment.json").is_file():
+        from analysis.experiments import load_experiment, write_compare_report
+        from analysis.impact import write_impact_report
+        data = json.loads((d / "experiment.json").read_text())
+        res = load_experiment(data)
+        if res.kind == "impact":
+            path = write_impact_report(res.game, res, d, data.get("card"))
+        else:
+            path = write_compare_report(res, d)
+    elif (d / "skill.json").is_file():
+        from analysis.experiments import load_skill, write_skill_report
+        path = write_skill_report(load_skill(json.loads((d / "skill.json").read_text())), d)
+    else:
+        from analysis.report import write_report
+        from .output import load_run
+        summary, manifest = load_run(d)
+        path = write_report(summary, manifest, get_game(manifest["game"]), d)
     click.echo(f"report: {path}")
 
 

@@ -189,3 +189,25 @@ def test_causal_impact_removes_the_card_on_the_same_seeds(tmp_path):
         impact("batam", "pirat", "remove", 100, workdir=tmp_path, jobs=1)
     with pytest.raises(UsageError, match="no neutral"):
         impact("batam", "pirate_0", "neutral", 100, workdir=tmp_path, jobs=1)
+
+
+@pytest.mark.parametrize("args", [
+    ["compare", "puluc", "--games", "1000", "--variant", "a:", "--variant", "b:track=9",
+     "--bots", "greedy,random"],
+    ["sweep", "puluc", "--param", "track=7..8", "--games", "500"],
+    ["skill", "puluc", "--bots", "random,greedy", "--games", "200"],
+    ["impact", "batam", "--card", "pirate_0", "--games", "300"],
+])
+def test_sim_report_rebuilds_experiment_reports(args, tmp_path):
+    if args[1] not in __import__("sim.games", fromlist=["x"]).names():
+        pytest.skip("game not registered")
+    out = tmp_path / "x"
+    r = CliRunner().invoke(cli, args + ["--jobs", "1", "-q", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    before = (out / "index.html").read_text()
+    (out / "index.html").unlink()
+    r = CliRunner().invoke(cli, ["report", str(out)])
+    assert r.exit_code == 0, r.output
+    after = (out / "index.html").read_text()
+    strip = lambda h: [x for x in h.splitlines() if "Manifest" not in x and "seconds" not in x]
+    assert strip(after) == strip(before)
