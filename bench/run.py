@@ -58,10 +58,12 @@ def _size_for(game, cfg, seconds):
 def _parallel_rate(game, cfg, count, jobs):
     spec = make_spec(game, count, cfg.get("rules"), cfg.get("bots"), cfg.get("players"), seed=1)
     execute(spec.__class__(spec.game, spec.players, spec.rules, spec.bots, jobs * 2000, 1),
-            jobs=jobs, progress=False)  # start and warm the workers
-    res = execute(spec, jobs=jobs, chunk_size=max(1000, count // (jobs * 8)), progress=False)
+            jobs=jobs, progress=False, rows="none")  # start and warm the workers
+    # as a big run works: chunks reduced to merged statistics in the workers, no rows shipped
+    res = execute(spec, jobs=jobs, chunk_size=max(1000, count // (jobs * 8)), progress=False,
+                  rows="none")
     sec = res.manifest["seconds"]["simulate"]
-    moves = int(res.frame[cfg["moves"]].sum()) if cfg.get("moves") else None
+    moves = res.summary.hists[cfg["moves"]].total() if cfg.get("moves") else None
     return count / sec, (moves / sec if moves is not None else None), sec
 
 
@@ -137,7 +139,8 @@ def end_to_end(games="1e6", extra=()) -> tuple[float, int]:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", nargs="*", default=None, help="games to measure (default: all)")
-    ap.add_argument("--quick", action="store_true", help="shorter measurements")
+    ap.add_argument("--quick", action="store_true", help="shorter measurements, no 1e8-game run")
+    ap.add_argument("--skip-big", action="store_true", help="skip the 1e8-game memory run")
     args = ap.parse_args(argv)
     seconds = 1.0 if args.quick else 3.0
     jobs = os.cpu_count() or 1
@@ -155,7 +158,8 @@ def main(argv=None):
         with open(path, "a") as f:
             f.write(json.dumps(rec) + "\n")
         shown = {k: v for k, v in rec.items() if k in ("game", "config", "impl", "cores", "games_per_s",
-                                                       "moves_per_s", "ratio", "seconds", "target")}
+                                                       "moves_per_s", "ratio", "seconds", "target",
+                                                       "cold_s", "warm_s", "peak_rss_mb")}
         print(json.dumps(shown), flush=True)
 
     for name in args.games or names():
@@ -189,7 +193,7 @@ def main(argv=None):
         emit({"game": "puluc", "impl": "sim puluc --games 1e6 end to end (warm cache)",
               "cores": jobs, "seconds": round(e2e, 2), "peak_rss_mb": round(peak / 2**20),
               "target": {"seconds": 20}})
-        if not args.quick:
+        if not (args.quick or args.skip_big):
             big, peak = end_to_end("1e8", ("--no-raw",))
             emit({"game": "puluc", "impl": "sim puluc --games 1e8 --no-raw (merged statistics only)",
                   "cores": jobs, "seconds": round(big, 1), "peak_rss_mb": round(peak / 2**20),

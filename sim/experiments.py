@@ -220,7 +220,8 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
                 n_jobs = -1
             cfg = parallel_config(backend=backend, n_jobs=n_jobs)
             cfg.__enter__()
-            results = Parallel(return_as="generator", batch_size=1, pre_dispatch="2*n_jobs")(
+            results = Parallel(return_as="generator", batch_size=1, pre_dispatch="2*n_jobs",
+                               max_nbytes=None)(
                 delayed(_play_arms)(*args, s, c) for s, c in chunks)
         for start, count, summs, st, _ in results:  # in chunk order: reproducible stopping
             summaries = [a.merge(b) for a, b in zip(summaries, summs)]

@@ -282,7 +282,9 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
             tasks = (delayed(_play_chunk)(*args, start, count, bot_ids, bot_par, keep)
                      for start, count in todo)
             with parallel_config(backend=backend, n_jobs=n_jobs):
-                par = Parallel(return_as="generator_unordered", batch_size=1,
+                # max_nbytes=None: no memory-mapping of the (small) rule arrays, which would
+                # reach the kernel as read-only arrays, a type numba compiles anew
+                par = Parallel(return_as="generator_unordered", batch_size=1, max_nbytes=None,
                                pre_dispatch="2*n_jobs")
                 for res in par(tasks):
                     collect(res)
