@@ -13,7 +13,6 @@ import argparse
 import importlib
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile

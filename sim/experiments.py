@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .game import BotChoice, Game
+from .game import Game
 from .games import get as get_game
 from .params import UsageError, parse_assignments
 from .runner import (RunSpec, _dask_client, _progress_bar, machine_info, make_spec, parse_games,

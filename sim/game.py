@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .params import Param, ParamError, UsageError, _suggest, resolve
+from .params import Param, UsageError, _suggest, resolve
 
 
 @dataclass(frozen=True)
@@ -203,8 +203,3 @@ def short_params(game: Game, rules: dict) -> str:
             parts.append(f"{p.name}{v}")
     label = "-".join(parts) or "base"
     return label[:60]
-
-
-def check_ctx_error(cond: bool, msg: str):
-    if not cond:
-        raise ParamError(msg)

@@ -6,7 +6,6 @@ with a manifest holds a finished set of files.
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime
 from pathlib import Path
 
@@ -94,7 +93,3 @@ def load_rows(run_dir):
     if (run_dir / "results").is_dir():
         return pd.read_parquet(run_dir / "results").sort_values("game").reset_index(drop=True)
     raise UsageError(f"{run_dir} has no per-game rows (run with --raw)")
-
-
-def safe_name(s: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._=-]+", "_", s)
