@@ -124,13 +124,9 @@ def lowest_bit(x):
 
 
 @njit(cache=True, inline="always")
-def legal_moves(st, R, p, cast, out):
-    """Fill ``out`` with the distinct legal moves (deploy first, then piles from the entry on).
-
-    Same answers as testing :func:`destination` on every move, computed branch-free on
-    bit masks in ``p``'s own progress coordinates (bit k = k spaces from its entry), which
-    is what makes the kernel fast.  ``out`` needs room for T + 1 entries.
-    """
+def legal_mask(st, R, p, cast):
+    """(1 if deploying is legal else 0, bit mask of the legal piles in ``p``'s progress
+    coordinates: bit k = the pile k spaces from its entry), branch-free on bit masks."""
     T = R[R_T]
     M = np.int64(0)  # spaces p commands
     H = np.int64(0)  # ... holding prisoners (height > 1)
@@ -154,21 +150,66 @@ def legal_moves(st, R, p, cast, out):
         off_f = full & ~((np.int64(1) << max(T - cast, 0)) - 1)
         off_b = (np.int64(1) << min(cast, T)) - 1
         legal &= ~(((fw & off_f) | (bw & off_b)) & ~H)
-    n = 0
+    dep = 0
     if st[3 * T + p] > 0:
         if R[R_ENTRY] == ENTRY_SPACE:
             d = 0
         else:
             d = cast - 1
         if d < T and ((block >> d) & 1) == 0:
-            out[0] = T
-            n = 1
+            dep = 1
+    return dep, legal
+
+
+@njit(cache=True, inline="always")
+def legal_moves(st, R, p, cast, out):
+    """Fill ``out`` with the distinct legal moves (deploy first, then piles from the entry on).
+
+    Same answers as testing :func:`destination` on every move (see :func:`legal_mask`).
+    ``out`` needs room for T + 1 entries.
+    """
+    T = R[R_T]
+    dep, legal = legal_mask(st, R, p, cast)
+    n = 0
+    if dep:
+        out[0] = T
+        n = 1
     while legal != 0:
         k = lowest_bit(legal)
         out[n] = k if p == 0 else T - 1 - k
         n += 1
         legal &= legal - 1
     return n
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    """Number of set bits of ``x`` (0 <= x < 2**63)."""
+    u = np.uint64(x)
+    u = u - ((u >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    u = (u & np.uint64(0x3333333333333333)) + ((u >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    u = (u + (u >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((u * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def random_move(st, R, p, cast, rs):
+    """The random bot: the move at a uniform index of :func:`legal_moves`' list, without
+    writing the list (same draw, same move); -1, drawing nothing, when no move is legal."""
+    T = R[R_T]
+    dep, legal = legal_mask(st, R, p, cast)
+    n = dep + popcount(legal)
+    if n == 0:
+        return -1
+    r = rand_int(rs, 1 + p, n)
+    if dep:
+        if r == 0:
+            return T
+        r -= 1
+    for _ in range(r):
+        legal &= legal - 1
+    k = lowest_bit(legal)
+    return k if p == 0 else T - 1 - k
 
 
 @njit(cache=True, inline="always")
@@ -359,18 +400,21 @@ def play_game(g, seed, R, tab, lot_thresh, cast_vals, cast_probs, bot_ids, bot_p
         for k in range(cpt):
             cast = cast_lots(rs, R, tab, lot_thresh)
             casts += 1
-            n = legal_moves(st, R, p, cast, moves)
-            if n == 0:
-                tally[G_FORF + p] += 1
+            b = bot_ids[p]
+            if b == BOT_RANDOM:
+                mv = random_move(st, R, p, cast, rs)
             else:
-                b = bot_ids[p]
-                if b == BOT_RANDOM:
-                    mv = moves[rand_int(rs, 1 + p, n)]
+                n = legal_moves(st, R, p, cast, moves)
+                if n == 0:
+                    mv = -1
                 elif b == BOT_GREEDY:
                     mv = greedy_choice(st, R, p, cast, moves, n)
                 else:
                     mv = search_choice(st, R, p, cast, moves, n, np.int64(bot_par[p, 0]),
                                        cpt - 1 - k, cast_vals, cast_probs, scratch, dummy)
+            if mv < 0:
+                tally[G_FORF + p] += 1
+            else:
                 apply_move(st, R, p, mv, cast, tally)
                 tally[G_MOVES] += 1
                 if st[3 * T + 2 + (1 - p)] >= W:
