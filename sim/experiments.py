@@ -27,8 +27,8 @@ import numpy as np
 from .game import Game
 from .games import get as get_game
 from .params import UsageError, parse_assignments
-from .runner import (RunSpec, _dask_client, _progress_bar, machine_info, make_spec, parse_games,
-                     plan_chunks, resolve_jobs)
+from .runner import (RunSpec, _progress_bar, check_backend, machine_info, make_spec, parse_games, plan_chunks,
+                     resolve_jobs, run_tasks)
 from .summary import Summary
 
 
@@ -190,6 +190,7 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
     """Play every arm on the same games; returns (summaries, stats, partial, sprt_log, games_done)."""
     jobs = resolve_jobs(jobs)
     backend = backend or ("sequential" if jobs == 1 else "loky")
+    check_backend(backend)
     if progress is None:
         progress = sys.stderr.isatty()
     players = arms[0].spec.players
@@ -207,22 +208,11 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
     log = []
     done = 0
     bar = _progress_bar(games * len(arms), progress and echo is None, f"{game.name} x{len(arms)} arms")
-    client = cluster = None
+    results = None
     try:
         args = (game.name, ctxs, arm_specs, players, seed)
-        if backend == "sequential":
-            results = (_play_arms(*args, s, c) for s, c in chunks)
-        else:
-            from joblib import Parallel, delayed, parallel_config
-            n_jobs = jobs
-            if backend == "dask":
-                client, cluster = _dask_client(scheduler, jobs)
-                n_jobs = -1
-            cfg = parallel_config(backend=backend, n_jobs=n_jobs)
-            cfg.__enter__()
-            results = Parallel(return_as="generator", batch_size=1, pre_dispatch="2*n_jobs",
-                               max_nbytes=None)(
-                delayed(_play_arms)(*args, s, c) for s, c in chunks)
+        results = run_tasks(_play_arms, [(*args, s, c) for s, c in chunks], jobs, backend,
+                            scheduler, ordered=True)
         for start, count, summs, st, _ in results:  # in chunk order: reproducible stopping
             summaries = [a.merge(b) for a, b in zip(summaries, summs)]
             stats = _merge_stats(stats, st)
@@ -250,14 +240,10 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
     except KeyboardInterrupt:
         partial = True
     finally:
+        if results is not None:
+            results.close()  # an SPRT that decided early stops the remaining chunks
         if bar is not None:
             bar.close()
-        if backend not in ("sequential",) and "cfg" in locals():
-            cfg.__exit__(None, None, None)
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
     return summaries, stats, partial, log, done, chunks
 
 

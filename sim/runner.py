@@ -219,8 +219,7 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
         check_disk(spec, out_dir)
     jobs = resolve_jobs(jobs)
     backend = backend or ("sequential" if jobs == 1 else "loky")
-    if backend not in BACKENDS:
-        raise UsageError(f"unknown backend '{backend}'; known: {', '.join(BACKENDS)}")
+    check_backend(backend)
     if scheduler and backend != "dask":
         raise UsageError("--scheduler needs --backend dask")
     if progress is None:
@@ -243,7 +242,7 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
     chunk_seconds = 0.0
     partial = False
     bar = None
-    client = cluster = None
+    results = None
     keep = rows != "none"
 
     def collect(res):
@@ -270,33 +269,18 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
                             initial=sum(c for s, c in chunks if s in summaries))
         t1 = time.perf_counter()
         args = (game.name, ctx, spec.players, spec.seed)
-        if backend == "sequential":
-            for start, count in todo:
-                collect(_play_chunk(*args, start, count, bot_ids, bot_par, keep))
-        else:
-            from joblib import Parallel, delayed, parallel_config
-            n_jobs = jobs
-            if backend == "dask":
-                client, cluster = _dask_client(scheduler, jobs)
-                n_jobs = -1
-            tasks = (delayed(_play_chunk)(*args, start, count, bot_ids, bot_par, keep)
-                     for start, count in todo)
-            with parallel_config(backend=backend, n_jobs=n_jobs):
-                # max_nbytes=None: no memory-mapping of the (small) rule arrays, which would
-                # reach the kernel as read-only arrays, a type numba compiles anew
-                par = Parallel(return_as="generator_unordered", batch_size=1, max_nbytes=None,
-                               pre_dispatch="2*n_jobs")
-                for res in par(tasks):
-                    collect(res)
+        results = run_tasks(_play_chunk, [(*args, start, count, bot_ids, bot_par, keep)
+                                          for start, count in todo],
+                            jobs, backend, scheduler, ordered=False)
+        for res in results:
+            collect(res)
     except KeyboardInterrupt:
         partial = True
     finally:
+        if results is not None:
+            results.close()  # stops the workers of an interrupted run
         if bar is not None:
             bar.close()
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
     t_sim = time.perf_counter() - t1
 
     order = sorted(summaries)
@@ -320,6 +304,41 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
     if frame is not None:
         frame.attrs["manifest"] = manifest
     return RunResult(spec, frame, manifest, partial, chunks, summary, out_dir)
+
+
+def check_backend(backend: str) -> None:
+    if backend not in BACKENDS:
+        raise UsageError(f"unknown backend '{backend}'; known: {', '.join(BACKENDS)}")
+
+
+def run_tasks(func, arg_list, jobs: int, backend: str, scheduler: str | None = None,
+              ordered: bool = False):
+    """Yield ``func(*args)`` for every ``args`` on the chosen backend: in the order given
+    (``ordered``) or as they finish.  Closing the generator stops the remaining tasks and any
+    Dask cluster it started."""
+    check_backend(backend)
+    if backend == "sequential":
+        for args in arg_list:
+            yield func(*args)
+        return
+    from joblib import Parallel, delayed, parallel_config
+    client = cluster = None
+    n_jobs = jobs
+    try:
+        if backend == "dask":
+            client, cluster = _dask_client(scheduler, jobs)
+            n_jobs = -1
+        with parallel_config(backend=backend, n_jobs=n_jobs):
+            # max_nbytes=None: no memory-mapping of the (small) rule arrays, which would
+            # reach the kernel as read-only arrays, a type numba compiles anew
+            par = Parallel(return_as="generator" if ordered else "generator_unordered",
+                           batch_size=1, max_nbytes=None, pre_dispatch="2*n_jobs")
+            yield from par(delayed(func)(*args) for args in arg_list)
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def _dask_client(scheduler: str | None, jobs: int):

@@ -119,6 +119,8 @@ def test_cli_compare_sweep_skill_write_reports(tmp_path):
     (["compare", "puluc", "--variant", "a:", "--variant", "a:track=9"], "names must differ"),
     (["compare", "puluc", "--variant", "a:", "--variant", "b:track=9", "--sprt", "--sprt-metric", "x"],
      "--sprt-metric must be one of"),
+    (["compare", "puluc", "--variant", "a:", "--variant", "b:track=9", "--backend", "spark"],
+     "unknown backend"),
     (["sweep", "puluc"], "at least one --param"),
     (["sweep", "puluc", "--param", "track"], "NAME=RANGE"),
     (["skill", "puluc", "--bots", "random"], "at least two bots"),
