@@ -65,7 +65,8 @@ def _write_csv(result, out_dir: Path, tmp: str) -> None:
     if result.frame is not None:
         result.frame.to_csv(tmp, index=False)
         return
-    parts = sorted((out_dir / "results").glob("part-*.parquet"))
+    from .store import ChunkStore
+    parts = ChunkStore(out_dir).finished_parts()
     if not parts:
         raise UsageError("--csv needs the per-game rows: run with --raw")
     with open(tmp, "w", encoding="utf-8", newline="") as f:
@@ -91,5 +92,8 @@ def load_rows(run_dir):
     if (run_dir / RESULTS).is_file():
         return pd.read_parquet(run_dir / RESULTS)
     if (run_dir / "results").is_dir():
-        return pd.read_parquet(run_dir / "results").sort_values("game").reset_index(drop=True)
+        from .store import ChunkStore
+        parts = ChunkStore(run_dir).finished_parts()
+        if parts:
+            return pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
     raise UsageError(f"{run_dir} has no per-game rows (run with --raw)")

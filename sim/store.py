@@ -72,6 +72,18 @@ class ChunkStore:
                 continue  # unreadable: play the chunk again
         return out
 
+    def finished_parts(self) -> list[Path]:
+        """Row files of finished chunks, in game order.
+
+        A chunk's rows are written before its statistics, so a run stopped between
+        the two leaves a part with no chunk record: it is not part of the result
+        (resuming plays that chunk again and replaces the file)."""
+        if not self.chunk_dir.is_dir():
+            return []
+        starts = sorted({int(m.group(1)) for f in self.chunk_dir.iterdir()
+                         if (m := _CHUNK.match(f.name))})
+        return [p for p in map(self.rows_path, starts) if p.is_file()]
+
     def rows_path(self, start: int) -> Path:
         return self.rows_dir / f"part-{start:012d}.parquet"
 

@@ -82,6 +82,11 @@ def test_resume_gives_exactly_the_uninterrupted_result(tmp_path, monkeypatch):
     part = execute(spec, jobs=1, chunk_size=250, progress=False, rows="disk", out_dir=tmp_path / "r")
     assert part.partial and part.summary.n == 1000
     monkeypatch.setattr(runner, "_play_chunk", real)
+    # Ctrl-C between a chunk's rows and its record leaves rows that are not part of the result
+    orphan = tmp_path / "r" / "results" / "part-000000001000.parquet"
+    assert not orphan.exists()
+    load_rows(tmp_path / "full").iloc[1000:1250].to_parquet(orphan, index=False)
+    assert len(load_rows(tmp_path / "r")) == part.summary.n == 1000
     # a half-written file from a crash must not be read as a finished chunk
     (tmp_path / "r" / "chunks" / ".000000002500-250.json.x.part").write_text("{")
     # resuming with another chunk size keeps the recorded one
