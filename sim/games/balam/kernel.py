@@ -20,8 +20,8 @@ Static data: ``R`` (rules and components, see the R_* slots), ``nbr/nnb`` (paths
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ...jit import helper, kernel
 from ...rng import rand_int, seed_streams
 
 # riches
@@ -93,7 +93,7 @@ del _n, _v
 
 
 # ======================================================================= helpers
-@njit(cache=True)
+@kernel
 def new_state(S, P):
     own = -np.ones(S, np.int64)
     bld = np.zeros((S, 4), np.int64)
@@ -104,7 +104,7 @@ def new_state(S, P):
     return own, bld, tok, sm, pl, gs
 
 
-@njit(cache=True)
+@helper
 def reset_state(own, bld, tok, sm, pl, gs, R):
     own[:] = -1
     bld[:] = 0
@@ -123,7 +123,7 @@ def reset_state(own, bld, tok, sm, pl, gs, R):
         gs[GS_SLOT + k] = -1
 
 
-@njit(cache=True)
+@helper
 def gain(pl, gs, p, t, n):
     """King p takes up to n riches of type t from the supply; returns how many he got."""
     g = min(n, gs[GS_SUP + t])
@@ -134,7 +134,7 @@ def gain(pl, gs, p, t, n):
     return g
 
 
-@njit(cache=True)
+@helper
 def hand_total(pl, p):
     s = 0
     for t in range(6):
@@ -142,18 +142,18 @@ def hand_total(pl, p):
     return s
 
 
-@njit(cache=True)
+@helper
 def add_prestige(pl, p, src, n):
     pl[p, P_PRES] += n
     pl[p, src] += n
 
 
-@njit(cache=True)
+@helper
 def width(code):
     return 2 if code == PALACE or code == TEMPLE else 1
 
 
-@njit(cache=True)
+@helper
 def find_space(bld, info, s, code):
     """First space of site s where ``code`` fits (two adjacent empty spaces for a
     palace/temple), or -1."""
@@ -169,7 +169,7 @@ def find_space(bld, info, s, code):
     return -1
 
 
-@njit(cache=True)
+@helper
 def count_code(own, bld, p, code):
     c = 0
     for s in range(own.shape[0]):
@@ -180,7 +180,7 @@ def count_code(own, bld, p, code):
     return c
 
 
-@njit(cache=True)
+@helper
 def count_cities(own, p):
     c = 0
     for s in range(own.shape[0]):
@@ -189,7 +189,7 @@ def count_cities(own, p):
     return c
 
 
-@njit(cache=True)
+@helper
 def site_code_count(bld, s, code):
     c = 0
     for k in range(4):
@@ -198,7 +198,7 @@ def site_code_count(bld, s, code):
     return c
 
 
-@njit(cache=True)
+@helper
 def site_empty(bld, s):
     for k in range(4):
         if bld[s, k] != EMPTY:
@@ -206,7 +206,7 @@ def site_empty(bld, s):
     return True
 
 
-@njit(cache=True)
+@helper
 def can_afford(hand, R, code):
     """hand: 6 counts.  True when the cost of building ``code`` can be paid from it."""
     b = code - 1
@@ -219,7 +219,7 @@ def can_afford(hand, R, code):
     return tot >= R[R_CANY + b]
 
 
-@njit(cache=True)
+@helper
 def can_build(own, bld, pl, gs, R, nnb, info, p, s, code, hand):
     """King p may put ``code`` on site s now, paying from ``hand``."""
     if own[s] != p and own[s] != -1:
@@ -235,7 +235,7 @@ def can_build(own, bld, pl, gs, R, nnb, info, p, s, code, hand):
     return can_afford(hand, R, code)
 
 
-@njit(cache=True)
+@helper
 def place_building(own, bld, sm, pl, gs, nbr, nnb, info, p, s, code):
     """Put ``code`` on the first space where it fits (costs are paid elsewhere)."""
     k = find_space(bld, info, s, code)
@@ -255,7 +255,7 @@ def place_building(own, bld, sm, pl, gs, nbr, nnb, info, p, s, code):
     return k
 
 
-@njit(cache=True)
+@helper
 def remove_building(own, bld, tok, sm, pl, gs, nbr, nnb, s, k):
     """Discard the building on space k of site s with its riches and market controls;
     a site left empty belongs to no one again.  Returns the building code."""
@@ -279,7 +279,7 @@ def remove_building(own, bld, tok, sm, pl, gs, nbr, nnb, s, k):
     return code
 
 
-@njit(cache=True)
+@helper
 def destroy_city(own, bld, tok, sm, pl, gs, nbr, nnb, s):
     n = 0
     for k in range(4):
@@ -291,7 +291,7 @@ def destroy_city(own, bld, tok, sm, pl, gs, nbr, nnb, s):
 
 
 # ======================================================================= transport
-@njit(cache=True)
+@helper
 def passable(own, sm, R, s, p):
     """May riches of king p pass through, leave or enter site s (commercial control)?"""
     mine = sm[s, p]
@@ -315,7 +315,7 @@ def passable(own, sm, R, s, p):
     return True
 
 
-@njit(cache=True)
+@helper
 def components(own, sm, R, nbr, nnb, p, comp, queue):
     """comp[s]: transport group of site s for king p.  Passable sites joined by paths
     share a label (< S); a blocked site is alone (label S + s)."""
@@ -343,7 +343,7 @@ def components(own, sm, R, nbr, nnb, p, comp, queue):
 
 
 # ======================================================================= deck
-@njit(cache=True)
+@helper
 def build_deck(rs, ctype, R, deck, tmp):
     """The rulebook's deck: the other cards shuffled into (ball games + 1) piles with a
     ball game between each two, the shuffled Prosperous Katuns on top, the Eclipse in
@@ -408,7 +408,7 @@ def build_deck(rs, ctype, R, deck, tmp):
 
 
 # ======================================================================= bot values
-@njit(cache=True)
+@helper
 def rounds_left(gs, R):
     """Expected end-of-round phases still to come, this round's included."""
     if gs[GS_BALLS] >= R[R_BALLS]:
@@ -419,7 +419,7 @@ def rounds_left(gs, R):
     return 1.0 + d / (R[R_NP] + 1.0)
 
 
-@njit(cache=True)
+@helper
 def hand_values(W, R, gs, hv):
     """Value of one riches of each type in the king's hand (heuristic bots)."""
     wh = W[BW_HAND]
@@ -434,13 +434,13 @@ def hand_values(W, R, gs, hv):
             hv[t] = 0.5 * W[BW_PRES]
 
 
-@njit(cache=True)
+@helper
 def pay_order(hv, t):
     # cheapest first; ties by type
     return hv[t] * 8.0 + t
 
 
-@njit(cache=True)
+@helper
 def cheapest_held(hand, hv, avoid):
     """The held riches type the heuristic pays with: lowest value, skipping ``avoid``
     when possible."""
@@ -457,7 +457,7 @@ def cheapest_held(hand, hv, avoid):
     return best
 
 
-@njit(cache=True)
+@helper
 def econ(vc, nT, nP, nR, R, W, last):
     """Per-round value of a production mix ``vc`` (5 colours) routed to temples, palaces
     and reserves (heuristic estimate, ignores transport)."""
@@ -485,7 +485,7 @@ def econ(vc, nT, nP, nR, R, W, last):
     return v
 
 
-@njit(cache=True)
+@helper
 def player_counts(own, bld, info, R, p, cnt):
     """cnt[0..4] villages by colour (producing ones), cnt[5+code] buildings by code,
     cnt[15] cities."""
@@ -503,7 +503,7 @@ def player_counts(own, bld, info, R, p, cnt):
                 cnt[5 + c] += 1
 
 
-@njit(cache=True)
+@helper
 def building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last, riv_bc, riv_ob):
     """Heuristic value of adding ``code`` on site s, given the counts ``cnt``."""
     vc = cnt[0:5]
@@ -573,7 +573,7 @@ def building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last, ri
     return v * W[BW_BUILD]
 
 
-@njit(cache=True)
+@helper
 def cost_value(hand, hv, R, code, spend):
     """Value of the riches the heuristic pays for ``code`` (recorded in ``spend``)."""
     b = code - 1
@@ -590,7 +590,7 @@ def cost_value(hand, hv, R, code, spend):
     return v
 
 
-@njit(cache=True)
+@helper
 def cheapest_held_after(hand, spend, hv):
     best = np.int64(-1)
     bv = 1e18
@@ -604,7 +604,7 @@ def cheapest_held_after(hand, spend, hv):
 
 
 # ======================================================================= building turns
-@njit(cache=True)
+@helper
 def pay_any_random(pl, gs, rs, p, n):
     """Random bot: pay n riches of choice, each uniformly among the held types."""
     for _ in range(n):
@@ -622,7 +622,7 @@ def pay_any_random(pl, gs, rs, p, n):
                 r -= 1
 
 
-@njit(cache=True)
+@helper
 def pay_building(pl, gs, rs, R, p, code, is_random, hv):
     b = code - 1
     kind = R[R_CKIND + b]
@@ -639,7 +639,7 @@ def pay_building(pl, gs, rs, R, p, code, is_random, hv):
         gs[GS_SUP + t] += 1
 
 
-@njit(cache=True)
+@helper
 def random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, must, opts, hv):
     """Random bot builds on site s: each step picks uniformly among the buildable codes
     (plus 'stop' unless a first building is required)."""
@@ -663,7 +663,7 @@ def random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, must, o
         first = False
 
 
-@njit(cache=True)
+@helper
 def plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, last,
               riv_bc, riv_ob, plan, spend):
     """Heuristic: greedy building plan on site s with ``hand`` (already taxed).  Fills
@@ -733,7 +733,7 @@ def plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, l
 
 
 # ======================================================================= war
-@njit(cache=True)
+@helper
 def defence_base(own, bld, nbr, nnb, b):
     q = own[b]
     d = site_code_count(bld, b, GARRISON)
@@ -744,7 +744,7 @@ def defence_base(own, bld, nbr, nnb, b):
     return d
 
 
-@njit(cache=True)
+@helper
 def defence_obsidian(own, bld, tok, nbr, nnb, b):
     q = own[b]
     n = 0
@@ -760,7 +760,7 @@ def defence_obsidian(own, bld, tok, nbr, nnb, b):
     return n
 
 
-@njit(cache=True)
+@helper
 def spend_defence_obsidian(own, bld, tok, gs, nbr, nnb, b, n):
     """Spend n obsidian from the garrisons of city b, then of its friendly neighbours."""
     q = own[b]
@@ -779,7 +779,7 @@ def spend_defence_obsidian(own, bld, tok, gs, nbr, nnb, b, n):
                     n -= 1
 
 
-@njit(cache=True)
+@helper
 def die_stats(R):
     m = 0.0
     sk = 0.0
@@ -793,7 +793,7 @@ def die_stats(R):
     return m / nf, sk / nf
 
 
-@njit(cache=True)
+@helper
 def resolve_attack(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
                    p, a, b, k, o, opts, hv):
     """King p attacks city b from city a with k garrisons, spending o obsidian of them.
@@ -910,7 +910,7 @@ PRIORITY = np.array([0, 2, 7, 5, 6, 8, 1, 4, 3, 0], np.int64)
 
 
 # ======================================================================= catastrophes
-@njit(cache=True)
+@helper
 def board_tokens(own, bld, tok, p, t):
     n = 0
     for s in range(own.shape[0]):
@@ -921,7 +921,7 @@ def board_tokens(own, bld, tok, p, t):
     return n
 
 
-@njit(cache=True)
+@helper
 def take_tokens(own, bld, tok, gs, p, t, n):
     for s in range(own.shape[0]):
         if own[s] == p:
@@ -932,7 +932,7 @@ def take_tokens(own, bld, tok, gs, p, t, n):
                     n -= 1
 
 
-@njit(cache=True)
+@helper
 def cat_spec(kt):
     """(pay type, pay count, building code or 0 for whole cities, how many)."""
     if kt == K_DROUGHT:
@@ -950,7 +950,7 @@ def cat_spec(kt):
     return PRIS, 2, 0, 0
 
 
-@njit(cache=True)
+@helper
 def cat_targets(own, bld, info, p, kt):
     """How many buildings (or cities) the catastrophe would take from king p."""
     pt, pn, code, cnt = cat_spec(kt)
@@ -966,7 +966,7 @@ def cat_targets(own, bld, info, p, kt):
     return min(cnt, count_code(own, bld, p, code))
 
 
-@njit(cache=True)
+@helper
 def lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, code, n, is_random, opts):
     lost = 0
     for _ in range(n):
@@ -988,7 +988,7 @@ def lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, code, n, is_rando
     return lost
 
 
-@njit(cache=True)
+@helper
 def per_value(code, rl, W):
     """Heuristic worth of keeping one building of ``code``."""
     if code == VILLAGE:
@@ -1004,7 +1004,7 @@ def per_value(code, rl, W):
     return 1.0
 
 
-@njit(cache=True)
+@helper
 def loss_value(own, bld, info, R, W, p, kt, rl):
     """Heuristic value of what the catastrophe would destroy."""
     pt, pn, code, cnt = cat_spec(kt)
@@ -1026,7 +1026,7 @@ def loss_value(own, bld, info, R, W, p, kt, rl):
     return per_value(code, rl, W) * min(cnt, count_code(own, bld, p, code))
 
 
-@njit(cache=True)
+@helper
 def catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par, p, kt, opts):
     """King p faces catastrophe kt: pay from his Mayas' reserves/garrisons, or suffer."""
     if cat_targets(own, bld, info, p, kt) == 0:
@@ -1063,7 +1063,7 @@ def catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_p
 
 
 # ======================================================================= other Katuns
-@njit(cache=True)
+@helper
 def rank_award(counts, NP, first_pts, second_pts, award):
     """The ranking rule shared by divination and ball games.  counts[p] >= 1 to rank.
     award[p] = first_pts[p] for a sole first, first_pts[p] // 2 for each of two tied
@@ -1100,7 +1100,7 @@ def rank_award(counts, NP, first_pts, second_pts, award):
                 award[q] = first_pts[q] // 2
 
 
-@njit(cache=True)
+@helper
 def ball_game(own, bld, pl, R, tmp):
     NP = R[R_NP]
     counts = tmp[0:4]
@@ -1117,7 +1117,7 @@ def ball_game(own, bld, pl, R, tmp):
             add_prestige(pl, q, P_BALL, aw[q])
 
 
-@njit(cache=True)
+@helper
 def divination(own, bld, pl, gs, R, rfirst, tmp):
     """Observatories: a sole leader sees NJ of the face-down cards, a sole second one;
     two tied leaders see one each; other ties see nothing."""
@@ -1165,7 +1165,7 @@ def divination(own, bld, pl, gs, R, rfirst, tmp):
                 j += 1
 
 
-@njit(cache=True)
+@helper
 def gain_value(g, hv, W):
     v = g[6] * W[BW_PRES]
     for t in range(6):
@@ -1173,7 +1173,7 @@ def gain_value(g, hv, W):
     return v
 
 
-@njit(cache=True)
+@helper
 def apply_gain(pl, gs, p, g):
     for t in range(6):
         if g[t] > 0:
@@ -1182,7 +1182,7 @@ def apply_gain(pl, gs, p, g):
         add_prestige(pl, p, P_PROS, g[6])
 
 
-@njit(cache=True)
+@helper
 def cenote_cult(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par, p,
                 comp, queue, opts):
     """King p's Mayas bring one riches from their reserves/garrisons to each cenote the
@@ -1222,7 +1222,7 @@ def cenote_cult(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_p
         add_prestige(pl, p, P_CEN, R[R_CENF] * R[R_PTS + t])
 
 
-@njit(cache=True)
+@helper
 def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
               bot_ids, bot_par, p, slot, comp, queue, opts, tmp, hv):
     """King p turns the face-down card in ``slot`` and applies it."""
@@ -1321,7 +1321,7 @@ def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cn
 
 
 # ======================================================================= end of round
-@njit(cache=True)
+@helper
 def production(own, bld, tok, gs, R, info, rfirst):
     NP = R[R_NP]
     for i in range(NP):
@@ -1338,7 +1338,7 @@ def production(own, bld, tok, gs, R, info, rfirst):
                     gs[GS_SUP + c] -= 1
 
 
-@njit(cache=True)
+@helper
 def dist_values(W, R, gs, own, bld, nbr, nnb, p, val, last, hv):
     """val[t, kind]: heuristic worth of routing one riches of type t to each sink kind."""
     hand_values(W, R, gs, hv)
@@ -1355,7 +1355,7 @@ def dist_values(W, R, gs, own, bld, nbr, nnb, p, val, last, hv):
     val[OBSID, DK_GARR] = 0.0 if last else 0.9 * W[BW_WAR] + 0.2
 
 
-@njit(cache=True)
+@helper
 def solve_assignment(cnt, cap, val, x, isc, fsc):
     """Route cnt[t] riches of each type t to sink kinds with capacities cap[kind]
     (cap[LOSE] unbounded), maximising sum val[t, kind] * x[t, kind] (val < 0: not
@@ -1436,7 +1436,7 @@ def solve_assignment(cnt, cap, val, x, isc, fsc):
             x[t, k] -= m
 
 
-@njit(cache=True)
+@helper
 def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, last,
                comp, queue, items, sinks, fsc, val, x):
     """King p routes every riches on his buildings (6 - DISTRIBUTION).  Items are taken
@@ -1522,7 +1522,7 @@ def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, 
                 items[j, 1] = -1
 
 
-@njit(cache=True)
+@helper
 def route(own, tok, pl, gs, R, p, t, g, kind, sinks, ns):
     if kind == DK_LOSE:
         gs[GS_SUP + t] += 1
@@ -1541,7 +1541,7 @@ def route(own, tok, pl, gs, R, p, t, g, kind, sinks, ns):
 
 
 # ======================================================================= heuristic turn
-@njit(cache=True)
+@helper
 def card_values(own, bld, tok, pl, gs, R, W, info, p, hv, rl, cnt, tmp, cv, onb):
     """cv[kt]: heuristic worth to king p of turning a card of each type now (one pass
     over the board; ``cnt`` holds p's building counts)."""
@@ -1618,7 +1618,7 @@ def card_values(own, bld, tok, pl, gs, R, W, info, p, hv, rl, cnt, tmp, cv, onb)
         cv[kt] = -loss * W[BW_RISK]
 
 
-@njit(cache=True)
+@helper
 def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
                    bot_ids, bot_par, p, comp, queue, opts, tmp, hv, cnt, plan, spend, hand, fsc):
     """Heuristic bot: compare turning a card, building (best greedy plan over the
@@ -1867,7 +1867,7 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
                         rl, last, riv_bc, riv_ob, plan, spend, hand)
 
 
-@njit(cache=True)
+@helper
 def heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, sm, cnt, hv, rl, last,
                     riv_bc, riv_ob, plan, spend, hand):
     for t in range(6):
@@ -1884,7 +1884,7 @@ def heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, sm, cnt, h
 
 
 # ======================================================================= random turn
-@njit(cache=True)
+@helper
 def afford_mask(hand, R):
     """Bit mask (bit = code) of the buildings whose cost ``hand`` covers."""
     m = 0
@@ -1894,7 +1894,7 @@ def afford_mask(hand, R):
     return m
 
 
-@njit(cache=True)
+@helper
 def fit_mask(own, bld, pl, gs, nnb, info, p, s):
     """Bit mask of the buildings king p may put on site s now, costs aside."""
     if own[s] != p and own[s] != -1:
@@ -1927,12 +1927,12 @@ def fit_mask(own, bld, pl, gs, nnb, info, p, s):
     return m
 
 
-@njit(cache=True)
+@helper
 def site_buildable(own, bld, pl, gs, R, nnb, info, p, s, hand):
     return (fit_mask(own, bld, pl, gs, nnb, info, p, s) & afford_mask(hand, R)) != 0
 
 
-@njit(cache=True)
+@helper
 def random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
                 bot_ids, bot_par, p, comp, queue, opts, tmp, hv, hand):
     """Uniform over the turn's options: turn a card; pay and pass; pay and build on a
@@ -2033,7 +2033,7 @@ def random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, 
         random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, b, ZERO, opts, hv)
 
 
-@njit(cache=True)
+@helper
 def audit(own, bld, tok, sm, pl, gs, R, nnb):
     """Conservation checks (tests): riches, tiles and pyramids are all accounted for.
     Returns the number of broken checks."""
@@ -2084,7 +2084,7 @@ def audit(own, bld, tok, sm, pl, gs, R, nnb):
 
 
 # ======================================================================= game
-@njit(cache=True)
+@kernel
 def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_ids, bot_par,
               end_reason, first_player, rounds, turns, ball_games, eclipse_round, cards_turned,
               seat_out):
