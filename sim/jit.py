@@ -18,3 +18,6 @@ from numba import njit
 
 kernel = njit(cache=True, error_model="numpy")
 helper = njit(cache=True, error_model="numpy", _nrt=False)
+#: a small helper called in hot loops, inlined into its callers by numba: a call with
+#: a dozen array arguments (each passed as seven words) costs more than the body
+helper_inline = njit(cache=True, error_model="numpy", _nrt=False, inline="always")

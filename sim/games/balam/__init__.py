@@ -218,6 +218,7 @@ def prepare(rules: dict, players: int):
     R[K.R_CN:K.R_CN + 8] = comp.cost_n
     R[K.R_PTS:K.R_PTS + 6] = comp.points
     R[K.R_FACE:K.R_FACE + len(comp.faces)] = comp.faces
+    R[K.R_KCNT:K.R_KCNT + K.NK] = np.bincount(deck.ctype, minlength=K.NK)[:K.NK]
     return (R, board.nbr, board.nnb, board.info, deck.ctype, deck.cgain, deck.cnopt)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import helper, kernel
+from ...jit import helper, helper_inline, kernel
 from ...rng import rand_int, seed_streams
 
 # riches
@@ -45,7 +45,8 @@ R_CKIND = 38
 R_CN = 46
 R_PTS = 54
 R_FACE = 60
-N_R = 80
+R_KCNT = 80     # 17 slots: cards of each Katun type in the deck (static)
+N_R = 97
 HIT_DRAWER, HIT_ALL = 0, 1
 CTRL_EACH, CTRL_SUM = 0, 1
 
@@ -189,7 +190,7 @@ def count_cities(own, p):
     return c
 
 
-@helper
+@helper_inline
 def site_code_count(bld, s, code):
     c = 0
     for k in range(4):
@@ -206,7 +207,7 @@ def site_empty(bld, s):
     return True
 
 
-@helper
+@helper_inline
 def can_afford(hand, R, code):
     """hand: 6 counts.  True when the cost of building ``code`` can be paid from it."""
     b = code - 1
@@ -434,7 +435,7 @@ def hand_values(W, R, gs, hv):
             hv[t] = 0.5 * W[BW_PRES]
 
 
-@helper
+@helper_inline
 def pay_order(hv, t):
     # cheapest first; ties by type
     return hv[t] * 8.0 + t
@@ -457,7 +458,7 @@ def cheapest_held(hand, hv, avoid):
     return best
 
 
-@helper
+@helper_inline
 def econ(vc, nT, nP, nR, R, W, last):
     """Per-round value of a production mix ``vc`` (5 colours) routed to temples, palaces
     and reserves (heuristic estimate, ignores transport)."""
@@ -503,7 +504,7 @@ def player_counts(own, bld, info, R, p, cnt):
                 cnt[5 + c] += 1
 
 
-@helper
+@helper_inline
 def building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last, riv_bc, riv_ob):
     """Heuristic value of adding ``code`` on site s, given the counts ``cnt``."""
     vc = cnt[0:5]
@@ -573,7 +574,7 @@ def building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last, ri
     return v * W[BW_BUILD]
 
 
-@helper
+@helper_inline
 def cost_value(hand, hv, R, code, spend):
     """Value of the riches the heuristic pays for ``code`` (recorded in ``spend``)."""
     b = code - 1
@@ -590,7 +591,7 @@ def cost_value(hand, hv, R, code, spend):
     return v
 
 
-@helper
+@helper_inline
 def cheapest_held_after(hand, spend, hv):
     best = np.int64(-1)
     bv = 1e18
@@ -988,7 +989,7 @@ def lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, code, n, is_rando
     return lost
 
 
-@helper
+@helper_inline
 def per_value(code, rl, W):
     """Heuristic worth of keeping one building of ``code``."""
     if code == VILLAGE:
@@ -1507,10 +1508,18 @@ def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, 
         for j in range(i, ni):
             if items[j, 1] == g:
                 cnt[items[j, 0]] += 1
+        room = 0
         for j in range(ns):
             if sinks[j, 2] == g:
                 cap[sinks[j, 3]] += sinks[j, 4]
-        solve_assignment(cnt, cap, val, x, isc, fsc[0:16])
+                room += sinks[j, 4]
+        if room == 0:
+            # nowhere to go: every riches of the group is lost (what the solver gives)
+            x[:, :] = 0
+            for t in range(6):
+                x[t, DK_LOSE] = cnt[t]
+        else:
+            solve_assignment(cnt, cap, val, x, isc, fsc[0:16])
         for j in range(i, ni):
             if items[j, 1] == g:
                 t = items[j, 0]
@@ -1542,24 +1551,47 @@ def route(own, tok, pl, gs, R, p, t, g, kind, sinks, ns):
 
 # ======================================================================= heuristic turn
 @helper
-def card_values(own, bld, tok, pl, gs, R, W, info, p, hv, rl, cnt, tmp, cv, onb):
-    """cv[kt]: heuristic worth to king p of turning a card of each type now (one pass
-    over the board; ``cnt`` holds p's building counts)."""
-    NP = R[R_NP]
-    S = own.shape[0]
-    onb[:] = 0   # riches on p's reserves and garrisons
+def scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, onb):
+    """One pass over the board for a heuristic turn.  Fills ``cnt`` as player_counts
+    does for king p, per[q] / per[4 + q] / per[8 + q] with each king's ball courts,
+    observatories and cities, and onb[t] with the riches on p's buildings; returns
+    (cenotes on the board, worth and number of p's cities next to a volcano, the same
+    on the seashore)."""
+    cnt[:] = 0
+    for i in range(12):
+        per[i] = 0
+    for t in range(6):
+        onb[t] = 0
     volc = 0.0
     sea = 0.0
     nvolc = 0
     nsea = 0
     nc = 0
-    for s in range(S):
+    forest = R[R_FOREST]
+    for s in range(own.shape[0]):
         nc += info[s, I_CENOTE]
-        if own[s] != p:
+        q = own[s]
+        if q < 0:
             continue
+        per[8 + q] += 1
+        if q != p:
+            for k in range(4):
+                c = bld[s, k]
+                if c == BALLCOURT:
+                    per[q] += 1
+                elif c == OBSERV:
+                    per[4 + q] += 1
+            continue
+        cnt[15] += 1
         cityv = W[BW_EXPAND]
         for k in range(4):
-            cityv += per_value(bld[s, k], rl, W)
+            c = bld[s, k]
+            if c == VILLAGE:
+                if forest == 0 or info[s, I_FOREST] == 1:
+                    cnt[info[s, I_COLOUR]] += 1
+            if c >= 1 and c <= 8:
+                cnt[5 + c] += 1
+            cityv += per_value(c, rl, W)
             if tok[s, k] >= 0:
                 onb[tok[s, k]] += 1
         if info[s, I_VOLC] == 1:
@@ -1568,6 +1600,17 @@ def card_values(own, bld, tok, pl, gs, R, W, info, p, hv, rl, cnt, tmp, cv, onb)
         if info[s, I_SEA] == 1:
             sea += cityv
             nsea += 1
+    per[p] = cnt[5 + BALLCOURT]
+    per[4 + p] = cnt[5 + OBSERV]
+    return nc, volc, nvolc, sea, nsea
+
+
+@helper
+def card_values(R, W, p, hv, rl, cnt, per, onb, scan, tmp, cv):
+    """cv[kt]: heuristic worth to king p of turning a card of each type now, from the
+    board scan (``cnt``, ``per``, ``onb`` and ``scan`` = scan_board's result)."""
+    NP = R[R_NP]
+    nc, volc, nvolc, sea, nsea = scan
     ntok = 0
     for t in range(6):
         ntok += onb[t]
@@ -1578,13 +1621,11 @@ def card_values(own, bld, tok, pl, gs, R, W, info, p, hv, rl, cnt, tmp, cv, onb)
     cv[K_CACAO] = hv[CACAO] * 0.5
     cv[K_MARRY] = 1.5 * W[BW_HAND]
     cv[K_CENOTE] = W[BW_PRES] * R[R_CENF] * 1.5 * min(ntok, nc) * 0.7
-    counts = tmp[0:4]
-    fp = tmp[4:8]
-    sp = tmp[8:12]
-    aw = tmp[12:16]
+    counts = per[0:4]
+    fp = per[8:12]
+    sp = tmp[0:4]
+    aw = tmp[4:8]
     for q in range(NP):
-        counts[q] = count_code(own, bld, q, BALLCOURT)
-        fp[q] = count_cities(own, q)
         sp[q] = fp[q] // 2
     rank_award(counts, NP, fp, sp, aw)
     best_other = 0
@@ -1630,21 +1671,18 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
     rl = rounds_left(gs, R)
     last = gs[GS_BALLS] >= R[R_BALLS]
     # --- card
-    for kt in range(NK):
-        tmp[16 + kt] = 0
-    for c in range(ctype.shape[0]):
-        tmp[16 + ctype[c]] += 1
     unseen = 0
     known = gs[GS_KNOWN + p]
     for kt in range(NK):
-        tmp[16 + kt] -= gs[GS_SEEN + kt]
+        tmp[16 + kt] = R[R_KCNT + kt] - gs[GS_SEEN + kt]
     for k in range(gs[GS_NSLOT]):
         c = gs[GS_SLOT + k]
         if c >= 0 and (known >> k) & 1:
             tmp[16 + ctype[c]] -= 1
     cv = fsc[0:NK]
-    player_counts(own, bld, info, R, p, cnt)
-    card_values(own, bld, tok, pl, gs, R, W, info, p, hv, rl, cnt, tmp[40:56], cv, tmp[56:62])
+    per = tmp[0:12]
+    scan = scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, tmp[56:62])
+    card_values(R, W, p, hv, rl, cnt, per, tmp[56:62], scan, tmp[40:48], cv)
     ev = 0.0
     for kt in range(NK):
         if tmp[16 + kt] > 0:
@@ -1681,27 +1719,14 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
         best_kind = 1
     # --- building
     hand[tax_t] -= 1
-    # cnt still holds p's counts (player_counts above); rivals' best in one pass
-    rb = tmp[0:4]
-    ro = tmp[4:8]
-    for q in range(NP):
-        rb[q] = 0
-        ro[q] = 0
-    for s in range(S):
-        q = own[s]
-        if q >= 0 and q != p:
-            for k in range(4):
-                if bld[s, k] == BALLCOURT:
-                    rb[q] += 1
-                elif bld[s, k] == OBSERV:
-                    ro[q] += 1
+    # cnt still holds p's counts and per every king's (scan_board above): rivals' best
     riv_bc = np.int64(0)
     riv_ob = np.int64(0)
     for q in range(NP):
-        if rb[q] > riv_bc:
-            riv_bc = rb[q]
-        if ro[q] > riv_ob:
-            riv_ob = ro[q]
+        if q != p and per[q] > riv_bc:
+            riv_bc = per[q]
+        if q != p and per[4 + q] > riv_ob:
+            riv_ob = per[4 + q]
     bplan = opts[40:44]
     nbplan = 0
     best_site = np.int64(-1)
@@ -1884,7 +1909,7 @@ def heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, sm, cnt, h
 
 
 # ======================================================================= random turn
-@helper
+@helper_inline
 def afford_mask(hand, R):
     """Bit mask (bit = code) of the buildings whose cost ``hand`` covers."""
     m = 0
@@ -1894,7 +1919,7 @@ def afford_mask(hand, R):
     return m
 
 
-@helper
+@helper_inline
 def fit_mask(own, bld, pl, gs, nnb, info, p, s):
     """Bit mask of the buildings king p may put on site s now, costs aside."""
     if own[s] != p and own[s] != -1:
