@@ -149,12 +149,12 @@ def add_prestige(pl, p, src, n):
     pl[p, src] += n
 
 
-@helper
+@helper_inline
 def width(code):
     return 2 if code == PALACE or code == TEMPLE else 1
 
 
-@helper
+@helper_inline
 def find_space(bld, info, s, code):
     """First space of site s where ``code`` fits (two adjacent empty spaces for a
     palace/temple), or -1."""
@@ -170,7 +170,7 @@ def find_space(bld, info, s, code):
     return -1
 
 
-@helper
+@helper_inline
 def count_code(own, bld, p, code):
     c = 0
     for s in range(own.shape[0]):
@@ -181,7 +181,7 @@ def count_code(own, bld, p, code):
     return c
 
 
-@helper
+@helper_inline
 def count_cities(own, p):
     c = 0
     for s in range(own.shape[0]):
@@ -199,7 +199,7 @@ def site_code_count(bld, s, code):
     return c
 
 
-@helper
+@helper_inline
 def site_empty(bld, s):
     for k in range(4):
         if bld[s, k] != EMPTY:
@@ -220,7 +220,7 @@ def can_afford(hand, R, code):
     return tot >= R[R_CANY + b]
 
 
-@helper
+@helper_inline
 def can_build(own, bld, pl, gs, R, nnb, info, p, s, code, hand):
     """King p may put ``code`` on site s now, paying from ``hand``."""
     if own[s] != p and own[s] != -1:
@@ -292,7 +292,7 @@ def destroy_city(own, bld, tok, sm, pl, gs, nbr, nnb, s):
 
 
 # ======================================================================= transport
-@helper
+@helper_inline
 def passable(own, sm, R, s, p):
     """May riches of king p pass through, leave or enter site s (commercial control)?"""
     mine = sm[s, p]
@@ -409,7 +409,7 @@ def build_deck(rs, ctype, R, deck, tmp):
 
 
 # ======================================================================= bot values
-@helper
+@helper_inline
 def rounds_left(gs, R):
     """Expected end-of-round phases still to come, this round's included."""
     if gs[GS_BALLS] >= R[R_BALLS]:
@@ -420,7 +420,7 @@ def rounds_left(gs, R):
     return 1.0 + d / (R[R_NP] + 1.0)
 
 
-@helper
+@helper_inline
 def hand_values(W, R, gs, hv):
     """Value of one riches of each type in the king's hand (heuristic bots)."""
     wh = W[BW_HAND]
@@ -441,7 +441,7 @@ def pay_order(hv, t):
     return hv[t] * 8.0 + t
 
 
-@helper
+@helper_inline
 def cheapest_held(hand, hv, avoid):
     """The held riches type the heuristic pays with: lowest value, skipping ``avoid``
     when possible."""
@@ -1339,7 +1339,7 @@ def production(own, bld, tok, gs, R, info, rfirst):
                     gs[GS_SUP + c] -= 1
 
 
-@helper
+@helper_inline
 def dist_values(W, R, gs, own, bld, nbr, nnb, p, val, last, hv):
     """val[t, kind]: heuristic worth of routing one riches of type t to each sink kind."""
     hand_values(W, R, gs, hv)
@@ -1531,7 +1531,7 @@ def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, 
                 items[j, 1] = -1
 
 
-@helper
+@helper_inline
 def route(own, tok, pl, gs, R, p, t, g, kind, sinks, ns):
     if kind == DK_LOSE:
         gs[GS_SUP + t] += 1
@@ -1550,7 +1550,7 @@ def route(own, tok, pl, gs, R, p, t, g, kind, sinks, ns):
 
 
 # ======================================================================= heuristic turn
-@helper
+@helper_inline
 def scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, onb):
     """One pass over the board for a heuristic turn.  Fills ``cnt`` as player_counts
     does for king p, per[q] / per[4 + q] / per[8 + q] with each king's ball courts,
@@ -1605,7 +1605,7 @@ def scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, onb):
     return nc, volc, nvolc, sea, nsea
 
 
-@helper
+@helper_inline
 def card_values(R, W, p, hv, rl, cnt, per, onb, scan, tmp, cv):
     """cv[kt]: heuristic worth to king p of turning a card of each type now, from the
     board scan (``cnt``, ``per``, ``onb`` and ``scan`` = scan_board's result)."""
