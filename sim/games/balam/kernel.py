@@ -1551,7 +1551,7 @@ def route(own, tok, pl, gs, R, p, t, g, kind, sinks, ns):
 
 # ======================================================================= heuristic turn
 @helper_inline
-def scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, onb):
+def scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, onb, pv):
     """One pass over the board for a heuristic turn.  Fills ``cnt`` as player_counts
     does for king p, per[q] / per[4 + q] / per[8 + q] with each king's ball courts,
     observatories and cities, and onb[t] with the riches on p's buildings; returns
@@ -1560,6 +1560,8 @@ def scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, onb):
     cnt[:] = 0
     for i in range(12):
         per[i] = 0
+    for c in range(10):
+        pv[c] = per_value(c, rl, W)
     for t in range(6):
         onb[t] = 0
     volc = 0.0
@@ -1591,7 +1593,7 @@ def scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, onb):
                     cnt[info[s, I_COLOUR]] += 1
             if c >= 1 and c <= 8:
                 cnt[5 + c] += 1
-            cityv += per_value(c, rl, W)
+            cityv += pv[c]
             if tok[s, k] >= 0:
                 onb[tok[s, k]] += 1
         if info[s, I_VOLC] == 1:
@@ -1681,7 +1683,7 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
             tmp[16 + ctype[c]] -= 1
     cv = fsc[0:NK]
     per = tmp[0:12]
-    scan = scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, tmp[56:62])
+    scan = scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, tmp[56:62], fsc[40:50])
     card_values(R, W, p, hv, rl, cnt, per, tmp[56:62], scan, tmp[40:48], cv)
     ev = 0.0
     for kt in range(NK):
