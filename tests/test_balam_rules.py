@@ -43,7 +43,7 @@ class Pos:
         self.bot_ids = np.array(bots, np.int64)
         w = tuple(STYLES[style] if isinstance(style, str) else style)
         w = w + (1.0,) * (K.NBW - len(w))          # plans = 1
-        self.bot_par = np.array([w] * players, np.float64)
+        self.bot_par = K.with_site_terms(np.array([w] * players, np.float64), self.info)
         self.comp = np.zeros(S, np.int64)
         self.queue = np.zeros(S * 70 + 64, np.int64)
         self.opts = np.zeros(64, np.int64)

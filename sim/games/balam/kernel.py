@@ -689,8 +689,8 @@ def plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, l
             v -= cost_value(hand, hv, R, code, spend)
             if own[s] == -1:
                 # a new city: a pyramid out, one more city for ball games, exposure
-                v += W[BW_EXPAND] * (0.6 + 0.15 * info[s, I_SPACES] + 0.1 * info[s, I_CENOTE])
-                v -= W[BW_RISK] * 0.3 * (info[s, I_VOLC] + info[s, I_SEA])
+                v += W[NBW + s]
+                v -= W[NBW + own.shape[0] + s]
             if v > bv:
                 bv = v
                 best = code
@@ -1775,8 +1775,8 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
                         vv = fv[VILLAGE] + vill[info[s, I_COLOUR]]
                         if vv > bvs:
                             bvs = vv
-                bvs += W[BW_EXPAND] * (0.6 + 0.15 * info[s, I_SPACES] + 0.1 * info[s, I_CENOTE])
-                bvs -= W[BW_RISK] * 0.3 * (info[s, I_VOLC] + info[s, I_SEA])
+                bvs += W[NBW + s]
+                bvs -= W[NBW + S + s]
                 if bvs > v1:
                     s2 = s1
                     v2 = v1
@@ -1805,8 +1805,8 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
                 if v > bvs:
                     bvs = v
             if own[s] == -1:
-                bvs += W[BW_EXPAND] * (0.6 + 0.15 * info[s, I_SPACES] + 0.1 * info[s, I_CENOTE])
-                bvs -= W[BW_RISK] * 0.3 * (info[s, I_VOLC] + info[s, I_SEA])
+                bvs += W[NBW + s]
+                bvs -= W[NBW + S + s]
             if bvs > v1:
                 s2 = s1
                 v2 = v1
@@ -2112,6 +2112,24 @@ def audit(own, bld, tok, sm, pl, gs, R, nnb):
 
 # ======================================================================= game
 @kernel
+def with_site_terms(bot_par, info):
+    """The bots' weights plus, per king, the heuristic's fixed terms for founding a city
+    on each site: W[NBW + s] the bonus for expanding there, W[NBW + S + s] the exposure
+    to volcanoes and the sea (computed once per chunk rather than on every turn)."""
+    NP = bot_par.shape[0]
+    S = info.shape[0]
+    out = np.zeros((NP, NBW + 2 * S))
+    for q in range(NP):
+        for i in range(NBW):
+            out[q, i] = bot_par[q, i]
+        for s in range(S):
+            out[q, NBW + s] = bot_par[q, BW_EXPAND] * (0.6 + 0.15 * info[s, I_SPACES]
+                                                       + 0.1 * info[s, I_CENOTE])
+            out[q, NBW + S + s] = bot_par[q, BW_RISK] * 0.3 * (info[s, I_VOLC] + info[s, I_SEA])
+    return out
+
+
+@kernel
 def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_ids, bot_par,
               end_reason, first_player, rounds, turns, ball_games, eclipse_round, cards_turned,
               seat_out):
@@ -2119,6 +2137,7 @@ def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_id
     place afterwards (see run_chunk)."""
     NP = R[R_NP]
     S = nbr.shape[0]
+    bot_par = with_site_terms(bot_par, info)
     own, bld, tok, sm, pl, gs = new_state(S, NP)
     rs = np.zeros(1 + NP, np.uint64)
     N = ctype.shape[0]
