@@ -3,7 +3,8 @@
 Measured in one run, so ratios are comparable: each registered game's kernel on
 one core and on all cores (compile time excluded), the pure-Python reference
 engine where a game has one (tests/reference/<game>_ref.py with ``play``), the
-cold-start cost of compiling the kernels, and `sim puluc --games 1e6` end to end.
+cold-start cost of compiling the kernels, and `sim puluc --games 1e6` and
+`sim balam --games 1e6` end to end.
 
     python bench/run.py [--games GAME ...] [--quick]
 """
@@ -77,8 +78,11 @@ def _reference_rate(game, cfg, count):
     players = cfg.get("players", game.default_players)
     bots = [c.bot.name for c in game.choose_bots(cfg.get("bots"), players)]
     t = time.perf_counter()
-    for i in range(count):
-        ref.play(1, i, rules, bots)
+    try:
+        for i in range(count):
+            ref.play(1, i, rules, bots)
+    except NotImplementedError:
+        return None  # that engine does not play these bots
     return count / (time.perf_counter() - t)
 
 
@@ -119,11 +123,11 @@ def _tree_rss(pid: int) -> int:
     return total
 
 
-def end_to_end(games="1e6", extra=()) -> tuple[float, int]:
-    """Wall seconds and peak resident memory (process tree) of `sim puluc --games N`."""
+def end_to_end(games="1e6", extra=(), game="puluc") -> tuple[float, int]:
+    """Wall seconds and peak resident memory (process tree) of `sim GAME --games N`."""
     with tempfile.TemporaryDirectory() as d:
         t = time.perf_counter()
-        p = subprocess.Popen([sys.executable, "-m", "sim", "puluc", "--games", games, "-q", "--out", d,
+        p = subprocess.Popen([sys.executable, "-m", "sim", game, "--games", games, "-q", "--out", d,
                               *extra], env=dict(os.environ, PYTHONPATH=str(ROOT)),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         peak = 0
@@ -197,6 +201,11 @@ def main(argv=None):
             emit({"game": "puluc", "impl": "sim puluc --games 1e8 --no-raw (merged statistics only)",
                   "cores": jobs, "seconds": round(big, 1), "peak_rss_mb": round(peak / 2**20),
                   "target": {"peak_rss_mb": 1024}})
+    if "balam" in (args.games or names()) and not args.quick:
+        e2e, peak = end_to_end("1e6", game="balam")
+        emit({"game": "balam", "impl": "sim balam --games 1e6 end to end (warm cache)",
+              "cores": jobs, "seconds": round(e2e, 2), "peak_rss_mb": round(peak / 2**20),
+              "target": {"seconds": 180, "peak_rss_mb": 2048}})
     (OUT_DIR / "latest.jsonl").write_text(path.read_text())
     print()
     print(table(rows, machine))

@@ -634,10 +634,17 @@ class Balam:
         return out
 
 
+def play(seed: int, game_index: int, rules=None, bots=("random", "random")) -> dict:
+    """`make bench`'s entry point: one all-random game (the only bot this engine plays;
+    NotImplementedError for the others, which bench then leaves out)."""
+    if any(b != "random" for b in bots):
+        raise NotImplementedError("the Balam reference engine plays the random bot only")
+    from sim.games.balam import GAME
+    return replay_random(GAME.resolve_rules(rules), len(bots), seed, game_index)
+
+
 def replay_random(rules: dict, players: int, seed: int, game: int):
-    """Play one all-random game with the resolved rule parameters (the random bot only;
-    named so that `make bench`, which expects play(seed, index, rules, bots) for any bot,
-    skips it)."""
+    """Play one all-random game with the resolved rule parameters (the random bot only)."""
     from sim.games.balam import _ball_target
     board = D.load_board(D.resolve_file(rules["board"], "board"))
     deck = D.load_deck(D.resolve_file(rules["katun"], "katun"))
