@@ -24,13 +24,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...jit import helper, kernel
 from ...rng import rand_int, seed_streams
 
 # Kernels that allocate nothing are compiled without numba's reference counting
-# (``_nrt=False``): on this code the refcount calls numba keeps around loops cost
-# more than the game logic itself.
-hot = njit(cache=True, _nrt=False)
-hot_inline = njit(cache=True, _nrt=False, inline="always")
+# (``_nrt=False``, see sim/jit.py): on this code the refcount calls numba keeps
+# around loops cost more than the game logic itself.  Small ones are inlined.
+hot_inline = njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 
 # ----------------------------------------------------------------- constants
 MAXP = 4
@@ -102,7 +102,7 @@ END_RETURN, END_HORIZON = 0, 1
 
 
 # ------------------------------------------------------------ distance tables
-@njit(cache=True)
+@kernel
 def all_pairs(nbr, deg, comp_nodes, padj, pen, D, W, L):
     """Fill ``D, W, L`` [variant, target, from] (see the module docstring)."""
     n = nbr.shape[0]
@@ -224,7 +224,7 @@ def slot_for(st, b, v):
     return k
 
 
-@hot
+@helper
 def place_die(st, b, v, owner):
     """Put a die of value v owned by ``owner`` on b's board; returns its slot."""
     n = st[O_NB + b]
@@ -261,7 +261,7 @@ def board_total(st, p):
     return t
 
 
-@hot
+@helper
 def collect_wages(st, R, tal):
     """Phase 4: wages to the dice in the captain and sailor slots, the rest back home."""
     P = R[R_P]
@@ -311,7 +311,7 @@ def is_blocked(st, comp, v):
     return pc >= 0 and comp[v] == pc
 
 
-@hot
+@helper
 def finish_cost(st, R, kind, comp, nbr, deg, p, v):
     """Least movement from v to a space where p may end its move (0 if v is one)."""
     if legal_end(st, R, kind, p, v):
@@ -379,7 +379,7 @@ def safe_step(st, R, kind, comp, nbr, deg, p, n, r):
     return c
 
 
-@hot
+@helper
 def sell(st, R, p, isl, tal):
     """Sell a cube on island isl: the sale price from the bank, the payout to each earlier cube."""
     bank_pays(st, R, p, R[R_SALE])
@@ -392,7 +392,7 @@ def sell(st, R, p, isl, tal):
     st[O_GOODS + p] += 1
 
 
-@hot
+@helper
 def shuffle(rs, a, n):
     for i in range(n - 1, 0, -1):
         j = rand_int(rs, 0, i + 1)
@@ -401,7 +401,7 @@ def shuffle(rs, a, n):
         a[j] = t
 
 
-@hot
+@helper
 def draw_card(st, rs):
     """Top card of the compass deck (reshuffling the discards when empty), -1 if none."""
     if st[O_DECKN] == 0:
@@ -424,7 +424,7 @@ def discard(st, k):
 
 
 # ---------------------------------------------------------------- planning
-@hot
+@helper
 def plan_target(st, R, kind, island, comp_nodes, harb_nodes, tk, tv, Lt, Lss, var, p, cur, r, bp, cn, cv):
     """Heuristic route planner: the special space (harbour or compass, as a special index)
     to head for, -1 for none.
@@ -521,7 +521,7 @@ def plan_target(st, R, kind, island, comp_nodes, harb_nodes, tk, tv, Lt, Lss, va
     return best
 
 
-@hot
+@helper
 def heuristic_step(st, R, kind, comp, nbr, deg, padj, Wt, var, p, cur, tgt, tnode, r, can_stop, avoid):
     """Next space for the heuristic bot, -1 to stop: the safe neighbour that goes down the
     weighted distance to the target, dearer entries (occupied spaces, pirate neighbours)
@@ -560,7 +560,7 @@ def heuristic_step(st, R, kind, comp, nbr, deg, padj, Wt, var, p, cur, tgt, tnod
     return best
 
 
-@hot
+@helper
 def sail(st, R, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes, special, DS, WS, LS,
          DSS, LSS, tk, tv, ti, ck, cv, ci, p, bot, bp, rs, tal, opts, cand, candv):
     """Phase 3 for seat p: move step by step, applying every space's effects on entry."""
@@ -701,12 +701,12 @@ def roll(rs, faces):
     return faces[rand_int(rs, 0, faces.shape[0])]
 
 
-@hot
+@helper
 def standing(st, R, q):
     return st[O_COINS + q] + st[O_OFFER + 2 * q] + st[O_OFFER + 2 * q + 1] + 20 * st[O_GOODS + q]
 
 
-@hot
+@helper
 def offer_wages(st, R, p, bot, bp, rs):
     """Phase 1 for seat p: move the captain's and sailor's wages onto its board."""
     c = st[O_COINS + p]
@@ -776,7 +776,7 @@ def offer_wages(st, R, p, bot, bp, rs):
     st[O_OFFER + 2 * p + 1] = sal
 
 
-@hot
+@helper
 def reroll_phase(st, R, faces, p, bot, bp, rs, tal):
     """Phase 2, first part: roll the three dice and pay for re-rolls."""
     for i in range(3):
@@ -808,7 +808,7 @@ def reroll_phase(st, R, faces, p, bot, bp, rs, tal):
         n += 1
 
 
-@hot
+@helper
 def place_score(st, R, p, b, v, bp):
     """Heuristic value of putting a die of value v on b's board."""
     k = slot_for(st, b, v)
@@ -832,7 +832,7 @@ def place_score(st, R, p, b, v, bp):
     return wage + bp[B_BUMP] * loss - bp[B_SPITE] * v * (1.0 + th)
 
 
-@hot
+@helper
 def place_phase(st, R, p, bot, bp, rs, opts):
     """Phase 2, second part: place numbered dice one at a time while any can go somewhere."""
     P = R[R_P]
@@ -871,7 +871,7 @@ def place_phase(st, R, p, bot, bp, rs, opts):
         st[O_DV + 3 * p + bi] = -1
 
 
-@hot
+@helper
 def first_by_dice(rs, faces, P, val):
     """Every player rolls two dice (seasick 0); the highest starts; tied leaders re-roll."""
     cont = (1 << P) - 1
@@ -895,7 +895,7 @@ def first_by_dice(rs, faces, P, val):
         cont = nxt
 
 
-@hot
+@helper
 def setup(st, R, faces, tk, ck, rs, scratch):
     """Fresh game: bank, money, ships at Batam, compass tiles or deck; returns the first player."""
     P = R[R_P]
@@ -935,7 +935,7 @@ def setup(st, R, faces, tk, ck, rs, scratch):
     return first
 
 
-@hot
+@helper
 def return_bonuses(st, R, lead, tal):
     """End of the final round's sailing: the return bonus, in crew-row order, to every ship
     that returned to Batam this round (window 'round') or at/after the trigger ('after')."""
@@ -947,7 +947,7 @@ def return_bonuses(st, R, lead, tal):
             tal[T_BONUS * MAXP + p] += bank_pays(st, R, p, R[R_BONUS])
 
 
-@hot
+@helper
 def final_ranking(st, R, win):
     """Fill ``win`` (1 sole winner, 1/k shared); returns the winner seat or -1."""
     P = R[R_P]
@@ -978,7 +978,7 @@ def crew_seat(first, rnd, i, P):
     return (first + rnd + i) % P
 
 
-@hot
+@helper
 def round_leader(st, P):
     """The seat that would win if the game ended now (coins, then goods sold), -1 on a tie."""
     best = -1
@@ -995,7 +995,7 @@ def round_leader(st, P):
     return -1 if tie else best
 
 
-@hot
+@helper
 def drama(leaders, rounds, winner):
     """(lead changes, % of the rounds before the winner's lead became permanent or -1)."""
     changes = 0
@@ -1015,7 +1015,7 @@ def drama(leaders, rounds, winner):
     return changes, settled
 
 
-@hot
+@helper
 def play_game(g, seed, R, faces, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes,
               special, DS, WS, LS, DSS, LSS, tk, tv, ti, ck, cv, ci, bot_ids, bot_par, st, rs, tal,
               opts, scratch, win, cand, candv, leaders):
@@ -1063,7 +1063,7 @@ def play_game(g, seed, R, faces, kind, island, comp, comp_nodes, nbr, deg, padj,
     return w, END_HORIZON, first, rounds
 
 
-@njit(cache=True)
+@kernel
 def run_games(seed, start, count, R, faces, kind, island, comp, comp_nodes, nbr, deg, padj,
               harb_nodes, special, DS, WS, LS, DSS, LSS, tk, tv, ti, ck, cv, ci, bot_ids, bot_par,
               winner, end_reason, first_player, rounds, ender, bank, bank_short, win, seat_out,

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...jit import helper, kernel
 from ...rng import rand_int, seed_streams
 
 # ------------------------------------------------------------------ layout
@@ -117,7 +118,15 @@ def popcount(x):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def copy_into(dst, src):
+    """``dst[:] = src`` for two same-length 1-d arrays, as a loop: numba lowers the
+    array-to-array slice assignment only with reference counting, which helpers lack."""
+    for i in range(dst.shape[0]):
+        dst[i] = src[i]
+
+
+@helper
 def clear_state(st, R):
     st[:] = 0
     for t in range(NMAX):
@@ -131,14 +140,14 @@ def clear_state(st, R):
     st[PSUP + 1] = R[R_PRIESTS]
 
 
-@njit(cache=True)
+@helper
 def refresh_cuts(st, R):
     for t in range(R[R_N]):
         st[CUT + t] = cut_mask(st[TW + t], R[R_L])
 
 
 # ------------------------------------------------------------------ set-up
-@njit(cache=True)
+@helper
 def count_assignments(allowed, n, dp, pc):
     """Ways to give towers 0..n-1 distinct colours, tower i from ``allowed[i]`` (a bit mask).
 
@@ -156,7 +165,7 @@ def count_assignments(allowed, n, dp, pc):
     return dp[(1 << n) - 1]
 
 
-@njit(cache=True)
+@helper
 def sample_assignment(allowed, n, dp, rs, out):
     """Uniform draw among the assignments counted by ``count_assignments`` (chance stream):
     tower n-1 first, down to tower 0; one draw per tower, colours scanned ascending."""
@@ -176,7 +185,7 @@ def sample_assignment(allowed, n, dp, rs, out):
         mask ^= 1 << chosen
 
 
-@njit(cache=True)
+@helper
 def sample_row_by_rejection(n, used, rs, rem, out):
     """Uniform row avoiding ``used[t]`` in tower t: deal a uniform permutation tower by
     tower (tower t takes rem[j], j uniform below n - t, and rem[j] is replaced by the
@@ -197,7 +206,7 @@ def sample_row_by_rejection(n, used, rs, rem, out):
             return
 
 
-@njit(cache=True)
+@helper
 def cycle_code(used0, col1, n, seen):
     """Cycle type of the permutation taking each tower's level-1 colour to its level-2
     colour, as a histogram of cycle lengths in nibbles (length l counts at bits 4l)."""
@@ -223,7 +232,7 @@ def cycle_code(used0, col1, n, seen):
     return code
 
 
-@njit(cache=True)
+@helper
 def setup_uniform(st, R, rs, bounds, cyc, dp, pc, used, allowed, col, rem):
     """Uniform random valid board (a Latin rectangle: levels x towers, colours as symbols).
 
@@ -288,7 +297,7 @@ def setup_uniform(st, R, rs, bounds, cyc, dp, pc, used, allowed, col, rem):
     return attempts
 
 
-@njit(cache=True)
+@helper
 def level_completable(colours, towers, used):
     """Hall's condition: the colours in mask ``colours`` can go one each to the towers in
     mask ``towers`` without repeating a colour in a tower (``used[t]``: colours in t)."""
@@ -309,7 +318,7 @@ def level_completable(colours, towers, used):
     return True
 
 
-@njit(cache=True)
+@helper
 def join_chances(st, R, ea, eb, t, k, c):
     """Exchanges of level k that would join colours and that putting colour c at level k of
     tower t decides: neighbours u whose level-(k-1) block is c (exchanging level k between
@@ -326,7 +335,7 @@ def join_chances(st, R, ea, eb, t, k, c):
     return v
 
 
-@njit(cache=True)
+@helper
 def setup_turns(st, R, rs, first, bot_ids, ea, eb, used, legal):
     """The rulebook's Alternative Setup: level by level from the bottom, players in turn
     (from the first player) place a block drawn at random from that level's remaining
@@ -388,7 +397,7 @@ def setup_turns(st, R, rs, first, bot_ids, ea, eb, used, legal):
 
 
 # ------------------------------------------------------------------ moves
-@njit(cache=True)
+@helper
 def gen_moves(st, R, ea, eb, ebits, out):
     """Legal exchanges, edge by edge, levels ascending; returns how many."""
     blk = 0
@@ -440,7 +449,7 @@ def pick_move(emask, E, r, pc):
     return -1
 
 
-@njit(cache=True)
+@helper
 def has_move(st, R, ea, eb, ebits):
     blk = 0
     if st[MA] >= 0:
@@ -452,7 +461,7 @@ def has_move(st, R, ea, eb, ebits):
     return False
 
 
-@njit(cache=True)
+@helper
 def apply_exchange(st, R, mv, p, ea, eb, hmask, spaces):
     """Exchange, move the Monolith and the Raven, place ladders and priests (two players).
 
@@ -500,7 +509,7 @@ def apply_exchange(st, R, mv, p, ea, eb, hmask, spaces):
 
 
 # ------------------------------------------------------------------ two-player scoring
-@njit(cache=True)
+@helper
 def score2(st, n, out):
     """out[s]: victory points, out[2+s]: priests, out[4+s]: ladders, out[6+s]: ladder points."""
     for k in range(8):
@@ -522,7 +531,7 @@ def score2(st, n, out):
             out[7] += 1
 
 
-@njit(cache=True)
+@helper
 def eval2(st, n, p):
     """Static value for seat p: 100 x points lead + 10 x priests lead + ladders lead."""
     v = 0
@@ -540,7 +549,7 @@ def eval2(st, n, p):
     return v
 
 
-@njit(cache=True)
+@helper
 def result2(st, n, p):
     """Final result for seat p: WIN, -WIN or 0, with the rulebook's tie-breaks."""
     vp = 0
@@ -571,7 +580,7 @@ def result2(st, n, p):
     return 0
 
 
-@njit(cache=True)
+@helper
 def leaf2(st, R, n, p, ea, eb, ebits):
     """Value for seat p, which is to move: the result if it cannot move, else eval2."""
     if not has_move(st, R, ea, eb, ebits):
@@ -580,7 +589,7 @@ def leaf2(st, R, n, p, ea, eb, ebits):
 
 
 # ------------------------------------------------------------------ two-player bots
-@njit(cache=True)
+@helper
 def greedy2(st, R, p, moves, nm, ea, eb, ebits, hmask, spaces, s1, s2, rep, ties, vals, rs):
     """Best immediate value (eval2 after the move, or the result if the opponent is then
     stuck); among equals, the move leaving the opponent the smallest best immediate
@@ -590,7 +599,7 @@ def greedy2(st, R, p, moves, nm, ea, eb, ebits, hmask, spaces, s1, s2, rep, ties
     best = NEG
     nt = 0
     for k in range(nm):
-        s1[:] = st
+        copy_into(s1, st)
         apply_exchange(s1, R, moves[k], p, ea, eb, hmask, spaces)
         v = -leaf2(s1, R, n, q, ea, eb, ebits)
         if v > best:
@@ -604,14 +613,14 @@ def greedy2(st, R, p, moves, nm, ea, eb, ebits, hmask, spaces, s1, s2, rep, ties
         n2 = 0
         for i in range(nt):
             k = ties[i]
-            s1[:] = st
+            copy_into(s1, st)
             apply_exchange(s1, R, moves[k], p, ea, eb, hmask, spaces)
             nr = gen_moves(s1, R, ea, eb, ebits, rep)
             worst = NEG
             if nr == 0:
                 worst = -WIN - 1
             for r in range(nr):
-                s2[:] = s1
+                copy_into(s2, s1)
                 apply_exchange(s2, R, rep[r], q, ea, eb, hmask, spaces)
                 w = -leaf2(s2, R, n, p, ea, eb, ebits)
                 if w > worst:
@@ -630,7 +639,7 @@ def greedy2(st, R, p, moves, nm, ea, eb, ebits, hmask, spaces, s1, s2, rep, ties
     return moves[ties[0]]
 
 
-@njit(cache=True)
+@helper
 def search2(st, R, p, depth, ea, eb, ebits, hmask, spaces, ss, mv, nmv, idx, al, be, bv, rs):
     """Alpha-beta (negamax) to ``depth`` exchanges, leaves valued by ``leaf2``; the root
     moves are shuffled with one Fisher-Yates pass (own stream) and the first move with
@@ -644,7 +653,7 @@ def search2(st, R, p, depth, ea, eb, ebits, hmask, spaces, ss, mv, nmv, idx, al,
         mv[0, j] = tmp
     if n0 == 1 or depth < 1:
         return mv[0, 0]
-    ss[0, :] = st
+    copy_into(ss[0], st)
     nmv[0] = n0
     idx[0] = 0
     al[0] = NEG
@@ -658,7 +667,7 @@ def search2(st, R, p, depth, ea, eb, ebits, hmask, spaces, ss, mv, nmv, idx, al,
             idx[ply] += 1
             c = ply + 1
             side = p if ply % 2 == 0 else 1 - p  # the side moving at node ``ply``
-            ss[c, :] = ss[ply, :]
+            copy_into(ss[c], ss[ply])
             apply_exchange(ss[c], R, m, side, ea, eb, hmask, spaces)
             other = 1 - side
             if c == depth:
@@ -690,7 +699,7 @@ def search2(st, R, p, depth, ea, eb, ebits, hmask, spaces, ss, mv, nmv, idx, al,
     return bestmove
 
 
-@njit(cache=True)
+@helper
 def start_choice_value(st, R, white, ea, eb, ebits, hmask, spaces, s1, rep):
     """White's best immediate value (greedy's first stage) from a starting position."""
     n = R[R_N]
@@ -699,7 +708,7 @@ def start_choice_value(st, R, white, ea, eb, ebits, hmask, spaces, s1, rep):
         return result2(st, n, white)
     best = NEG
     for r in range(nr):
-        s1[:] = st
+        copy_into(s1, st)
         apply_exchange(s1, R, rep[r], white, ea, eb, hmask, spaces)
         w = -leaf2(s1, R, n, 1 - white, ea, eb, ebits)
         if w > best:
@@ -708,7 +717,7 @@ def start_choice_value(st, R, white, ea, eb, ebits, hmask, spaces, s1, rep):
 
 
 # ------------------------------------------------------------------ three/four players
-@njit(cache=True)
+@helper
 def colour_points(st, n, L, pts, out):
     """out[c]: task points of colour c on the whole board (each maximal run of c inside a
     tower scores pts[run length]; pts[0] = pts[1] = 0)."""
@@ -729,7 +738,7 @@ def colour_points(st, n, L, pts, out):
         out[prev] += pts[run]
 
 
-@njit(cache=True)
+@helper
 def can_declare(st, R, cards, p):
     """Seat p may declare: the centre tower and a tower of one of p's task colours are complete."""
     ctr = R[R_CENTRE]
@@ -743,7 +752,7 @@ def can_declare(st, R, cards, p):
     return False
 
 
-@njit(cache=True)
+@helper
 def wants_to_declare(st, R, cards, p, bonus, pts, cp):
     """Task bots: declare when own points (with the bonus) are at least what the unknown
     colours suggest the rivals hold: three players, the two best unknown colours; four
@@ -772,7 +781,7 @@ def wants_to_declare(st, R, cards, p, bonus, pts, cp):
     return 3 * mine >= tot
 
 
-@njit(cache=True)
+@helper
 def task_value(st, R, cards, p, pts, cp):
     """Task bots' position value: 1000 x own task points + a gathering potential
     (per own colour: sum over towers of (blocks of it in the tower)^2, plus 2 per block
@@ -795,7 +804,7 @@ def task_value(st, R, cards, p, pts, cp):
     return v
 
 
-@njit(cache=True)
+@helper
 def greedy_task(st, R, p, cards, moves, nm, ea, eb, ebits, hmask, spaces, pts, s1, ties, cp, rs):
     """Task bots' exchange: the best task_value after the move, counting the centre bonus
     when the move completes the centre tower and lets it declare; ties: one uniform draw."""
@@ -804,7 +813,7 @@ def greedy_task(st, R, p, cards, moves, nm, ea, eb, ebits, hmask, spaces, pts, s
     best = NEG
     nt = 0
     for k in range(nm):
-        s1[:] = st
+        copy_into(s1, st)
         apply_exchange(s1, R, moves[k], p, ea, eb, hmask, spaces)
         v = task_value(s1, R, cards, p, pts, cp)
         if centre_open and s1[CUT + ctr] == 0 and can_declare(s1, R, cards, p):
@@ -821,11 +830,11 @@ def greedy_task(st, R, p, cards, moves, nm, ea, eb, ebits, hmask, spaces, pts, s
     return moves[k]
 
 
-@njit(cache=True)
+@helper
 def task_step_value(st, R, p, cards, m, ea, eb, hmask, spaces, pts, s, cp, centre_open):
     """task_value after exchange m (into ``s``), with the centre bonus as in greedy_task."""
     ctr = R[R_CENTRE]
-    s[:] = st
+    copy_into(s, st)
     apply_exchange(s, R, m, p, ea, eb, hmask, spaces)
     v = task_value(s, R, cards, p, pts, cp)
     if centre_open and s[CUT + ctr] == 0 and can_declare(s, R, cards, p):
@@ -833,7 +842,7 @@ def task_step_value(st, R, p, cards, m, ea, eb, hmask, spaces, pts, s, cp, centr
     return v
 
 
-@njit(cache=True)
+@helper
 def lookahead_task(st, R, p, cards, moves, nm, ea, eb, ebits, hmask, spaces, pts, s1, s2,
                    rep, ties, cp, rs):
     """Search bot with three/four players: each exchange is worth twice its task_value
@@ -869,7 +878,7 @@ def lookahead_task(st, R, p, cards, moves, nm, ea, eb, ebits, hmask, spaces, pts
 
 
 # ------------------------------------------------------------------ a game
-@njit(cache=True)
+@helper
 def random_pair(st, R, ea, eb, ebits, hmask, spaces, pc, emask, rs, first, tally):
     """The two-player game between two random bots: the same exchanges and draws as the
     general loop in ``play_game``, in a tight loop.  Returns (exchanges, end reason)."""
@@ -891,7 +900,7 @@ def random_pair(st, R, ea, eb, ebits, hmask, spaces, pc, emask, rs, first, tally
         p = 1 - p
 
 
-@njit(cache=True)
+@helper
 def check_invariants(st, R, before):
     """Violations: a level missing a colour, a stale cut mask, a complete tower changed."""
     n = R[R_N]
@@ -920,7 +929,7 @@ def check_invariants(st, R, before):
     return bad
 
 
-@njit(cache=True)
+@helper
 def final_scores(st, R, pts, cards, tally, cp, sc):
     """Scores, tie-breaks and the winner into ``tally``; returns the winning side (seat,
     team in four-player games) or -1."""
@@ -980,7 +989,7 @@ def final_scores(st, R, pts, cards, tally, cp, sc):
     return who
 
 
-@njit(cache=True)
+@helper
 def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc, bot_ids, bot_par,
               st, rs, moves, rep, ties, vals, s1, s2, ss, mv, nmv, idx, al, be, bv,
               dp, pc, used, allowed, col, rem, cards, cp, sc, before, emask, tally):
@@ -1102,7 +1111,7 @@ def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc, bot_id
             m = lookahead_task(st, R, p, cards, moves, nm, ea, eb, ebits, hmask, spaces, pts,
                                s1, s2, rep, ties, cp, rs)
         if check:
-            before[:] = st
+            copy_into(before, st)
         centre_open = st[CUT + ctr] != 0
         f = apply_exchange(st, R, m, p, ea, eb, hmask, spaces)
         ex += 1
@@ -1138,7 +1147,7 @@ def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc, bot_id
         tally[T_WINNER] = side
 
 
-@njit(cache=True)
+@kernel
 def run_games(seed, start, count, R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc, bot_ids,
               bot_par, out):
     """Play games start..start+count-1; ``out[j]`` receives game j's tally."""

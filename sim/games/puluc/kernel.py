@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...jit import helper, kernel
 from ...rng import next_u64, rand_int, seed_streams
 
 # rule array slots
@@ -44,14 +45,14 @@ END_KILLED, END_CAP = 0, 1
 WIN_VALUE = 1.0e9
 
 
-@njit(cache=True)
+@kernel
 def new_state(T, W):
     st = np.zeros(3 * T + 4, dtype=np.int64)
     reset_state(st, T, W)
     return st
 
 
-@njit(cache=True)
+@helper
 def reset_state(st, T, W):
     for i in range(T):
         st[i] = -1
@@ -73,7 +74,15 @@ def index_of(p, prog, T):
     return prog if p == 0 else T - 1 - prog
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def copy_into(dst, src):
+    """``dst[:] = src`` for two same-length 1-d arrays, as a loop: numba lowers the
+    array-to-array slice assignment only with reference counting, which helpers lack."""
+    for i in range(dst.shape[0]):
+        dst[i] = src[i]
+
+
+@helper
 def destination(st, R, p, mv, cast):
     """Where move ``mv`` of side ``p`` with ``cast`` ends: index, T (off), or -1 (illegal)."""
     T = R[R_T]
@@ -257,7 +266,7 @@ def apply_move(st, R, p, mv, cast, tally):
             tally[G_DEEP] = h
 
 
-@njit(cache=True)
+@helper
 def greedy_score(st, R, p, mv, cast):
     """One-ply heuristic: carry off enemies, capture the biggest pile, run the leader."""
     T = R[R_T]
@@ -278,7 +287,7 @@ def greedy_score(st, R, p, mv, cast):
     return score
 
 
-@njit(cache=True)
+@helper
 def evaluate(st, R, p):
     """Zero-sum static value of a position for side ``p``."""
     T = R[R_T]
@@ -308,7 +317,7 @@ def evaluate(st, R, p):
     return v
 
 
-@njit(cache=True)
+@helper
 def greedy_choice(st, R, p, cast, moves, n):
     best = moves[0]
     best_s = greedy_score(st, R, p, moves[0], cast)
@@ -320,7 +329,7 @@ def greedy_choice(st, R, p, cast, moves, n):
     return best
 
 
-@njit(cache=True)
+@helper
 def search_choice(st, R, p, cast, moves, n, depth, casts_left_in_turn,
                   cast_vals, cast_probs, scratch, dummy):
     """Expectiminimax: our move, then (depth 2) every cast of the next caster and its best reply."""
@@ -333,7 +342,7 @@ def search_choice(st, R, p, cast, moves, n, depth, casts_left_in_turn,
     best = moves[0]
     best_v = -np.inf
     for k in range(n):
-        s1[:] = st
+        copy_into(s1, st)
         apply_move(s1, R, p, moves[k], cast, dummy)
         if s1[3 * T + 2 + (1 - p)] >= W:
             return moves[k]
@@ -350,7 +359,7 @@ def search_choice(st, R, p, cast, moves, n, depth, casts_left_in_turn,
                 # the next caster picks the reply best for itself (zero-sum)
                 bv = -np.inf
                 for r in range(nr):
-                    s2[:] = s1
+                    copy_into(s2, s1)
                     apply_move(s2, R, nxt, rep[r], cv, dummy)
                     e = evaluate(s2, R, nxt)
                     if e > bv:
@@ -376,7 +385,7 @@ def cast_lots(rs, R, tab, lot_thresh):
     return tab[marked]
 
 
-@njit(cache=True)
+@helper
 def play_game(g, seed, R, tab, lot_thresh, cast_vals, cast_probs, bot_ids, bot_par,
               st, rs, moves, scratch, tally, dummy):
     """Play game ``g``; returns (winner, end_reason, first, casts); tallies in ``tally``."""
@@ -424,7 +433,7 @@ def play_game(g, seed, R, tab, lot_thresh, cast_vals, cast_probs, bot_ids, bot_p
         p = 1 - p
 
 
-@njit(cache=True)
+@kernel
 def run_games(seed, start, count, R, tab, lot_thresh, cast_vals, cast_probs, bot_ids, bot_par,
               winner, end_reason, first_player, casts, moves_out, deepest,
               kills, captures, rescues, forfeits):
