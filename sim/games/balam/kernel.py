@@ -1942,15 +1942,13 @@ def fit_mask(own, bld, pl, gs, nnb, info, p, s):
         if not one:
             return 0
     m = 0
-    for code in range(1, 9):
-        if gs[GS_TILE + (code - 1) // 2] <= 0:
-            continue
-        if code == PALACE or code == TEMPLE:
-            if not two:
-                continue
-        if code == MARKET and pl[p, P_SMALL] < 1 + nnb[s]:
-            continue
-        m |= 1 << code
+    for i in range(4):   # tile stack i holds codes 2i+1 and 2i+2
+        if gs[GS_TILE + i] > 0:
+            m |= 3 << (2 * i + 1)
+    if not two:
+        m &= ~((1 << PALACE) | (1 << TEMPLE))
+    if pl[p, P_SMALL] < 1 + nnb[s]:
+        m &= ~(1 << MARKET)
     return m
 
 
