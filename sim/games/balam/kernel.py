@@ -505,16 +505,15 @@ def player_counts(own, bld, info, R, p, cnt):
 
 
 @helper_inline
-def building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last, riv_bc, riv_ob):
-    """Heuristic value of adding ``code`` on site s, given the counts ``cnt``."""
+def building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last, riv_bc, riv_ob,
+                   base):
+    """Heuristic value of adding ``code`` on site s, given the counts ``cnt``; ``base`` is
+    econ() of those counts (the caller computes it once for all codes)."""
     vc = cnt[0:5]
     nT = cnt[5 + TEMPLE]
     nP = cnt[5 + PALACE]
     nR = cnt[5 + RESERVE]
     v = 0.0
-    base = 0.0
-    if code == VILLAGE or code == TEMPLE or code == PALACE or code == RESERVE:
-        base = econ(vc, nT, nP, nR, R, W, last)
     if code == VILLAGE:
         if R[R_FOREST] == 1 and info[s, I_FOREST] == 0:
             return -1.0
@@ -681,11 +680,14 @@ def plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, l
         best = np.int64(-1)
         bv = 0.05
         fm = fit_mask(own, bld, pl, gs, nnb, info, p, s) & afford_mask(hand, R)
+        base = 0.0
+        if fm & ((1 << VILLAGE) | (1 << TEMPLE) | (1 << PALACE) | (1 << RESERVE)):
+            base = econ(cnt[0:5], cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], R, W, last)
         for code in range(1, 9):
             if (fm >> code) & 1 == 0:
                 continue
             v = building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last,
-                               riv_bc, riv_ob)
+                               riv_bc, riv_ob, base)
             v -= cost_value(hand, hv, R, code, spend)
             if own[s] == -1:
                 # a new city: a pyramid out, one more city for ball games, exposure
@@ -1736,13 +1738,13 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
     if amask != 0:
         # first-building values that do not depend on the site, once per turn
         fv = fsc[20:29]
+        base = econ(cnt[0:5], cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], R, W, last)
         for code in range(1, 9):
             fv[code] = -cost_value(hand, hv, R, code, spend)
             if code != VILLAGE and code != GARRISON and code != MARKET:
                 fv[code] += building_value(own, bld, R, W, nbr, nnb, info, p, 0, code, cnt, rl,
-                                           last, riv_bc, riv_ob)
+                                           last, riv_bc, riv_ob, base)
         vill = fsc[30:35]
-        base = econ(cnt[0:5], cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], R, W, last)
         for c in range(5):
             cnt[c] += 1
             vill[c] = (econ(cnt[0:5], cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], R, W,
@@ -1799,7 +1801,7 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
                     v = fv[code] + vill[info[s, I_COLOUR]]
                 elif code == GARRISON or code == MARKET:
                     v = fv[code] + building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt,
-                                                  rl, last, riv_bc, riv_ob)
+                                                  rl, last, riv_bc, riv_ob, 0.0)
                 else:
                     v = fv[code]
                 if v > bvs:
@@ -1835,7 +1837,7 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
     bb = np.int64(-1)
     bo = np.int64(0)
     bk = np.int64(0)
-    for a in range(S):
+    for a in range(S if cnt[5 + GARRISON] > 0 else 0):   # no garrison, no attack
         if own[a] != p:
             continue
         g = site_code_count(bld, a, GARRISON)
