@@ -21,3 +21,11 @@ helper = njit(cache=True, error_model="numpy", _nrt=False)
 #: a small helper called in hot loops, inlined into its callers by numba: a call with
 #: a dozen array arguments (each passed as seven words) costs more than the body
 helper_inline = njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+
+
+@helper_inline
+def copy_into(dst, src):
+    """``dst[:] = src`` for two same-length 1-d arrays, as a loop: numba lowers the
+    array-to-array slice assignment only with reference counting, which helpers lack."""
+    for i in range(dst.shape[0]):
+        dst[i] = src[i]

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...jit import helper, kernel
+from ...jit import copy_into, helper, kernel
 from ...rng import rand_int, seed_streams
 
 # ------------------------------------------------------------------ layout
@@ -116,14 +116,6 @@ def popcount(x):
         x &= x - 1
         c += 1
     return c
-
-
-@njit(cache=True, inline="always")
-def copy_into(dst, src):
-    """``dst[:] = src`` for two same-length 1-d arrays, as a loop: numba lowers the
-    array-to-array slice assignment only with reference counting, which helpers lack."""
-    for i in range(dst.shape[0]):
-        dst[i] = src[i]
 
 
 @helper

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...jit import helper, kernel
+from ...jit import copy_into, helper, kernel
 from ...rng import next_u64, rand_int, seed_streams
 
 # rule array slots
@@ -72,14 +72,6 @@ def progress(p, i, T):
 @njit(cache=True, inline="always")
 def index_of(p, prog, T):
     return prog if p == 0 else T - 1 - prog
-
-
-@njit(cache=True, inline="always")
-def copy_into(dst, src):
-    """``dst[:] = src`` for two same-length 1-d arrays, as a loop: numba lowers the
-    array-to-array slice assignment only with reference counting, which helpers lack."""
-    for i in range(dst.shape[0]):
-        dst[i] = src[i]
 
 
 @helper
