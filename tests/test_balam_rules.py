@@ -234,12 +234,17 @@ def test_riches_left_on_villages_and_palaces_are_lost_but_obsidian_stays():
     pos.city(0, 0, V, G, tokens=[(1, OBSID)])
     K.production(pos.own, pos.bld, pos.tok, pos.gs, pos.R, pos.info, 0)
     pos.bot_ids[:] = RAND
-    total = pos.gs[K.GS_SUP + MAIZE]
+
+    def held(t):  # supply + tokens on the board + hands
+        return int(pos.gs[K.GS_SUP + t] + (pos.tok == t).sum() + pos.pl[:, K.P_HAND + t].sum())
+
+    total = {t: held(t) for t in range(6)}
     for g in range(20):  # whatever the random routing, nothing is created or kept on villages
         pos.seed(g)
         pos.distribute(0)
         assert pos.tok[0, 0] == -1
         assert pos.tok[0, 1] in (-1, OBSID)
+        assert {t: held(t) for t in range(6)} == total
 
 
 def test_solver_matches_the_best_routing():

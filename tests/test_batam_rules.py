@@ -367,7 +367,6 @@ def test_pirate_tile_blocks_its_space_and_charges_neighbours():
     #   ~ ~ ~ ~ ~
     tiles = ([K.PIRATE], [0], [-1])
     ctx, b = mini_ctx(PIRATE_MAP, {"B": "Batam", "R": "Rempang"}, tiles=tiles, compass="tiles")
-    R = ctx[0]
     pir = node(b, 0, 2)
     for bot, path in (("plodder", 6), ("heuristic", 8)):
         st, rs, _ = blank(ctx)
@@ -403,7 +402,6 @@ COMPASS_LINE = "B~*~R"
 def test_pirate_card_pay_per_die_or_stop(pay_limit, stops):
     #   B ~ * ~ R   the deck holds one pirate card (2 coins per die); three dice aboard
     ctx, b = mini_ctx(COMPASS_LINE, {"B": "Batam", "R": "Rempang"}, compass="cards")
-    R = ctx[0]
     ck, cv = ctx[19], ctx[20]
     k = int(np.flatnonzero((ck == K.PIRATE) & (cv == 2))[0])
     st, rs, _ = blank(ctx)
@@ -424,7 +422,7 @@ def test_pirate_card_pay_per_die_or_stop(pay_limit, stops):
 def test_compass_cards_tradewind_treasure_and_map():
     #   B ~ * ~ R   tradewind 3 on the compass space: 3 dice of 1 reach Rempang (4 spaces)
     ctx, b = mini_ctx(COMPASS_LINE, {"B": "Batam", "R": "Rempang"}, compass="cards")
-    ck, cv, ci = ctx[19], ctx[20], ctx[21]
+    ck, cv = ctx[19], ctx[20]
     tw = int(np.flatnonzero((ck == K.TRADEWIND) & (cv == 3))[0])
     st, rs, _ = blank(ctx)
     st[K.O_DECK] = tw

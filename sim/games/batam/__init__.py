@@ -209,7 +209,6 @@ def prepare(rules: dict, players: int):
 
 
 def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
-    R = ctx[0]
     P = players
     bot_ids = np.ascontiguousarray(bot_ids, dtype=np.int64)
     bp = np.zeros((P, K.N_BOTPAR), np.float64)

@@ -137,7 +137,6 @@ def _reachable(b: Board, src: int, blocked: int) -> np.ndarray:
 
 
 def validate_board(path: Path, b: Board, goods: int):
-    n = len(b.kind)
     comp_nodes = np.flatnonzero(b.kind == COMPASS)
     if len(comp_nodes) != N_COMPASS:
         raise ParamError(f"board file '{path}' has {len(comp_nodes)} compass spaces; the rulebook has "

@@ -278,7 +278,6 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
 
 def columns_from_tally(tal, players, capped_rule=K.CAPPED_SCORE):
     P = players
-    count = tal.shape[0]
 
     def seat(off, dt):
         return tal[:, off:off + P].astype(dt)
