@@ -889,10 +889,10 @@ class Balam:
 
     def plan_site(self, own, bld, W, p, s, hand, cnt, hv, rl, last, riv_bc, riv_ob):
         """Greedy plan on site s with ``hand`` (already taxed).  Returns (value, plan).
-        Like the kernel, ``hand`` is left reduced by the plan's costs; bld, own, cnt are
-        restored."""
+        hand, bld, own and cnt are restored."""
         S = len(own)
         sb = list(bld[s])
+        hand0 = list(hand)
         total = 0.0
         plan = []
         owner0 = own[s]
@@ -944,6 +944,7 @@ class Balam:
                     cnt[st.colour] -= 1
             cnt[5 + c] -= 1
         bld[s] = sb
+        hand[:] = hand0
         if own[s] != owner0:
             own[s] = owner0
             cnt[15] -= 1

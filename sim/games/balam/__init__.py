@@ -263,7 +263,7 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par):
 GAME = Game(
     name="balam",
     title="Balam",
-    version=1,
+    version=2,   # 2: a heuristic with plans=2 plans its second site with the whole hand
     players=(2, 3, 4),
     default_players=2,
     params=PARAMS,

@@ -672,6 +672,12 @@ def plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, l
     sb1 = bld[s, 1]
     sb2 = bld[s, 2]
     sb3 = bld[s, 3]
+    h0 = hand[0]
+    h1 = hand[1]
+    h2 = hand[2]
+    h3 = hand[3]
+    h4 = hand[4]
+    h5 = hand[5]
     total = 0.0
     n = 0
     owner0 = own[s]
@@ -723,7 +729,12 @@ def plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, l
             if R[R_FOREST] == 0 or info[s, I_FOREST] == 1:
                 cnt[info[s, I_COLOUR]] -= 1
         cnt[5 + c] -= 1
-        cost_value(hand, hv, R, c, spend)
+    hand[0] = h0
+    hand[1] = h1
+    hand[2] = h2
+    hand[3] = h3
+    hand[4] = h4
+    hand[5] = h5
     bld[s, 0] = sb0
     bld[s, 1] = sb1
     bld[s, 2] = sb2
