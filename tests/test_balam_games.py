@@ -18,7 +18,7 @@ def run(players, bots, rules=None, n=200, seed=1, start=0, raw=False):
         z = [np.zeros(n, dt) for dt in (np.int8, np.int8, np.int16, np.int32, np.int8, np.int8, np.int16)]
         seat = np.zeros((n, players, K.NPL), np.int32)
         K.run_games(np.uint64(seed), np.int64(start), np.int64(n), R, nbr, nnb, info, ctype, cgain,
-                    cnopt, ids, p2, *z, seat)
+                    cnopt, ids, p2, *z, seat, np.zeros(n, np.int16), np.zeros(n, np.int8))
         return seat
     return GAME.run_chunk(ctx, players, seed, start, n, ids, par)
 
@@ -55,6 +55,10 @@ def test_columns_are_consistent(rules):
         assert all(out["prestige"][i, w[i]] == top[i] for i in range(len(w)) if w[i] >= 0)
         assert (out["cities"] >= 0).all() and (out["cities"] <= 12).all()
         assert (out["buildings_lost"].sum(axis=1) == out["buildings_destroyed"].sum(axis=1)).all()
+        # drama: a settling point exactly when someone won alone; changes fit in the rounds
+        assert ((out["lead_settled"] >= 0) == (out["winner"] >= 0)).all()
+        assert (out["lead_settled"] <= 100).all() and (out["lead_changes"] >= 0).all()
+        assert (out["lead_changes"] <= out["rounds"] - 1).all()
 
 
 def test_lengthened_balam_is_longer_and_horizon_caps():

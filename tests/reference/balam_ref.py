@@ -1465,6 +1465,7 @@ class Balam:
         cur = first
         pos = 0
         end = 0
+        leaders = []
         while True:
             if self.round >= self.max_rounds:
                 end = 2
@@ -1503,13 +1504,36 @@ class Balam:
                 for i in range(self.NP):
                     self.gain((rfirst + i) % self.NP, MAIZE, int(self.c.chaak_maize))
             cur = (last + 1) % self.NP
+            leaders.append(self.sole_leader())
             if final:
                 end = 0
                 break
         for q in range(self.NP):
             self.prestige(q, "bonus", sum(self.kings[q].hand) // 2)
         self.end, self.first = end, first
+        # drama: the sole prestige leader after each round, the final standing for the last
+        if leaders:
+            leaders[-1] = self.sole_leader()
+        winner = leaders[-1] if leaders and end != 2 else -1
+        changes, last_leader = 0, -1
+        for x in leaders:
+            if x >= 0:
+                if last_leader >= 0 and x != last_leader:
+                    changes += 1
+                last_leader = x
+        settled = -1
+        if winner >= 0:
+            r = len(leaders)
+            while r > 0 and leaders[r - 1] == winner:
+                r -= 1
+            settled = 100 * r // len(leaders)
+        self.lead_changes, self.lead_settled = changes, settled
         return self
+
+    def sole_leader(self):
+        ps = [k.prestige for k in self.kings]
+        best = max(ps)
+        return ps.index(best) if ps.count(best) == 1 else -1
 
     def columns(self):
         """The recorded columns of this game, named as the kernel's."""
@@ -1517,6 +1541,7 @@ class Balam:
         out = {"end_reason": self.end, "first_player": self.first, "rounds": self.round,
                "turns": self.turns, "ball_games": self.balls, "eclipse_round": self.eclipse_round,
                "cards_turned": self.cards_turned,
+               "lead_changes": self.lead_changes, "lead_settled": self.lead_settled,
                "prestige": [k.prestige for k in ks],
                "pp_ceremony": [k.source["ceremony"] for k in ks],
                "pp_cenote": [k.source["cenote"] for k in ks],

@@ -134,6 +134,9 @@ COLUMNS = (
     Column("ball_games", "int8", "ball game cards turned"),
     Column("eclipse_round", "int8", "round in which the Eclipse was turned (0: never)"),
     Column("cards_turned", "int16", "Katun cards turned"),
+    Column("lead_changes", "int16", "times the sole prestige leader at the end of a round changed"),
+    Column("lead_settled", "int8", "percent of the rounds played before the winner led for good "
+           "(-1: no single winner)"),
 ) + tuple(Column(n, dt, h, per_seat=True) for n, _, dt, h in _SEAT_FIELDS) + (
     Column("riches_left", "int16", "personal riches at the end (before the bonus)", per_seat=True),
 ) + tuple(Column(c, "int8", f"{k.replace('_', ' ')} cards this seat turned", per_seat=True)
@@ -235,11 +238,14 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par):
     ecl = np.empty(count, np.int8)
     cards = np.empty(count, np.int16)
     seat = np.empty((count, players, K.NPL), np.int32)
+    changes = np.empty(count, np.int16)
+    settled = np.empty(count, np.int8)
     K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, nbr, nnb, info, ctype,
                 cgain, cnopt, np.asarray(bot_ids, np.int64), par, end, first, rounds, turns,
-                balls, ecl, cards, seat)
+                balls, ecl, cards, seat, changes, settled)
     out = {"end_reason": end, "first_player": first, "rounds": rounds, "turns": turns,
-           "ball_games": balls, "eclipse_round": ecl, "cards_turned": cards}
+           "ball_games": balls, "eclipse_round": ecl, "cards_turned": cards,
+           "lead_changes": changes, "lead_settled": settled}
     for name, f, dt, _ in _SEAT_FIELDS:
         out[name] = seat[:, :, f].astype(dt)
     out["riches_left"] = seat[:, :, K.P_HAND:K.P_HAND + 6].sum(axis=2).astype(np.int16)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...drama import drama
 from ...jit import helper, helper_inline, kernel
 from ...rng import rand_int, seed_streams
 
@@ -133,6 +134,23 @@ def gain(pl, gs, p, t, n):
     gs[GS_SUP + t] -= g
     pl[p, P_HAND + t] += g
     return g
+
+
+@helper
+def prestige_leader(pl, NP):
+    """The king with the most prestige, or -1 when the most is shared."""
+    best = np.int64(-1)
+    bp = np.int64(-1)
+    tie = False
+    for q in range(NP):
+        v = pl[q, P_PRES]
+        if v > bp:
+            bp = v
+            best = q
+            tie = False
+        elif v == bp:
+            tie = True
+    return -1 if tie else best
 
 
 @helper
@@ -2143,9 +2161,10 @@ def with_site_terms(bot_par, info):
 @kernel
 def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_ids, bot_par,
               end_reason, first_player, rounds, turns, ball_games, eclipse_round, cards_turned,
-              seat_out):
+              seat_out, lead_changes, lead_settled):
     """seat_out[j, p, f] = pl[p, f] at the end of game j; cities go into column P_LARGE's
-    place afterwards (see run_chunk)."""
+    place afterwards (see run_chunk).  The drama columns follow the sole prestige leader
+    after each round's end (after the riches bonus for the last round)."""
     NP = R[R_NP]
     S = nbr.shape[0]
     bot_par = with_site_terms(bot_par, info)
@@ -2168,6 +2187,7 @@ def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_id
     fsc = np.zeros(128)
     dval = np.zeros((6, 5))
     dx = np.zeros((6, 5), np.int64)
+    leaders = np.zeros(R[R_MAXR] + 1, np.int64)
     for j in range(count):
         g = start + j
         seed_streams(rs, seed, g)
@@ -2233,6 +2253,7 @@ def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_id
                 for i in range(NP):
                     gain(pl, gs, (rfirst + i) % NP, MAIZE, R[R_CHAAK])
             cur = (last_player + 1) % NP
+            leaders[gs[GS_ROUND] - 1] = prestige_leader(pl, NP)
             if final:
                 end = END_BALLS
                 break
@@ -2240,6 +2261,16 @@ def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_id
         for q in range(NP):
             b = hand_total(pl, q) // 2
             add_prestige(pl, q, P_BONUS, b)
+        nr = gs[GS_ROUND]
+        win = -1
+        if nr > 0:
+            leaders[nr - 1] = prestige_leader(pl, NP)   # the final standing
+            if end != END_CAP:
+                win = leaders[nr - 1]
+            lead_changes[j], lead_settled[j] = drama(leaders, nr, win)
+        else:
+            lead_changes[j] = 0
+            lead_settled[j] = -1
         end_reason[j] = end
         first_player[j] = first
         rounds[j] = gs[GS_ROUND]

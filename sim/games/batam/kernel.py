@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...drama import drama
 from ...jit import helper, kernel
 from ...rng import rand_int, seed_streams
 
@@ -993,26 +994,6 @@ def round_leader(st, P):
         elif c == bc and gd == bg:
             tie = True
     return -1 if tie else best
-
-
-@helper
-def drama(leaders, rounds, winner):
-    """(lead changes, % of the rounds before the winner's lead became permanent or -1)."""
-    changes = 0
-    last = -1
-    for r in range(rounds):
-        x = leaders[r]
-        if x >= 0:
-            if last >= 0 and x != last:
-                changes += 1
-            last = x
-    settled = -1
-    if winner >= 0:
-        r = rounds
-        while r > 0 and leaders[r - 1] == winner:
-            r -= 1
-        settled = (100 * r) // rounds
-    return changes, settled
 
 
 @helper
