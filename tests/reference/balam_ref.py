@@ -1393,21 +1393,16 @@ class Balam:
             if kind == "lose":
                 self.supply[t] += 1
                 continue
-            x = next(x for x in sinks if x[0] == kind and x[3] == grp and x[4] > 0)
-            x[4] -= 1
-            if kind == TEMPLE:
-                self.prestige(p, "ceremony", int(self.c.points[t]))
-                self.supply[t] += 1
-            elif kind == PALACE:
-                self.kings[p].hand[t] += 1
-            else:
-                self.sites[x[1]].token[x[2]] = t
+            self.deliver(p, t, grp, kind, sinks)
 
     def route(self, p, t, grp, kind, sinks):
         if kind == DK_LOSE:
             self.supply[t] += 1
             return
-        code = DK_CODE[kind]
+        self.deliver(p, t, grp, DK_CODE[kind], sinks)
+
+    def deliver(self, p, t, grp, code, sinks):
+        """One riches of type t to the first sink of building ``code`` in group grp."""
         x = next(x for x in sinks if x[0] == code and x[3] == grp and x[4] > 0)
         x[4] -= 1
         if code == TEMPLE:
