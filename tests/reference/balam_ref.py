@@ -718,18 +718,21 @@ class Balam:
     def player_counts(self, own, bld, p):
         cnt = [0] * 16
         for s in range(len(own)):
-            if own[s] != p:
-                continue
-            cnt[15] += 1
-            st = self.sites[s]
-            for k in range(4):
-                c = bld[s][k]
-                if c == VILLAGE:
-                    if not self.forest_only or st.forest == 1:
-                        cnt[st.colour] += 1
-                if 1 <= c <= 8:
-                    cnt[5 + c] += 1
+            if own[s] == p:
+                self.count_city(bld, s, cnt)
         return cnt
+
+    def count_city(self, bld, s, cnt):
+        """Add own city s to the counts: producing villages by colour, buildings by code,
+        cities."""
+        cnt[15] += 1
+        st = self.sites[s]
+        for c in bld[s]:
+            if c == VILLAGE:
+                if not self.forest_only or st.forest == 1:
+                    cnt[st.colour] += 1
+            if 1 <= c <= 8:
+                cnt[5 + c] += 1
 
     def building_value(self, own, bld, W, p, s, code, cnt, rl, last, riv_bc, riv_ob, base):
         vc = cnt  # cnt[0:5]
@@ -1027,15 +1030,10 @@ class Balam:
                     elif c == OBSERV:
                         per[4 + q] += 1
                 continue
-            cnt[15] += 1
+            self.count_city(bld, s, cnt)
             cityv = W[BW_EXPAND]
             for k in range(4):
                 c = bld[s][k]
-                if c == VILLAGE:
-                    if not self.forest_only or st.forest == 1:
-                        cnt[st.colour] += 1
-                if 1 <= c <= 8:
-                    cnt[5 + c] += 1
                 cityv += pv[c]
                 if tok[s][k] >= 0:
                     onb[tok[s][k]] += 1
