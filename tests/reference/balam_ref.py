@@ -1284,9 +1284,6 @@ class Balam:
                         v = fv[code]
                     if v > bvs:
                         bvs = v
-                if own[s] == -1:
-                    bvs += W[NBW + s]
-                    bvs -= W[NBW + S + s]
                 if bvs > v1:
                     s2, v2 = s1, v1
                     s1, v1 = s, bvs

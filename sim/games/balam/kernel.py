@@ -1835,9 +1835,6 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
                     v = fv[code]
                 if v > bvs:
                     bvs = v
-            if own[s] == -1:
-                bvs += W[NBW + s]
-                bvs -= W[NBW + S + s]
             if bvs > v1:
                 s2 = s1
                 v2 = v1
