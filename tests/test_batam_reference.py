@@ -67,6 +67,7 @@ SWEEP = [
     (3, "heuristic", 30, dict(compass="none", occupied_cost=2)),
     (3, "random", 30, dict(horizon=6, horizon_result="draw", opp_limit=1)),
     (3, "gambler,spiteful,plodder", 30, dict(occupied_harbour=False, reroll_cost=1, reroll_step=2)),
+    (4, "gambler,random,gambler,random", 30, dict(reroll_pricing="rising")),
     (2, "heuristic", 30, dict(compass="cards", pirate_fee=5)),
     (2, "random,heuristic", 30, dict(horizon=15)),
     (4, "heuristic", 30, dict(sale=150, bank_empty="short", payout=20)),

@@ -249,7 +249,8 @@ def test_collect_wages_captain_sailor_paid_ship_free_unclaimed_returned():
     assert [tally(tal, K.T_WPAID, p) for p in range(4)] == [6, 3, 0, 0]
 
 
-def test_rerolls_cost_two_then_three_then_four():
+def test_rerolls_cost_as_the_rulebook_example_two_three_four_in_total():
+    # "total 3 coins for two rerolls, 4 coins for three rerolls": 2, then 1 more each
     ctx = make_ctx(4)
     st, rs, _ = blank(ctx)
     tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
@@ -258,8 +259,23 @@ def test_rerolls_cost_two_then_three_then_four():
     bid, bp = bot_params("heuristic", 4, reroll_low=5, reroll_max=3, reserve=0)
     K.reroll_phase(st, ctx[0], ctx[1], 0, bid, bp, rs, tal)
     assert tally(tal, K.T_RR, 0) == 3
-    assert tally(tal, K.T_RRC, 0) == 2 + 3 + 4
-    assert st[K.O_COINS] == 20 - 9 and st[K.O_BANK] == bank + 9
+    assert tally(tal, K.T_RRC, 0) == 4
+    assert st[K.O_COINS] == 20 - 4 and st[K.O_BANK] == bank + 4
+    # with only 3 coins: the first re-roll (2) and a second (1), then nothing left
+    st, rs, _ = blank(ctx)
+    st[K.O_COINS] = 3
+    tal[:] = 0
+    K.reroll_phase(st, ctx[0], ctx[1], 0, bid, bp, rs, tal)
+    assert tally(tal, K.T_RR, 0) == 2 and st[K.O_COINS] == 0
+
+
+def test_rising_reroll_pricing_costs_two_then_three_then_four_each():
+    ctx = make_ctx(4, reroll_pricing="rising")
+    st, rs, _ = blank(ctx)
+    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    bid, bp = bot_params("heuristic", 4, reroll_low=5, reroll_max=3, reserve=0)
+    K.reroll_phase(st, ctx[0], ctx[1], 0, bid, bp, rs, tal)
+    assert tally(tal, K.T_RR, 0) == 3 and tally(tal, K.T_RRC, 0) == 2 + 3 + 4
     # with only 4 coins: one re-roll (2), the next would cost 3 > 2 left
     st, rs, _ = blank(ctx)
     st[K.O_COINS] = 4

@@ -49,7 +49,7 @@ STYLES = {
 
 RULEBOOK = {"compass": "tiles", "board": "standard", "dice": "standard", "tiles": "standard",
             "cards": "standard", "components": "standard", "sale": 25, "payout": 5,
-            "return_bonus": 10, "reroll_cost": 2, "reroll_step": 1, "pirate_fee": 3, "opp_limit": 0,
+            "return_bonus": 10, "reroll_cost": 2, "reroll_step": 1, "reroll_pricing": "total", "pirate_fee": 3, "opp_limit": 0,
             "occupied_cost": 1, "occupied_harbour": True, "bonus_window": "round",
             "pirate_charge": "each", "bank_empty": "short", "horizon": 40, "horizon_result": "rank"}
 
@@ -287,7 +287,12 @@ class Batam:
         name, style = self.bots[p]
         n = 0
         while True:
-            cost = self.r["reroll_cost"] + self.r["reroll_step"] * n
+            if n == 0:
+                cost = self.r["reroll_cost"]
+            elif self.r["reroll_pricing"] == "rising":
+                cost = self.r["reroll_cost"] + self.r["reroll_step"] * n
+            else:
+                cost = self.r["reroll_step"]
             if self.coins[p] < cost:
                 break
             if name == "random":

@@ -35,8 +35,13 @@ PARAMS = (
           source="Ending the Game"),
     Param("reroll_cost", 2, "coins for the first re-roll of a turn", "int", 0, 100,
           source="Phase 2: Place Crew"),
-    Param("reroll_step", 1, "extra coins for each further re-roll", "int", 0, 100,
+    Param("reroll_step", 1, "coins for each further re-roll ('total' pricing), or how much more "
+          "each further re-roll costs than the one before ('rising')", "int", 0, 100,
           source="Phase 2: Place Crew"),
+    Param("reroll_pricing", "total", "'total': the rulebook's example, 2 coins for one re-roll, 3 "
+          "in total for two, 4 for three (each further re-roll costs reroll_step); 'rising': each "
+          "re-roll costs reroll_step more than the one before (2, then 3, then 4: totals 2, 5, 9)",
+          "choice", choices=("total", "rising"), source="Phase 2: Place Crew (reading)"),
     Param("pirate_fee", 3, "coins per die on your board for entering a space next to the pirate tile",
           "int", 0, 100, source="Compass Tiles: Pirate Ship"),
     Param("opp_limit", 0, "most dice one player may put on each opponent's board; 0 = rulebook "
@@ -160,6 +165,7 @@ COLUMNS = (
 _CODES = {
     "compass": {"none": K.MODE_NONE, "tiles": K.MODE_TILES, "cards": K.MODE_CARDS},
     "bonus_window": {"round": K.WINDOW_ROUND, "after": K.WINDOW_AFTER},
+    "reroll_pricing": {"total": K.RR_TOTAL, "rising": K.RR_RISING},
     "pirate_charge": {"each": K.CHARGE_EACH, "once": K.CHARGE_ONCE},
     "bank_empty": {"short": K.BANK_SHORT, "unlimited": K.BANK_UNLIMITED},
     "horizon_result": {"rank": K.HRES_RANK, "draw": K.HRES_DRAW},
@@ -187,6 +193,7 @@ def prepare(rules: dict, players: int):
     R[K.R_PFEE] = rules["pirate_fee"]
     R[K.R_OPPLIM] = rules["opp_limit"] or OPP_LIMIT[players]
     R[K.R_WINDOW] = _CODES["bonus_window"][rules["bonus_window"]]
+    R[K.R_RR_PRICING] = _CODES["reroll_pricing"][rules["reroll_pricing"]]
     R[K.R_CHARGE] = _CODES["pirate_charge"][rules["pirate_charge"]]
     R[K.R_BANKMODE] = _CODES["bank_empty"][rules["bank_empty"]]
     R[K.R_HORIZON] = rules["horizon"]
@@ -264,7 +271,7 @@ def _notes() -> dict:
 GAME = Game(
     name="batam",
     title="Batam",
-    version=7,
+    version=8,   # 8: re-roll prices as the rulebook example (totals 2, 3, 4)
     players=(2, 3, 4),
     default_players=4,
     params=PARAMS,

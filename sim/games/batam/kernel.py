@@ -60,8 +60,9 @@ N_BOTPAR = 16
 # rule slots
 (R_P, R_MODE, R_SALE, R_PAYOUT, R_BONUS, R_RR_FIRST, R_RR_STEP, R_PFEE, R_OPPLIM, R_WINDOW,
  R_CHARGE, R_BANKMODE, R_HORIZON, R_HRES, R_OCC, R_OCCH, R_START, R_BANK0, R_GOODS, R_NF,
- R_NT, R_NK, R_STARTNODE, R_N, R_NI, R_NC) = range(26)
-N_RULES = 26
+ R_NT, R_NK, R_STARTNODE, R_N, R_NI, R_NC, R_RR_PRICING) = range(27)
+N_RULES = 27
+RR_TOTAL, RR_RISING = 0, 1   # re-roll pricing: later re-rolls cost reroll_step each / one step more each
 
 # state offsets
 O_COINS = 0
@@ -778,13 +779,25 @@ def offer_wages(st, R, p, bot, bp, rs):
 
 
 @helper
+def reroll_price(R, n):
+    """Coins for re-roll n (0 = the first) of a turn: the first costs R_RR_FIRST; each later
+    one R_RR_STEP ('total', the rulebook: totals 2, 3, 4, ...) or R_RR_STEP more than the
+    one before ('rising': 2, 3, 4, ... each)."""
+    if n == 0:
+        return R[R_RR_FIRST]
+    if R[R_RR_PRICING] == RR_RISING:
+        return R[R_RR_FIRST] + R[R_RR_STEP] * n
+    return R[R_RR_STEP]
+
+
+@helper
 def reroll_phase(st, R, faces, p, bot, bp, rs, tal):
     """Phase 2, first part: roll the three dice and pay for re-rolls."""
     for i in range(3):
         st[O_DV + 3 * p + i] = roll(rs, faces)
     n = 0
     while True:
-        cost = R[R_RR_FIRST] + R[R_RR_STEP] * n
+        cost = reroll_price(R, n)
         if st[O_COINS + p] < cost:
             break
         if bot == BOT_RANDOM:
