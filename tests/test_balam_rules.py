@@ -381,7 +381,22 @@ def test_katun_exceptional_two_maize_limited_by_supply():
 def test_katun_expedition_one_riches_of_choice():
     pos = katun_pos()
     pos.turn(0, K.K_EXPED)
-    assert pos.pl[0, K.P_HAND:K.P_HAND + 5].sum() == 1 and pos.pl[0, K.P_HAND + PRIS] == 0
+    assert pos.pl[0, K.P_HAND:K.P_HAND + 6].sum() == 1
+    # any of the six types, prisoners included: the random bot draws each of them
+    got = set()
+    for g in range(60):
+        pos = katun_pos(bots=(RAND, RAND))
+        pos.seed(g)
+        pos.turn(0, K.K_EXPED)
+        got.add(int(np.flatnonzero(pos.pl[0, K.P_HAND:K.P_HAND + 6])[0]))
+    assert got == set(range(6))
+    # the other reading: only the five produced types
+    for g in range(30):
+        pos = katun_pos(bots=(RAND, RAND))
+        pos.R[K.R_EXPED] = 5
+        pos.seed(g)
+        pos.turn(0, K.K_EXPED)
+        assert pos.pl[0, K.P_HAND:K.P_HAND + 5].sum() == 1 and pos.pl[0, K.P_HAND + PRIS] == 0
 
 
 def test_katun_cacao_festival_every_king_drawer_first():
@@ -496,10 +511,10 @@ def test_katun_volcano_only_the_drawers_cities():
     pos.city(2, 1, V)
     pos.turn(0, K.K_VOLCANO)
     assert pos.own[0] == -1 and pos.own[1] == 0 and pos.own[2] == 1
-    pos.R[K.R_HIT] = K.HIT_ALL        # the other reading: every king suffers
+    pos.R[K.R_HIT] = K.HIT_ALL        # catastrophes for all: still the drawer's cities only
     pos.city(0, 0, V)
     pos.turn(0, K.K_VOLCANO)
-    assert pos.own[2] == -1
+    assert pos.own[0] == -1 and pos.own[2] == 1
 
 
 def test_katun_tidal_wave_seashore_cities():

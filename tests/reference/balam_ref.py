@@ -69,7 +69,7 @@ class King:
 class Balam:
     def __init__(self, board, deck, comp, players, ball_target, seed, game, max_rounds=40,
                  hit_all=False, forest_only=False, control_sum=False, eclipse_jitter=0,
-                 max_turns=400, bot_ids=None, bot_par=None, posb=0):
+                 max_turns=400, bot_ids=None, bot_par=None, posb=0, expedition_types=6):
         self.b, self.deck_t, self.c = board, deck, comp
         self.NP = players
         self.target = ball_target
@@ -77,6 +77,7 @@ class Balam:
         self.hit_all, self.forest_only, self.control_sum = hit_all, forest_only, control_sum
         self.jitter = eclipse_jitter
         self.max_turns = max_turns
+        self.expedition_types = expedition_types
         self.chance = Stream(seed, game, 0)
         self.bot = [Stream(seed, game, 1 + p) for p in range(players)]
         self.sites = [Site(*[int(x) for x in board.info[s]]) for s in range(len(board.names))]
@@ -525,7 +526,7 @@ class Balam:
             if g[6] > 0:
                 self.prestige(p, "prosperous", int(g[6]))
         elif kt == 3:
-            opts = [t for t in range(5) if self.supply[t] > 0]
+            opts = [t for t in range(self.expedition_types) if self.supply[t] > 0]
             if opts and not heur:
                 self.gain(p, opts[rnd.rand_int(len(opts))], 1)
             elif opts:
@@ -592,7 +593,9 @@ class Balam:
         elif kt == 8:
             self.eclipse_round = self.round
         else:
-            victims = [(p + i) % self.NP for i in range(self.NP)] if self.hit_all else [p]
+            # with catastrophes hitting all, the Volcano still strikes only the drawer
+            victims = ([(p + i) % self.NP for i in range(self.NP)] if self.hit_all and kt != 15
+                       else [p])
             for q in victims:
                 self.catastrophe(q, kt)
 
@@ -1579,6 +1582,7 @@ def replay_random(rules: dict, players: int, seed: int, game: int, bots=None):
               forest_only=rules["village_production"] == "forest",
               control_sum=rules["control"] == "sum", eclipse_jitter=rules["eclipse_jitter"],
               max_turns=rules["max_turns"], bot_ids=ids, bot_par=par,
+              expedition_types=6 if rules["expedition"] == "any" else 5,
               posb=target_position(deck, _ball_target(rules, players)))
     return g.play().columns()
 

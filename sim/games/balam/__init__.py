@@ -22,8 +22,12 @@ PARAMS = (
           "int", 1, 1000, source="Round Structure (horizon, not a rule)"),
     Param("catastrophes", "drawer",
           "'drawer': a catastrophe strikes the king who turned it; 'all': every king, "
-          "drawer first", "choice", choices=("drawer", "all"),
-          source="4 - KATUN: Catastrophes (reading)"),
+          "drawer first (the Volcano still strikes the drawer only, as its card says)", "choice",
+          choices=("drawer", "all"), source="4 - KATUN: Catastrophes (reading)"),
+    Param("expedition", "any",
+          "Expedition return: 'any' of the six riches types, prisoners included (riches are six "
+          "types); 'produced': one of the five types villages produce", "choice",
+          choices=("any", "produced"), source="4 - KATUN: 3 - Expedition return (reading)"),
     Param("village_production", "all",
           "'all': every village produces; 'forest': only villages on forest sites",
           "choice", choices=("all", "forest"), source="5 - PRODUCTION (reading)"),
@@ -202,6 +206,7 @@ def prepare(rules: dict, players: int):
     R[K.R_START] = comp.start_maize
     R[K.R_CHAAK] = comp.chaak_maize
     R[K.R_HIT] = {"drawer": K.HIT_DRAWER, "all": K.HIT_ALL}[rules["catastrophes"]]
+    R[K.R_EXPED] = 6 if rules["expedition"] == "any" else 5
     R[K.R_FOREST] = 1 if rules["village_production"] == "forest" else 0
     R[K.R_CTRL] = {"each": K.CTRL_EACH, "sum": K.CTRL_SUM}[rules["control"]]
     R[K.R_ECLJ] = rules["eclipse_jitter"]
@@ -269,7 +274,7 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par):
 GAME = Game(
     name="balam",
     title="Balam",
-    version=2,   # 2: a heuristic with plans=2 plans its second site with the whole hand
+    version=3,   # 3: Expedition return may bring a prisoner; the Volcano strikes the drawer only under catastrophes=all (2: plans=2 fix)
     players=(2, 3, 4),
     default_players=2,
     params=PARAMS,

@@ -47,7 +47,8 @@ R_CN = 46
 R_PTS = 54
 R_FACE = 60
 R_KCNT = 80     # 17 slots: cards of each Katun type in the deck (static)
-N_R = 97
+R_EXPED = 97    # riches types an Expedition return may bring: 6 (any) or 5 (produced only)
+N_R = 98
 HIT_DRAWER, HIT_ALL = 0, 1
 CTRL_EACH, CTRL_SUM = 0, 1
 
@@ -1292,7 +1293,7 @@ def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cn
         apply_gain(pl, gs, p, cgain[c, j])
     elif kt == K_EXPED:
         n = 0
-        for t in range(5):
+        for t in range(R[R_EXPED]):
             if gs[GS_SUP + t] > 0:
                 opts[n] = t
                 n += 1
@@ -1343,7 +1344,7 @@ def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cn
     elif kt == K_ECLIPSE:
         gs[GS_ECL] = gs[GS_ROUND]
     else:
-        if R[R_HIT] == HIT_ALL:
+        if R[R_HIT] == HIT_ALL and kt != K_VOLCANO:   # the Volcano's own text: drawer only
             for i in range(NP):
                 catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
                             (p + i) % NP, kt, opts)
