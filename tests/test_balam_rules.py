@@ -289,9 +289,9 @@ def test_control_ties_owner_keeps_a_city_free_site_shared():
 def test_control_each_enemy_or_all_enemies():
     pos = Pos(plain(1), [], players=3, bots=(HEUR, HEUR, HEUR))
     pos.sm[0, :3] = (2, 2, 1)
-    assert pos.passable(0, 0)
-    pos.R[K.R_CTRL] = K.CTRL_SUM
-    assert not pos.passable(0, 0)
+    assert not pos.passable(0, 0)          # the default: enemies' 3 outnumber my 2
+    pos.R[K.R_CTRL] = K.CTRL_EACH
+    assert pos.passable(0, 0)              # no single enemy has more than 2
 
 
 def test_market_places_and_loses_small_pyramids():

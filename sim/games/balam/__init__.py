@@ -31,9 +31,9 @@ PARAMS = (
     Param("village_production", "all",
           "'all': every village produces; 'forest': only villages on forest sites",
           "choice", choices=("all", "forest"), source="5 - PRODUCTION (reading)"),
-    Param("control", "each",
-          "'each': a site blocks your riches when any one enemy has more small pyramids "
-          "there than you; 'sum': when all enemies together have more", "choice",
+    Param("control", "sum",
+          "'sum': a site blocks your riches when your enemies' small pyramids there outnumber "
+          "yours (the rulebook's words); 'each': only when one enemy alone has more", "choice",
           choices=("each", "sum"), source="6 - DISTRIBUTION: Transport (reading)"),
     Param("eclipse_jitter", 0, "the Eclipse goes this many cards either side of the exact "
           "middle, uniformly (0: exactly in the middle)", "int", 0, 30,
@@ -274,7 +274,8 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par):
 GAME = Game(
     name="balam",
     title="Balam",
-    version=3,   # 3: Expedition return may bring a prisoner; the Volcano strikes the drawer only under catastrophes=all (2: plans=2 fix)
+    version=3,   # 3: Expedition may bring a prisoner; Volcano drawer-only under catastrophes=all;
+    #              commercial control counts all enemies' pyramids (2: plans=2 fix)
     players=(2, 3, 4),
     default_players=2,
     params=PARAMS,
