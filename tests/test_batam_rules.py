@@ -249,39 +249,31 @@ def test_collect_wages_captain_sailor_paid_ship_free_unclaimed_returned():
     assert [tally(tal, K.T_WPAID, p) for p in range(4)] == [6, 3, 0, 0]
 
 
+def eager_rerolls(ctx, coins=20):
+    """Seat 0 re-rolls whenever it can (any die up to 5, at most three times, no reserve):
+    (re-rolls, coins paid, coins left, bank gain)."""
+    st, rs, _ = blank(ctx)
+    st[K.O_COINS] = coins
+    bank = int(st[K.O_BANK])
+    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    bid, bp = bot_params("heuristic", 4, reroll_low=5, reroll_max=3, reserve=0)
+    K.reroll_phase(st, ctx[0], ctx[1], 0, bid, bp, rs, tal)
+    return tally(tal, K.T_RR, 0), tally(tal, K.T_RRC, 0), int(st[K.O_COINS]), int(st[K.O_BANK]) - bank
+
+
 def test_rerolls_cost_as_the_rulebook_example_two_three_four_in_total():
     # "total 3 coins for two rerolls, 4 coins for three rerolls": 2, then 1 more each
     ctx = make_ctx(4)
-    st, rs, _ = blank(ctx)
-    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
-    bank = int(st[K.O_BANK])
-    # re-roll anything up to 5 (so always), at most three times, keep nothing in reserve
-    bid, bp = bot_params("heuristic", 4, reroll_low=5, reroll_max=3, reserve=0)
-    K.reroll_phase(st, ctx[0], ctx[1], 0, bid, bp, rs, tal)
-    assert tally(tal, K.T_RR, 0) == 3
-    assert tally(tal, K.T_RRC, 0) == 4
-    assert st[K.O_COINS] == 20 - 4 and st[K.O_BANK] == bank + 4
+    assert eager_rerolls(ctx) == (3, 4, 16, 4)
     # with only 3 coins: the first re-roll (2) and a second (1), then nothing left
-    st, rs, _ = blank(ctx)
-    st[K.O_COINS] = 3
-    tal[:] = 0
-    K.reroll_phase(st, ctx[0], ctx[1], 0, bid, bp, rs, tal)
-    assert tally(tal, K.T_RR, 0) == 2 and st[K.O_COINS] == 0
+    assert eager_rerolls(ctx, coins=3) == (2, 3, 0, 3)
 
 
 def test_rising_reroll_pricing_costs_two_then_three_then_four_each():
     ctx = make_ctx(4, reroll_pricing="rising")
-    st, rs, _ = blank(ctx)
-    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
-    bid, bp = bot_params("heuristic", 4, reroll_low=5, reroll_max=3, reserve=0)
-    K.reroll_phase(st, ctx[0], ctx[1], 0, bid, bp, rs, tal)
-    assert tally(tal, K.T_RR, 0) == 3 and tally(tal, K.T_RRC, 0) == 2 + 3 + 4
+    assert eager_rerolls(ctx) == (3, 2 + 3 + 4, 11, 9)
     # with only 4 coins: one re-roll (2), the next would cost 3 > 2 left
-    st, rs, _ = blank(ctx)
-    st[K.O_COINS] = 4
-    tal[:] = 0
-    K.reroll_phase(st, ctx[0], ctx[1], 0, bid, bp, rs, tal)
-    assert tally(tal, K.T_RR, 0) == 1 and st[K.O_COINS] == 2
+    assert eager_rerolls(ctx, coins=4) == (1, 2, 2, 2)
 
 
 def test_sale_pays_25_and_5_to_each_earlier_cube():
