@@ -11,8 +11,11 @@ from __future__ import annotations
 import math
 import os
 import platform
+import signal
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -170,6 +173,24 @@ def resolve_jobs(jobs: int | None) -> int:
     return jobs
 
 
+@contextmanager
+def _sigint_deferred():
+    """Hold a Ctrl-C until the block is done: a chunk is recorded (rows, statistics record,
+    in-memory summary) whole or not at all, so the report, the manifest and the files on
+    disk always agree.  Only the main thread can take signals; elsewhere this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+        if caught:
+            raise KeyboardInterrupt
+
+
 def _play_chunk(game_name: str, ctx, players: int, seed: int, start: int, count: int,
                 bot_ids, bot_par, keep_rows: bool):
     """Worker task: play one chunk; returns (start, count, summary, columns or None, seconds)."""
@@ -248,13 +269,14 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
     def collect(res):
         nonlocal chunk_seconds
         s, c, summ, cols, sec = res
-        if rows == "disk":
-            store.save_rows(s, to_frame(game, spec.players, [(s, cols)]))
-        elif rows == "memory":
-            frames[s] = cols
-        if store is not None:
-            store.save_summary(s, c, summ)
-        summaries[s] = summ
+        with _sigint_deferred():
+            if rows == "disk":
+                store.save_rows(s, to_frame(game, spec.players, [(s, cols)]))
+            elif rows == "memory":
+                frames[s] = cols
+            if store is not None:
+                store.save_summary(s, c, summ)
+            summaries[s] = summ
         chunk_seconds += sec
         if bar is not None:
             bar.update(c)

@@ -117,3 +117,27 @@ def test_cli_resume_command(tmp_path):
     m = json.loads((out / "manifest.json").read_text())
     assert m["chunks_resumed"] == 2 and m["games_completed"] == 2000 and not m["partial"]
     assert m["rules_changed"] == {"track": 9}
+
+
+def test_ctrl_c_while_a_chunk_is_being_recorded_records_it_whole(tmp_path, monkeypatch):
+    """A SIGINT that lands between a chunk's files and its summary is held until the chunk
+    is recorded whole: the manifest, the report and the rows on disk agree."""
+    import os
+    import signal
+
+    from sim.store import ChunkStore
+    real = ChunkStore.save_summary
+    calls = {"n": 0}
+
+    def save_then_interrupt(self, start, count, summary):
+        real(self, start, count, summary)
+        calls["n"] += 1
+        if calls["n"] == 3:   # the record is on disk, the run has not counted it yet
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(ChunkStore, "save_summary", save_then_interrupt)
+    spec = make_spec("puluc", 2000, seed=4)
+    res = execute(spec, jobs=1, chunk_size=250, progress=False, rows="disk", out_dir=tmp_path / "r")
+    assert res.partial and res.summary.n == 3 * 250
+    assert len(list((tmp_path / "r" / "chunks").glob("*.json"))) == 3
+    assert len(load_rows(tmp_path / "r")) == res.summary.n
