@@ -805,21 +805,24 @@ def greedy_task(st, R, p, cards, moves, nm, ea, eb, ebits, hmask, spaces, pts, s
     best = NEG
     nt = 0
     for k in range(nm):
-        copy_into(s1, st)
-        apply_exchange(s1, R, moves[k], p, ea, eb, hmask, spaces)
-        v = task_value(s1, R, cards, p, pts, cp)
-        if centre_open and s1[CUT + ctr] == 0 and can_declare(s1, R, cards, p):
-            v += 1000 * R[R_BONUS]
+        v = task_step_value(st, R, p, cards, moves[k], ea, eb, hmask, spaces, pts, s1, cp,
+                            centre_open)
         if v > best:
             best = v
             nt = 0
         if v == best:
             ties[nt] = k
             nt += 1
-    k = ties[0]
+    return moves[draw_tie(ties, nt, rs, p)]
+
+
+@njit(cache=True, inline="always")
+def draw_tie(ties, nt, rs, p):
+    """One of the nt tied choices in ``ties``: the only one without a draw, else uniform
+    on seat p's stream."""
     if nt > 1:
-        k = ties[rand_int(rs, 1 + p, nt)]
-    return moves[k]
+        return ties[rand_int(rs, 1 + p, nt)]
+    return ties[0]
 
 
 @helper
@@ -863,10 +866,7 @@ def lookahead_task(st, R, p, cards, moves, nm, ea, eb, ebits, hmask, spaces, pts
         if v == best:
             ties[nt] = k
             nt += 1
-    k = ties[0]
-    if nt > 1:
-        k = ties[rand_int(rs, 1 + p, nt)]
-    return moves[k]
+    return moves[draw_tie(ties, nt, rs, p)]
 
 
 # ------------------------------------------------------------------ a game
@@ -1028,9 +1028,7 @@ def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc, bot_id
                 if v == best:
                     ties[nt] = o
                     nt += 1
-            o = ties[0]
-            if nt > 1:
-                o = ties[rand_int(rs, 1 + black, nt)]
+            o = draw_tie(ties, nt, rs, black)
         if R[R_RAVEN]:
             e = o // L
             st[RAV] = o % L
