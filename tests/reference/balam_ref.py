@@ -853,6 +853,14 @@ class Balam:
                 m |= 1 << code
         return m
 
+    def tile_mask(self):
+        """Bit mask (bit = code) of the buildings whose tile stack is not empty."""
+        m = 0
+        for i in range(4):   # tile stack i holds codes 2i+1 and 2i+2
+            if self.tiles[i] > 0:
+                m |= 3 << (2 * i + 1)
+        return m
+
     def fit_mask(self, own, bld, large, p, s):
         if own[s] != p and own[s] != -1:
             return 0
@@ -871,10 +879,7 @@ class Balam:
                         two = True
             if not one:
                 return 0
-        m = 0
-        for i in range(4):
-            if self.tiles[i] > 0:
-                m |= 3 << (2 * i + 1)
+        m = self.tile_mask()
         if not two:
             m &= ~((1 << PALACE) | (1 << TEMPLE))
         if self.kings[p].small < 1 + len(self.nbrs[s]):
@@ -1240,10 +1245,7 @@ class Balam:
             s2 = -1
             v1 = -1e18
             v2 = -1e18
-            tiles = 0
-            for code in range(1, 9):
-                if self.tiles[(code - 1) // 2] > 0:
-                    tiles |= 1 << code
+            tiles = self.tile_mask()
             free_nv = -1e18
             for code in range(2, 9):
                 if code != GARRISON and code != MARKET and (tiles & amask) >> code & 1:
@@ -1263,30 +1265,25 @@ class Balam:
                                 bvs = vv
                     bvs += W[NBW + s]
                     bvs -= W[NBW + S + s]
-                    if bvs > v1:
-                        s2, v2 = s1, v1
-                        s1, v1 = s, bvs
-                    elif bvs > v2:
-                        s2, v2 = s, bvs
-                    continue
-                fm = self.fit_mask(own, bld, K.large, p, s) & amask
-                if fm == 0:
-                    continue
-                bvs = -1e18
-                for code in range(1, 9):
-                    if (fm >> code) & 1 == 0:
+                else:
+                    fm = self.fit_mask(own, bld, K.large, p, s) & amask
+                    if fm == 0:
                         continue
-                    if code == VILLAGE:
-                        if self.forest_only and st.forest == 0:
+                    bvs = -1e18
+                    for code in range(1, 9):
+                        if (fm >> code) & 1 == 0:
                             continue
-                        v = fv[code] + vill[st.colour]
-                    elif code == GARRISON or code == MARKET:
-                        v = fv[code] + self.building_value(own, bld, W, p, s, code, cnt, rl, last,
-                                                           riv_bc, riv_ob, 0.0)
-                    else:
-                        v = fv[code]
-                    if v > bvs:
-                        bvs = v
+                        if code == VILLAGE:
+                            if self.forest_only and st.forest == 0:
+                                continue
+                            v = fv[code] + vill[st.colour]
+                        elif code == GARRISON or code == MARKET:
+                            v = fv[code] + self.building_value(own, bld, W, p, s, code, cnt, rl,
+                                                               last, riv_bc, riv_ob, 0.0)
+                        else:
+                            v = fv[code]
+                        if v > bvs:
+                            bvs = v
                 if bvs > v1:
                     s2, v2 = s1, v1
                     s1, v1 = s, bvs

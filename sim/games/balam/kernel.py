@@ -1785,10 +1785,7 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
         s2 = -1
         v1 = -1e18
         v2 = -1e18
-        tiles = 0
-        for code in range(1, 9):
-            if gs[GS_TILE + (code - 1) // 2] > 0:
-                tiles |= 1 << code
+        tiles = tile_mask(gs)
         # best first building on a free site, garrisons and markets aside (they need
         # neighbours to be worth anything; the full plan still considers them)
         free_nv = -1e18
@@ -1809,33 +1806,25 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
                             bvs = vv
                 bvs += W[NBW + s]
                 bvs -= W[NBW + S + s]
-                if bvs > v1:
-                    s2 = s1
-                    v2 = v1
-                    s1 = s
-                    v1 = bvs
-                elif bvs > v2:
-                    s2 = s
-                    v2 = bvs
-                continue
-            fm = fit_mask(own, bld, pl, gs, nnb, info, p, s) & amask
-            if fm == 0:
-                continue
-            bvs = -1e18
-            for code in range(1, 9):
-                if (fm >> code) & 1 == 0:
+            else:
+                fm = fit_mask(own, bld, pl, gs, nnb, info, p, s) & amask
+                if fm == 0:
                     continue
-                if code == VILLAGE:
-                    if R[R_FOREST] == 1 and info[s, I_FOREST] == 0:
+                bvs = -1e18
+                for code in range(1, 9):
+                    if (fm >> code) & 1 == 0:
                         continue
-                    v = fv[code] + vill[info[s, I_COLOUR]]
-                elif code == GARRISON or code == MARKET:
-                    v = fv[code] + building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt,
-                                                  rl, last, riv_bc, riv_ob, 0.0)
-                else:
-                    v = fv[code]
-                if v > bvs:
-                    bvs = v
+                    if code == VILLAGE:
+                        if R[R_FOREST] == 1 and info[s, I_FOREST] == 0:
+                            continue
+                        v = fv[code] + vill[info[s, I_COLOUR]]
+                    elif code == GARRISON or code == MARKET:
+                        v = fv[code] + building_value(own, bld, R, W, nbr, nnb, info, p, s, code,
+                                                      cnt, rl, last, riv_bc, riv_ob, 0.0)
+                    else:
+                        v = fv[code]
+                    if v > bvs:
+                        bvs = v
             if bvs > v1:
                 s2 = s1
                 v2 = v1
@@ -1951,6 +1940,16 @@ def afford_mask(hand, R):
 
 
 @helper_inline
+def tile_mask(gs):
+    """Bit mask (bit = code) of the buildings whose tile stack is not empty."""
+    m = 0
+    for i in range(4):   # tile stack i holds codes 2i+1 and 2i+2
+        if gs[GS_TILE + i] > 0:
+            m |= 3 << (2 * i + 1)
+    return m
+
+
+@helper_inline
 def fit_mask(own, bld, pl, gs, nnb, info, p, s):
     """Bit mask of the buildings king p may put on site s now, costs aside."""
     if own[s] != p and own[s] != -1:
@@ -1970,10 +1969,7 @@ def fit_mask(own, bld, pl, gs, nnb, info, p, s):
                     two = True
         if not one:
             return 0
-    m = 0
-    for i in range(4):   # tile stack i holds codes 2i+1 and 2i+2
-        if gs[GS_TILE + i] > 0:
-            m |= 3 << (2 * i + 1)
+    m = tile_mask(gs)
     if not two:
         m &= ~((1 << PALACE) | (1 << TEMPLE))
     if pl[p, P_SMALL] < 1 + nnb[s]:
@@ -2014,10 +2010,7 @@ def random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, 
             # a free site takes any building whose tiles are left (market: pyramids too)
             free_m = 0
             if pl[p, P_LARGE] > 0:
-                for code in range(1, 9):
-                    if gs[GS_TILE + (code - 1) // 2] > 0:
-                        free_m |= 1 << code
-                free_m &= amask
+                free_m = tile_mask(gs) & amask
             for s in range(S):
                 if own[s] == -1:
                     m = free_m
