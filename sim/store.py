@@ -55,13 +55,7 @@ class ChunkStore:
         """Statistics of the chunks of this plan that are already finished."""
         plan = dict(chunks)
         out: dict[int, Summary] = {}
-        if not self.chunk_dir.is_dir():
-            return out
-        for f in self.chunk_dir.iterdir():
-            m = _CHUNK.match(f.name)
-            if not m:
-                continue
-            start, count = int(m.group(1)), int(m.group(2))
+        for start, count, f in self.records():
             if plan.get(start) != count:
                 continue
             if need_rows and not self.rows_path(start).is_file():
@@ -72,16 +66,22 @@ class ChunkStore:
                 continue  # unreadable: play the chunk again
         return out
 
+    def records(self):
+        """(start, count, path) of every chunk record in the directory."""
+        if not self.chunk_dir.is_dir():
+            return
+        for f in self.chunk_dir.iterdir():
+            m = _CHUNK.match(f.name)
+            if m:
+                yield int(m.group(1)), int(m.group(2)), f
+
     def finished_parts(self) -> list[Path]:
         """Row files of finished chunks, in game order.
 
-        A chunk's rows are written before its statistics, so a run stopped between
-        the two leaves a part with no chunk record: it is not part of the result
+        A chunk's rows are written before its statistics record, so a process killed
+        between the two leaves a part with no record: it is not part of the result
         (resuming plays that chunk again and replaces the file)."""
-        if not self.chunk_dir.is_dir():
-            return []
-        starts = sorted({int(m.group(1)) for f in self.chunk_dir.iterdir()
-                         if (m := _CHUNK.match(f.name))})
+        starts = sorted({start for start, _, _ in self.records()})
         return [p for p in map(self.rows_path, starts) if p.is_file()]
 
     def rows_path(self, start: int) -> Path:
