@@ -1896,18 +1896,12 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
         pl[p, T_PASS] += 1
         return
     if best_kind == 2:
-        for i in range(nbplan):   # the plan found above (the tax is paid as assumed)
-            c = bplan[i]
-            if not can_build(own, bld, pl, gs, R, nnb, info, p, best_site, c,
-                             pl[p, P_HAND:P_HAND + 6]):
-                break
-            pay_building(pl, gs, rs, R, p, c, ZERO, hv)
-            place_building(own, bld, sm, pl, gs, nbr, nnb, info, p, best_site, c)
+        # the plan found above (the tax is paid as assumed)
+        build_plan(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, best_site, bplan, nbplan, hv)
         return
     resolve_attack(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
                    p, ba, bb, bk, bo, opts, hv)
     if own[bb] == -1:
-        player_counts(own, bld, info, R, p, cnt)
         heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, bb, sm, cnt, hv,
                         rl, last, riv_bc, riv_ob, plan, spend, hand)
 
@@ -1920,6 +1914,12 @@ def heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, sm, cnt, h
     player_counts(own, bld, info, R, p, cnt)
     v, n = plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, last,
                      riv_bc, riv_ob, plan, spend)
+    build_plan(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, plan, n, hv)
+
+
+@helper
+def build_plan(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, plan, n, hv):
+    """Build plan[0..n-1] on site s, paying as the heuristic pays, while it can."""
     for i in range(n):
         c = plan[i]
         if not can_build(own, bld, pl, gs, R, nnb, info, p, s, c, pl[p, P_HAND:P_HAND + 6]):
