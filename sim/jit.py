@@ -1,4 +1,4 @@
-"""The two numba decorators the rules kernels use.
+"""The numba decorators the rules kernels use, and the small bit and array helpers they share.
 
 ``kernel``: a function that allocates (the per-chunk entry point: state and scratch
 arrays are made once per chunk).  ``helper``: everything it calls.  Both are cached
@@ -14,6 +14,7 @@ arguments per call, atomic increments and decrements took about 60% of the run t
 checked by hashing the rows of every bot and rules mix) run 2.4x faster.  A helper
 that tried to allocate would fail to compile, loudly, rather than leak.
 """
+import numpy as np
 from numba import njit
 
 kernel = njit(cache=True, error_model="numpy")
@@ -21,6 +22,16 @@ helper = njit(cache=True, error_model="numpy", _nrt=False)
 #: a small helper called in hot loops, inlined into its callers by numba: a call with
 #: a dozen array arguments (each passed as seven words) costs more than the body
 helper_inline = njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+
+
+@helper_inline
+def popcount(x):
+    """Number of set bits of ``x`` as a 64-bit word, branch-free."""
+    u = np.uint64(x)
+    u = u - ((u >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    u = (u & np.uint64(0x3333333333333333)) + ((u >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    u = (u + (u >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((u * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @helper_inline

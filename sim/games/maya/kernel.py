@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...jit import copy_into, helper, kernel
+from ...jit import copy_into, helper, kernel, popcount
 from ...rng import rand_int, seed_streams
 
 # ------------------------------------------------------------------ layout
@@ -106,15 +106,6 @@ def cut_mask(x, L):
     c = 0
     for i in range(L - 1):
         c |= np.int64(((d >> (4 * i)) & 15) != 0) << (i + 1)
-    return c
-
-
-@njit(cache=True, inline="always")
-def popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
     return c
 
 

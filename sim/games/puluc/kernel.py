@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...jit import copy_into, helper, kernel
+from ...jit import copy_into, helper, kernel, popcount
 from ...rng import next_u64, rand_int, seed_streams
 
 # rule array slots
@@ -181,16 +181,6 @@ def legal_moves(st, R, p, cast, out):
         n += 1
         legal &= legal - 1
     return n
-
-
-@njit(cache=True, inline="always")
-def popcount(x):
-    """Number of set bits of ``x`` (0 <= x < 2**63)."""
-    u = np.uint64(x)
-    u = u - ((u >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    u = (u & np.uint64(0x3333333333333333)) + ((u >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    u = (u + (u >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((u * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True, inline="always")
