@@ -22,16 +22,10 @@ special target, special from].
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ...drama import drama
-from ...jit import helper, kernel
+from ...jit import helper, helper_inline, kernel
 from ...rng import rand_int, seed_streams
-
-# Kernels that allocate nothing are compiled without numba's reference counting
-# (``_nrt=False``, see sim/jit.py): on this code the refcount calls numba keeps
-# around loops cost more than the game logic itself.  Small ones are inlined.
-hot_inline = njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 
 # ----------------------------------------------------------------- constants
 MAXP = 4
@@ -178,7 +172,7 @@ def all_pairs(nbr, deg, comp_nodes, padj, pen, D, W, L):
 
 
 # ------------------------------------------------------------------- money
-@hot_inline
+@helper_inline
 def bank_pays(st, R, p, amount):
     """The bank pays ``amount`` to seat p (short mode: only what it holds)."""
     b = st[O_BANK]
@@ -195,7 +189,7 @@ def bank_pays(st, R, p, amount):
     return pay
 
 
-@hot_inline
+@helper_inline
 def pays_bank(st, p, amount):
     """Seat p pays the bank ``amount``, or all it has."""
     c = st[O_COINS + p]
@@ -205,7 +199,7 @@ def pays_bank(st, p, amount):
     return pay
 
 
-@hot_inline
+@helper_inline
 def pays_player(st, a, b, amount):
     c = st[O_COINS + a]
     pay = amount if amount <= c else c
@@ -215,7 +209,7 @@ def pays_player(st, a, b, amount):
 
 
 # ------------------------------------------------------------- crew boards
-@hot_inline
+@helper_inline
 def slot_for(st, b, v):
     """Slot where a die of value v lands on b's board: after every die worth more,
     before (to the left of) the dice worth the same."""
@@ -240,7 +234,7 @@ def place_die(st, b, v, owner):
     return k
 
 
-@hot_inline
+@helper_inline
 def own_dice_on(st, b, p):
     c = 0
     for j in range(st[O_NB + b]):
@@ -249,13 +243,13 @@ def own_dice_on(st, b, p):
     return c
 
 
-@hot_inline
+@helper_inline
 def can_place(st, R, p, b):
     """May seat p put one more die on b's board?"""
     return b != p and st[O_NB + b] < 3 and own_dice_on(st, b, p) < R[R_OPPLIM]
 
 
-@hot_inline
+@helper_inline
 def board_total(st, p):
     t = 0
     for j in range(st[O_NB + p]):
@@ -287,7 +281,7 @@ def collect_wages(st, R, tal):
 
 
 # ------------------------------------------------------------------ sailing
-@hot_inline
+@helper_inline
 def occupied(st, R, p, v):
     for q in range(R[R_P]):
         if q != p and st[O_POS + q] == v:
@@ -295,19 +289,19 @@ def occupied(st, R, p, v):
     return False
 
 
-@hot_inline
+@helper_inline
 def legal_end(st, R, kind, p, v):
     return kind[v] == HARBOUR or not occupied(st, R, p, v)
 
 
-@hot_inline
+@helper_inline
 def enter_cost(st, R, kind, p, v):
     if occupied(st, R, p, v) and (kind[v] != HARBOUR or R[R_OCCH] != 0):
         return 1 + R[R_OCC]
     return 1
 
 
-@hot_inline
+@helper_inline
 def is_blocked(st, comp, v):
     pc = st[O_PIRC]
     return pc >= 0 and comp[v] == pc
@@ -361,7 +355,7 @@ def finish_cost(st, R, kind, comp, nbr, deg, p, v):
     return best
 
 
-@hot_inline
+@helper_inline
 def safe_step(st, R, kind, comp, nbr, deg, p, n, r):
     """Movement cost of stepping into n with r points left, or -1 when the step is not
     allowed (blocked, too dear, or no legal place to end afterwards)."""
@@ -419,7 +413,7 @@ def draw_card(st, rs):
     return st[O_DECK + st[O_DECKN]]
 
 
-@hot_inline
+@helper_inline
 def discard(st, k):
     st[O_DISC + st[O_DISCN]] = k
     st[O_DISCN] += 1
@@ -698,7 +692,7 @@ def sail(st, R, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes, spec
 
 
 # ------------------------------------------------------------- other phases
-@hot_inline
+@helper_inline
 def roll(rs, faces):
     return faces[rand_int(rs, 0, faces.shape[0])]
 
@@ -984,7 +978,7 @@ def final_ranking(st, R, win):
     return w if k == 1 else -1
 
 
-@hot_inline
+@helper_inline
 def crew_seat(first, rnd, i, P):
     """Seat at position i of the crew row in round rnd (0-based): the first player's board
     starts the row, the others follow clockwise, and after every round the leftmost board
