@@ -101,7 +101,8 @@ class Game:
     notes: dict = field(default_factory=dict)
     # benchmark configurations for `make bench`: dicts with label, players, bots,
     # rules (optional) and target (optional: {"games_per_s": N} or {"moves_per_s": N}),
-    # plus "moves" naming the column that counts moves (for moves/s)
+    # plus "moves" naming the column that counts moves (for moves/s) and "ref_games"
+    # (optional: at most this many games for the pure-Python reference's rate)
     bench: tuple = ()
     # card impact (`sim impact`): the card names of the deck under given rules, and the rule
     # changes that play the same games with one card removed ("remove") or made neutral

@@ -1554,14 +1554,10 @@ class Balam:
 
 
 def play(seed: int, game_index: int, rules=None, bots=("random", "random")) -> dict:
-    """`make bench`'s entry point: one all-random game (NotImplementedError for the other
-    bots, which bench then leaves out: the heuristic bots are replayed by tests through
-    replay_random(..., bots=...), not benchmarked here)."""
-    if any(b != "random" for b in bots):
-        raise NotImplementedError("the Balam reference engine's bench entry plays the random "
-                                  "bot only")
+    """`make bench`'s entry point: one game of the named bots (one per seat)."""
     from sim.games.balam import GAME
-    return replay_random(GAME.resolve_rules(rules), len(bots), seed, game_index)
+    spec = None if all(b == "random" for b in bots) else ",".join(bots)
+    return replay_random(GAME.resolve_rules(rules), len(bots), seed, game_index, bots=spec)
 
 
 def replay_random(rules: dict, players: int, seed: int, game: int, bots=None):

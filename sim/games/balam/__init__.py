@@ -298,9 +298,10 @@ GAME = Game(
     card_rules=lambda rules, card, mode, workdir: _impact().card_rules(rules, card, mode, workdir),
     bench=(
         {"label": "merchant-2p", "players": 2, "bots": "merchant", "moves": "turns",
-         "target": {"games_per_s": 10_000}},
+         "target": {"games_per_s": 10_000}, "ref_games": 200},
         {"label": "random-2p", "players": 2, "bots": "random", "moves": "turns"},
-        {"label": "merchant-4p", "players": 4, "bots": "merchant", "moves": "turns"},
+        {"label": "merchant-4p", "players": 4, "bots": "merchant", "moves": "turns",
+         "ref_games": 100},
     ),
     notes={"board_file": str(D.SEEDS / "board.toml"),
            "board_png": "sim.games.balam.draw:draw_board (board_file, png_path)"},
