@@ -322,6 +322,7 @@ def test_ladder_majority_ties_score_nothing():
     ([2, RED, RED, RED, 3], RED, 3),
     ([2, 3, 4, RED, RED], RED, 1),
     ([RED, RED, 3, RED, RED], RED, 2),       # two pairs in one tower
+    ([RED, RED, RED, 3, 4], RED, 3),         # a run of three (the other two elsewhere)
     ([RED, 3, RED, 4, RED], RED, 0),         # never touching: nothing
 ])
 def test_task_points_table(tower, colour, points):
@@ -344,6 +345,18 @@ def test_two_pairs_in_different_towers_score_two():
     cp = np.zeros(16, np.int64)
     K.colour_points(st, 9, 5, c[6], cp)
     assert cp[RED] == 2
+
+
+def test_run_of_three_and_pair_elsewhere_add_up_to_four():
+    # the one split of five blocks the rulebook's table does not list: 3 + 1 points
+    c = ctx(3)
+    towers = board({})
+    towers[0] = [RED, RED, RED, 2, 3]
+    towers[8] = [5, 6, 7, RED, RED]
+    st = state(towers, c[0])
+    cp = np.zeros(16, np.int64)
+    K.colour_points(st, 9, 5, c[6], cp)
+    assert cp[RED] == 4
 
 
 def test_declaring_needs_centre_and_own_task_tower_complete():
