@@ -68,6 +68,7 @@ SWEEP = [
     (3, "random", 30, dict(horizon=6, horizon_result="draw", opp_limit=1)),
     (3, "gambler,spiteful,plodder", 30, dict(occupied_harbour=False, reroll_cost=1, reroll_step=2)),
     (4, "gambler,random,gambler,random", 30, dict(reroll_pricing="rising")),
+    (4, "random", 60, dict(tradewind_limit="each")),
     (2, "heuristic", 30, dict(compass="cards", pirate_fee=5)),
     (2, "random,heuristic", 30, dict(horizon=15)),
     (4, "heuristic", 30, dict(sale=150, bank_empty="short", payout=20)),
@@ -114,6 +115,7 @@ L = "Lingga"
     (4, "heuristic,random,plodder,gambler", dict(compass="cards")),
     (3, "heuristic", dict(occupied_cost=3)),
     (4, "spiteful,miser,random,heuristic", dict(compass="tiles", pirate_charge="once")),
+    (4, "random", dict(compass="tiles", tradewind_limit="each")),
 ])
 def test_reference_replays_a_crowded_custom_board(tmp_path, players, bots, rules):
     """A small strait where ships meet all the time: occupied spaces, stranding checks,

@@ -465,8 +465,8 @@ def test_treasure_map_tile_paid_at_the_islands_harbour_and_tradewind_once_per_ro
     assert st[K.O_COINS] == 20 + 25 + 6 and tally(tal, K.T_TREAS, 0) == 6
     assert st[K.O_TILE] == -1 and st[K.O_TILE + 1] == 1      # map taken, tradewind stays
     assert st[K.O_MAPV + K.MAXI * 0 + 1] == 0
-    assert st[K.O_TW] == 1                                   # used this round
-    # the same round: moving over the other tradewind tile gives nothing more
+    assert st[K.O_TW] == 1 << 1                              # compass 1's used this round
+    # the same round: moving over the other tradewind tile
     st[K.O_NB] = 0
     put_board(st, 0, [(2, 1)])
     tal[:] = 0
@@ -474,6 +474,27 @@ def test_treasure_map_tile_paid_at_the_islands_harbour_and_tradewind_once_per_ro
     K.sail(st, ctx[0], *ctx[CTX_MAP], 0, K.BOT_RANDOM, np.zeros(K.N_BOTPAR), rs, tal,
            np.zeros(64, np.int64), np.zeros(32, np.int64), np.zeros(32))
     assert tally(tal, K.T_TW, 0) == 0
+
+
+@pytest.mark.parametrize("limit", ["any", "each"])
+def test_two_tradewind_tiles_in_one_move(limit):
+    #   B * ~ * ~ ~ R   two tradewind 2 tiles on the only way to Rempang, two dice of 1:
+    #   2 movement, +2 at the first tile; 'any' (the default): the second gives nothing and
+    #   the ship stops short; 'each': +2 again, enough to reach Rempang (6 spaces)
+    tiles = ([K.TRADEWIND, K.TRADEWIND], [2, 2], [-1, -1])
+    ctx, b = mini_ctx("B*~*~~R", {"B": "Batam", "R": "Rempang"}, tiles=tiles, compass="tiles",
+                      tradewind_limit=limit)
+    st, rs, _ = blank(ctx)
+    st[K.O_TILE:K.O_TILE + 2] = [0, 1]
+    put_board(st, 0, [(1, 1), (1, 1)])
+    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    sail(ctx, st, 0, rs, tal)
+    if limit == "any":
+        assert tally(tal, K.T_TW, 0) == 1 and st[K.O_TW] == 1 << 0
+        assert st[K.O_POS] == 4 and st[K.O_GOODS] == 0
+    else:
+        assert tally(tal, K.T_TW, 0) == 2 and st[K.O_TW] == (1 << 0) | (1 << 1)
+        assert st[K.O_POS] == 6 and st[K.O_GOODS] == 1           # sold at Rempang
 
 
 def test_deck_reshuffles_discards_when_empty():

@@ -49,7 +49,8 @@ STYLES = {
 
 RULEBOOK = {"compass": "tiles", "board": "standard", "dice": "standard", "tiles": "standard",
             "cards": "standard", "components": "standard", "sale": 25, "payout": 5,
-            "return_bonus": 10, "reroll_cost": 2, "reroll_step": 1, "reroll_pricing": "total", "pirate_fee": 3, "opp_limit": 0,
+            "return_bonus": 10, "reroll_cost": 2, "reroll_step": 1, "reroll_pricing": "total",
+            "tradewind_limit": "any", "pirate_fee": 3, "opp_limit": 0,
             "occupied_cost": 1, "occupied_harbour": True, "bonus_window": "round",
             "pirate_charge": "each", "bank_empty": "short", "horizon": 40, "horizon_result": "rank"}
 
@@ -551,8 +552,10 @@ class Batam:
                 t = self.tile_on.get(c)
                 if t is not None:
                     tkind, value, isl = self.tiles[t]
-                    if tkind == TRADEWIND and not tw_used[p]:
-                        tw_used[p] = True
+                    if tkind == TRADEWIND and (
+                            not tw_used[p] if self.r["tradewind_limit"] == "any"
+                            else c not in tw_used[p]):
+                        tw_used[p].add(c)
                         left += value
                         self.tally["compass_tradewind"][p] += 1
                         replan = True
@@ -653,7 +656,7 @@ class Batam:
             for p in row:
                 dice = self.roll_and_reroll(p)
                 self.place_crew(p, dice)
-            tw_used, charged = [False] * P, [False] * P
+            tw_used, charged = [set() for _ in range(P)], [False] * P
             returned, returned_after = [False] * P, [False] * P
             for p in row:
                 returned[p], returned_after[p] = self.sail(p, tw_used, charged)

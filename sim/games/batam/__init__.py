@@ -53,6 +53,9 @@ PARAMS = (
     Param("bonus_window", "round", "who gets the return bonus: 'round' every ship that returns to "
           "Batam during the final round; 'after' only the trigger and later returns", "choice",
           choices=("round", "after"), source="Ending the Game (reading)"),
+    Param("tradewind_limit", "any", "tradewind tiles, 'once per round': 'any' one tradewind "
+          "bonus per ship and round, whichever tile; 'each' every tile once per round", "choice",
+          choices=("any", "each"), source="Compass Tiles: Tradewind (reading)"),
     Param("pirate_charge", "each", "pirate tile fee: 'each' time you enter a neighbouring space, or "
           "'once' per round", "choice", choices=("each", "once"),
           source="Compass Tiles: Pirate Ship (reading)"),
@@ -167,6 +170,7 @@ _CODES = {
     "bonus_window": {"round": K.WINDOW_ROUND, "after": K.WINDOW_AFTER},
     "reroll_pricing": {"total": K.RR_TOTAL, "rising": K.RR_RISING},
     "pirate_charge": {"each": K.CHARGE_EACH, "once": K.CHARGE_ONCE},
+    "tradewind_limit": {"any": K.TW_ANY, "each": K.TW_EACH},
     "bank_empty": {"short": K.BANK_SHORT, "unlimited": K.BANK_UNLIMITED},
     "horizon_result": {"rank": K.HRES_RANK, "draw": K.HRES_DRAW},
 }
@@ -195,6 +199,7 @@ def prepare(rules: dict, players: int):
     R[K.R_WINDOW] = _CODES["bonus_window"][rules["bonus_window"]]
     R[K.R_RR_PRICING] = _CODES["reroll_pricing"][rules["reroll_pricing"]]
     R[K.R_CHARGE] = _CODES["pirate_charge"][rules["pirate_charge"]]
+    R[K.R_TWLIMIT] = _CODES["tradewind_limit"][rules["tradewind_limit"]]
     R[K.R_BANKMODE] = _CODES["bank_empty"][rules["bank_empty"]]
     R[K.R_HORIZON] = rules["horizon"]
     R[K.R_HRES] = _CODES["horizon_result"][rules["horizon_result"]]

@@ -54,8 +54,9 @@ N_BOTPAR = 16
 # rule slots
 (R_P, R_MODE, R_SALE, R_PAYOUT, R_BONUS, R_RR_FIRST, R_RR_STEP, R_PFEE, R_OPPLIM, R_WINDOW,
  R_CHARGE, R_BANKMODE, R_HORIZON, R_HRES, R_OCC, R_OCCH, R_START, R_BANK0, R_GOODS, R_NF,
- R_NT, R_NK, R_STARTNODE, R_N, R_NI, R_NC, R_RR_PRICING) = range(27)
-N_RULES = 27
+ R_NT, R_NK, R_STARTNODE, R_N, R_NI, R_NC, R_RR_PRICING, R_TWLIMIT) = range(28)
+N_RULES = 28
+TW_ANY, TW_EACH = 0, 1   # tradewind tiles: one bonus per ship and round / each tile once
 RR_TOTAL, RR_RISING = 0, 1   # re-roll pricing: later re-rolls cost reroll_step each / one step more each
 
 # state offsets
@@ -68,7 +69,7 @@ O_BV = 21         # 3 per seat
 O_BO = 33         # 3 per seat
 O_NB = 45
 O_DV = 49         # the seat's own three dice (value, -1 when placed)
-O_TW = 61         # tradewind tile used this round
+O_TW = 61         # tradewind tiles used this round (bit c: the tile on compass space c)
 O_RET = 65        # returned to Batam this round
 O_RETA = 69       # ... at or after the end was triggered
 O_PCH = 73        # pirate-tile fee charged this round
@@ -631,8 +632,9 @@ def sail(st, R, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes, spec
                 t = st[O_TILE + c]
                 if t >= 0:
                     if tk[t] == TRADEWIND:
-                        if st[O_TW + p] == 0:
-                            st[O_TW + p] = 1
+                        if (st[O_TW + p] == 0 if R[R_TWLIMIT] == TW_ANY
+                                else (st[O_TW + p] >> c) & 1 == 0):
+                            st[O_TW + p] |= 1 << c
                             r += tv[t]
                             tal[T_TW * MAXP + p] += 1
                             replan = True
