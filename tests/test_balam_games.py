@@ -87,7 +87,8 @@ def test_builder_beats_random_clearly():
 SWEEP = [({}, 2), ({}, 3), ({}, 4), ({"catastrophes": "all"}, 3),
          ({"village_production": "forest", "control": "each"}, 4),
          ({"ball_games": 5, "eclipse_jitter": 4}, 2), ({"max_rounds": 6}, 3),
-         ({"max_turns": 12}, 2), ({"board": "small"}, 3), ({"expedition": "produced"}, 2)]
+         ({"max_turns": 12}, 2), ({"board": "small"}, 3), ({"expedition": "produced"}, 2),
+         ({"piles": "random"}, 2)]
 
 
 @pytest.mark.parametrize("rules,players", SWEEP)

@@ -561,6 +561,26 @@ def test_deck_is_built_as_the_rulebook_sets_it_up():
     assert balls == [20, 31, 41, 51, 61]                 # after piles of 10, 10, 9, 9, 9
 
 
+def test_random_piles_draw_which_piles_are_larger():
+    # piles=random: still six piles of 9 or 10 (two of 10), the larger ones anywhere; all
+    # fifteen placements of the two larger piles come up, about equally often
+    R = GAME.prepare(GAME.resolve_rules({"piles": "random"}), 2)[0]
+    rs = np.zeros(3, np.uint64)
+    deck = np.zeros(80, np.int64)
+    tmp = np.zeros(80, np.int64)
+    seen = {}
+    for g in range(3000):
+        K.seed_streams(rs, 5, g)
+        n = K.build_deck(rs, DECK.ctype, R, deck, tmp)
+        t = np.delete(DECK.ctype[deck[:n]], 35)
+        assert n == 72 and (t[:10] == K.K_PROS).all()
+        balls = np.flatnonzero(t == K.K_BALL)
+        sizes = tuple(np.diff(np.r_[9, balls, 71]) - 1)
+        assert sorted(sizes) == [9, 9, 9, 9, 10, 10]
+        seen[sizes] = seen.get(sizes, 0) + 1
+    assert len(seen) == 15 and min(seen.values()) > 3000 / 15 * 0.7
+
+
 def test_heuristic_uses_what_it_divined():
     # Two face-down cards: a Drought in slot 0 and a Prosperous Katun in slot 1.  Purple
     # (villages, no reserve) has seen both and turns the good one; Grey, who saw nothing,

@@ -69,13 +69,15 @@ class King:
 class Balam:
     def __init__(self, board, deck, comp, players, ball_target, seed, game, max_rounds=40,
                  hit_all=False, forest_only=False, control_sum=False, eclipse_jitter=0,
-                 max_turns=400, bot_ids=None, bot_par=None, posb=0, expedition_types=6):
+                 max_turns=400, bot_ids=None, bot_par=None, posb=0, expedition_types=6,
+                 random_piles=False):
         self.b, self.deck_t, self.c = board, deck, comp
         self.NP = players
         self.target = ball_target
         self.max_rounds = max_rounds
         self.hit_all, self.forest_only, self.control_sum = hit_all, forest_only, control_sum
         self.jitter = eclipse_jitter
+        self.random_piles = random_piles
         self.max_turns = max_turns
         self.expedition_types = expedition_types
         self.chance = Stream(seed, game, 0)
@@ -256,8 +258,15 @@ class Balam:
         deck = list(pros)
         n = len(others)
         pos = 0
+        need = n % npiles
         for k in range(npiles):
-            size = n // npiles + (1 if k < n % npiles else 0)
+            if self.random_piles:
+                left = npiles - k
+                big = need > 0 and (need == left or rnd.rand_int(left) < need)
+                need -= big
+            else:
+                big = k < need
+            size = n // npiles + big
             deck += others[pos:pos + size]
             pos += size
             if k < len(balls):
@@ -1576,6 +1585,7 @@ def replay_random(rules: dict, players: int, seed: int, game: int, bots=None):
               control_sum=rules["control"] == "sum", eclipse_jitter=rules["eclipse_jitter"],
               max_turns=rules["max_turns"], bot_ids=ids, bot_par=par,
               expedition_types=6 if rules["expedition"] == "any" else 5,
+              random_piles=rules["piles"] == "random",
               posb=target_position(deck, _ball_target(rules, players)))
     return g.play().columns()
 

@@ -38,6 +38,11 @@ PARAMS = (
     Param("eclipse_jitter", 0, "the Eclipse goes this many cards either side of the exact "
           "middle, uniformly (0: exactly in the middle)", "int", 0, 30,
           source="Setup: Building the card deck ('roughly in the middle')"),
+    Param("piles", "larger_first", "the shuffled cards are cut into (ball games + 1) piles "
+          "as equal as possible: 'larger_first' puts the piles with one card more on top "
+          "(a fixed game length); 'random' draws which piles they are (two-player games then "
+          "last 10 or 11 rounds)", "choice", choices=("larger_first", "random"),
+          source="Setup: Building the card deck ('6 piles of roughly equal size'; reading)"),
     Param("max_turns", 400, "safety valve: turns in one round after which the player to "
           "move must turn a card (never reached by the bundled bots)", "int", 10, 100000,
           source="Round Structure (horizon, not a rule)"),
@@ -162,7 +167,9 @@ def _ball_target(rules, players):
 
 
 def target_position(deck: D.Deck, B: int) -> int:
-    """Index (from the top) of the B-th ball game in any deck built by the rules."""
+    """Index (from the top) of the B-th ball game in a deck built by the rules with the
+    larger piles first (``piles=larger_first``); with ``piles=random`` it is the heuristic
+    bots' estimate, at most a few cards late."""
     ct = deck.ctype
     npros = int((ct == K.K_PROS).sum())
     nb = int((ct == K.K_BALL).sum())
@@ -210,6 +217,7 @@ def prepare(rules: dict, players: int):
     R[K.R_FOREST] = 1 if rules["village_production"] == "forest" else 0
     R[K.R_CTRL] = {"each": K.CTRL_EACH, "sum": K.CTRL_SUM}[rules["control"]]
     R[K.R_ECLJ] = rules["eclipse_jitter"]
+    R[K.R_PILES] = {"larger_first": K.PILES_LARGER_FIRST, "random": K.PILES_RANDOM}[rules["piles"]]
     R[K.R_LARGE] = comp.large
     R[K.R_SMALL] = comp.small
     R[K.R_CENF] = comp.cenote_factor

@@ -38,7 +38,7 @@ I_SPACES, I_COLOUR, I_FOREST, I_SEA, I_VOLC, I_CENOTE = range(6)
 
 # rules array
 (R_NP, R_BALLS, R_MAXR, R_START, R_CHAAK, R_HIT, R_FOREST, R_CTRL, R_ECLJ, R_LARGE, R_SMALL,
- R_CENF, R_NFACES, R_POSB, R_S, R_NCARDS, R_MAXTURN, R_NEUTRAL) = range(18)
+ R_CENF, R_NFACES, R_POSB, R_S, R_NCARDS, R_MAXTURN, R_NEUTRAL, R_PILES) = range(19)
 R_SUP0 = 20
 R_TILE0 = 26
 R_CANY = 30
@@ -51,6 +51,7 @@ R_EXPED = 97    # riches types an Expedition return may bring: 6 (any) or 5 (pro
 N_R = 98
 HIT_DRAWER, HIT_ALL = 0, 1
 CTRL_EACH, CTRL_SUM = 0, 1
+PILES_LARGER_FIRST, PILES_RANDOM = 0, 1
 
 # global state
 GS_SUP = 0
@@ -398,8 +399,18 @@ def build_deck(rs, ctype, R, deck, tmp):
     pos = npros
     src = 0
     bi = 0
+    need = n % npiles   # piles one card larger than the others
     for k in range(npiles):
-        size = n // npiles + (1 if k < n % npiles else 0)
+        big = 0
+        if R[R_PILES] == PILES_RANDOM:
+            # which piles are the larger ones: a uniform choice (selection sampling)
+            left = npiles - k
+            if need > 0 and (need == left or rand_int(rs, 0, left) < need):
+                big = 1
+                need -= 1
+        elif k < need:
+            big = 1
+        size = n // npiles + big
         for _ in range(size):
             deck[pos] = tmp[src]
             pos += 1
