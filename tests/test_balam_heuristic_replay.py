@@ -7,9 +7,8 @@ defender choices) with the same floating-point operations in the same order.  He
 replays kernel games of every heuristic bot (builder, warlord, merchant, priest), alone
 and mixed with the random bot, with 2, 3 and 4 players and under the rule variants
 that change what the bots see (catastrophes for all, forest villages, summed control,
-eclipse jitter, the small board, a longer game, plans=2), and must reproduce every
-recorded column of every game.  Neutralised card types (``neutral_cards``) are not
-covered: the reference engine does not implement them for any bot.
+eclipse jitter, the small board, a longer game, plans=2, random piles, neutralised card
+types), and must reproduce every recorded column of every game.
 """
 import numpy as np
 import pytest
@@ -29,6 +28,7 @@ MIXES = [
                              "control": "sum", "eclipse_jitter": 3}, 60),
     (3, "warlord,builder,priest", {"board": "small"}, 60),
     (2, "warlord,priest", {"ball_games": 5}, 40),
+    (3, "merchant,random,warlord", {"neutral_cards": "9,13,7", "piles": "random"}, 40),
 ]
 
 

@@ -70,7 +70,7 @@ class Balam:
     def __init__(self, board, deck, comp, players, ball_target, seed, game, max_rounds=40,
                  hit_all=False, forest_only=False, control_sum=False, eclipse_jitter=0,
                  max_turns=400, bot_ids=None, bot_par=None, posb=0, expedition_types=6,
-                 random_piles=False):
+                 random_piles=False, neutral=()):
         self.b, self.deck_t, self.c = board, deck, comp
         self.NP = players
         self.target = ball_target
@@ -78,6 +78,7 @@ class Balam:
         self.hit_all, self.forest_only, self.control_sum = hit_all, forest_only, control_sum
         self.jitter = eclipse_jitter
         self.random_piles = random_piles
+        self.neutral = frozenset(neutral)
         self.max_turns = max_turns
         self.expedition_types = expedition_types
         self.chance = Stream(seed, game, 0)
@@ -506,6 +507,11 @@ class Balam:
         kt = int(self.deck_t.ctype[c])
         self.kings[p].katun[kt] += 1
         self.seen[kt] += 1
+        if kt in self.neutral:
+            # card impact's neutral cards: counted, no effect; a ball game still counts
+            if kt == 7:
+                self.balls += 1
+            return
         rnd = self.bot[p]
         heur = self.bot_ids[p] != RANDOM
         if kt in (0, 1, 2):
@@ -1586,6 +1592,7 @@ def replay_random(rules: dict, players: int, seed: int, game: int, bots=None):
               max_turns=rules["max_turns"], bot_ids=ids, bot_par=par,
               expedition_types=6 if rules["expedition"] == "any" else 5,
               random_piles=rules["piles"] == "random",
+              neutral=() if rules["neutral_cards"] == "none" else rules["neutral_cards"],
               posb=target_position(deck, _ball_target(rules, players)))
     return g.play().columns()
 
