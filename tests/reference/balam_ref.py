@@ -809,9 +809,13 @@ class Balam:
             if last:
                 return 0.0
             mine = cnt[5 + OBSERV]
-            f = 1.0 if mine + 1 > riv_ob else 0.2
             if mine > riv_ob:
                 f = 0.1
+            else:
+                NJ = self.NP
+                gain = (divined(mine + 1, riv_ob, NJ) - divined(mine, riv_ob, NJ)
+                        + 0.5 * (divined(riv_ob, mine, NJ) - divined(riv_ob, mine + 1, NJ)))
+                f = 6.0 * gain / NJ if gain > 0 else 0.2
             v = 0.25 * W[BW_RISK] * f * rl
         return v * W[BW_BUILD]
 
@@ -1566,6 +1570,13 @@ class Balam:
         out["capped"] = capped
         out["winner"] = -1 if (capped or len(tops) > 1) else tops[0]
         return out
+
+
+def divined(mine, other, NJ):
+    """The kernel's divined(): cards seen with ``mine`` observatories against ``other``."""
+    if mine == 0:
+        return 0
+    return NJ if mine > other else 1
 
 
 def play(seed: int, game_index: int, rules=None, bots=("random", "random")) -> dict:

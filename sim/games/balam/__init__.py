@@ -282,8 +282,9 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par):
 GAME = Game(
     name="balam",
     title="Balam",
-    version=3,   # 3: Expedition may bring a prisoner; Volcano drawer-only under catastrophes=all;
-    #              commercial control counts all enemies' pyramids (2: plans=2 fix)
+    version=4,   # 4: heuristic bots value observatories by the divination they win or deny
+    #              (3: Expedition may bring a prisoner; Volcano drawer-only under
+    #              catastrophes=all; control counts all enemies' pyramids; 2: plans=2 fix)
     players=(2, 3, 4),
     default_players=2,
     params=PARAMS,

@@ -535,6 +535,15 @@ def player_counts(own, bld, info, R, p, cnt):
 
 
 @helper_inline
+def divined(mine, other, NJ):
+    """Cards a king with ``mine`` observatories sees against a best rival with ``other``
+    (the heuristic's estimate: a tie is two kings, a king behind is the sole second)."""
+    if mine == 0:
+        return 0
+    return NJ if mine > other else 1
+
+
+@helper_inline
 def building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last, riv_bc, riv_ob,
                    base):
     """Heuristic value of adding ``code`` on site s, given the counts ``cnt``; ``base`` is
@@ -596,9 +605,15 @@ def building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last, ri
         if last:
             return 0.0
         mine = cnt[5 + OBSERV]
-        f = 1.0 if mine + 1 > riv_ob else 0.2
         if mine > riv_ob:
-            f = 0.1
+            f = 0.1   # already the leader: only insurance
+        else:
+            # divination gained: cards p sees with one more observatory, plus half the
+            # cards the leading rival stops seeing (per card of the NJ a leader sees)
+            NJ = R[R_NP]
+            gain = (divined(mine + 1, riv_ob, NJ) - divined(mine, riv_ob, NJ)
+                    + 0.5 * (divined(riv_ob, mine, NJ) - divined(riv_ob, mine + 1, NJ)))
+            f = 6.0 * gain / NJ if gain > 0 else 0.2
         v = 0.25 * W[BW_RISK] * f * rl
     return v * W[BW_BUILD]
 
