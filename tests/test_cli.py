@@ -123,13 +123,23 @@ def test_python_dash_m_and_ctrl_c_keeps_finished_chunks(tmp_path):
                          start_new_session=True, env=env, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(8)
+    # interrupt once a few chunks are on record (a fixed sleep was too short on a slow,
+    # cold machine: no chunk had finished and there were no rows to check)
+    chunks = out / "chunks"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and p.poll() is None:
+        if chunks.is_dir() and len(list(chunks.glob("*.json"))) >= 3:
+            break
+        time.sleep(0.2)
+    assert p.poll() is None, "the run ended before it could be interrupted"
+    assert len(list(chunks.glob("*.json"))) >= 3, "no chunk finished within 3 minutes"
     os.killpg(p.pid, signal.SIGINT)
     stdout, stderr = p.communicate(timeout=120)
     assert p.returncode == 130, stderr
     assert "Interrupted" in stderr and "Traceback" not in stderr and "--resume" in stderr
     m = json.loads((out / "manifest.json").read_text())
     assert m["partial"] and m["games_completed"] == 5000 * m["chunks_done"]
+    assert m["chunks_done"] >= 3
     df = load_rows(out)
     assert len(df) == m["games_completed"] and df["game"].is_unique
     assert "Partial run" in (out / "index.html").read_text()
