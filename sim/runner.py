@@ -202,6 +202,25 @@ def _play_chunk(game_name: str, ctx, players: int, seed: int, start: int, count:
     return start, count, summary, (cols if keep_rows else None), time.perf_counter() - t0
 
 
+@contextmanager
+def _compile_notice(game, enabled: bool, after: float = 2.0):
+    """Say what is happening when loading the kernel takes more than ``after`` seconds:
+    numba compiles it on the first run (Balam: about a minute), then loads it from its
+    cache in about a second."""
+    timer = None
+    if enabled:
+        timer = threading.Timer(after, lambda: print(
+            f"compiling the {game.title} kernel (first run only: later runs load it from "
+            "numba's cache)...", file=sys.stderr, flush=True))
+        timer.daemon = True
+        timer.start()
+    try:
+        yield
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
 def _progress_bar(total: int, enabled: bool, desc: str, initial: int = 0):
     if not enabled:
         return None
@@ -285,7 +304,8 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
         ctx = game.prepare(spec.rules, spec.players)
         bot_ids, bot_par = game.bot_arrays(spec.bots)
         # compile (or load from the cache) once here, before any worker starts
-        game.run_chunk(ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
+        with _compile_notice(game, progress):
+            game.run_chunk(ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
         t_warm = time.perf_counter() - t0
         bar = _progress_bar(spec.games, progress, spec.describe(),
                             initial=sum(c for s, c in chunks if s in summaries))

@@ -1,4 +1,6 @@
 """The shared runner: determinism across jobs/chunks/backends, Ctrl-C, manifest, limits."""
+import time
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -90,3 +92,19 @@ def test_bad_seed_and_players():
         make_spec("puluc", 10, players=3)
     with pytest.raises(UsageError, match="unknown game 'pulcu'.*did you mean 'puluc'"):
         make_spec("pulcu", 10)
+
+
+def test_a_slow_kernel_load_is_announced_once_and_a_fast_one_is_not(capsys):
+    from sim.games import get
+    from sim.runner import _compile_notice
+    game = get("balam")
+    with _compile_notice(game, True, after=0.05):
+        time.sleep(0.3)                     # as a first compile: the notice appears
+    err = capsys.readouterr().err
+    assert err.count("compiling the Balam kernel") == 1 and "numba's cache" in err
+    with _compile_notice(game, True, after=0.5):
+        pass                                # a cached load: nothing is said
+    with _compile_notice(game, False, after=0.0):
+        time.sleep(0.1)                     # -q / no terminal: never
+    time.sleep(0.6)
+    assert capsys.readouterr().err == ""
