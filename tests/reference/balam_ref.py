@@ -1582,8 +1582,8 @@ def divined(mine, other, NJ):
 def play(seed: int, game_index: int, rules=None, bots=("random", "random")) -> dict:
     """`make bench`'s entry point: one game of the named bots (one per seat)."""
     from sim.games.balam import GAME
-    spec = None if all(b == "random" for b in bots) else ",".join(bots)
-    return replay_random(GAME.resolve_rules(rules), len(bots), seed, game_index, bots=spec)
+    return replay_random(GAME.resolve_rules(rules), len(bots), seed, game_index,
+                         bots=",".join(bots))
 
 
 def replay_random(rules: dict, players: int, seed: int, game: int, bots=None):
