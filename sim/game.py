@@ -41,6 +41,9 @@ class Column:
     dtype: str
     help: str
     per_seat: bool = False
+    #: False for an identifier (a layout hash, a card id) that is recorded per game for
+    #: grouping but has no meaningful histogram or mean
+    summarize: bool = True
 
 
 STANDARD_COLUMNS = (
@@ -92,6 +95,11 @@ class Game:
     prepare: Callable[[dict, int], Any]
     run_chunk: Callable[..., dict]
     rules_doc: str = ""
+    # sides (a team is a side): ``side_of(players)`` gives each seat's side index
+    # (None: every seat is its own side); ``side_names(players)`` names the sides.
+    # Fair shares, first-side advantage and decisive games are per side.
+    side_of: Callable[[int], list] | None = None
+    side_names: Callable[[int], list] | None = None
     # per-seat columns the report plots (besides win rates and length)
     highlight: tuple[str, ...] = ()
     # per-seat count columns that hold card/event draws, for impact analysis
@@ -113,6 +121,25 @@ class Game:
     card_rules: Callable[[dict, str, str, Any], dict] | None = None
 
     # ------------------------------------------------------------- helpers
+    def sides(self, players: int) -> list[int]:
+        """Side index of each seat (a team game maps several seats to one side)."""
+        if self.side_of is None:
+            return list(range(players))
+        return [int(x) for x in self.side_of(players)]
+
+    def n_sides(self, players: int) -> int:
+        return len(set(self.sides(players)))
+
+    def side_labels(self, players: int) -> list[str]:
+        if self.side_names is not None:
+            return list(self.side_names(players))
+        if self.side_of is None:
+            return list(self.seat_names(players))
+        seats = self.seat_names(players)
+        sides = self.sides(players)
+        return [" + ".join(seats[s] for s in range(players) if sides[s] == k)
+                for k in range(self.n_sides(players))]
+
     def all_columns(self) -> tuple[Column, ...]:
         return STANDARD_COLUMNS + tuple(self.columns)
 

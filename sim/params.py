@@ -21,6 +21,8 @@ class ParamError(UsageError):
     pass
 
 
+ROLES = ("rule", "variant", "reading", "horizon", "data", "analysis")
+
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n"}
 
@@ -42,6 +44,35 @@ class Param:
     hi: float | None = None
     choices: tuple = ()
     source: str = ""  # the rulebook section the parameter comes from
+    #: what the parameter is, for `sim rules`, `sim robust` and `sim tune`:
+    #: "rule"       a rule of the rulebook (its value is the rulebook's);
+    #: "variant"    a variant the rulebook itself offers (nine-space board, lengthened game);
+    #: "reading"    a reading of a rule the rulebook leaves ambiguous or silent, or an
+    #:              assumption where it is silent (fair lots, a horizon's scoring):
+    #:              ``alternatives`` lists the other values worth testing;
+    #: "horizon"    the cap that makes every game end (not a rule of the game);
+    #: "data"       a data file (board, deck, dice) holding assumed contents;
+    #: "analysis"   an analysis switch, not a rule (card impact's neutral cards).
+    role: str = "rule"
+    #: for a reading: the other values of the reading, as the user would type them
+    alternatives: tuple = ()
+    #: old names still accepted (``--set cap=100`` for ``horizon``)
+    aliases: tuple = ()
+
+    def __post_init__(self):
+        if self.role not in ROLES:  # a declaration error, caught by the conformance test
+            raise ValueError(f"parameter '{self.name}': role must be one of {ROLES}, not {self.role!r}")
+
+    def other_readings(self) -> tuple:
+        """For a reading: the alternatives to its default (declared, or else the other
+        choices of a choice or bool parameter)."""
+        if self.alternatives:
+            return tuple(self.alternatives)
+        if self.kind == "choice":
+            return tuple(c for c in self.choices if c != self.default)
+        if self.kind == "bool":
+            return (not self.default,)
+        return ()
 
     def allowed(self) -> str:
         if self.kind == "bool":
@@ -152,9 +183,15 @@ def resolve(declared: Iterable[Param], given: Mapping[str, Any] | None, what: st
     """Defaults overlaid with ``given`` (parsed and checked), in declaration order."""
     declared = list(declared)
     by_name = {p.name: p for p in declared}
+    alias = {a: p.name for p in declared for a in p.aliases}
     out = {p.name: p.default for p in declared}
+    seen: dict[str, str] = {}
     for key, raw in (given or {}).items():
         k = str(key).strip().lower().replace("-", "_")
+        k = alias.get(k, k)
+        if k in seen:
+            raise ParamError(f"{what} '{k}' is given twice (as '{seen[k]}' and '{key}')")
+        seen[k] = str(key)
         if k not in by_name:
             where = f" of {owner}" if owner else ""
             known = ", ".join(by_name) or "none"

@@ -3,12 +3,32 @@
 Every game owns several independent streams, all derived from the master seed,
 the game index and a stream number alone:
 
-* stream 0 (``CHANCE``): the game's own chance (lots, dice, decks, board set-up);
-* stream ``1 + s`` (``bot_stream(s)``): the bot sitting in seat *s*.
+* stream ``1 + s`` (``bot_stream(s)``): the bot sitting in seat *s* (its own choices
+  and its tie-breaks: a bot never breaks a tie by seat, site or option number);
+* the chance substreams below, one per purpose: the game's own chance (lots, dice,
+  decks, board set-up).  Stream 0 (``CHANCE``) is what every game drew all its chance
+  from before the split; no game uses it now.
 
 So changing the bot in one seat, or a rule that does not touch chance, leaves the
 dice of every game unchanged (common random numbers), and a result never depends
 on how the games were split into chunks, jobs or machines.
+
+Chance split by purpose
+-----------------------
+A game's chance is not one stream but many, each keyed on what it is for, so that a
+change in one purpose never moves the draws of another (removing a compass tile must
+not change a single die).  A *substream* is keyed on (seed, game, purpose, index):
+``purpose`` is one of the codes below (or a game's own, from ``GAME_PURPOSES`` up),
+``index`` what the game counts within it (the round, the roll, the deck, the war).
+Its start is ``mix(mix(base + PURPOSE_OFFSET + purpose) + index)`` where ``base`` is
+the game's base (``game_base(seed, game)``) and ``PURPOSE_OFFSET`` = 2**32 keeps it
+clear of the bot streams.  A kernel keeps the counter of a substream it is drawing from
+in a slot of its ``states`` array (``open_substream``) and draws with the usual
+``rand_int(states, slot, n)``.
+
+Shuffles that must survive the removal of one item sort the items by a key drawn for
+each item *identity* (``item_key``): every other item keeps its relative order, so
+removing a card moves no other card's draw.
 
 The generator is SplitMix64 (Steele, Lea & Flood 2014): a 64-bit counter advanced
 by the golden-ratio increment and passed through a bijective mixer.  A stream's
@@ -24,6 +44,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .jit import helper, helper_inline
+
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -35,6 +57,13 @@ _S11 = np.uint64(11)
 _INV53 = 1.0 / 9007199254740992.0  # 2**-53
 
 CHANCE = 0
+
+#: purposes of chance substreams (a game numbers its own from GAME_PURPOSES up)
+SETUP = 1        # board layout, first player, anything drawn once before play
+DECK = 2         # a deck's shuffle keys; index = deck number (or reshuffle count)
+DICE = 3         # dice; index = the round (or roll) they belong to
+GAME_PURPOSES = 16
+PURPOSE_OFFSET = np.uint64(1 << 32)
 
 
 def bot_stream(seat: int) -> int:
@@ -59,6 +88,32 @@ def seed_streams(states, seed, game):
 
 
 @njit(cache=True, inline="always")
+def game_base(seed, game):
+    """The base every stream of game ``game`` is derived from."""
+    return mix64(mix64(np.uint64(seed)) + np.uint64(game))
+
+
+@njit(cache=True, inline="always")
+def substream_start(base, purpose, index):
+    """Start counter of the chance substream (purpose, index) of the game with ``base``."""
+    return mix64(mix64(base + PURPOSE_OFFSET + np.uint64(purpose)) + np.uint64(index))
+
+
+@njit(cache=True, inline="always")
+def open_substream(states, slot, base, purpose, index):
+    """Point ``states[slot]`` at the start of substream (purpose, index)."""
+    states[slot] = substream_start(base, purpose, index)
+
+
+@njit(cache=True, inline="always")
+def item_key(base, purpose, item):
+    """A uniform 64-bit sort key for item identity ``item`` of a shuffle keyed on
+    ``purpose`` (for example ``DECK`` and a card's id): sorting by it shuffles, and an
+    item removed takes no other item's key with it."""
+    return mix64(substream_start(base, purpose, item) + GOLDEN)
+
+
+@njit(cache=True, inline="always")
 def next_u64(states, k):
     states[k] = states[k] + GOLDEN
     return mix64(states[k])
@@ -77,6 +132,53 @@ def rand_float(states, k):
     return np.float64(next_u64(states, k) >> _S11) * _INV53
 
 
+@helper
+def sort_by_keys(items, keys, n):
+    """Sort ``items[:n]`` in place by ``keys[:n]`` (uint64, ascending; ``keys`` is sorted
+    along).  Insertion sort: decks and tile sets are small."""
+    for i in range(1, n):
+        k = keys[i]
+        x = items[i]
+        j = i - 1
+        while j >= 0 and keys[j] > k:
+            keys[j + 1] = keys[j]
+            items[j + 1] = items[j]
+            j -= 1
+        keys[j + 1] = k
+        items[j + 1] = x
+
+
+@helper
+def keyed_shuffle(items, ids, keys, n, base, purpose):
+    """Order ``items[:n]`` by the keys of their identities ``ids[:n]`` (``item_key``):
+    a shuffle in which removing one item leaves the others' relative order alone.
+    ``keys`` is scratch of length >= n; ``ids`` is permuted along with ``items``."""
+    for i in range(n):
+        keys[i] = item_key(base, purpose, ids[i])
+    # sort items and ids together by key
+    for i in range(1, n):
+        k = keys[i]
+        x = items[i]
+        d = ids[i]
+        j = i - 1
+        while j >= 0 and keys[j] > k:
+            keys[j + 1] = keys[j]
+            items[j + 1] = items[j]
+            ids[j + 1] = ids[j]
+            j -= 1
+        keys[j + 1] = k
+        items[j + 1] = x
+        ids[j + 1] = d
+
+
+@helper_inline
+def tie_wins(states, k, ties):
+    """Reservoir tie-break: the ``ties``-th option found equal to the best so far replaces
+    it with probability 1/ties, drawn from stream ``k`` (the bot's own).  Over a scan this
+    picks uniformly among the tied options, and draws nothing when there is no tie."""
+    return rand_int(states, k, ties) == 0
+
+
 # ---------------------------------------------------------------- pure Python
 _MASK = (1 << 64) - 1
 
@@ -88,12 +190,36 @@ def py_mix64(z: int) -> int:
     return z ^ (z >> 31)
 
 
+def py_game_base(seed: int, game: int) -> int:
+    return py_mix64((py_mix64(seed) + game) & _MASK)
+
+
+def py_substream_start(base: int, purpose: int, index: int) -> int:
+    return py_mix64((py_mix64((base + (1 << 32) + purpose) & _MASK) + index) & _MASK)
+
+
+def py_item_key(base: int, purpose: int, item: int) -> int:
+    return py_mix64((py_substream_start(base, purpose, item) + 0x9E3779B97F4A7C15) & _MASK)
+
+
+def py_keyed_order(base: int, purpose: int, ids) -> list:
+    """Identities ``ids`` in the order ``keyed_shuffle`` puts them."""
+    return sorted(ids, key=lambda i: py_item_key(base, purpose, i))
+
+
 class Stream:
     """One random stream in plain Python, identical to the jitted functions."""
 
     def __init__(self, seed: int, game: int, stream: int):
-        base = py_mix64((py_mix64(seed) + game) & _MASK)
+        base = py_game_base(seed, game)
         self.state = py_mix64((base + stream) & _MASK)
+
+    @classmethod
+    def substream(cls, seed: int, game: int, purpose: int, index: int) -> "Stream":
+        """The chance substream (purpose, index) of game ``game``, as ``open_substream``."""
+        s = cls.__new__(cls)
+        s.state = py_substream_start(py_game_base(seed, game), purpose, index)
+        return s
 
     def next_u64(self) -> int:
         self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK

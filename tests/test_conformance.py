@@ -72,3 +72,26 @@ def test_zero_games(name):
     g = get(name)
     cols = _run(g, g.default_players, "random", 5, 0)
     assert check_columns(g, g.default_players, cols, 0) == []
+
+
+_AMBIGUOUS = ("reading", "silent", "assumption", "not printed", "not a rule")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_readings_are_declared_with_alternatives(name):
+    """A parameter whose rulebook source says the rule is ambiguous or silent is declared as
+    a reading (with alternatives `sim robust` can try), a horizon, a data file or an analysis
+    switch; and every game has at least one reading."""
+    g = get(name)
+    for p in g.params:
+        if any(w in p.source.lower() for w in _AMBIGUOUS):
+            assert p.role in ("reading", "horizon", "data", "analysis"), \
+                f"{name}: '{p.name}' ({p.source}) is a reading or assumption: tag it"
+        if p.role == "reading":
+            alts = p.other_readings()
+            assert alts, f"{name}: reading '{p.name}' names no alternative"
+            for a in alts:
+                assert p.parse(a) != p.default, f"{name}: '{p.name}' alternative {a!r} is the default"
+    assert any(p.role == "reading" for p in g.params), f"{name} declares no reading"
+    names = [p.name for p in g.params] + [a for p in g.params for a in p.aliases]
+    assert len(names) == len(set(names)), "aliases must not clash with names"
