@@ -1,5 +1,9 @@
 """The numba decorators the rules kernels use, and the small bit and array helpers they share.
 
+Caching: every function here is cached on disk under a key of the content of the
+project's jitted sources (``sim/jitcache.py``), so editing a helper in another module
+recompiles the kernels that use it.
+
 ``kernel``: a function that allocates (the per-chunk entry point: state and scratch
 arrays are made once per chunk).  ``helper``: everything it calls.  Both are cached
 on disk (compile once, load in each worker) and use numpy's error model (no
@@ -16,6 +20,8 @@ that tried to allocate would fail to compile, loudly, rather than leak.
 """
 import numpy as np
 from numba import njit
+
+from . import jitcache  # noqa: F401  (the cache keyed on source content: before any decorator)
 
 kernel = njit(cache=True, error_model="numpy")
 helper = njit(cache=True, error_model="numpy", _nrt=False)
