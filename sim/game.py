@@ -119,6 +119,9 @@ class Game:
     report_figures: Callable[[dict, Any], list] | None = None
     card_names: Callable[[dict], list] | None = None
     card_rules: Callable[[dict, str, str, Any], dict] | None = None
+    # the `sim impact` mode used when --mode is not given: "neutral" where removing a card
+    # changes the length of the game (the length itself moves the seat edges), else "remove"
+    impact_default_mode: str = "remove"
 
     # ------------------------------------------------------------- helpers
     def sides(self, players: int) -> list[int]:

@@ -347,6 +347,8 @@ GAME = Game(
     prepare=prepare,
     run_chunk=run_chunk,
     rules_doc=RULES_DOC,
+    # four players play in two partnerships (seats 0 + 2 against 1 + 3): a team is a side
+    side_of=lambda players: [s % 2 for s in range(players)] if players == 4 else list(range(players)),
     highlight=("score", "ladders", "priests", "completed"),
     score="score",
     bench=(
