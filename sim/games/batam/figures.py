@@ -1,4 +1,4 @@
-"""The Batam map as a report figure, so a reader sees the board that was assumed."""
+"""Batam report figures (the map that was assumed) and the card-impact hooks (`sim impact`)."""
 from __future__ import annotations
 
 import json
