@@ -77,7 +77,7 @@ def test_cubes_and_money_conserved_inside_the_state():
         bp = np.zeros((players, K.N_BOTPAR))
         bp[:, :par.shape[1]] = par
         st = np.zeros(K.N_ST, np.int64)
-        rs = np.zeros(1 + players, np.uint64)
+        rs = np.zeros(K.N_RS, np.uint64)
         tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
         for g in range(40):
             K.play_game(g, np.uint64(5), *ctx[:1], *ctx[1:], ids, bp, st, rs, tal,

@@ -6,7 +6,9 @@ plays the same game indices from the same master seed; every recorded column mus
 agree, game by game.  The sweep covers 2, 3 and 4 players, all three compass modes,
 both bonus windows, both pirate charges, both bank modes, occupied-space costs, the
 per-opponent limit, small horizons (capped games and both horizon results), changed
-money values, and every bot style next to the random bot.
+money values, every bot style next to the random bot, and neutral tiles and cards (card
+impact).  Both engines draw chance from the same substreams by purpose and break the
+heuristic's ties from the seat's own stream, so a replay checks those too.
 """
 from __future__ import annotations
 
@@ -75,6 +77,12 @@ SWEEP = [
     (4, "gambler", 30, dict(sale=150, bank_empty="unlimited", return_bonus=40, compass="cards")),
     (4, "heuristic:spite=2;avoid=0,heuristic:captain=9;reroll_low=3;reroll_max=4,random,miser", 30,
      dict(compass="tiles")),
+    (4, "hunter,plodder,random,heuristic", 40,
+     dict(neutral="pirate_0,tradewind_4,sunken_treasure_10,treasure_map_sugi_6", horizon=15)),
+    (3, "random,plodder,heuristic", 30,
+     dict(compass="cards", neutral="pirate_1,tradewind_2,treasure_map_citlim_5,sunken_treasure_3")),
+    (2, "miser,hunter", 30, dict(compass="none")),
+    (3, "modest,spiteful,hunter", 30, dict(compass="cards")),
 ]
 
 
@@ -116,6 +124,9 @@ L = "Lingga"
     (3, "heuristic", dict(occupied_cost=3)),
     (4, "spiteful,miser,random,heuristic", dict(compass="tiles", pirate_charge="once")),
     (4, "random", dict(compass="tiles", tradewind_limit="each")),
+    (4, "heuristic,random,plodder,gambler", dict(compass="cards", neutral="pirate_1,treasure_map_lingga_7")),
+    (4, "hunter,random,plodder,hunter",
+     dict(compass="tiles", neutral="treasure_map_rempang_6,pirate_0,tradewind_2")),
 ])
 def test_reference_replays_a_crowded_custom_board(tmp_path, players, bots, rules):
     """A small strait where ships meet all the time: occupied spaces, stranding checks,

@@ -15,10 +15,10 @@ from sim.games.batam import GAME
 from sim.games.batam import data as DATA
 from sim.games.batam import kernel as K
 from sim.params import ParamError
-from sim.rng import Stream, seed_streams
+from sim.rng import SETUP, Stream
 
 # ------------------------------------------------------------------ helpers
-CTX_MAP = slice(2, 22)  # kind ... ci, the arrays sail() takes after R
+CTX_MAP = slice(2, 23)  # kind ... ci, cid: the arrays sail() takes after R
 
 
 def make_ctx(players=4, **rules):
@@ -41,6 +41,7 @@ def mini_ctx(grid: str, islands: dict, players=2, tiles=None, **rules):
     if tiles is not None:
         R[K.R_NT] = len(tiles[0])
         ctx[16:19] = [np.array(t, np.int64) for t in tiles]
+        ctx[23] = np.arange(1, len(tiles[0]) + 1, dtype=np.int64)   # tile identities
     return tuple(ctx), b
 
 
@@ -52,9 +53,9 @@ def blank(ctx, seed=1, game=0):
     """A set-up game (ships at Batam, 20 coins each) and its streams."""
     R = ctx[0]
     st = np.zeros(K.N_ST, np.int64)
-    rs = np.zeros(1 + R[K.R_P], np.uint64)
-    seed_streams(rs, seed, game)
-    first = K.setup(st, R, ctx[1], ctx[16], ctx[19], rs, np.zeros(K.MAXK, np.int64))
+    rs = np.zeros(K.N_RS, np.uint64)
+    K.start_streams(rs, np.uint64(seed), game, R[K.R_P])
+    first = K.setup(st, R, ctx[1], ctx[16], ctx[23], ctx[22], rs, np.zeros(K.MAXK, np.int64))
     # clear the compass set-up: tests place what they need
     st[K.O_TILE:K.O_TILE + K.MAXC] = -1
     st[K.O_PIRC] = -1
@@ -257,7 +258,7 @@ def eager_rerolls(ctx, coins=20):
     bank = int(st[K.O_BANK])
     tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
     bid, bp = bot_params("heuristic", 4, reroll_low=5, reroll_max=3, reserve=0)
-    K.reroll_phase(st, ctx[0], ctx[1], 0, bid, bp, rs, tal)
+    K.reroll_phase(st, ctx[0], ctx[1], 0, bid, bp, rs, tal, 0)
     return tally(tal, K.T_RR, 0), tally(tal, K.T_RRC, 0), int(st[K.O_COINS]), int(st[K.O_BANK]) - bank
 
 
@@ -503,13 +504,13 @@ def test_deck_reshuffles_discards_when_empty():
     st[K.O_DECKN] = 0
     st[K.O_DISC:K.O_DISC + 3] = [3, 5, 7]
     st[K.O_DISCN] = 3
-    k = K.draw_card(st, rs)
+    k = K.draw_card(st, rs, ctx[22])
     assert k in (3, 5, 7)
     assert st[K.O_DECKN] == 2 and st[K.O_DISCN] == 0
     assert sorted(list(st[K.O_DECK:K.O_DECK + 2]) + [k]) == [3, 5, 7]
     st[K.O_DECKN] = 0
     st[K.O_DISCN] = 0
-    assert K.draw_card(st, rs) == -1                 # nothing left anywhere
+    assert K.draw_card(st, rs, ctx[22]) == -1        # nothing left anywhere
 
 
 # ------------------------------------------------------------------ the end
@@ -532,7 +533,7 @@ def test_return_triggers_end_and_bonus_for_every_returning_ship():
             put_board(st, p, [(3, (p + 1) % 3)])
         for seed in range(200):
             trial = st.copy()
-            seed_streams(rs, seed, 0)
+            K.start_streams(rs, np.uint64(seed), 0, 3)
             sail(ctx, trial, 2, rs, tal, bot="random")
             if trial[K.O_POS + 2] == 0:
                 st[:] = trial
@@ -574,12 +575,12 @@ def test_crew_row_starts_with_first_player_and_rotates():
 
 
 def test_first_player_by_two_dice_ties_rerolled():
-    # the rulebook's procedure written out with the chance stream: every contender rolls
-    # two dice (seasick = 0) in seat order; the tied leaders roll again
+    # the rulebook's procedure written out with its chance substream (SETUP, 0): every
+    # contender rolls two dice (seasick = 0) in seat order; the tied leaders roll again
     faces = [0, 1, 2, 3, 4, 5]
     ties = 0
     for g in range(300):
-        s = Stream(9, g, 0)
+        s = Stream.substream(9, g, SETUP, 0)
         cont = [0, 1, 2, 3]
         rounds = 0
         while True:
@@ -590,8 +591,8 @@ def test_first_player_by_two_dice_ties_rerolled():
             if len(cont) == 1:
                 break
         ties += rounds > 1
-        rs = np.zeros(5, np.uint64)
-        seed_streams(rs, 9, g)
+        rs = np.zeros(K.N_RS, np.uint64)
+        rs[K.RS_SETUP] = Stream.substream(9, g, SETUP, 0).state
         assert K.first_by_dice(rs, np.array(faces, np.int64), 4, np.zeros(8, np.int64)) == cont[0]
     assert ties > 10
 

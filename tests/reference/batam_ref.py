@@ -3,10 +3,16 @@ and ``seeds/batam/RULES.md`` (the readings, assumptions and bots).
 
 It exists to check the jitted kernel (``sim/games/batam/kernel.py``): given the same
 master seed, game index, rules and bots it must produce the same per-game record,
-because it reads the same random streams (:class:`sim.rng.Stream`): stream 0 for
-chance (first-player dice, the tile or card shuffle, crew dice, compass draws),
-stream ``1 + seat`` for the random bot in that seat.  The heuristic bots use no
-randomness; they are written here from their description in RULES.md.
+because it reads the same random streams (:mod:`sim.rng`), as RULES.md (Chance) lays
+them out: chance substreams by purpose (the first-player dice; each crew die of each
+seat in each round; the tiles and cards ordered by the keys of their identities; each
+reshuffle its own keys), and stream ``1 + seat`` for the bot in that seat (the random
+bot's choices, the heuristic's tie-breaks).  Nothing draws from stream 0.
+
+For the card-impact tests it records what the kernel does not: ``set_aside`` (the tile
+indices left in the box) and ``triggered`` (every tile or card index that came into play:
+a tradewind that gave, or would have given, its bonus; treasure taken; a map taken; a
+pirate fee charged; a card drawn).
 
 Nothing is shared with the kernel but the data-file loader (the map, dice, tiles,
 cards and money as the files say); shortest paths are recomputed here.
@@ -19,7 +25,8 @@ import heapq
 from collections import deque
 
 from sim.games.batam import data as DATA
-from sim.rng import Stream
+from sim.rng import DECK, DICE, GAME_PURPOSES, SETUP, Stream, py_game_base, py_item_key, \
+    py_substream_start
 
 SEA, COMPASS, HARBOUR = DATA.SEA, DATA.COMPASS, DATA.HARBOUR
 TRADEWIND, SUNKEN, MAP, PIRATE = DATA.TRADEWIND, DATA.SUNKEN, DATA.MAP, DATA.PIRATE
@@ -27,6 +34,14 @@ UNREACHABLE = 30000          # "no route" (the same sentinel as the kernel's tab
 PIRATE_PENALTY = 4           # route planner: a space next to the pirate counts as 1 + 4
 OPP_LIMIT = {2: 3, 3: 2, 4: 1}
 END_RETURN, END_HORIZON = 0, 1
+P_TILES = GAME_PURPOSES      # tile placement keys
+SEATS_KEYED = 4              # dice substream index = (round * 4 + seat) * 3 + die
+TIE_REL = 1e-9
+
+
+def near(a, b):
+    """An exact tie of two heuristic scores: |a - b| <= 1e-9 * max(1, |b|)."""
+    return abs(a - b) <= TIE_REL * max(1.0, abs(b))
 
 SEAT_FIELDS = ("coins", "goods_sold", "crew_pos", "wages_paid", "wages_earned", "rerolls",
                "reroll_coins", "distance", "return_bonus", "compass_tradewind", "compass_sunken",
@@ -52,7 +67,8 @@ RULEBOOK = {"compass": "tiles", "board": "standard", "dice": "standard", "tiles"
             "return_bonus": 10, "reroll_cost": 2, "reroll_step": 1, "reroll_pricing": "total",
             "tradewind_limit": "any", "pirate_fee": 3, "opp_limit": 0,
             "occupied_cost": 1, "occupied_harbour": True, "bonus_window": "round",
-            "pirate_charge": "each", "bank_empty": "short", "horizon": 40, "horizon_result": "rank"}
+            "pirate_charge": "each", "bank_empty": "short", "horizon": 40, "horizon_result": "rank",
+            "neutral": "none"}
 
 
 # ------------------------------------------------------------------ the map
@@ -148,9 +164,15 @@ class Batam:
         self.faces = [int(f) for f in d["faces"]]
         self.tiles = list(zip(*(map(int, a) for a in (d["tk"], d["tv"], d["ti"]))))
         self.cards = list(zip(*(map(int, a) for a in (d["ck"], d["cv"], d["ci"]))))
+        self.tile_ids = [int(x) for x in d["tid"]]
+        self.card_ids = [int(x) for x in d["cid"]]
+        listed = set() if r["neutral"] == "none" else set(r["neutral"].split(","))
+        labels = d["tlab"] if r["compass"] == "tiles" else d["clab"] if r["compass"] == "cards" else ()
+        self.neutral = {k for k, lab in enumerate(labels) if lab in listed}   # deck indices
         self.goods_each = d["goods"]
         self.limit = r["opp_limit"] or OPP_LIMIT[self.P]
-        self.chance = Stream(seed, game_index, 0)
+        self.seed, self.game_index = seed, game_index
+        self.base = py_game_base(seed, game_index)
         self.bot_rng = [Stream(seed, game_index, 1 + s) for s in range(self.P)]
         self.bots = []
         for b in bots:
@@ -176,21 +198,34 @@ class Batam:
         self.tile_on = {}                               # compass index -> tile number
         self.pirate = None                              # compass index of the pirate tile
         self.deck, self.discards = [], []
+        self.reshuffles = 0
         self.ended, self.ender = False, -1
         self.tally = {k: [0] * P for k in TALLIES}
+        self.set_aside = []                             # tiles left in the box
+        self.triggered = set()                          # tiles or cards that came into play
 
     # ---------------------------------------------------------------- chance
-    def roll(self):
-        return self.faces[self.chance.rand_int(len(self.faces))]
+    def roll(self, stream):
+        return self.faces[stream.rand_int(len(self.faces))]
 
-    def shuffle(self, items):
-        for i in range(len(items) - 1, 0, -1):
-            j = self.chance.rand_int(i + 1)
-            items[i], items[j] = items[j], items[i]
+    def die_stream(self, rnd, p, i):
+        """Crew die i of seat p in round rnd (0-based): its own substream."""
+        return Stream.substream(self.seed, self.game_index, DICE, (rnd * SEATS_KEYED + p) * 3 + i)
+
+    def deck_order(self, cards, number):
+        """Deck ``number`` (0 the first, r after r reshuffles): cards by increasing key of
+        their identities; the last is drawn first."""
+        deck_base = py_substream_start(self.base, DECK, number)
+        return sorted(cards, key=lambda k: py_item_key(deck_base, DECK, self.card_ids[k]))
 
     def choose(self, seat, n):
         """The random bot picks one of n options; a forced choice draws nothing."""
         return 0 if n == 1 else self.bot_rng[seat].rand_int(n)
+
+    def tie(self, seat, ties):
+        """Reservoir tie-break: the ties-th equal option replaces the best with probability
+        1/ties, from the seat's own stream."""
+        return self.bot_rng[seat].rand_int(ties) == 0
 
     # ----------------------------------------------------------------- money
     def bank_pays(self, p, amount):
@@ -221,9 +256,10 @@ class Batam:
 
     # ----------------------------------------------------------------- setup
     def first_player(self):
+        dice = Stream.substream(self.seed, self.game_index, SETUP, 0)
         contenders = list(range(self.P))
         while True:
-            totals = {p: self.roll() + self.roll() for p in contenders}
+            totals = {p: self.roll(dice) + self.roll(dice) for p in contenders}
             best = max(totals.values())
             contenders = [p for p in contenders if totals[p] == best]
             if len(contenders) == 1:
@@ -232,15 +268,15 @@ class Batam:
     def setup(self):
         first = self.first_player()
         if self.r["compass"] == "tiles":
-            order = list(range(len(self.tiles)))
-            self.shuffle(order)
+            order = sorted(range(len(self.tiles)),
+                           key=lambda t: py_item_key(self.base, P_TILES, self.tile_ids[t]))
             for c in range(len(self.map.compass)):
                 self.tile_on[c] = order[c]
                 if self.tiles[order[c]][0] == PIRATE:
                     self.pirate = c
+            self.set_aside = order[len(self.map.compass):]
         elif self.r["compass"] == "cards":
-            self.deck = list(range(len(self.cards)))
-            self.shuffle(self.deck)
+            self.deck = self.deck_order(range(len(self.cards)), 0)
         return first
 
     # ------------------------------------------------------- phase 1: wages
@@ -283,8 +319,9 @@ class Batam:
         self.offers[p] = [cap, sal]
 
     # -------------------------------------------------- phase 2: place crew
-    def roll_and_reroll(self, p):
-        dice = [self.roll() for _ in range(3)]
+    def roll_and_reroll(self, p, rnd):
+        streams = [self.die_stream(rnd, p, i) for i in range(3)]
+        dice = [self.roll(streams[i]) for i in range(3)]
         name, style = self.bots[p]
         n = 0
         while True:
@@ -311,7 +348,7 @@ class Batam:
             self.tally["rerolls"][p] += 1
             self.tally["reroll_coins"][p] += cost
             for i in which:
-                dice[i] = self.roll()
+                dice[i] = self.roll(streams[i])
             n += 1
         return dice
 
@@ -351,11 +388,19 @@ class Batam:
             if name == "random":
                 i, b = options[self.choose(p, len(options))]
             else:
-                best = None
+                # one option per (value, board): a die equal to an earlier die is the same
+                # option; equal best scores drawn uniformly from the seat's stream
+                best, ties = None, 0
                 for i0, b0 in options:
+                    if dice[i0] in dice[:i0]:
+                        continue
                     s = self.place_value(p, b0, dice[i0], style)
-                    if best is None or s > best[0]:
-                        best = (s, i0, b0)
+                    if best is not None and near(s, best[0]):
+                        ties += 1
+                        if self.tie(p, ties):
+                            best = (best[0], i0, b0)
+                    elif best is None or s > best[0]:
+                        best, ties = (s, i0, b0), 1
                 _, i, b = best
             k = self.landing_slot(b, dice[i])
             self.crew[b].insert(k, (dice[i], p))
@@ -435,7 +480,7 @@ class Batam:
                     cands.append((space, value * style["treasure_w"]))
                 elif kind == MAP:
                     cands.append((space, 0.5 * value * style["treasure_w"]))
-        best, best_score = None, -1e18
+        best, best_score, ties = None, -1e18, 0
         for a, (t1, v1) in enumerate(cands):
             d1 = dist[t1][here]
             if d1 >= UNREACHABLE:
@@ -463,14 +508,18 @@ class Batam:
                     if d1 + dist[t2][t1] <= left:
                         second = max(second, v2 + (1000.0 if self.map.kind[t2] == HARBOUR else 0.0))
                 score += second
-            if score > best_score:
-                best, best_score = t1, score
+            if best is not None and near(score, best_score):
+                ties += 1
+                if self.tie(p, ties):
+                    best = t1
+            elif score > best_score:
+                best, best_score, ties = t1, score, 1
         return best
 
     def heuristic_step(self, p, here, target, left, may_stop, avoid):
         steps, weight, _ = self.map.tables(self.pirate)
         table = weight if avoid else steps
-        best, best_e = None, None
+        best, best_e, ties = None, None, 0
         if target is not None and target != here:
             for n in self.map.neighbours[here]:
                 c = self.step_cost(p, n, left)
@@ -480,7 +529,11 @@ class Batam:
                 if avoid and self.pirate is not None and self.map.next_to(n, self.map.compass[self.pirate]):
                     e += 4 * PIRATE_PENALTY
                 if best_e is None or e < best_e:
-                    best, best_e = n, e
+                    best, best_e, ties = n, e, 1
+                elif e == best_e:
+                    ties += 1
+                    if self.tie(p, ties):
+                        best = n
         if best is not None or may_stop:
             return best
         for n in self.map.neighbours[here]:
@@ -489,15 +542,19 @@ class Batam:
                 continue
             e = c * 4 + (table[target][n] if target is not None else 0)
             if best_e is None or e < best_e:
-                best, best_e = n, e
+                best, best_e, ties = n, e, 1
+            elif e == best_e:
+                ties += 1
+                if self.tie(p, ties):
+                    best = n
         return best
 
     def draw_card(self):
         if not self.deck:
             if not self.discards:
                 return None
-            self.deck, self.discards = self.discards, []
-            self.shuffle(self.deck)
+            self.reshuffles += 1
+            self.deck, self.discards = self.deck_order(self.discards, self.reshuffles), []
         return self.deck.pop()
 
     def sail(self, p, tw_used, pirate_charged):
@@ -537,7 +594,10 @@ class Batam:
                 if self.r["pirate_charge"] == "each" or not pirate_charged[p]:
                     pirate_charged[p] = True
                     self.tally["compass_pirate"][p] += 1
-                    self.tally["pirate_coins"][p] += self.pays_bank(p, self.r["pirate_fee"] * n_dice)
+                    t = self.tile_on[self.pirate]
+                    self.triggered.add(t)
+                    if t not in self.neutral:          # a neutral pirate charges no fee
+                        self.tally["pirate_coins"][p] += self.pays_bank(p, self.r["pirate_fee"] * n_dice)
             kind = self.map.kind[nxt]
             if kind == HARBOUR:
                 isl = self.map.island[nxt]
@@ -552,39 +612,51 @@ class Batam:
                 t = self.tile_on.get(c)
                 if t is not None:
                     tkind, value, isl = self.tiles[t]
+                    neutral = t in self.neutral
                     if tkind == TRADEWIND and (
                             not tw_used[p] if self.r["tradewind_limit"] == "any"
                             else c not in tw_used[p]):
-                        tw_used[p].add(c)
-                        left += value
+                        self.triggered.add(t)
+                        if not neutral:                 # neutral: no bonus, limit not used
+                            tw_used[p].add(c)
+                            left += value
                         self.tally["compass_tradewind"][p] += 1
                         replan = True
                     elif tkind == SUNKEN:
+                        self.triggered.add(t)
                         self.tally["compass_sunken"][p] += 1
-                        self.tally["treasure_coins"][p] += self.bank_pays(p, value)
+                        if not neutral:                 # neutral: taken away, no coins
+                            self.tally["treasure_coins"][p] += self.bank_pays(p, value)
                         del self.tile_on[c]
                         replan = True
                     elif tkind == MAP:
+                        self.triggered.add(t)
                         self.tally["compass_map"][p] += 1
-                        self.maps[p][isl] = self.maps[p].get(isl, 0) + value
+                        if not neutral:                 # neutral: taken, pays nothing
+                            self.maps[p][isl] = self.maps[p].get(isl, 0) + value
                         del self.tile_on[c]
                         replan = True
             elif kind == COMPASS and self.r["compass"] == "cards":
                 k = self.draw_card()
                 if k is not None:
+                    self.triggered.add(k)
                     ckind, value, isl = self.cards[k]
+                    neutral = k in self.neutral
                     if ckind == TRADEWIND:
                         self.tally["compass_tradewind"][p] += 1
-                        left += value
+                        if not neutral:
+                            left += value
                         self.discards.append(k)
                         replan = True
                     elif ckind == SUNKEN:
                         self.tally["compass_sunken"][p] += 1
-                        self.tally["treasure_coins"][p] += self.bank_pays(p, value)
+                        if not neutral:
+                            self.tally["treasure_coins"][p] += self.bank_pays(p, value)
                         self.discards.append(k)
                     elif ckind == MAP:
-                        self.tally["compass_map"][p] += 1
-                        self.maps[p][isl] = self.maps[p].get(isl, 0) + value
+                        self.tally["compass_map"][p] += 1   # kept (out of the deck) either way
+                        if not neutral:
+                            self.maps[p][isl] = self.maps[p].get(isl, 0) + value
                         replan = True
                     else:
                         self.tally["compass_pirate"][p] += 1
@@ -595,7 +667,9 @@ class Batam:
                                 pay = self.choose(p, 2) == 0
                             else:
                                 pay = left > 0 and ransom <= style["pirate_pay"]
-                        if pay:
+                        if neutral:
+                            pass            # decided (and drawn) as usual, to no effect
+                        elif pay:
                             self.tally["pirate_coins"][p] += self.pays_bank(p, ransom)
                         else:
                             stop = True
@@ -654,7 +728,7 @@ class Batam:
             for p in row:
                 self.offer_wages(p)
             for p in row:
-                dice = self.roll_and_reroll(p)
+                dice = self.roll_and_reroll(p, rnd)
                 self.place_crew(p, dice)
             tw_used, charged = [set() for _ in range(P)], [False] * P
             returned, returned_after = [False] * P, [False] * P

@@ -7,6 +7,7 @@ wrong.  A parameter value ``standard`` names the file shipped in
 """
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -186,12 +187,35 @@ def _island_of(what, path, item, idx, island_names):
     return island_names.index(name)
 
 
+def entry_label(item) -> str:
+    """The name of a compass tile or card as `sim impact` and the ``neutral`` parameter use
+    it: kind, the island of a map (lower case), value, e.g. 'pirate_0', 'tradewind_2',
+    'treasure_map_rempang_6'.  Copies of a card share the label."""
+    parts = [str(item.get("kind", "?"))]
+    if item.get("island"):
+        parts.append(str(item["island"]).lower())
+    parts.append(str(item.get("value", 0)))
+    return "_".join(parts)
+
+
+def identity(label: str, copy: int) -> int:
+    """A tile's or card's identity for the keyed shuffles (``sim.rng.item_key``): a 63-bit
+    hash of its label and which copy of that label it is (0, 1, ... in file order).  It does
+    not depend on the entry's position in the file, so removing one card (every copy of
+    it) leaves every other card's identity, and so its shuffle key, alone."""
+    h = hashlib.blake2b(f"{label}#{copy}".encode(), digest_size=8).digest()
+    return int.from_bytes(h, "little") & ((1 << 63) - 1)
+
+
 def load_compass(what: str, path: Path, key: str, island_names, counted: bool):
+    """Kinds, values, islands (-1 unless a map), labels and identities, one per tile or card
+    (a card with count n is n entries)."""
     doc = _read_toml(what, path)
     items = doc.get(key)
     if not isinstance(items, list) or not items:
         raise ParamError(f"{what} file '{path}' needs a list of [[{key}]] entries")
-    kinds, vals, isl = [], [], []
+    kinds, vals, isl, labels, ids = [], [], [], [], []
+    copies: dict = {}
     for i, it in enumerate(items):
         if not isinstance(it, dict):
             raise ParamError(f"{what} file '{path}': entry {i + 1} is not a table")
@@ -201,12 +225,18 @@ def load_compass(what: str, path: Path, key: str, island_names, counted: bool):
         cnt = _int(what, path, f"count of entry {i + 1}", it.get("count", 1), 1, MAX_CARDS) if counted else 1
         if k in (TRADEWIND, SUNKEN, MAP) and v <= 0:
             raise ParamError(f"{what} file '{path}': entry {i + 1} ({it['kind']}) needs a positive value")
-        kinds += [k] * cnt
-        vals += [v] * cnt
-        isl += [j] * cnt
+        lab = entry_label(it)
+        for _ in range(cnt):
+            kinds.append(k)
+            vals.append(v)
+            isl.append(j)
+            labels.append(lab)
+            ids.append(identity(lab, copies.get(lab, 0)))
+            copies[lab] = copies.get(lab, 0) + 1
     if len(kinds) > MAX_CARDS:
         raise ParamError(f"{what} file '{path}' holds {len(kinds)} entries; at most {MAX_CARDS} are supported")
-    return np.array(kinds, np.int64), np.array(vals, np.int64), np.array(isl, np.int64)
+    return (np.array(kinds, np.int64), np.array(vals, np.int64), np.array(isl, np.int64),
+            tuple(labels), np.array(ids, np.int64))
 
 
 def load_dice(path: Path) -> np.ndarray:
@@ -252,15 +282,18 @@ def _load_all(board: str, dice: str, tiles: str, cards: str, components: str, st
     b = _parse_grid(bp, _read_toml("board", bp))
     start, comp_nodes = validate_board(bp, b, goods)
     derived = derive(b)
-    tk, tv, ti = load_compass("compass tiles", resolve_path("tiles", tiles), "tile", b.island_names, False)
+    tk, tv, ti, tlab, tid = load_compass("compass tiles", resolve_path("tiles", tiles), "tile",
+                                         b.island_names, False)
     if (tk == PIRATE).sum() > 1:
         raise ParamError("compass tiles file holds more than one pirate tile; the kernel supports one")
     if len(tk) < N_COMPASS:
         raise ParamError(f"compass tiles file needs at least {N_COMPASS} tiles (one per compass space), "
                          f"not {len(tk)}")
-    ck, cv, ci = load_compass("compass cards", resolve_path("cards", cards), "card", b.island_names, True)
+    ck, cv, ci, clab, cid = load_compass("compass cards", resolve_path("cards", cards), "card",
+                                         b.island_names, True)
     faces = load_dice(resolve_path("dice", dice))
-    return dict(board=b, start=start, **derived, tk=tk, tv=tv, ti=ti, ck=ck, cv=cv, ci=ci, faces=faces,
+    return dict(board=b, start=start, **derived, tk=tk, tv=tv, ti=ti, tlab=tlab, tid=tid, ck=ck, cv=cv,
+                ci=ci, clab=clab, cid=cid, faces=faces,
                 start_coins=start_coins, goods=goods, bank_total=bank_total)
 
 

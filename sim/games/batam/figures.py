@@ -1,6 +1,7 @@
-"""The Batam map as a report figure, so a reader sees the board that was assumed."""
+"""Batam report figures (the map that was assumed) and the card-impact hooks (`sim impact`)."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import matplotlib
@@ -64,14 +65,6 @@ def report_figures(manifest: dict, out_dir) -> list:
 
 
 # ----------------------------------------------------------------- card impact (sim impact)
-def _label(item: dict) -> str:
-    parts = [str(item.get("kind", "?"))]
-    if item.get("island"):
-        parts.append(str(item["island"]).lower())
-    parts.append(str(item.get("value", 0)))
-    return "_".join(parts)
-
-
 def _deck(rules: dict):
     import tomllib
     what, key = ("tiles", "tile") if rules["compass"] == "tiles" else ("cards", "card")
@@ -83,24 +76,40 @@ def card_names(rules: dict) -> list:
     """Distinct compass tiles or cards (per the compass mode), e.g. 'pirate_0', 'tradewind_4'."""
     if rules["compass"] == "none":
         return []
-    return sorted({_label(it) for it in _deck(rules)[2]})
+    return sorted({DATA.entry_label(it) for it in _deck(rules)[2]})
+
+
+def _toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    return json.dumps(str(v))   # a TOML basic string: quotes, backslashes, newlines escaped
 
 
 def card_rules(rules: dict, card: str, mode: str, workdir) -> dict:
-    """A copy of the compass file without every copy of ``card``, for the same seeds."""
+    """Rule changes that play the same seeds with ``card`` (every copy of it) removed from the
+    tiles or cards file ('remove': a copy of the file without it, written into ``workdir``) or
+    neutral ('neutral': it stays in the game, triggers as usual and has no effect)."""
     from sim.params import UsageError
-    if mode != "remove":
-        raise UsageError("batam has no neutral compass tile or card: use --mode remove")
     if rules["compass"] == "none":
         raise UsageError("batam with compass=none has no compass tiles or cards")
+    names = card_names(rules)
+    if card not in names:
+        raise UsageError(f"unknown compass {rules['compass'][:-1]} '{card}'; known: {', '.join(names)}")
+    if mode == "neutral":
+        listed = set() if rules.get("neutral", "none") == "none" else set(rules["neutral"].split(","))
+        return {"neutral": ",".join(sorted(listed | {card}))}
+    if mode != "remove":
+        raise UsageError(f"mode must be remove or neutral, not {mode!r}")
     what, key, items = _deck(rules)
-    kept = [it for it in items if _label(it) != card]
-    lines = [f"# {what} of {rules[what]} without {card} (written by sim impact)"]
+    kept = [it for it in items if DATA.entry_label(it) != card]
+    lines = [f"# {what} of {json.dumps(str(rules[what]))} without {json.dumps(card)} (written by sim impact)"]
     for it in kept:
         lines.append(f"[[{key}]]")
-        for k, v in it.items():
-            lines.append(f"{k} = {v!r}" if not isinstance(v, str) else f'{k} = "{v}"')
-    out = Path(workdir) / f"batam-{what}-without-{card}.toml"
+        lines += [f"{json.dumps(str(k))} = {_toml_value(v)}" for k, v in it.items()]
+    # the file is named by the card's position in card_names, never by its label (data)
+    out = Path(workdir) / f"batam-{what}-without-{names.index(card)}.toml"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines) + "\n")
     return {what: str(out)}

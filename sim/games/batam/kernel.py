@@ -25,7 +25,8 @@ import numpy as np
 
 from ...drama import drama
 from ...jit import helper, helper_inline, kernel
-from ...rng import rand_int, seed_streams
+from ...rng import (DECK, DICE, GAME_PURPOSES, SETUP, game_base, item_key, open_substream, rand_int,
+                   seed_streams, sort_by_keys, substream_start, tie_wins)
 
 # ----------------------------------------------------------------- constants
 MAXP = 4
@@ -54,8 +55,10 @@ N_BOTPAR = 16
 # rule slots
 (R_P, R_MODE, R_SALE, R_PAYOUT, R_BONUS, R_RR_FIRST, R_RR_STEP, R_PFEE, R_OPPLIM, R_WINDOW,
  R_CHARGE, R_BANKMODE, R_HORIZON, R_HRES, R_OCC, R_OCCH, R_START, R_BANK0, R_GOODS, R_NF,
- R_NT, R_NK, R_STARTNODE, R_N, R_NI, R_NC, R_RR_PRICING, R_TWLIMIT) = range(28)
-N_RULES = 28
+ R_NT, R_NK, R_STARTNODE, R_N, R_NI, R_NC, R_RR_PRICING, R_TWLIMIT, R_NEU) = range(29)
+N_RULES = 29
+# R_NEU: card impact's neutral tiles or cards, a bit mask over the indices of the deck in use
+# (tiles in tiles mode, cards in cards mode; bit 63 is the sign bit)
 TW_ANY, TW_EACH = 0, 1   # tradewind tiles: one bonus per ship and round / each tile once
 RR_TOTAL, RR_RISING = 0, 1   # re-roll pricing: later re-rolls cost reroll_step each / one step more each
 
@@ -88,7 +91,20 @@ O_PIRC = 362      # compass index of the pirate tile, -1 none
 O_FC = 363        # scratch for finish_cost: 4 spaces, 4 costs
 O_TH = 371        # scratch for placement: how far each seat leads the placer (x20)
 O_LASTCAP = 375   # captain wage each seat offered last round (-1 in round 1)
-N_ST = 379
+O_NSHUF = 379     # reshuffles of the compass deck so far (the deck number)
+N_ST = 380
+
+# Chance: substreams of sim.rng keyed on (seed, game, purpose, index); nothing draws from
+# stream 0.  Slots of the ``rs`` array (uint64): 1 + s the bot of seat s; RS_BASE the game's
+# base (not a counter); RS_SETUP the first-player dice; RS_DIE + i crew die i of the seat
+# rolling now; RS_KEYS.. scratch for shuffle keys.
+P_TILES = GAME_PURPOSES     # tile placement keys: item_key(base, P_TILES, tile identity)
+RS_BASE = 1 + MAXP
+RS_SETUP = RS_BASE + 1
+RS_DIE = RS_SETUP + 1
+RS_KEYS = RS_DIE + 3
+N_RS = RS_KEYS + MAXK
+TIE_REL = 1e-9              # exact ties: |a - b| <= TIE_REL * max(1, |b|)
 
 # per-seat tallies
 (T_WPAID, T_WEARN, T_RR, T_RRC, T_DIST, T_BONUS, T_TW, T_SUNK, T_MAP, T_PIR, T_TREAS,
@@ -170,6 +186,22 @@ def all_pairs(nbr, deg, comp_nodes, padj, pen, D, W, L):
             for i in range(n):
                 W[var, t, i] = min(wd[i], INF)
                 L[var, t, i] = min(ld[i], INF)
+
+
+# -------------------------------------------------------------- tie-breaks
+@helper_inline
+def near(a, b):
+    """An exact tie between two heuristic scores (floating-point noise aside)."""
+    m = abs(b)
+    if m < 1.0:
+        m = 1.0
+    return abs(a - b) <= TIE_REL * m
+
+
+@helper_inline
+def is_neutral(R, k):
+    """Is tile or card ``k`` of the deck in use neutral (card impact, R_NEU)?"""
+    return (R[R_NEU] >> k) & 1 != 0
 
 
 # ------------------------------------------------------------------- money
@@ -390,16 +422,20 @@ def sell(st, R, p, isl, tal):
 
 
 @helper
-def shuffle(rs, a, n):
-    for i in range(n - 1, 0, -1):
-        j = rand_int(rs, 0, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
+def key_deck(st, cid, rs, d, n):
+    """Shuffle the n cards in the deck slots: deck number d (0 the first deck, r after r
+    reshuffles) sorts them by the keys of their identities, item_key(substream_start(base,
+    DECK, d), DECK, identity), ascending; cards are drawn from the end (highest key first).
+    Removing a card leaves the others' relative order alone."""
+    db = substream_start(rs[RS_BASE], DECK, d)
+    keys = rs[RS_KEYS:RS_KEYS + n]
+    for i in range(n):
+        keys[i] = item_key(db, DECK, cid[st[O_DECK + i]])
+    sort_by_keys(st[O_DECK:O_DECK + n], keys, n)
 
 
 @helper
-def draw_card(st, rs):
+def draw_card(st, rs, cid):
     """Top card of the compass deck (reshuffling the discards when empty), -1 if none."""
     if st[O_DECKN] == 0:
         nd = st[O_DISCN]
@@ -409,7 +445,8 @@ def draw_card(st, rs):
             st[O_DECK + i] = st[O_DISC + i]
         st[O_DECKN] = nd
         st[O_DISCN] = 0
-        shuffle(rs, st[O_DECK:O_DECK + nd], nd)
+        st[O_NSHUF] += 1
+        key_deck(st, cid, rs, st[O_NSHUF], nd)
     st[O_DECKN] -= 1
     return st[O_DECK + st[O_DECKN]]
 
@@ -422,7 +459,8 @@ def discard(st, k):
 
 # ---------------------------------------------------------------- planning
 @helper
-def plan_target(st, R, kind, island, comp_nodes, harb_nodes, tk, tv, Lt, Lss, var, p, cur, r, bp, cn, cv):
+def plan_target(st, R, kind, island, comp_nodes, harb_nodes, tk, tv, Lt, Lss, var, p, cur, r, bp, cn, cv,
+                rs):
     """Heuristic route planner: the special space (harbour or compass, as a special index)
     to head for, -1 for none.
 
@@ -430,7 +468,8 @@ def plan_target(st, R, kind, island, comp_nodes, harb_nodes, tk, tv, Lt, Lss, va
     payouts, plus maps held for it), tiles-mode treasure (sunken treasure, maps), and
     Batam when p has sold everything or the end has been triggered.  A candidate reachable
     this round scores above any that is not, plus the best second candidate reachable
-    after it; unreachable ones score value - distance weight * spaces."""
+    after it; unreachable ones score value - distance weight * spaces.  Equal best scores
+    are broken uniformly with the seat's own stream (``tie_wins``)."""
     G = R[R_GOODS]
     done = st[O_GOODS + p] >= G
     ended = st[O_ENDED] != 0
@@ -474,6 +513,7 @@ def plan_target(st, R, kind, island, comp_nodes, harb_nodes, tk, tv, Lt, Lss, va
                 nc += 1
     best = -1
     bs = -1e18
+    ties = 0
     dw = bp[B_DISTW]
     for a in range(nc):
         t1 = cn[a]
@@ -512,19 +552,26 @@ def plan_target(st, R, kind, island, comp_nodes, harb_nodes, tk, tv, Lt, Lss, va
                     if v2 > b2:
                         b2 = v2
             s += b2
-        if s > bs:
+        if best >= 0 and near(s, bs):
+            ties += 1
+            if tie_wins(rs, 1 + p, ties):
+                best = t1
+        elif s > bs:
             bs = s
             best = t1
+            ties = 1
     return best
 
 
 @helper
-def heuristic_step(st, R, kind, comp, nbr, deg, padj, Wt, var, p, cur, tgt, tnode, r, can_stop, avoid):
+def heuristic_step(st, R, kind, comp, nbr, deg, padj, Wt, var, p, cur, tgt, tnode, r, can_stop, avoid,
+                   rs):
     """Next space for the heuristic bot, -1 to stop: the safe neighbour that goes down the
     weighted distance to the target, dearer entries (occupied spaces, pirate neighbours)
-    breaking ties."""
+    breaking ties; neighbours still equal are chosen uniformly (the seat's own stream)."""
     best = -1
     bw = INF * 4
+    ties = 0
     pc = st[O_PIRC]
     if tgt >= 0 and tnode != cur:
         here = Wt[var, tgt, cur]
@@ -542,6 +589,11 @@ def heuristic_step(st, R, kind, comp, nbr, deg, padj, Wt, var, p, cur, tgt, tnod
             if e < bw:
                 bw = e
                 best = n
+                ties = 1
+            elif e == bw:
+                ties += 1
+                if tie_wins(rs, 1 + p, ties):
+                    best = n
     if best >= 0 or can_stop:
         return best
     # must move on (ending here is illegal): the cheapest safe step
@@ -554,13 +606,19 @@ def heuristic_step(st, R, kind, comp, nbr, deg, padj, Wt, var, p, cur, tgt, tnod
         if e < bw:
             bw = e
             best = n
+            ties = 1
+        elif e == bw:
+            ties += 1
+            if tie_wins(rs, 1 + p, ties):
+                best = n
     return best
 
 
 @helper
 def sail(st, R, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes, special, DS, WS, LS,
-         DSS, LSS, tk, tv, ti, ck, cv, ci, p, bot, bp, rs, tal, opts, cand, candv):
-    """Phase 3 for seat p: move step by step, applying every space's effects on entry."""
+         DSS, LSS, tk, tv, ti, ck, cv, ci, cid, p, bot, bp, rs, tal, opts, cand, candv):
+    """Phase 3 for seat p: move step by step, applying every space's effects on entry.
+    A neutral tile or card (R_NEU) triggers and is counted as usual but has no effect."""
     cur = st[O_POS + p]
     r = board_total(st, p)
     nd = st[O_NB + p]
@@ -595,11 +653,11 @@ def sail(st, R, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes, spec
         else:
             if replan:
                 tgt = plan_target(st, R, kind, island, comp_nodes, harb_nodes, tk, tv, Lt, Lss, var,
-                                  p, cur, r, bp, cand, candv)
+                                  p, cur, r, bp, cand, candv, rs)
                 tnode = special[tgt] if tgt >= 0 else -1
                 replan = False
             n = heuristic_step(st, R, kind, comp, nbr, deg, padj, Wt, var, p, cur, tgt, tnode, r,
-                               can_stop, avoid)
+                               can_stop, avoid, rs)
             if n < 0:
                 break
         # ---- enter n
@@ -613,9 +671,9 @@ def sail(st, R, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes, spec
         if pc >= 0 and padj[pc, n] != 0:
             if R[R_CHARGE] == CHARGE_EACH or st[O_PCH + p] == 0:
                 st[O_PCH + p] = 1
-                paid = pays_bank(st, p, R[R_PFEE] * nd)
                 tal[T_PIR * MAXP + p] += 1
-                tal[T_PIRC * MAXP + p] += paid
+                if not is_neutral(R, st[O_TILE + pc]):
+                    tal[T_PIRC * MAXP + p] += pays_bank(st, p, R[R_PFEE] * nd)
         if kind[n] == HARBOUR:
             isl = island[n]
             if isl != 0 and st[O_GOODS + p] < R[R_GOODS] and st[O_CUBE + 4 * isl + p] == 0:
@@ -631,39 +689,47 @@ def sail(st, R, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes, spec
             if mode == MODE_TILES:
                 t = st[O_TILE + c]
                 if t >= 0:
+                    neu = is_neutral(R, t)
                     if tk[t] == TRADEWIND:
                         if (st[O_TW + p] == 0 if R[R_TWLIMIT] == TW_ANY
                                 else (st[O_TW + p] >> c) & 1 == 0):
-                            st[O_TW + p] |= 1 << c
-                            r += tv[t]
+                            if not neu:
+                                st[O_TW + p] |= 1 << c
+                                r += tv[t]
                             tal[T_TW * MAXP + p] += 1
                             replan = True
                     elif tk[t] == SUNKEN:
                         tal[T_SUNK * MAXP + p] += 1
-                        tal[T_TREAS * MAXP + p] += bank_pays(st, R, p, tv[t])
+                        if not neu:
+                            tal[T_TREAS * MAXP + p] += bank_pays(st, R, p, tv[t])
                         st[O_TILE + c] = -1
                         replan = True
                     elif tk[t] == MAP:
                         tal[T_MAP * MAXP + p] += 1
-                        st[O_MAPV + MAXI * p + ti[t]] += tv[t]
+                        if not neu:
+                            st[O_MAPV + MAXI * p + ti[t]] += tv[t]
                         st[O_TILE + c] = -1
                         replan = True
             else:
-                k = draw_card(st, rs)
+                k = draw_card(st, rs, cid)
                 if k >= 0:
                     kk = ck[k]
+                    neu = is_neutral(R, k)
                     if kk == TRADEWIND:
                         tal[T_TW * MAXP + p] += 1
-                        r += cv[k]
+                        if not neu:
+                            r += cv[k]
                         discard(st, k)
                         replan = True
                     elif kk == SUNKEN:
                         tal[T_SUNK * MAXP + p] += 1
-                        tal[T_TREAS * MAXP + p] += bank_pays(st, R, p, cv[k])
+                        if not neu:
+                            tal[T_TREAS * MAXP + p] += bank_pays(st, R, p, cv[k])
                         discard(st, k)
                     elif kk == MAP:
                         tal[T_MAP * MAXP + p] += 1
-                        st[O_MAPV + MAXI * p + ci[k]] += cv[k]
+                        if not neu:
+                            st[O_MAPV + MAXI * p + ci[k]] += cv[k]
                         replan = True
                     else:
                         tal[T_PIR * MAXP + p] += 1
@@ -674,7 +740,9 @@ def sail(st, R, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes, spec
                                 pay = rand_int(rs, 1 + p, 2) == 0
                             else:
                                 pay = r > 0 and cost <= bp[B_PIRPAY]
-                        if pay:
+                        if neu:
+                            pass  # the decision is made (and drawn) as usual, to no effect
+                        elif pay:
                             tal[T_PIRC * MAXP + p] += pays_bank(st, p, cost)
                         else:
                             stop_now = True
@@ -695,8 +763,9 @@ def sail(st, R, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes, spec
 
 # ------------------------------------------------------------- other phases
 @helper_inline
-def roll(rs, faces):
-    return faces[rand_int(rs, 0, faces.shape[0])]
+def roll(rs, k, faces):
+    """One die from the chance substream in slot k."""
+    return faces[rand_int(rs, k, faces.shape[0])]
 
 
 @helper
@@ -787,10 +856,14 @@ def reroll_price(R, n):
 
 
 @helper
-def reroll_phase(st, R, faces, p, bot, bp, rs, tal):
-    """Phase 2, first part: roll the three dice and pay for re-rolls."""
+def reroll_phase(st, R, faces, p, bot, bp, rs, tal, rnd):
+    """Phase 2, first part: roll the three dice and pay for re-rolls.  Die i of seat p in
+    round rnd (0-based) draws from its own substream (DICE, (rnd * MAXP + p) * 3 + i): its
+    roll, then each of its re-rolls."""
+    base = rs[RS_BASE]
     for i in range(3):
-        st[O_DV + 3 * p + i] = roll(rs, faces)
+        open_substream(rs, RS_DIE + i, base, DICE, (rnd * MAXP + p) * 3 + i)
+        st[O_DV + 3 * p + i] = roll(rs, RS_DIE + i, faces)
     n = 0
     while True:
         cost = reroll_price(R, n)
@@ -814,7 +887,7 @@ def reroll_phase(st, R, faces, p, bot, bp, rs, tal):
         tal[T_RRC * MAXP + p] += cost
         for i in range(3):
             if (mask >> i) & 1:
-                st[O_DV + 3 * p + i] = roll(rs, faces)
+                st[O_DV + 3 * p + i] = roll(rs, RS_DIE + i, faces)
         n += 1
 
 
@@ -844,7 +917,9 @@ def place_score(st, R, p, b, v, bp):
 
 @helper
 def place_phase(st, R, p, bot, bp, rs, opts):
-    """Phase 2, second part: place numbered dice one at a time while any can go somewhere."""
+    """Phase 2, second part: place numbered dice one at a time while any can go somewhere.
+    The heuristic scores each (value, board) once (a die equal to an earlier one is the same
+    option) and breaks equal best scores uniformly with the seat's own stream."""
     P = R[R_P]
     if bot != BOT_RANDOM:
         mine = standing(st, R, p)
@@ -855,22 +930,33 @@ def place_phase(st, R, p, bot, bp, rs, opts):
         bi = -1
         bb = -1
         bs = -1e18
+        ties = 0
         for i in range(3):
             v = st[O_DV + 3 * p + i]
             if v <= 0:
                 continue
+            dup = False
+            for j in range(i):
+                if st[O_DV + 3 * p + j] == v:
+                    dup = True
             for k in range(1, P):  # opponents clockwise from the placer
                 b = (p + k) % P
                 if not can_place(st, R, p, b):
                     continue
                 opts[no] = 4 * i + b
                 no += 1
-                if bot != BOT_RANDOM:
+                if bot != BOT_RANDOM and not dup:
                     s = place_score(st, R, p, b, v, bp)
-                    if s > bs:
+                    if bi >= 0 and near(s, bs):
+                        ties += 1
+                        if tie_wins(rs, 1 + p, ties):
+                            bi = i
+                            bb = b
+                    elif s > bs:
                         bs = s
                         bi = i
                         bb = b
+                        ties = 1
         if no == 0:
             return
         if bot == BOT_RANDOM:
@@ -883,13 +969,14 @@ def place_phase(st, R, p, bot, bp, rs, opts):
 
 @helper
 def first_by_dice(rs, faces, P, val):
-    """Every player rolls two dice (seasick 0); the highest starts; tied leaders re-roll."""
+    """Every player rolls two dice (seasick 0); the highest starts; tied leaders re-roll.
+    The dice come from the substream in slot RS_SETUP (SETUP, 0)."""
     cont = (1 << P) - 1
     while True:
         best = -1
         for s in range(P):
             if (cont >> s) & 1:
-                val[s] = roll(rs, faces) + roll(rs, faces)
+                val[s] = roll(rs, RS_SETUP, faces) + roll(rs, RS_SETUP, faces)
                 if val[s] > best:
                     best = val[s]
         nc = 0
@@ -906,8 +993,12 @@ def first_by_dice(rs, faces, P, val):
 
 
 @helper
-def setup(st, R, faces, tk, ck, rs, scratch):
-    """Fresh game: bank, money, ships at Batam, compass tiles or deck; returns the first player."""
+def setup(st, R, faces, tk, tid, cid, rs, scratch):
+    """Fresh game: bank, money, ships at Batam, compass tiles or deck; returns the first player.
+
+    Chance (``rs[RS_BASE]`` holds the game's base): the first player from substream (SETUP,
+    0); the tiles sorted by item_key(base, P_TILES, identity), the first R_NC to compass
+    spaces 0.. in that order, the rest set aside; the card deck keyed as ``key_deck``."""
     P = R[R_P]
     st[:] = 0
     for k in range(O_BV, O_BO + 12):
@@ -925,12 +1016,16 @@ def setup(st, R, faces, tk, ck, rs, scratch):
         st[O_POS + p] = R[R_STARTNODE]
         st[O_COINS + p] = R[R_START]
         st[O_BANK] -= R[R_START]
+    base = rs[RS_BASE]
+    open_substream(rs, RS_SETUP, base, SETUP, 0)
     first = first_by_dice(rs, faces, P, scratch)
     if R[R_MODE] == MODE_TILES:
         nt = R[R_NT]
+        keys = rs[RS_KEYS:RS_KEYS + nt]
         for i in range(nt):
             scratch[i] = i
-        shuffle(rs, scratch, nt)
+            keys[i] = item_key(base, P_TILES, tid[i])
+        sort_by_keys(scratch, keys, nt)
         for c in range(R[R_NC]):
             t = scratch[c]
             st[O_TILE + c] = t
@@ -941,7 +1036,7 @@ def setup(st, R, faces, tk, ck, rs, scratch):
         for i in range(nk):
             st[O_DECK + i] = i
         st[O_DECKN] = nk
-        shuffle(rs, st[O_DECK:O_DECK + nk], nk)
+        key_deck(st, cid, rs, 0, nk)
     return first
 
 
@@ -1006,15 +1101,23 @@ def round_leader(st, P):
 
 
 @helper
+def start_streams(rs, seed, g, P):
+    """Game g's streams: the bots' (1 + seat) and the base its chance substreams derive from.
+    Slot 0 (the old single chance stream) is set but never drawn from."""
+    seed_streams(rs[:1 + P], seed, g)
+    rs[RS_BASE] = game_base(seed, g)
+
+
+@helper
 def play_game(g, seed, R, faces, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes,
-              special, DS, WS, LS, DSS, LSS, tk, tv, ti, ck, cv, ci, bot_ids, bot_par, st, rs, tal,
-              opts, scratch, win, cand, candv, leaders):
+              special, DS, WS, LS, DSS, LSS, tk, tv, ti, ck, cv, ci, cid, tid, bot_ids, bot_par, st,
+              rs, tal, opts, scratch, win, cand, candv, leaders):
     """Play game g; returns (winner, end_reason, first, rounds); tallies in ``tal``; the
-    leader at the end of each round in ``leaders``."""
+    leader at the end of each round in ``leaders``.  ``rs`` has N_RS slots."""
     P = R[R_P]
-    seed_streams(rs, seed, g)
+    start_streams(rs, seed, g, P)
     tal[:] = 0
-    first = setup(st, R, faces, tk, ck, rs, scratch)
+    first = setup(st, R, faces, tk, tid, cid, rs, scratch)
     rounds = 0
     for rnd in range(R[R_HORIZON]):
         rounds = rnd + 1
@@ -1029,14 +1132,14 @@ def play_game(g, seed, R, faces, kind, island, comp, comp_nodes, nbr, deg, padj,
             offer_wages(st, R, p, bot_ids[p], bot_par[p], rs)
         for i in range(P):
             p = crew_seat(first, rnd, i, P)
-            reroll_phase(st, R, faces, p, bot_ids[p], bot_par[p], rs, tal)
+            reroll_phase(st, R, faces, p, bot_ids[p], bot_par[p], rs, tal, rnd)
             place_phase(st, R, p, bot_ids[p], bot_par[p], rs, opts)
             for j in range(3):
                 st[O_DV + 3 * p + j] = -1
         for i in range(P):
             p = crew_seat(first, rnd, i, P)
             sail(st, R, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes, special, DS, WS,
-                 LS, DSS, LSS, tk, tv, ti, ck, cv, ci, p, bot_ids[p], bot_par[p], rs, tal, opts,
+                 LS, DSS, LSS, tk, tv, ti, ck, cv, ci, cid, p, bot_ids[p], bot_par[p], rs, tal, opts,
                  cand, candv)
         if st[O_ENDED] != 0:
             return_bonuses(st, R, lead, tal)
@@ -1055,14 +1158,14 @@ def play_game(g, seed, R, faces, kind, island, comp, comp_nodes, nbr, deg, padj,
 
 @kernel
 def run_games(seed, start, count, R, faces, kind, island, comp, comp_nodes, nbr, deg, padj,
-              harb_nodes, special, DS, WS, LS, DSS, LSS, tk, tv, ti, ck, cv, ci, bot_ids, bot_par,
-              winner, end_reason, first_player, rounds, ender, bank, bank_short, win, seat_out,
+              harb_nodes, special, DS, WS, LS, DSS, LSS, tk, tv, ti, ck, cv, ci, cid, tid, bot_ids,
+              bot_par, winner, end_reason, first_player, rounds, ender, bank, bank_short, win, seat_out,
               lead_changes, lead_settled):
     """Play ``count`` games; ``seat_out[j, s, k]``: coins, goods, crew position, then the
     N_TAL tallies of seat s in game j."""
     P = R[R_P]
     st = np.zeros(N_ST, np.int64)
-    rs = np.zeros(1 + P, np.uint64)
+    rs = np.zeros(N_RS, np.uint64)
     tal = np.zeros(N_TAL * MAXP, np.int64)
     opts = np.zeros(64, np.int64)
     scratch = np.zeros(MAXK, np.int64)
@@ -1073,8 +1176,8 @@ def run_games(seed, start, count, R, faces, kind, island, comp, comp_nodes, nbr,
     for j in range(count):
         w, e, f, rd = play_game(start + j, seed, R, faces, kind, island, comp, comp_nodes, nbr, deg,
                                 padj, harb_nodes, special, DS, WS, LS, DSS, LSS, tk, tv, ti, ck, cv,
-                                ci, bot_ids, bot_par, st, rs, tal, opts, scratch, w1, cand, candv,
-                                leaders)
+                                ci, cid, tid, bot_ids, bot_par, st, rs, tal, opts, scratch, w1, cand,
+                                candv, leaders)
         winner[j] = w
         end_reason[j] = e
         first_player[j] = f
