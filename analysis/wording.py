@@ -72,14 +72,16 @@ def edge_phrase(d: float, lo: float, hi: float, *, scale: float = 1.0, unit: str
     kind = size_of(d, lo, hi, small, medium, large)
     ival = f"95% interval {lo:+.1f} to {hi:+.1f}" + (f" {unit}" if unit else "")
     if kind == "none":
-        return (f"no {noun} that matters: the {ival} rules out an {noun} of "
+        article = "an" if noun[:1] in "aeiou" else "a"
+        return (f"no {noun} that matters: the {ival} rules out {article} {noun} of "
                 f"{_num(small, unit)} or more")
     if kind == "unclear":
         return (f"no {noun} this run can detect, but it cannot rule one out ({ival}): more "
                 f"games would tell")
     word = up if d > 0 else down
     if kind == "negligible":
-        return f"a real but small {noun} of {_num(d, unit)}: too small to matter in play"
+        what = noun if noun == "edge" else word
+        return f"a real but small {what} of {_num(d, unit)}: too small to matter in play"
     if kind == "small":
         return f"a small but real {word} of {_num(d, unit)}"
     if kind == "medium":

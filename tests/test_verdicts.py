@@ -43,8 +43,8 @@ def test_no_edge_says_whether_the_run_could_have_seen_one():
 def test_words_other_than_edge_and_units():
     t = edge_phrase(-0.03, -0.04, -0.02, scale=100, noun="change", up="rise", down="fall")
     assert t == "a medium fall of 3.0 points"
-    assert edge_phrase(0.2, 0.1, 0.3, noun="change", unit="rounds").endswith(
-        "change of 0.2 rounds: too small to matter in play")
+    assert edge_phrase(0.2, 0.1, 0.3, noun="change", unit="rounds", up="rise").endswith(
+        "rise of 0.2 rounds: too small to matter in play")
 
 
 def test_variance_reduction():
@@ -66,3 +66,23 @@ def test_pairing_words():
 
 def test_the_bots_note_says_figures_depend_on_the_bots():
     assert "depend on the bots" in BOTS_NOTE and "game length" in BOTS_NOTE
+
+
+def test_a_run_names_its_bots_and_end_reasons_in_every_file(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from sim.cli import cli
+    out = tmp_path / "run"
+    r = CliRunner().invoke(cli, ["puluc", "--games", "500", "--bots", "greedy,random", "--set",
+                                 "cap=40", "--jobs", "1", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    names = {"0": "all enemy warriors killed", "1": "cast cap reached: draw"}
+    assert json.loads((out / "manifest.json").read_text())["end_reasons"] == names
+    assert json.loads((out / "summary.json").read_text())["end_reasons"] == names
+    page = (out / "index.html").read_text()
+    assert "Bots: Jade: greedy, Cinnabar: random." in page and "depend on the bots" in page
+    # a 40-cast cap leaves draws: the terminal gives the rates among decisive games too
+    assert "1st player, decisive" in r.output and "These figures depend on the bots" in r.output
+    assert "stopped by horizon" in r.output
