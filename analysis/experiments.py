@@ -138,10 +138,12 @@ def _fmt(x, pct=False, nd=4):
     return f"{x:,.{nd}g}" if abs(x) >= 1000 else f"{x:.{nd}f}"
 
 
-def _vr(x) -> str:
+def _vr(x, short: bool = False) -> str:
     if x is None or x != x:
         return ""
-    return "no variance left" if x == math.inf else f"{x:.1f}x"
+    if x == math.inf:
+        return "∞" if short else "∞ (every difference alike)"
+    return f"{x:.1f}x"
 
 
 def _is_rate(key: str) -> bool:
@@ -244,7 +246,7 @@ def _pct(x) -> str:
 
 def _value(key: str, x, tab) -> str:
     if _is_rate(key):
-        return _pct(x)
+        return "n/a" if x != x else f"{100 * x:.2f}%"
     u = _unit(key, tab)
     return f"{x:.2f}" + (f" {u}" if u else "")
 
@@ -493,8 +495,7 @@ def skill_headline(res: dict) -> list[str]:
         who = [names[i] for i in group]
         out.append(f"{', '.join(who[:-1])} and {who[-1]} played identical games (the same outcome, length and "
                    "per-seat figures in every game of every pairing): in this setting they are "
-                   "the same player, and their ratings differ only through the pairings "
-                   "between them.")
+                   "the same player.")
     if res.get("prior"):
         out.append(f"The ratings use a weak prior (half a drawn game per pair, {res['prior']} "
                    "games) because some bots never lost to, or never beat, a group of others.")

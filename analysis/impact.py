@@ -253,7 +253,7 @@ def impact_text(res) -> str:
         for _, r in it.iterrows():
             lines.append(f"{str(r['card'])[:23]:<24}{_fmt(r['diff'], pct):>10}  "
                          f"{_fmt(r['lo'], pct) + ' .. ' + _fmt(r['hi'], pct):<22}"
-                         f"{r['p']:>9.3g}  {_pct(r['same outcome']):>6}  {_vr(r['variance reduction']):>9}  "
+                         f"{r['p']:>9.3g}  {_pct(r['same outcome']):>6}  {_vr(r['variance reduction'], True):>9}  "
                          f"{_pct(r['length changed']):>12}")
         neutral = info.get("neutral_supported", False)
         lens = [t for t in (length_sentence(r, res.game, info.get("mode"), neutral)

@@ -145,11 +145,13 @@ def headline(s: dict, manifest: dict, game) -> list[str]:
     o = s["outcomes"]
     dp = s["decisive_positions"]
     if o["decisive"] and (o["no_winner"] or o["shared"]) and len(dp) >= 2:
-        parts = [f"the {r['label']} {_pct(r['rate'])}" for _, r in dp.iterrows()]
-        lines.append(f"Among the {_pct(o['decisive_rate'])} of games that "
-                     f"{'one team' if teams else 'one player'} won outright, "
-                     + ", ".join(parts[:-1]) + f" and {parts[-1]} "
-                     "(draws and shared games left out).")
+        rates = [_pct(r["rate"]) for _, r in dp.iterrows()]
+        unit = "team" if teams else "player"
+        named = [f"the 1st {unit} won {rates[0]}"] + [
+            f"the {metrics._ordinal(k + 1)} {rates[k]}" for k in range(1, len(rates))]
+        lines.append(f"Among the {_pct(o['decisive_rate'])} of games one {unit} won outright "
+                     "(draws and shared victories left out), " + ", ".join(named[:-1])
+                     + f" and {named[-1]}.")
     L = s["length"]
     lines.append(f"A game lasts {_num(L['mean'], 1)} {game.length_unit} on average "
                  f"(median {_num(L['median'])}, 90% of games between {_num(L['p5'])} and {_num(L['p95'])}).")
@@ -315,10 +317,10 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
              f"{html.escape(', '.join(f'{n}: {b}' for n, b in zip(seats, manifest['bots'])))} · "
              f"seed {manifest['seed']} · {html.escape(manifest['finished'])}</p>"]
     if teams:
-        parts.append(f"<p>A team game: {html.escape(', '.join(sides))} play as partners and win "
-                     "or lose together, so fair shares, the first-team advantage, decisive games "
-                     "and the score margins are per team (fair share "
-                     f"{_pct(1.0 / S.n_sides)}).</p>")
+        teams_named = " against ".join(x.removeprefix("team ") for x in sides)
+        parts.append(f"<p>A team game: {html.escape(teams_named)}. Partners win or lose together, "
+                     "so fair shares, the first-team advantage, decisive games and the score "
+                     f"margins are per team (fair share {_pct(1.0 / S.n_sides)}).</p>")
     if manifest.get("partial"):
         parts.append(f"<p class='warn'><b>Partial run.</b> It was stopped after "
                      f"{manifest['games_completed']:,} of {manifest['games_requested']:,} games "

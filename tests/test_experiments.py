@@ -279,7 +279,7 @@ def test_draws_do_not_move_the_first_player_score(tmp_path):
     assert "games without a winner (draws)" in text and "games stopped by the horizon" in text
     assert "among decisive games" in text and "bots: random, random" in text
     short = " ".join(compare_headline(res))
-    assert "games without a winner (draws): 0.0% → " in short and "depend on the bots" in short
+    assert "games without a winner (draws): 0.00% → " in short and "depend on the bots" in short
     page = write_compare_report(res, tmp_path).read_text()
     assert "In short" in page and "Among decisive games" in page
 
