@@ -573,6 +573,7 @@ def write_skill_report(res: dict, out_dir) -> Path:
         "unbounded": {str(i): why for i, why in res.get("unbounded", {}).items()},
         "identical": res.get("identical", []), "prior": res.get("prior", 0.0),
         "teams": bool(res.get("teams")), "sides": res.get("sides"),
+        "end_reasons": {str(i): r for i, r in enumerate(game.end_reasons)},
         "fingerprints": {",".join(map(str, key)): v for key, v in res.get("fingerprints", {}).items()}})
     return path
 

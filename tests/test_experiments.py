@@ -363,6 +363,8 @@ def test_skill_finds_identical_bots_and_says_unbounded(tmp_path):
         assert "unbounded" in text
     page = write_skill_report(sk, tmp_path).read_text()
     assert "played identical games" in page and "depend on the bots" in page
+    saved = json.loads((tmp_path / "skill.json").read_text())
+    assert saved["identical"] == sk["identical"] and saved["end_reasons"]["0"].startswith("a ship")
 
 
 def test_skill_parses_bot_settings_as_a_run_does(tmp_path):
