@@ -18,8 +18,11 @@ OBSERVATIONAL = ("Observational: compares games in which a seat turned/received 
                  "each card it got. Good players may get more cards, or cards may come with long "
                  "games, so these are associations, not effects.")
 CAUSAL = ("Causal: the same games (same seeds, same everything else) played again with the card "
-          "removed from the deck (or replaced by a neutral card); the difference in each seat's "
-          "win rate is the card's effect, with a paired 95% interval.")
+          "removed from the deck or made neutral (turned, without effect); the paired difference "
+          "of a metric is the card's effect, with a 95% interval. The pairing is measured per "
+          "card (games with the same outcome, variance reduction), and so is the share of games "
+          "whose length the change moved: a shorter or longer game moves the seat edges by "
+          "itself.")
 
 
 def observational(S, seats) -> pd.DataFrame:
