@@ -428,7 +428,6 @@ def skill(game_name: str, bots: list[str], games, players=None, seed=1, rules=No
     bots that played identical games (the same fingerprint of every game's figures in every
     pairing: against each common opponent on each side, and against each other).
     """
-    from analysis.stats import bradley_terry
     game = get_game(game_name)
     n = parse_games(games)
     if len(bots) < 2:
