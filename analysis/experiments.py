@@ -13,53 +13,106 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from . import plots  # noqa: E402
-from .report import _table, page_head, write_pages  # noqa: E402
+from . import metrics, plots  # noqa: E402
+from .report import _table, bots_sentence, page_head, write_pages  # noqa: E402
 from .stats import mean_from_sums, paired_mean_diff, pentanomial  # noqa: E402
+from .wording import BOTS_NOTE, WEAK_PAIRING, edge_phrase, pairing_phrase, variance_reduction  # noqa: E402
 
 METHOD = ("Every variant plays the same game indices with the same seed, so game i of each "
           "variant sees the same dice and deck (common random numbers). A variant's value is the "
           "mean over its games with a 95% normal interval (for a rate this is the Wald interval; "
           "runs here are large). Its difference from the first variant is the mean of the "
           "per-game differences on the same seeds, with a 95% normal interval and a two-sided "
-          "p-value (paired test), which is far tighter than comparing two independent runs. "
-          "With different bots in the two seats, every game is also played with the seats "
-          "swapped; each pair's points for the first-named bot give pentanomial counts "
-          "(0, 1/2, 1, 3/2, 2), analysed as fishtest does.")
+          "p-value (paired test), which is tighter than comparing two independent runs by as "
+          "much as the pairing works. That is measured, not assumed: for each variant, the share "
+          "of paired games with the same outcome (the same winning side, or both without a "
+          "winner) and the variance reduction (var(a) + var(b)) / var(a - b), the factor by which "
+          "pairing shrinks the squared interval against two independent samples of the same size "
+          "(1: no gain; under 2 the pairing is called weak). The first-player score counts a game "
+          "without a winner as the fair share (1/sides), so draws do not move it; the first-player "
+          "win rate counts them as losses. With different bots in the two seats, every game is "
+          "also played with the seats swapped; each pair's points for the first-named bot give "
+          "pentanomial counts (0, 1/2, 1, 3/2, 2), analysed as fishtest does.")
 
 
-def metric_label(name: str, seats) -> str:
+def _names(manifest: dict) -> tuple[list, list, bool]:
+    """(seat names, side names, team game?) of an experiment's manifest."""
+    seats = list(manifest["seats"])
+    teams = bool(manifest.get("teams"))
+    sides = list(manifest.get("sides") or seats)
+    if teams:
+        sides = [f"team {x}" for x in sides]
+    return seats, sides, teams
+
+
+def metric_label(name: str, seats, sides=None, teams: bool = False) -> str:
+    sides = sides or seats
     parts = name.rsplit(" ", 1)
     if name.startswith("win ") and parts[1].isdigit():
-        return f"win rate, {seats[int(parts[1])]}"
+        return f"win rate, {sides[int(parts[1])]}"
     if len(parts) == 2 and parts[1].isdigit():
         return f"{parts[0].replace('_', ' ')} per game, {seats[int(parts[1])]}"
-    return {"first player wins": "first-player win rate", "no winner": "games without a winner",
+    who = "first-team" if teams else "first-player"
+    return {"first player score": f"{who} score (no winner = fair share)",
+            "first player wins": f"{who} win rate (no winner = loss)",
+            "decisive": "decisive games (one " + ("team" if teams else "player") + " won)",
+            "no winner": "games without a winner (draws)",
             "capped": "games stopped by the horizon"}.get(name, name)
 
 
+def _label(res, name: str) -> str:
+    seats, sides, teams = _names(res.manifest)
+    return metric_label(name, seats, sides, teams)
+
+
+def headline_key(res) -> str:
+    return res.manifest.get("headline") or "first player wins"
+
+
 def compare_table(res) -> pd.DataFrame:
-    """One row per (metric, variant): value with interval, difference from the first with p."""
+    """One row per (metric, variant): value with interval, difference from the first with p,
+    and how much the pairing shrank the variance of the difference (``vr``)."""
     st = res.stats
     n = st["n"]
-    seats = res.manifest["seats"]
     rows = []
     normal = [k for k, a in enumerate(res.arms) if not a.swapped]
+    same = st.get("same")
     for m, name in enumerate(res.manifest["metrics"]):
+        base = mean_from_sums(n, st["sum"][0, m], st["sum2"][0, m])
         for k in normal:
             a = res.arms[k]
             v = mean_from_sums(n, st["sum"][k, m], st["sum2"][k, m])
-            row = {"metric": metric_label(name, seats), "key": name, "variant": res.variants[a.variant][0],
-                   "value": v["mean"], "lo": v["lo"], "hi": v["hi"], "games": n}
+            row = {"metric": _label(res, name), "key": name, "variant": res.variants[a.variant][0],
+                   "arm": k, "value": v["mean"], "lo": v["lo"], "hi": v["hi"], "games": n}
             if a.variant == 0:
-                row.update(diff=0.0, diff_lo=np.nan, diff_hi=np.nan, p=np.nan)
+                row.update(diff=0.0, diff_lo=np.nan, diff_hi=np.nan, p=np.nan, vr=np.nan, same=np.nan)
             else:
                 d = paired_mean_diff(n, st["dsum"][k, m], st["dsum2"][k, m])
-                row.update(diff=d["mean"], diff_lo=d["lo"], diff_hi=d["hi"], p=d["p"])
+                vr = variance_reduction(float(v["sd"]) ** 2, float(base["sd"]) ** 2, float(d["sd"]) ** 2)
+                row.update(diff=d["mean"], diff_lo=d["lo"], diff_hi=d["hi"], p=d["p"], vr=vr,
+                           same=(same[k] / n) if same is not None and n else np.nan)
             rows.append(row)
     out = pd.DataFrame(rows)
     out.attrs.update(length=res.game.length, length_unit=res.game.length_unit)
     return out
+
+
+def pairing_table(res, key: str | None = None) -> pd.DataFrame:
+    """Per variant against the first: the share of paired games with the same outcome, the
+    share with the same length, the variance reduction of the headline metric, in words."""
+    key = key or headline_key(res)
+    tab = compare_table(res)
+    st = res.stats
+    n = st["n"]
+    rows = []
+    for _, r in tab[(tab["key"] == key) & (tab["variant"] != res.variants[0][0])].iterrows():
+        k = int(r["arm"])
+        same_len = st.get("same_length")
+        rows.append({"variant": r["variant"], "same outcome": r["same"],
+                     "same length": (same_len[k] / n) if same_len is not None and n else np.nan,
+                     "variance reduction": r["vr"], "weak": bool(r["vr"] < WEAK_PAIRING),
+                     "words": pairing_phrase(None if r["same"] != r["same"] else r["same"], r["vr"])})
+    return pd.DataFrame(rows)
 
 
 def pairs_table(res) -> pd.DataFrame | None:
@@ -85,8 +138,16 @@ def _fmt(x, pct=False, nd=4):
     return f"{x:,.{nd}g}" if abs(x) >= 1000 else f"{x:.{nd}f}"
 
 
+def _vr(x, short: bool = False) -> str:
+    if x is None or x != x:
+        return ""
+    if x == math.inf:
+        return "∞" if short else "∞ (every difference alike)"
+    return f"{x:.1f}x"
+
+
 def _is_rate(key: str) -> bool:
-    return key.startswith(("win ", "first player", "no winner", "capped"))
+    return key.startswith(("win ", "first player", "no winner", "capped", "decisive"))
 
 
 def _unit(key: str, tab) -> str:
@@ -111,14 +172,39 @@ def forest_plot(tab: pd.DataFrame, keys, path, title):
         unit = " (percentage points)" if _is_rate(key) else (
             f" ({units})" if (units := _unit(key, tab)) else "")
         ax.set_xlabel(f"difference from '{tab['variant'].iloc[0]}'{unit}")
-        ax.set_title(t["metric"].iloc[0], fontsize=11, loc="left")
+        ax.set_title(t["metric"].iloc[0], fontsize=10, loc="left")
         ax.spines[["top", "right"]].set_visible(False)
         ax.grid(axis="x", alpha=0.3)
     fig.suptitle(title, x=0.01, ha="left", fontsize=12)
     plots.save(fig, path)
 
 
-def sweep_plot(tab: pd.DataFrame, key: str, grid, path, seats):
+def ranked_forest_plot(tab: pd.DataFrame, key: str, path, title: str, labels=None):
+    """One metric's difference from the first variant for every other variant, ranked by the
+    difference, with 95% paired intervals (card impact: one row per card)."""
+    t = tab[tab["key"] == key].iloc[1:].sort_values("diff")
+    scale = 100.0 if _is_rate(key) else 1.0
+    fig, ax = plt.subplots(figsize=(8.0, 0.32 * len(t) + 1.8))
+    y = np.arange(len(t))
+    d = t["diff"].to_numpy() * scale
+    err = np.vstack([d - t["diff_lo"].to_numpy() * scale, t["diff_hi"].to_numpy() * scale - d])
+    colours = [plots.OKABE_ITO[5] if (lo > 0 or hi < 0) else plots.OKABE_ITO[0]
+               for lo, hi in zip(t["diff_lo"], t["diff_hi"])]
+    for yi, di, e0, e1, c in zip(y, d, err[0], err[1], colours):
+        ax.errorbar([di], [yi], xerr=[[e0], [e1]], fmt="o", color=c, capsize=4)
+    ax.axvline(0, color="black", linewidth=1)
+    names = [labels.get(v, v) for v in t["variant"]] if labels else t["variant"].tolist()
+    ax.set_yticks(y, names)
+    ax.invert_yaxis()
+    unit = " (percentage points)" if _is_rate(key) else (f" ({u})" if (u := _unit(key, tab)) else "")
+    ax.set_xlabel(f"{t['metric'].iloc[0]}: change against '{tab['variant'].iloc[0]}'{unit}")
+    ax.set_title(title, fontsize=11, loc="left")
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.grid(axis="x", alpha=0.3)
+    plots.save(fig, path)
+
+
+def sweep_plot(tab: pd.DataFrame, key: str, grid, path, seats, sides=None, teams=False):
     """A metric against the swept parameter, 95% confidence band; one line per other value."""
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     t = tab[tab["key"] == key]
@@ -136,12 +222,13 @@ def sweep_plot(tab: pd.DataFrame, key: str, grid, path, seats):
                         color=plots.OKABE_ITO[i % 8], alpha=0.2, linewidth=0)
         if not numeric:
             ax.set_xticks(x, g["_x"].tolist())
-    if key == "first player wins":
-        ax.axhline(100.0 / len(seats), color="black", linestyle="--", linewidth=1)
+    if key in ("first player wins", "first player score") or key.startswith("win "):
+        ax.axhline(100.0 / len(sides or seats), color="black", linestyle="--", linewidth=1)
     if len(grid) > 1:
         ax.legend(frameon=False, title=",".join(g["param"] for g in grid[1:]))
     unit = " (%)" if _is_rate(key) else ""
-    plots._style(ax, f"{metric_label(key, seats)} against {first}", first, metric_label(key, seats) + unit)
+    label = metric_label(key, seats, sides, teams)
+    plots._style(ax, f"{label} against {first}", first, label + unit)
     plots.save(fig, path)
 
 
@@ -153,20 +240,90 @@ def _isnum(v) -> bool:
         return False
 
 
+def _pct(x) -> str:
+    return "n/a" if x is None or x != x else f"{100 * x:.1f}%"
+
+
+def _value(key: str, x, tab) -> str:
+    if _is_rate(key):
+        return "n/a" if x != x else f"{100 * x:.2f}%"
+    u = _unit(key, tab)
+    return f"{x:.2f}" + (f" {u}" if u else "")
+
+
+def compare_headline(res, tab: pd.DataFrame | None = None) -> list[str]:
+    """'In short': for every variant against the first, the headline metric, draws, the
+    horizon and the length, each in words that scale with the size of the change, and how
+    well the pairing worked; then the bots."""
+    tab = compare_table(res) if tab is None else tab
+    key = headline_key(res)
+    base = res.variants[0][0]
+    length = res.game.length
+    out = []
+    for v, _ in res.variants[1:]:
+        lines = []
+        for k in (key, "no winner", "capped", length):
+            r = tab[(tab["key"] == k) & (tab["variant"] == v)]
+            b = tab[(tab["key"] == k) & (tab["variant"] == base)]
+            if not len(r):
+                continue
+            r, b = r.iloc[0], b.iloc[0]
+            what = _label(res, k)
+            if _is_rate(k):
+                words = edge_phrase(r["diff"], r["diff_lo"], r["diff_hi"], scale=100, noun="change",
+                                    up="rise", down="fall")
+            else:
+                unit = res.game.length_unit if k == length else ""
+                small = _small_length(b["value"])
+                words = edge_phrase(r["diff"], r["diff_lo"], r["diff_hi"], unit=unit, noun="change",
+                                    up="rise", down="fall", small=small, medium=3 * small,
+                                    large=10 * small)
+            lines.append(f"'{v}' against '{base}', {what}: {_value(k, b['value'], tab)} → "
+                         f"{_value(k, r['value'], tab)}, {words}.")
+        pt = pairing_table(res)
+        pr = pt[pt["variant"] == v]
+        if len(pr):
+            w = pr.iloc[0]["words"]
+            lines.append(f"Pairing of '{v}' with '{base}' ({_label(res, key)}): {w}.")
+        out += lines
+    out.append(bots_sentence(res.manifest))
+    return out
+
+
+def _small_length(base_mean: float) -> float:
+    """A change of game length too small to matter: 1% of the reference's mean length (3%
+    and 10% make it medium and large)."""
+    return 0.01 * abs(base_mean) if base_mean == base_mean and base_mean else 1.0
+
+
+def decisive_rows(res) -> list[tuple[str, str, str, str]]:
+    """(variant, turn-order position, win rate among decisive games, 95% interval)."""
+    rows = []
+    for k, a in enumerate(res.arms):
+        if a.swapped:
+            continue
+        S = res.summaries[k]
+        for _, r in metrics.decisive_position_rates(S).iterrows():
+            rows.append((res.variants[a.variant][0], r["label"], _pct(r["rate"]),
+                         f"{_pct(r['lo'])} to {_pct(r['hi'])}"))
+    return rows
+
+
 def write_compare_report(res, out_dir) -> Path:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     m = res.manifest
-    seats = m["seats"]
+    seats, sides, teams = _names(m)
     tab = compare_table(res)
     figs = []
-    key_metrics = ["first player wins"] + [f"win {s}" for s in range(m["players"])][:1] + [res.game.length]
+    key = headline_key(res)
+    key_metrics = [key, "no winner", "capped", res.game.length]
     kind = m["kind"]
     if kind == "sweep":
-        for key in m["metrics"]:
-            fn = f"sweep_{key.replace(' ', '_')}.png"
-            sweep_plot(tab, key, m["sweep"], out_dir / fn, seats)
-            figs.append((fn, metric_label(key, seats)))
+        for name in m["metrics"]:
+            fn = f"sweep_{name.replace(' ', '_')}.png"
+            sweep_plot(tab, name, m["sweep"], out_dir / fn, seats, sides, teams)
+            figs.append((fn, _label(res, name)))
     elif len(res.variants) > 1:
         forest_plot(tab, key_metrics, out_dir / "differences.png",
                     "Each variant against the first, on the same seeds (bars: 95% interval)")
@@ -174,16 +331,23 @@ def write_compare_report(res, out_dir) -> Path:
     title = f"{res.game.title}: {'sweep' if kind == 'sweep' else 'variant comparison'}"
     parts = [page_head(title), f"<h1>{html.escape(title)}</h1>",
              f"<p class='sub'>{len(res.variants)} variants × {m['games_completed']:,} games each · bots "
-             f"{html.escape(', '.join(m['bots']))} · seed {m['seed']}</p>"]
+             f"{html.escape(', '.join(m['bots']))} · seed {m['seed']}</p>",
+             f"<p>{html.escape(bots_sentence(m))}</p>"]
+    if teams:
+        parts.append(f"<p>A team game: {html.escape(' against '.join(sides))}; win rates, the "
+                     "first-team score and decisive games are per team.</p>")
     if m.get("partial"):
         parts.append("<p class='warn'><b>Partial run.</b> Stopped before the end; every figure uses "
                      f"the {m['games_completed']:,} games each variant finished.</p>")
+    if len(res.variants) > 1:
+        parts.append("<h2>In short</h2><ul class='key'>" + "".join(
+            f"<li>{html.escape(x)}</li>" for x in compare_headline(res, tab)[:-1]) + "</ul>")
     if m.get("sprt"):
         s = m["sprt"]
         last = {}
         for e in res.sprt_log:
             last[e["arm"]] = e
-        lines = [f"Sequential test (SPRT) on {html.escape(metric_label(s['metric'], seats))}: "
+        lines = [f"Sequential test (SPRT) on {html.escape(_label(res, s['metric']))}: "
                  f"H0 'no difference beyond ±{s['d']}' against H1 'a difference of at least {s['d']}', "
                  f"alpha {s['alpha']}, beta {s['beta']}."]
         for k, e in last.items():
@@ -200,17 +364,35 @@ def write_compare_report(res, out_dir) -> Path:
                          for n, ch in res.variants], ["variant", "rules changed"]))
     for fig in figs:
         parts.append(f"<h2>{html.escape(fig[1])}</h2><img src='{fig[0]}' alt='{html.escape(fig[1])}'>")
+    if len(res.variants) > 1:
+        parts.append("<h2>Pairing (common random numbers)</h2>")
+        parts.append(f"<p>Measured on {html.escape(_label(res, key))}; the variance reduction of "
+                     "every metric is in the table below.</p>")
+        pt = pairing_table(res)
+        parts.append(_table([(r["variant"], _pct(r["same outcome"]), _pct(r["same length"]),
+                              _vr(r["variance reduction"]), r["words"]) for _, r in pt.iterrows()],
+                            ["variant", "same outcome as the reference", "same length",
+                             "variance reduction", "in words"]))
+    dr = decisive_rows(res)
+    if dr:
+        parts.append("<h2>Among decisive games</h2><p>Win rates by turn order among the games one "
+                     f"{'team' if teams else 'player'} won outright (draws and shared victories "
+                     "left out), with Wilson intervals.</p>")
+        parts.append(_table(dr, ["variant", "turn order", "win rate", "95% interval"]))
     parts.append("<h2>Every metric</h2>")
     rows = []
     for _, r in tab.iterrows():
         pct = _is_rate(r["key"])
+        ref = r["variant"] == res.variants[0][0]
         rows.append((r["metric"], r["variant"], _fmt(r["value"], pct),
                      f"{_fmt(r['lo'], pct)} to {_fmt(r['hi'], pct)}",
-                     "" if r["variant"] == res.variants[0][0] else _fmt(r["diff"], pct),
+                     "" if ref else _fmt(r["diff"], pct),
                      "" if not np.isfinite(r["diff_lo"]) else f"{_fmt(r['diff_lo'], pct)} to {_fmt(r['diff_hi'], pct)}",
-                     "" if not np.isfinite(r["p"]) else f"{r['p']:.3g}"))
+                     "" if not np.isfinite(r["p"]) else f"{r['p']:.3g}",
+                     "" if ref else _vr(r["vr"])))
     parts.append(_table(rows, ["metric", "variant", "value", "95% interval",
-                               f"difference from '{res.variants[0][0]}'", "95% interval", "p-value"]))
+                               f"difference from '{res.variants[0][0]}'", "95% interval", "p-value",
+                               "variance reduction by pairing"]))
     pt = pairs_table(res)
     if pt is not None:
         parts.append("<h2>Seat-swapped pairs</h2>")
@@ -244,6 +426,8 @@ def load_experiment(data: dict):
     stats = {k: (np.asarray(v) if isinstance(v, list) else v) for k, v in data["stats"].items()}
     if "pent" in stats:
         stats["pent"] = np.asarray(stats["pent"], np.int64).reshape(-1, 5)
+    if "fingerprint" in stats:
+        stats["fingerprint"] = np.asarray(data["stats"]["fingerprint"], np.uint64)
     arms = [Arm(a["label"], a["variant"], a["swapped"], None) for a in data["arms"]]
     return ExperimentResult(data["kind"], get(data["game"]), arms,
                             [(n, ch) for n, ch in data["variants"]], stats,
@@ -252,26 +436,85 @@ def load_experiment(data: dict):
 
 
 def compare_text(res, keys=None) -> str:
+    """The terminal summary: the headline metric, draws, the horizon and the length for every
+    variant, win rates among decisive games, the pairing, and the bots."""
     tab = compare_table(res)
-    seats = res.manifest["seats"]
-    keys = keys or ["first player wins", "win 0", res.game.length]
-    lines = [f"{'metric':<28}{'variant':<22}{'value':>12}{'diff':>12}  95% interval of diff   p"]
+    length = res.game.length
+    keys = keys or [headline_key(res), "first player wins", "no winner", "capped", length]
+    lines = [f"{'metric':<46}{'variant':<22}{'value':>12}{'diff':>12}  95% interval of diff   p"]
     for key in keys:
         for _, r in tab[tab["key"] == key].iterrows():
             pct = _is_rate(key)
-            lines.append(f"{metric_label(key, seats)[:27]:<28}{str(r['variant'])[:21]:<22}"
+            lines.append(f"{_label(res, key)[:45]:<46}{str(r['variant'])[:21]:<22}"
                          f"{_fmt(r['value'], pct):>12}{_fmt(r['diff'], pct) if r['p'] == r['p'] else '':>12}"
                          + (f"  {_fmt(r['diff_lo'], pct)} .. {_fmt(r['diff_hi'], pct)}  {r['p']:.3g}"
                             if r["p"] == r["p"] else ""))
+    dr = decisive_rows(res)
+    if dr and any(S.no_winner or (S.n - S.side_decisive) for S in res.summaries):
+        lines.append("among decisive games: " + "; ".join(
+            f"{v} {pos} {rate}" for v, pos, rate, _ in dr))
+    if len(res.variants) > 1:
+        for _, r in pairing_table(res).iterrows():
+            lines.append(f"pairing of '{r['variant']}': {r['words']}")
+    lines.append(f"bots: {', '.join(res.manifest['bots'])} (these figures depend on the bots)")
     return "\n".join(lines)
+
+
+def _rating(res: dict, i: int) -> tuple[str, str]:
+    """(rating, 95% interval) of bot i in words: "unbounded" where no finite rating exists."""
+    why = res.get("unbounded", {}).get(i)
+    if why is not None:
+        return f"unbounded ({why})", "none: no finite rating"
+    bt = res["bt"]
+    r = bt["ratings"][i]
+    if r != r:
+        return "n/a", ""
+    return f"{r:+.1f}", f"{bt['lo'][i]:+.1f} to {bt['hi'][i]:+.1f}"
+
+
+def skill_headline(res: dict) -> list[str]:
+    """'In short' of a skill table: the spread of ratings, bots without a finite rating,
+    bots that played identical games, and the bots note."""
+    names, bt = res["bots"], res["bt"]
+    rate = _skill_rates(res)
+    out = []
+    finite = [i for i in range(len(names)) if bt["ratings"][i] == bt["ratings"][i]]
+    same_group = {i: tuple(g) for g in res.get("identical", []) for i in g}
+    r = np.asarray(bt["ratings"])
+    best = max(finite, key=lambda i: r[i]) if finite else None
+    worst = min(finite, key=lambda i: r[i]) if finite else None
+    if best is not None and best != worst and (best not in same_group or
+                                               same_group.get(best) != same_group.get(worst)):
+        out.append(f"How much better play matters: the best rated bot ({names[best]}) is rated "
+                   f"{r[best] - r[worst]:.0f} Elo above the weakest rated ({names[worst]}); it scores "
+                   f"{100 * rate[best, worst]:.1f}% against it.")
+    for i, why in sorted(res.get("unbounded", {}).items()):
+        out.append(f"{names[i]} {why}, so it has no finite rating: unbounded "
+                   f"({'below' if why == 'never won' else 'above'} every other bot).")
+    for group in res.get("identical", []):
+        who = [names[i] for i in group]
+        out.append(f"{', '.join(who[:-1])} and {who[-1]} played identical games (the same outcome, length and "
+                   "per-seat figures in every game of every pairing): in this setting they are "
+                   "the same player.")
+    if res.get("prior"):
+        out.append(f"The ratings use a weak prior (half a drawn game per pair, {res['prior']} "
+                   "games) because some bots never lost to, or never beat, a group of others.")
+    if res.get("teams"):
+        out.append("A team game: each bot plays every seat of a team.")
+    out.append(f"Bots: {', '.join(names)}. {BOTS_NOTE}")
+    return out
+
+
+def _skill_rates(res: dict) -> np.ndarray:
+    return np.divide(res["wins"], res["games"], out=np.full_like(res["wins"], np.nan),
+                     where=res["games"] > 0)
 
 
 def write_skill_report(res: dict, out_dir) -> Path:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     game, names, bt = res["game"], res["bots"], res["bt"]
-    rate = np.divide(res["wins"], res["games"], out=np.full_like(res["wins"], np.nan),
-                     where=res["games"] > 0)
+    rate = _skill_rates(res)
     fig, ax = plt.subplots(figsize=(1.2 * len(names) + 3, 1.0 * len(names) + 2))
     im = ax.imshow(rate * 100, cmap="cividis", vmin=0, vmax=100)
     for i in range(len(names)):
@@ -286,40 +529,52 @@ def write_skill_report(res: dict, out_dir) -> Path:
     fig.colorbar(im, ax=ax, label="score of the row bot (%)")
     ax.set_title("Head to head: score of the row bot, both seatings", loc="left", fontsize=11)
     plots.save(fig, out_dir / "skill_matrix.png")
-    fig, ax = plt.subplots(figsize=(7, 0.5 * len(names) + 2))
-    order = np.argsort(bt["ratings"])
-    y = np.arange(len(names))
-    r = np.asarray(bt["ratings"])[order]
-    ax.errorbar(r, y, xerr=np.vstack([r - np.asarray(bt["lo"])[order], np.asarray(bt["hi"])[order] - r]),
-                fmt="o", capsize=5, color=plots.OKABE_ITO[0])
-    ax.set_yticks(y, [names[i] for i in order])
-    plots._style(ax, "Bradley–Terry ratings (Elo scale, mean 0; bars: 95% interval)", "rating (Elo)", "")
-    plots.save(fig, out_dir / "skill_ratings.png")
-    spread = float(np.max(bt["ratings"]) - np.min(bt["ratings"]))
-    best, worst = int(np.argmax(bt["ratings"])), int(np.argmin(bt["ratings"]))
+    figs = [("skill_matrix.png",)]
+    finite = [i for i in range(len(names)) if bt["ratings"][i] == bt["ratings"][i]]
+    if finite:
+        fig, ax = plt.subplots(figsize=(7, 0.5 * len(finite) + 2))
+        order = sorted(finite, key=lambda i: bt["ratings"][i])
+        y = np.arange(len(order))
+        r = np.asarray(bt["ratings"])[order]
+        ax.errorbar(r, y, xerr=np.vstack([r - np.asarray(bt["lo"])[order], np.asarray(bt["hi"])[order] - r]),
+                    fmt="o", capsize=5, color=plots.OKABE_ITO[0])
+        ax.set_yticks(y, [names[i] for i in order])
+        plots._style(ax, "Bradley–Terry ratings (Elo scale, mean 0; bars: 95% interval)", "rating (Elo)", "")
+        plots.save(fig, out_dir / "skill_ratings.png")
+        figs.append(("skill_ratings.png",))
     title = f"{game.title}: skill depth"
     parts = [page_head(title), f"<h1>{html.escape(title)}</h1>",
              f"<p class='sub'>{res['players']} players · every ordered pairing of "
              f"{html.escape(', '.join(names))} on the same seeds</p>",
-             "<h2>In short</h2><ul class='key'>",
-             f"<li>How much better play matters: the best bot ({html.escape(names[best])}) is rated "
-             f"{spread:.0f} Elo above the weakest ({html.escape(names[worst])}); it scores "
-             f"{100 * rate[best, worst]:.1f}% against it.</li></ul>",
-             "<h2>Head to head</h2><img src='skill_matrix.png' alt='win matrix'>",
-             "<h2>Ratings</h2><img src='skill_ratings.png' alt='ratings'>"]
-    rows = [(names[i], f"{bt['ratings'][i]:+.1f}", f"{bt['lo'][i]:+.1f} to {bt['hi'][i]:+.1f}")
-            for i in np.argsort(-np.asarray(bt["ratings"]))]
+             "<h2>In short</h2><ul class='key'>" +
+             "".join(f"<li>{html.escape(x)}</li>" for x in skill_headline(res)) + "</ul>",
+             "<h2>Head to head</h2><img src='skill_matrix.png' alt='win matrix'>"]
+    if finite:
+        parts.append("<h2>Ratings</h2><img src='skill_ratings.png' alt='ratings'>")
+    order = sorted(range(len(names)), key=lambda i: (-(bt["ratings"][i])
+                                                     if bt["ratings"][i] == bt["ratings"][i] else
+                                                     (-1e9 if res.get("unbounded", {}).get(i) == "won every game"
+                                                      else 1e9)))
+    rows = [(names[i], *_rating(res, i)) for i in order]
     parts.append(_table(rows, ["bot", "rating (Elo)", "95% interval"]))
     parts.append("<p>Method: scores count a win as 1, a game without a winner as ½. Ratings are a "
                  "Bradley–Terry fit (MM algorithm, Hunter 2004) with standard errors from the "
-                 "Fisher information, on the Elo scale.</p>")
-    figs = [("skill_matrix.png",), ("skill_ratings.png",)]
+                 "Fisher information, on the Elo scale, among the bots that have a finite rating: "
+                 "a bot that never scored, or scored in every game, has none (unbounded). Bots "
+                 "whose games are identical are found by a fingerprint of every game's figures "
+                 "in each pairing.</p>")
     from sim.io import write_json
     path = write_pages(out_dir, parts, figs)
     write_json(out_dir / "skill.json", {
         "kind": "skill", "game": game.name, "bots": names, "players": res["players"],
         "wins": res["wins"].tolist(), "games": res["games"].tolist(), "rules": res["rules"],
-        "bt": {k: np.asarray(bt[k]).tolist() for k in ("ratings", "se", "lo", "hi")}})
+        "bt": {k: [None if x != x else float(x) for x in np.asarray(bt[k])]
+               for k in ("ratings", "se", "lo", "hi")},
+        "unbounded": {str(i): why for i, why in res.get("unbounded", {}).items()},
+        "identical": res.get("identical", []), "prior": res.get("prior", 0.0),
+        "teams": bool(res.get("teams")), "sides": res.get("sides"),
+        "end_reasons": {str(i): r for i, r in enumerate(game.end_reasons)},
+        "fingerprints": {",".join(map(str, key)): v for key, v in res.get("fingerprints", {}).items()}})
     return path
 
 
@@ -327,12 +582,24 @@ def load_skill(data: dict) -> dict:
     from sim.games import get
     return {"game": get(data["game"]), "bots": data["bots"], "players": data["players"],
             "wins": np.asarray(data["wins"]), "games": np.asarray(data["games"]),
-            "rules": data["rules"], "bt": {k: np.asarray(v) for k, v in data["bt"].items()}}
+            "rules": data["rules"],
+            "bt": {k: np.array([np.nan if x is None else x for x in v], np.float64)
+                   for k, v in data["bt"].items()},
+            "unbounded": {int(i): why for i, why in data.get("unbounded", {}).items()},
+            "identical": data.get("identical", []), "prior": data.get("prior", 0.0),
+            "teams": data.get("teams", False), "sides": data.get("sides"),
+            "fingerprints": {tuple(int(x) for x in key.split(",")): v
+                             for key, v in data.get("fingerprints", {}).items()}}
 
 
 def skill_text(res: dict) -> str:
-    names, bt = res["bots"], res["bt"]
-    lines = [f"{'bot':<24}{'rating':>10}   95% interval"]
-    for i in np.argsort(-np.asarray(bt["ratings"])):
-        lines.append(f"{names[i]:<24}{bt['ratings'][i]:>+10.1f}   {bt['lo'][i]:+.1f} .. {bt['hi'][i]:+.1f}")
+    names = res["bots"]
+    bt = res["bt"]
+    lines = [f"{'bot':<32}{'rating':>24}   95% interval"]
+    order = sorted(range(len(names)), key=lambda i: -bt["ratings"][i] if bt["ratings"][i] == bt["ratings"][i]
+                   else (-1e9 if res.get("unbounded", {}).get(i) == "won every game" else 1e9))
+    for i in order:
+        r, ival = _rating(res, i)
+        lines.append(f"{names[i][:31]:<32}{r:>24}   {ival}")
+    lines += skill_headline(res)
     return "\n".join(lines)

@@ -11,14 +11,18 @@ import pandas as pd
 
 from .report import _table, page_head, write_pages
 from .stats import newcombe_diff, ols_from_moments, two_proportion_p
+from .wording import edge_phrase
 
 OBSERVATIONAL = ("Observational: compares games in which a seat turned/received the card with "
                  "games in which it did not, and regresses each seat's win share on how many of "
                  "each card it got. Good players may get more cards, or cards may come with long "
                  "games, so these are associations, not effects.")
 CAUSAL = ("Causal: the same games (same seeds, same everything else) played again with the card "
-          "removed from the deck (or replaced by a neutral card); the difference in each seat's "
-          "win rate is the card's effect, with a paired 95% interval.")
+          "removed from the deck or made neutral (turned, without effect); the paired difference "
+          "of a metric is the card's effect, with a 95% interval. The pairing is measured per "
+          "card (games with the same outcome, variance reduction), and so is the share of games "
+          "whose length the change moved: a shorter or longer game moves the seat edges by "
+          "itself.")
 
 
 def observational(S, seats) -> pd.DataFrame:
@@ -55,43 +59,169 @@ def observational(S, seats) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+MODES = {"remove": "removed: the card is taken out of the deck",
+         "neutral": "neutral: the card is turned as usual but has no effect, so the game keeps "
+                    "its length and every other draw"}
+
+
+def impact_info(res, card=None) -> dict:
+    """The impact section of the manifest (what cards, which mode), also for older files."""
+    info = res.manifest.get("impact")
+    if info is None:
+        cards = [card] if card else []
+        info = {"card": card, "mode": None, "cards": cards, "skipped": [],
+                "events": {c: res.game.event_of_card(c) for c in cards}}
+    return info
+
+
+def impact_table(res) -> pd.DataFrame:
+    """One row per changed card: the change of the headline metric (paired, with its 95%
+    interval and p), its size in words, the pairing, and how the card changes the game's
+    length (share of games whose length changed, mean change with its interval)."""
+    from .experiments import _is_rate, compare_table, headline_key
+    info = impact_info(res)
+    tab = compare_table(res)
+    key = headline_key(res)
+    length = res.game.length
+    st = res.stats
+    n = st["n"]
+    rows = []
+    for c, (v, _) in zip(info["cards"], res.variants[1:]):
+        r = tab[(tab["key"] == key) & (tab["variant"] == v)].iloc[0]
+        L = tab[(tab["key"] == length) & (tab["variant"] == v)].iloc[0]
+        k = int(r["arm"])
+        scale = 100 if _is_rate(key) else 1
+        same_len = st.get("same_length")
+        rows.append({"card": c, "variant": v, "event": info["events"].get(c), "diff": r["diff"],
+                     "lo": r["diff_lo"], "hi": r["diff_hi"], "p": r["p"],
+                     "words": edge_phrase(r["diff"], r["diff_lo"], r["diff_hi"], scale=scale,
+                                          noun="effect", up="gain", down="loss",
+                                          unit="points" if scale == 100 else ""),
+                     "same outcome": r["same"], "variance reduction": r["vr"],
+                     "length changed": (1 - same_len[k] / n) if same_len is not None and n else np.nan,
+                     "length diff": L["diff"], "length lo": L["diff_lo"], "length hi": L["diff_hi"]})
+    return pd.DataFrame(rows)
+
+
+def length_sentence(row, game, mode, neutral: bool = False) -> str | None:
+    """Words for a card change that moves the game's length (None when no game's length moved)."""
+    share = row["length changed"]
+    if not share or share != share:
+        return None
+    verb = "Removing" if mode == "remove" else "Neutralising"
+    text = (f"{verb} {row['card']} changes the length of {100 * share:.1f}% of games (mean "
+            f"{row['length diff']:+.2f} {game.length_unit}, 95% interval {row['length lo']:+.2f} to "
+            f"{row['length hi']:+.2f}): the length itself moves the seat edges, so part of this "
+            "effect may come from the changed length rather than from the card")
+    if mode == "remove" and neutral:
+        text += "; --mode neutral keeps the card in the deck without its effect"
+    return text + "."
+
+
 def write_impact_report(game, res, out_dir, card=None) -> Path:
-    """``res``: the impact experiment (base first; with ``card``, the changed deck second)."""
-    from .experiments import compare_table, save_experiment
+    """``res``: the impact experiment (base first, then one arm per changed card)."""
+    from .experiments import (_fmt, _is_rate, _label, _vr, compare_table, headline_key,
+                              pairing_table, ranked_forest_plot, save_experiment)
+    from .report import bots_sentence
     S, manifest = res.summaries[0], res.manifest
-    causal_res = res if card else None
+    info = impact_info(res, card)
+    card, cards, mode = info["card"], info["cards"], info.get("mode")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     seats = manifest["seats"]
     obs = observational(S, seats)
-    title = f"{game.title}: card impact" + (f" of '{card}'" if card else "")
+    key = headline_key(res)
+    what = "every card" if card == "all" else (f"'{card}'" if card else "")
+    title = f"{game.title}: card impact" + (f" of {what}" if what else "")
     parts = [page_head(title), f"<h1>{html.escape(title)}</h1>",
              f"<p class='sub'>{S.n:,} games · bots {html.escape(', '.join(manifest['bots']))} · "
-             f"seed {manifest['seed']}</p>"]
-    if causal_res is not None:
-        tab = compare_table(causal_res)
-        keys = [f"win {s}" for s in range(len(seats))] + ["first player wins", game.length]
-        if "score" in game.highlight:
-            keys += [f"score {s}" for s in range(len(seats))]
-        rows = []
-        for _, r in tab[tab["key"].isin(keys) & (tab["variant"] != causal_res.variants[0][0])].iterrows():
-            rows.append((r["metric"], f"{r['diff']:+.4f}", f"{r['diff_lo']:+.4f} to {r['diff_hi']:+.4f}",
-                         f"{r['p']:.3g}"))
+             f"seed {manifest['seed']}</p>", f"<p>{html.escape(bots_sentence(manifest))}</p>"]
+    figs = []
+    if cards:
+        it = impact_table(res)
+        parts.append(f"<p>Each card {html.escape(MODES.get(mode, mode or ''))}; measured on "
+                     f"{html.escape(_label(res, key))}"
+                     + (f" (the game's default mode, {mode})" if mode == game.impact_default_mode else "")
+                     + ".</p>")
+        if info.get("skipped"):
+            parts.append("<p class='warn'>Not changed in this mode: " + html.escape("; ".join(
+                f"{c} ({why})" for c, why in info["skipped"])) + "</p>")
+        short = []
+        for _, r in it.iterrows():
+            short.append(f"{r['card']}: {r['words']}.")
+        lens = [x for x in (length_sentence(r, game, mode, info.get("neutral_supported", False))
+                            for _, r in it.iterrows()) if x]
+        if card == "all":
+            moved = it[(it["lo"] > 0) | (it["hi"] < 0)]
+            short = [f"{len(moved)} of {len(it)} cards move {_label(res, key)} beyond chance"
+                     + (": " + ", ".join(f"{r['card']} ({r['words']})" for _, r in
+                                       moved.reindex(moved['diff'].abs().sort_values(ascending=False).index)
+                                       .head(5).iterrows()) if len(moved) else "") + "."]
+            if lens:
+                short.append(f"{len(lens)} of {len(it)} cards change the game's length in this mode "
+                             "(see the table): the length itself moves the seat edges.")
+        else:
+            short += lens
+        weak = it[it["variance reduction"] < 2.0]
+        if len(weak):
+            short.append(f"Pairing is weak here for {', '.join(weak['card'])}: the arms share little; "
+                         "intervals are close to those of independent runs.")
+        parts.append("<h2>In short</h2><ul class='key'>" + "".join(
+            f"<li>{html.escape(x)}</li>" for x in short) + "</ul>")
+        if card == "all":
+            ranked_forest_plot(compare_table(res), key, out_dir / "impact_ranking.png",
+                               "Every card, ranked (bars: 95% paired interval; orange: excludes 0)",
+                               labels=dict(zip(it["variant"], it["card"])))
+            figs.append(("impact_ranking.png", "Every card, ranked"))
+            parts.append("<h2>Every card, ranked</h2><img src='impact_ranking.png' alt='every card, ranked'>")
+        pct = _is_rate(key)
+        rows = [(r["card"], r["event"] or "", _fmt(r["diff"], pct), f"{_fmt(r['lo'], pct)} to {_fmt(r['hi'], pct)}",
+                 f"{r['p']:.3g}" if r["p"] == r["p"] else "", r["words"], _pct(r["same outcome"]),
+                 _vr(r["variance reduction"]), _pct(r["length changed"]))
+                for _, r in it.sort_values("diff").iterrows()]
         parts.append("<h2>Causal effect (same seeds, card changed)</h2>")
         parts.append(f"<p>{html.escape(CAUSAL)}</p>")
-        parts.append(_table(rows, ["metric", f"change ({causal_res.variants[1][0]} minus base)",
-                                   "95% interval", "p-value"]))
+        parts.append(_table(rows, ["card", "event column", f"change of {_label(res, key)}", "95% interval",
+                                   "p-value", "in words", "same outcome", "variance reduction",
+                                   "games whose length changed"]))
+        if card != "all":
+            tab = compare_table(res)
+            keys = [key] + [f"win {k}" for k in range(len(manifest.get("sides") or seats))]
+            keys += ["first player wins", "no winner", "capped", game.length]
+            if game.score:
+                keys += [f"{game.score} {s}" for s in range(len(seats))]
+            rows = []
+            for k in dict.fromkeys(keys):
+                for _, r in tab[(tab["key"] == k) & (tab["variant"] != res.variants[0][0])].iterrows():
+                    p_ = _is_rate(k)
+                    rows.append((r["metric"], _fmt(r["diff"], p_), f"{_fmt(r['diff_lo'], p_)} to {_fmt(r['diff_hi'], p_)}",
+                                 f"{r['p']:.3g}" if r["p"] == r["p"] else "", _vr(r["vr"])))
+            parts.append(_table(rows, ["metric", f"change ({res.variants[1][0]} minus base)",
+                                       "95% interval", "p-value", "variance reduction by pairing"]))
+            pt = pairing_table(res)
+            parts.append("<p>Pairing: " + html.escape("; ".join(pt["words"])) + ".</p>")
     if len(obs):
         parts.append("<h2>Observational association</h2>")
         parts.append(f"<p>{html.escape(OBSERVATIONAL)}</p>")
-        show = obs if card is None else obs[obs["card"] == card]
+        show = obs
+        if card and card != "all":
+            ev = info["events"].get(card) or game.event_of_card(card)
+            if ev is not None:
+                show = obs[obs["card"] == ev]
+                if ev != card:
+                    parts.append(f"<p>The games record draws per event column, not per card: "
+                                 f"'{html.escape(card)}' is counted in <code>{html.escape(ev)}</code>, "
+                                 "which also counts every other card of that kind.</p>")
+            else:
+                parts.append(f"<p>No event column records '{html.escape(card)}' alone; every event "
+                             "column is shown.</p>")
         rows = []
         for _, r in show.iterrows():
             rows.append((r["card"], r["seat"], f"{r['games drew']:,}", _pct(r["win rate drew"]),
                          _pct(r["win rate not"]), f"{100 * r['difference']:+.2f}" if r["difference"] == r["difference"] else "",
                          f"{100 * r['lo']:+.2f} to {100 * r['hi']:+.2f}" if r["lo"] == r["lo"] else "",
                          f"{100 * r.get('per card', np.nan):+.2f}" if r.get("per card") == r.get("per card") else ""))
-        parts.append(_table(rows, ["card", "seat", "games it drew", "win rate if drew", "win rate if not",
+        parts.append(_table(rows, ["event column", "seat", "games it drew", "win rate if drew", "win rate if not",
                                    "difference (points)", "95% interval",
                                    "regression: points per card"]))
     parts.append("<details><summary>Manifest</summary><pre>" +
@@ -99,10 +229,59 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
     from sim.io import atomic_write, write_json
     if len(obs):
         atomic_write(out_dir / "observational.csv", lambda tmp: obs.to_csv(tmp, index=False))
-    path = write_pages(out_dir, parts, [])
+    if cards:
+        atomic_write(out_dir / "impact.csv", lambda tmp: impact_table(res).to_csv(tmp, index=False))
+    path = write_pages(out_dir, parts, figs)
     write_json(out_dir / "experiment.json", {**save_experiment(res), "card": card})
     write_json(out_dir / "manifest.json", manifest)
     return path
+
+
+def impact_text(res) -> str:
+    """The terminal table of ``sim impact``: one line per changed card (ranked by the change of
+    the headline metric), the pairing, the length, and the bots."""
+    from .experiments import _fmt, _is_rate, _label, _vr, headline_key
+    info = impact_info(res)
+    key = headline_key(res)
+    lines = []
+    if not info["cards"]:
+        lines.append("observational only (give --card NAME or --card all for the causal effect)")
+    else:
+        it = impact_table(res).sort_values("diff")
+        pct = _is_rate(key)
+        done = {"remove": "removed", "neutral": "made neutral"}.get(info.get("mode"), info.get("mode"))
+        lines.append(f"change of {_label(res, key)} with each card {done}, on the same seeds")
+        lines.append(f"{'card':<24}{'change':>10}  {'95% interval':<22}{'p':>9}  {'same':>6}  "
+                     f"{'pairing':>9}  {'length moved':>12}")
+        for _, r in it.iterrows():
+            lines.append(f"{str(r['card'])[:23]:<24}{_fmt(r['diff'], pct):>10}  "
+                         f"{_fmt(r['lo'], pct) + ' .. ' + _fmt(r['hi'], pct):<22}"
+                         f"{r['p']:>9.3g}  {_pct(r['same outcome']):>6}  {_vr(r['variance reduction'], True):>9}  "
+                         f"{_pct(r['length changed']):>12}")
+        neutral = info.get("neutral_supported", False)
+        lens = [t for t in (length_sentence(r, res.game, info.get("mode"), neutral)
+                            for _, r in it.iterrows()) if t]
+        if len(it) == 1:
+            lines.append(f"{it.iloc[0]['card']}: {it.iloc[0]['words']}")
+            lines += lens
+        else:
+            moved = it[(it["lo"] > 0) | (it["hi"] < 0)]
+            lines.append(f"{len(moved)} of {len(it)} cards move it beyond chance"
+                         + (": " + "; ".join(f"{r['card']}, {r['words']}" for _, r in moved.iterrows())
+                            if len(moved) else ""))
+            if lens:
+                lines.append(f"{len(lens)} of {len(it)} cards change the length of some games in this "
+                             "mode ('length moved'): the length itself moves the seat edges, so part "
+                             "of their effect may come from the length"
+                             + ("; --mode neutral keeps it" if neutral and info.get("mode") == "remove" else ""))
+        weak = it[it["variance reduction"] < 2.0]
+        if len(weak):
+            lines.append(f"pairing is weak here for {', '.join(weak['card'])}: the arms share little; "
+                         "intervals are close to those of independent runs")
+        for c, why in info.get("skipped", []):
+            lines.append(f"skipped {c}: {why}")
+    lines.append(f"bots: {', '.join(res.manifest['bots'])} (these figures depend on the bots)")
+    return "\n".join(lines)
 
 
 def _pct(x) -> str:

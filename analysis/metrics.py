@@ -42,38 +42,69 @@ def seat_win_rates(S: Summary, seat_names=None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def position_win_rates(S: Summary) -> pd.DataFrame:
-    """Win rate by turn-order position (0 = moved first), whatever the seat."""
+def side_win_rates(S: Summary, side_names=None) -> pd.DataFrame:
+    """Win rate of each side (a team, or a seat where every seat is its own side) with its 95%
+    Wilson interval; a side's share of a game is what each of its seats got."""
     rows = []
-    for k in range(S.players):
-        wins = float(S.win_pos[k])
+    for k in range(S.n_sides):
+        w = float(S.side_win[k])
+        lo, hi = wilson(w, S.n)
+        rows.append({"side": k, "name": side_names[k] if side_names else f"side {k}", "wins": w,
+                     "games": S.n, "rate": w / S.n if S.n else np.nan, "lo": lo, "hi": hi})
+    return pd.DataFrame(rows)
+
+
+def position_win_rates(S: Summary) -> pd.DataFrame:
+    """Win rate by turn-order position of the side (0 = the side of the seat that moved first),
+    whatever the seat; where every seat is its own side, by the seat's turn-order position."""
+    rows = []
+    unit = "team" if S.teams else "player"
+    for k in range(S.n_sides):
+        wins = float(S.side_win_pos[k])
         lo, hi = wilson(wins, S.n)
-        rows.append({"position": k, "label": _ordinal(k + 1) + " player", "wins": wins,
+        rows.append({"position": k, "label": f"{_ordinal(k + 1)} {unit}", "wins": wins,
                      "games": S.n, "rate": wins / S.n if S.n else np.nan, "lo": lo, "hi": hi})
     return pd.DataFrame(rows)
 
 
+def decisive_position_rates(S: Summary) -> pd.DataFrame:
+    """Among decisive games (exactly one side won), the share each turn-order position won,
+    with Wilson intervals: draws and shared games do not dilute these rates."""
+    rows = []
+    unit = "team" if S.teams else "player"
+    for k in range(S.n_sides):
+        w = int(S.side_dec_pos[k])
+        lo, hi = wilson(w, S.side_decisive)
+        rows.append({"position": k, "label": f"{_ordinal(k + 1)} {unit}", "wins": w,
+                     "games": S.side_decisive,
+                     "rate": w / S.side_decisive if S.side_decisive else np.nan, "lo": lo, "hi": hi})
+    return pd.DataFrame(rows)
+
+
 def first_player_advantage(S: Summary) -> dict:
-    """First player's win rate minus the fair share 1/players, with the interval shifted alike."""
+    """The first side's win rate minus the fair share 1/sides, with the interval shifted alike
+    (the first side: the side of the seat that moved first; a seat where each seat is a side)."""
     pos = position_win_rates(S)
-    fair = 1.0 / S.players
+    fair = 1.0 / S.n_sides
     r = pos.iloc[0]
     return {"rate": r["rate"], "lo": r["lo"], "hi": r["hi"], "fair": fair,
             "advantage": r["rate"] - fair, "adv_lo": r["lo"] - fair, "adv_hi": r["hi"] - fair}
 
 
 def balance(S: Summary) -> float:
-    """1 minus the largest gap between seats' win rates (1 = perfectly even)."""
+    """1 minus the largest gap between sides' win rates (1 = perfectly even)."""
     if S.n == 0:
         return float("nan")
-    rates = S.win / S.n
+    rates = S.side_win / S.n
     return float(1.0 - (rates.max() - rates.min()))
 
 
 def outcome_counts(S: Summary) -> dict:
-    """Decisive games, games without a winner, and games stopped by the horizon."""
-    out = {"games": S.n, "decisive": S.decisive, "no_winner": S.no_winner, "capped": S.capped}
-    for key in ("decisive", "no_winner", "capped"):
+    """Decisive games (exactly one side won), games without a winner, games whose victory was
+    shared by several sides, and games stopped by the horizon."""
+    out = {"games": S.n, "decisive": S.side_decisive, "no_winner": S.no_winner, "capped": S.capped,
+           "shared": S.n - S.side_decisive - S.no_winner}
+    for key in ("decisive", "no_winner", "capped", "shared"):
         lo, hi = wilson(out[key], S.n)
         out[f"{key}_rate"] = out[key] / S.n if S.n else np.nan
         out[f"{key}_lo"], out[f"{key}_hi"] = lo, hi

@@ -31,8 +31,9 @@ def save(fig, path):
     plt.close(fig)
 
 
-def win_rates(seats, positions, players: int, path, title_suffix=""):
-    """Bars: each seat's win rate, then each turn-order position's, with 95% intervals."""
+def win_rates(seats, positions, players: int, path, title_suffix="", fair: float | None = None):
+    """Bars: each seat's (or team's) win rate, then each turn-order position's, with 95%
+    intervals; ``fair``: the fair share (default 1/players)."""
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     labels, rates, los, his, colors = [], [], [], [], []
     for _, r in seats.iterrows():
@@ -48,7 +49,7 @@ def win_rates(seats, positions, players: int, path, title_suffix=""):
     err = np.vstack([rates - np.array(los) * 100, np.array(his) * 100 - rates])
     ax.bar(x, rates, color=colors, edgecolor="black", linewidth=0.5)
     ax.errorbar(x, rates, yerr=err, fmt="none", ecolor="black", capsize=6, linewidth=1.2)
-    fair = 100.0 / players
+    fair = 100.0 * (fair if fair is not None else 1.0 / players)
     ax.axhline(fair, color="black", linestyle="--", linewidth=1)
     ax.text(len(labels) - 0.5, fair, f" fair share {fair:.0f}%", va="bottom", ha="right", fontsize=9)
     for xi, r in zip(x, rates):
@@ -57,7 +58,8 @@ def win_rates(seats, positions, players: int, path, title_suffix=""):
     ax.set_xticks(x, labels)
     ax.axvline(len(seats) - 0.5, color="black", linewidth=0.5, alpha=0.4)
     ax.set_ylim(0, max(100.0, float(np.nanmax(rates)) * 1.1) if len(rates) else 100)
-    _style(ax, "Who wins: by seat, and by turn order" + title_suffix, "",
+    _style(ax, f"Who wins: by {'team' if 'team' in ' '.join(labels) else 'seat'}, and by turn order"
+           + title_suffix, "",
            "games won (%, bars: 95% interval)")
     save(fig, path)
 
@@ -110,10 +112,11 @@ def seat_means(tables: dict, path, seat_names):
     save(fig, path)
 
 
-def count_distribution(S, name: str, seat_names, path, xlabel: str):
-    """Share of games by a per-seat count (e.g. kills), one bar group per seat."""
+def count_distribution(S, name: str, seat_names, path, xlabel: str, hists=None):
+    """Share of games by a per-seat count (e.g. kills), one bar group per seat (or per team,
+    with ``hists`` one histogram per name)."""
     players = len(seat_names)
-    hists = [S.seat_hist(name, s) for s in range(players)]
+    hists = [S.seat_hist(name, s) for s in range(players)] if hists is None else list(hists)
     lo = min(h.lo for h in hists)
     hi = max(h.lo + h.counts.size - 1 for h in hists)
     x = np.arange(lo, hi + 1)

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from . import metrics, plots
+from .wording import BOTS_NOTE, edge_phrase
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:980px;margin:2em auto;
@@ -38,10 +39,14 @@ def summarize(S, manifest: dict, game) -> dict:
     """Every figure the report and the terminal show, computed once from a Summary."""
     S = metrics.summary_of(S, game)
     seats = manifest["seats"]
+    side_names = side_labels(game, S.players) if S.teams else seats
     out = {
         "summary": S,
         "seats": metrics.seat_win_rates(S, seats),
+        "sides": metrics.side_win_rates(S, side_names),
+        "teams": S.teams,
         "positions": metrics.position_win_rates(S),
+        "decisive_positions": metrics.decisive_position_rates(S),
         "first": metrics.first_player_advantage(S),
         "balance": metrics.balance(S),
         "outcomes": metrics.outcome_counts(S),
@@ -54,28 +59,48 @@ def summarize(S, manifest: dict, game) -> dict:
     return out
 
 
+def side_labels(game, players: int) -> list[str]:
+    """The sides' names: "team North + South" in a team game, else the seats' names."""
+    if hasattr(game, "side_labels") and game.n_sides(players) < players:
+        return [f"team {x}" for x in game.side_labels(players)]
+    return list(game.seat_names(players))
+
+
 def figures_table(s: dict, game) -> list[tuple[str, str, str]]:
     """(figure, value, 95% interval or note) rows: every number the report shows."""
     rows = []
+    teams = s.get("teams", False)
     for _, r in s["seats"].iterrows():
-        rows.append((f"win rate, {r['name']}", _pct(r["rate"]), f"{_pct(r['lo'])} to {_pct(r['hi'])}"))
+        rows.append((f"win rate, {r['name']}" + (" (its team's)" if teams else ""), _pct(r["rate"]),
+                     f"{_pct(r['lo'])} to {_pct(r['hi'])}"))
+    if teams:
+        for _, r in s["sides"].iterrows():
+            rows.append((f"win rate, {r['name']}", _pct(r["rate"]), f"{_pct(r['lo'])} to {_pct(r['hi'])}"))
     for _, r in s["positions"].iterrows():
         rows.append((f"win rate, {r['label']}", _pct(r["rate"]), f"{_pct(r['lo'])} to {_pct(r['hi'])}"))
     f = s["first"]
-    rows.append(("first-player advantage (win rate minus fair share)",
+    who = "first-team" if teams else "first-player"
+    rows.append((f"{who} advantage (win rate minus fair share {_pct(f['fair'])})",
                  f"{100 * f['advantage']:+.2f} points",
                  f"{100 * f['adv_lo']:+.2f} to {100 * f['adv_hi']:+.2f}"))
-    rows.append(("balance (1 - largest gap between seats' win rates)", f"{s['balance']:.4f}", ""))
+    for _, r in s["decisive_positions"].iterrows():
+        rows.append((f"win rate among decisive games, {r['label']}", _pct(r["rate"]),
+                     f"{_pct(r['lo'])} to {_pct(r['hi'])}"))
+    rows.append((f"balance (1 - largest gap between {'teams' if teams else 'seats'}' win rates)",
+                 f"{s['balance']:.4f}", ""))
     o = s["outcomes"]
     rows.append(("games", _num(o["games"]), ""))
-    rows.append(("decisive games (a single winner)", _pct(o["decisive_rate"]),
-                 f"{_pct(o['decisive_lo'])} to {_pct(o['decisive_hi'])}"))
+    rows.append(("decisive games (exactly one team won)" if teams else "decisive games (a single winner)",
+                 _pct(o["decisive_rate"]), f"{_pct(o['decisive_lo'])} to {_pct(o['decisive_hi'])}"))
+    if o["shared"]:
+        rows.append(("games whose victory was shared", _pct(o["shared_rate"]),
+                     f"{_pct(o['shared_lo'])} to {_pct(o['shared_hi'])}"))
     rows.append(("games without a winner (draws)", _pct(o["no_winner_rate"]),
                  f"{_pct(o['no_winner_lo'])} to {_pct(o['no_winner_hi'])}"))
     rows.append(("games stopped by the horizon", _pct(o["capped_rate"]),
                  f"{_pct(o['capped_lo'])} to {_pct(o['capped_hi'])}"))
-    for _, r in s["end_reasons"].iterrows():
-        rows.append((f"ended: {r['reason']}", _pct(r["share"]), f"{_num(r['games'])} games"))
+    for i, (_, r) in enumerate(s["end_reasons"].iterrows()):
+        rows.append((f"ended: {r['reason']} (end_reason {i})", _pct(r["share"]), f"{_num(r['games'])} games"))
     L = s["length"]
     u = game.length_unit
     rows.append((f"length mean ({u})", _num(L["mean"]), f"{_num(L['mean_lo'])} to {_num(L['mean_hi'])}"))
@@ -104,48 +129,89 @@ def figures_table(s: dict, game) -> list[tuple[str, str, str]]:
 def headline(s: dict, manifest: dict, game) -> list[str]:
     """Plain-language sentences for a reader who has never seen the tool."""
     lines = []
-    seats = s["seats"]
+    teams = s.get("teams", False)
     n = s["outcomes"]["games"]
-    for _, r in seats.iterrows():
-        lines.append(f"{r['name']} won {_pct(r['rate'])} of {n:,} games "
+    for _, r in (s["sides"] if teams else s["seats"]).iterrows():
+        name = str(r["name"])
+        lines.append(f"{name[0].upper() + name[1:]} won {_pct(r['rate'])} of {n:,} games "
                      f"(95% interval {_pct(r['lo'])} to {_pct(r['hi'])}).")
     f = s["first"]
     fair = f["fair"]
-    if f["lo"] > fair:
-        verdict = "has a real advantage"
-    elif f["hi"] < fair:
-        verdict = "is at a real disadvantage"
-    else:
-        verdict = "shows no advantage this run can detect"
-    lines.append(f"The player who moves first wins {_pct(f['rate'])} against a fair share of "
-                 f"{_pct(fair)}: moving first {verdict}.")
+    who = "The team whose player moves first" if teams else "The player who moves first"
+    lines.append(f"{who} wins {_pct(f['rate'])} against a fair share of {_pct(fair)} "
+                 f"(95% interval {_pct(f['lo'])} to {_pct(f['hi'])}): "
+                 f"{edge_phrase(f['advantage'], f['adv_lo'], f['adv_hi'], scale=100)}.")
+    lines.append(outcome_sentence(s["outcomes"]))
     o = s["outcomes"]
-    if o["no_winner"]:
-        lines.append(f"{_pct(o['no_winner_rate'])} of games had no winner; "
-                     f"{_pct(o['capped_rate'])} were stopped by the horizon.")
+    dp = s["decisive_positions"]
+    if o["decisive"] and (o["no_winner"] or o["shared"]) and len(dp) >= 2:
+        rates = [_pct(r["rate"]) for _, r in dp.iterrows()]
+        unit = "team" if teams else "player"
+        named = [f"the 1st {unit} won {rates[0]}"] + [
+            f"the {metrics._ordinal(k + 1)} {rates[k]}" for k in range(1, len(rates))]
+        lines.append(f"Among the {_pct(o['decisive_rate'])} of games one {unit} won outright "
+                     "(draws and shared victories left out), " + ", ".join(named[:-1])
+                     + f" and {named[-1]}.")
     L = s["length"]
     lines.append(f"A game lasts {_num(L['mean'], 1)} {game.length_unit} on average "
                  f"(median {_num(L['median'])}, 90% of games between {_num(L['p5'])} and {_num(L['p95'])}).")
+    lines.append(bots_sentence(manifest))
     return lines
+
+
+def outcome_sentence(o: dict) -> str:
+    """Draws, shared victories and the horizon, in one sentence (said even when all are 0)."""
+    if not (o["no_winner"] or o["capped"] or o["shared"]):
+        return "Every game had a winner; none was stopped by the horizon."
+    parts = [f"{_pct(o['no_winner_rate'])} of games had no winner (draws)"]
+    if o["shared"]:
+        parts.append(f"{_pct(o['shared_rate'])} ended in a shared victory")
+    parts.append(f"{_pct(o['capped_rate'])} were stopped by the horizon")
+    return ", ".join(parts[:-1]) + " and " + parts[-1] + "."
+
+
+def bots_sentence(manifest: dict) -> str:
+    """Which bots played, and that the figures depend on them (every report says it)."""
+    seats = manifest.get("seats") or []
+    bots = manifest.get("bots") or []
+    if seats and len(seats) == len(bots):
+        who = ", ".join(f"{n}: {b}" for n, b in zip(seats, bots))
+    else:
+        who = ", ".join(bots)
+    return f"Bots: {who}. {BOTS_NOTE}"
 
 
 def text_summary(s: dict, manifest: dict, game) -> str:
     """The short table printed at the end of a run."""
+    teams = s.get("teams", False)
     lines = [f"{manifest['run']}  {manifest['games_completed']:,} games"
              + ("  (PARTIAL: stopped before the end)" if manifest.get("partial") else "")
              + f"  bots: {', '.join(manifest['bots'])}  seed {manifest['seed']}"]
     lines.append(f"{'':<24}{'win rate':>10}   95% interval")
     for _, r in s["seats"].iterrows():
         lines.append(f"{str(r['name']):<24}{_pct(r['rate']):>10}   {_pct(r['lo'])} .. {_pct(r['hi'])}")
+    if teams:
+        for _, r in s["sides"].iterrows():
+            lines.append(f"{str(r['name'])[:23]:<24}{_pct(r['rate']):>10}   {_pct(r['lo'])} .. {_pct(r['hi'])}")
     for _, r in s["positions"].iterrows():
         lines.append(f"{str(r['label']):<24}{_pct(r['rate']):>10}   {_pct(r['lo'])} .. {_pct(r['hi'])}")
     o = s["outcomes"]
+    if o["no_winner"] or o["shared"]:
+        for _, r in s["decisive_positions"].iterrows():
+            label = f"{r['label']}, decisive"
+            lines.append(f"{label:<24}{_pct(r['rate']):>10}   {_pct(r['lo'])} .. {_pct(r['hi'])}")
     lines.append(f"{'draws / no winner':<24}{_pct(o['no_winner_rate']):>10}   "
                  f"{_pct(o['no_winner_lo'])} .. {_pct(o['no_winner_hi'])}")
+    if o["shared"]:
+        lines.append(f"{'shared victories':<24}{_pct(o['shared_rate']):>10}")
     lines.append(f"{'stopped by horizon':<24}{_pct(o['capped_rate']):>10}")
     L = s["length"]
     lines.append(f"{game.length_unit + ' mean/median/p95':<24}{_num(L['mean'], 1):>10}   "
                  f"{_num(L['median'])} / {_num(L['p95'])}")
+    f = s["first"]
+    lines.append(f"{'first team' if teams else 'first player'}: "
+                 f"{edge_phrase(f['advantage'], f['adv_lo'], f['adv_hi'], scale=100)}")
+    lines.append(f"These figures depend on the bots ({', '.join(manifest['bots'])}).")
     return "\n".join(lines)
 
 
@@ -183,16 +249,29 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
     ``S``: the run's Summary (or its results DataFrame)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    # the end_reason codes by name, so a reader of manifest.json needs no code (the run's
+    # manifest.json is written from this dict after the report)
+    manifest.setdefault("end_reasons", {str(i): r for i, r in enumerate(game.end_reasons)})
     s = summarize(S, manifest, game)
     S = s["summary"]
     seats = manifest["seats"]
     players = manifest["players"]
+    teams = s["teams"]
+    sides = list(s["sides"]["name"])
     figs: list[tuple[str, str, str]] = []  # (file, title, caption)
     if S.n:
-        plots.win_rates(s["seats"], s["positions"], players, out_dir / "win_rates.png")
-        figs.append(("win_rates.png", "Win rates",
-                     "Coloured bars: each seat. Grey bars: by turn order, whoever sat there. "
-                     "Black whiskers: 95% Wilson intervals. Dashed line: the fair share."))
+        if teams:
+            plots.win_rates(s["sides"].rename(columns={"side": "seat"}), s["positions"], players,
+                            out_dir / "win_rates.png", fair=1.0 / S.n_sides)
+            figs.append(("win_rates.png", "Win rates",
+                         "Coloured bars: each team (both partners win together). Grey bars: by turn "
+                         "order of the teams, whoever sat there. Black whiskers: 95% Wilson intervals. "
+                         "Dashed line: the fair share of a team."))
+        else:
+            plots.win_rates(s["seats"], s["positions"], players, out_dir / "win_rates.png")
+            figs.append(("win_rates.png", "Win rates",
+                         "Coloured bars: each seat. Grey bars: by turn order, whoever sat there. "
+                         "Black whiskers: 95% Wilson intervals. Dashed line: the fair share."))
         plots.length_histogram(S, game.length, game.length_unit, out_dir / "length.png")
         figs.append(("length.png", "Game length",
                      f"Share of games by length in {game.length_unit}; games stopped by the horizon "
@@ -201,7 +280,14 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
             plots.seat_means(s["seat_means"], out_dir / "seat_means.png", seats)
             figs.append(("seat_means.png", "Per-seat averages",
                          "Mean per game for each seat, with 95% intervals."))
-        if game.score and S.seat_hist(game.score, 0) is not None:
+        if teams and game.score and S.side_hist(game.score, 0) is not None:
+            plots.count_distribution(S, game.score, sides, out_dir / "scores.png",
+                                     f"final {game.score} of the team (partners' sum)",
+                                     hists=[S.side_hist(game.score, k) for k in range(S.n_sides)])
+            figs.append(("scores.png", f"Final {game.score} of each team",
+                         f"Share of games by each team's final {game.score} (the partners' points "
+                         "added up)."))
+        elif game.score and S.seat_hist(game.score, 0) is not None:
             plots.count_distribution(S, game.score, seats, out_dir / "scores.png", f"final {game.score}")
             figs.append(("scores.png", f"Final {game.score}",
                          f"Share of games by each seat's final {game.score}."))
@@ -211,8 +297,11 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
                          "Left: how often the lead changed hands in a game. Right: how far into the "
                          "game the eventual winner took the lead for good (late = dramatic)."))
         if "margin" in S.hists:
-            plots.margin_histogram(S, out_dir / "margin.png", game.score or "score")
+            plots.margin_histogram(S, out_dir / "margin.png",
+                                   (game.score or "score") + (" (team)" if teams else ""))
             figs.append(("margin.png", "Winning margins",
+                         "How far the leading team finished ahead of the other (partners' points "
+                         "added up; 0: a tie on score)." if teams else
                          "How far the leader finished ahead of the runner-up (0: a tie on score)."))
         for name in game.highlight[:2]:
             if S.seat_hist(name, 0) is not None:
@@ -227,6 +316,11 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
              f"<p class='sub'>Run <code>{html.escape(manifest['run'])}</code> · bots "
              f"{html.escape(', '.join(f'{n}: {b}' for n, b in zip(seats, manifest['bots'])))} · "
              f"seed {manifest['seed']} · {html.escape(manifest['finished'])}</p>"]
+    if teams:
+        teams_named = " against ".join(x.removeprefix("team ") for x in sides)
+        parts.append(f"<p>A team game: {html.escape(teams_named)}. Partners win or lose together, "
+                     "so fair shares, the first-team advantage, decisive games and the score "
+                     f"margins are per team (fair share {_pct(1.0 / S.n_sides)}).</p>")
     if manifest.get("partial"):
         parts.append(f"<p class='warn'><b>Partial run.</b> It was stopped after "
                      f"{manifest['games_completed']:,} of {manifest['games_requested']:,} games "

@@ -182,7 +182,9 @@ def _seed(seed):
 @click.option("--sprt", is_flag=True, help="stop as soon as a sequential test decides")
 @click.option("--sprt-d", type=float, default=0.02, show_default=True,
               help="the difference that matters (0.02 = 2 percentage points of a rate)")
-@click.option("--sprt-metric", default="first player wins", show_default=True, help="metric the SPRT watches")
+@click.option("--sprt-metric", default="first player score", show_default=True,
+              help="metric the SPRT watches ('first player score' counts a game without a winner "
+                   "as the fair share, so draws do not move it; 'first player wins' counts them as losses)")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT false-alarm rate")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT miss rate")
 @_common_experiment_options
@@ -236,7 +238,7 @@ def sweep_cmd(game, params, games, bots, players, seed, jobs, chunk_size, backen
                 progress=(not quiet) and sys.stderr.isatty())
     path = write_compare_report(res, out_dir)
     if not quiet:
-        click.echo(compare_text(res, keys=["first player wins"]))
+        click.echo(compare_text(res, keys=["first player score", "no winner", "capped"]))
     click.echo(f"report: {path}")
     return 130 if res.partial else 0
 
@@ -252,8 +254,10 @@ def skill_cmd(game, sets, games, bots, players, seed, jobs, chunk_size, backend,
     """
     from analysis.experiments import skill_text, write_skill_report
     from .experiments import skill
+    from .game import _split_bots
     g = get_game(game)
-    names = [b.strip() for b in (bots.split(",") if bots else [b.name for b in g.bots])]
+    # the bot-spec parser of a run: "merchant:plans=2,w_war=3,random" is two bots
+    names = [b.strip() for b in (_split_bots(bots) if bots else [b.name for b in g.bots])]
     out_dir = _experiment_dir(out, game, "skill")
     res = skill(game, names, games, players=players, seed=_seed(seed), rules=parse_assignments(sets),
                 jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler,
@@ -266,25 +270,35 @@ def skill_cmd(game, sets, games, bots, players, seed, jobs, chunk_size, backend,
 
 @cli.command("impact")
 @click.argument("game")
-@click.option("--card", default=None, help="the card to remove (or neutralise) on the same seeds")
-@click.option("--mode", default="remove", show_default=True, help="remove | neutral")
+@click.option("--card", default=None,
+              help="the card to remove (or neutralise) on the same seeds, or 'all' for every card")
+@click.option("--mode", default=None,
+              help="remove | neutral (default: the game's own, neutral where removing a card "
+                   "changes the game's length)")
+@click.option("--metric", default=None,
+              help="the metric to rank cards by (default 'first player score'; e.g. 'win 0')")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="rule parameter; repeatable")
 @_common_experiment_options
-def impact_cmd(game, card, mode, sets, games, bots, players, seed, jobs, chunk_size, backend,
+def impact_cmd(game, card, mode, metric, sets, games, bots, players, seed, jobs, chunk_size, backend,
                scheduler, out, quiet):
-    """Card impact: observational for every card, causal for --card on the same seeds.
+    """Card impact: observational for every card, causal for --card (or --card all) on the
+    same seeds.
 
     Example: sim impact balam --card drought --games 1e5
     """
-    from analysis.impact import write_impact_report
+    from analysis.impact import impact_text, write_impact_report
     from .experiments import impact
     g = get_game(game)
     out_dir = _experiment_dir(out, game, "impact")
     res = impact(game, card, mode, games, rules=parse_assignments(sets), workdir=out_dir, bots=bots,
                  players=players, seed=_seed(seed), jobs=jobs, chunk_size=chunk_size,
-                 backend=backend, scheduler=scheduler, progress=(not quiet) and sys.stderr.isatty())
+                 backend=backend, scheduler=scheduler, progress=(not quiet) and sys.stderr.isatty(),
+                 metric=metric)
     path = write_impact_report(g, res, out_dir, card)
+    if not quiet:
+        click.echo(impact_text(res))
     click.echo(f"report: {path}")
+    return 130 if res.partial else 0
 
 
 @cli.command("games")

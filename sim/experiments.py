@@ -55,38 +55,106 @@ class ExperimentResult:
 
 
 # ------------------------------------------------------------------ metrics per game
+#: the headline metric of comparisons, impact and the SPRT: the first side's win share, a
+#: game without a winner counting as the fair share 1/sides (so draws do not move it)
+HEADLINE = "first player score"
+
+
 def metric_names(game: Game, players: int) -> list[str]:
-    names = ["first player wins"] + [f"win {s}" for s in range(players)]
-    names += ["no winner", "capped", game.length]
-    for h in game.highlight:
+    """Per-game metrics of an experiment.  ``win k`` is side k's share (a seat where every
+    seat is its own side); per-seat columns (the score and the highlights) are per seat."""
+    sides = game.n_sides(players)
+    names = [HEADLINE, "first player wins"] + [f"win {k}" for k in range(sides)]
+    names += ["decisive", "no winner", "capped", game.length]
+    for h in _seat_metric_columns(game):
         names += [f"{h} {s}" for s in range(players)]
     return names
+
+
+def _seat_metric_columns(game: Game) -> list[str]:
+    cols = list(game.highlight)
+    if game.score and game.score not in cols:
+        cols.insert(0, game.score)
+    return cols
+
+
+def side_shares(game: Game, players: int, win: np.ndarray) -> np.ndarray:
+    """(games, sides) win share of each side (what each of its seats got)."""
+    sides = game.sides(players)
+    m = len(set(sides))
+    if m == players and sides == list(range(players)):
+        return win
+    M = np.zeros((players, m))
+    M[np.arange(players), sides] = 1.0
+    return win @ M / M.sum(axis=0)
 
 
 def per_game_metrics(game: Game, players: int, cols: dict) -> np.ndarray:
     """(metrics, games) matrix of the per-game values behind :func:`metric_names`."""
     win = np.asarray(cols["win"], np.float64).reshape(-1, players)
     n = win.shape[0]
-    first = np.asarray(cols["first_player"], np.int64)
-    rows = [win[np.arange(n), first]]
-    rows += [win[:, s] for s in range(players)]
-    rows += [(win.sum(axis=1) == 0).astype(np.float64), np.asarray(cols["capped"], np.float64),
-             np.asarray(cols[game.length], np.float64)]
-    for h in game.highlight:
+    share = side_shares(game, players, win)
+    m = share.shape[1]
+    first = np.asarray(game.sides(players), np.int64)[np.asarray(cols["first_player"], np.int64)]
+    fs = share[np.arange(n), first]
+    won = share > 0
+    anyone = won.any(axis=1)
+    rows = [np.where(anyone, fs, 1.0 / m), fs]
+    rows += [share[:, k] for k in range(m)]
+    rows += [(won.sum(axis=1) == 1).astype(np.float64), (~anyone).astype(np.float64),
+             np.asarray(cols["capped"], np.float64), np.asarray(cols[game.length], np.float64)]
+    for h in _seat_metric_columns(game):
         a = np.asarray(cols[h], np.float64).reshape(-1, players)
         rows += [a[:, s] for s in range(players)]
     return np.vstack(rows) if rows else np.zeros((0, n))
+
+
+def outcome_codes(game: Game, players: int, cols: dict) -> np.ndarray:
+    """Each game's outcome as a bit mask of the sides that won something (0: no winner), so
+    two games have the same outcome when the same side won, or the same sides shared, or
+    neither had a winner."""
+    win = np.asarray(cols["win"], np.float64).reshape(-1, players)
+    won = side_shares(game, players, win) > 0
+    return (won * (1 << np.arange(won.shape[1], dtype=np.int64))).sum(axis=1)
+
+
+_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix(z):
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+def fingerprint(V: np.ndarray, start: int) -> np.ndarray:
+    """A 64-bit fingerprint per arm of every per-game metric value (V: (arms, metrics,
+    games) of games start, start+1, ...): the sum over games of a hash of (game index,
+    values), so it adds up over chunks whatever their size.  Two arms with the same
+    fingerprint played games with identical outcomes, lengths and per-seat figures."""
+    n = V.shape[2]
+    out = np.zeros(V.shape[0], np.uint64)
+    with np.errstate(over="ignore"):
+        base = _mix((np.arange(n, dtype=np.uint64) + np.uint64(start)) * _GOLD)
+        for k in range(V.shape[0]):
+            h = base.copy()
+            for row in np.ascontiguousarray(V[k] + 0.0).view(np.uint64):  # + 0.0: no -0.0
+                h = _mix(h ^ row)
+            out[k] = h.sum(dtype=np.uint64)
+    return out
 
 
 def _play_arms(game_name, ctxs, arm_specs, players, seed, start, count):
     """Worker task: one chunk of every arm, reduced to sufficient statistics."""
     game = get_game(game_name)
     t0 = time.perf_counter()
-    vals, summaries, scores = [], [], []
+    vals, summaries, scores, outcomes = [], [], [], []
     for ctx, (ids, par, swapped) in zip(ctxs, arm_specs):
         cols = game.run_chunk(ctx, players, seed, start, count, ids, par)
         summaries.append(Summary.from_columns(game, players, cols))
         vals.append(per_game_metrics(game, players, cols))
+        outcomes.append(outcome_codes(game, players, cols))
         win = np.asarray(cols["win"], np.float64).reshape(-1, players)
         # score of the bot first named for seat 0 (draws count half)
         seat = 1 if swapped else 0
@@ -96,6 +164,12 @@ def _play_arms(game_name, ctxs, arm_specs, players, seed, start, count):
     D = V - V[0:1]                          # paired differences against arm 0
     stats["dsum"] = D.sum(axis=2)
     stats["dsum2"] = (D * D).sum(axis=2)
+    # pairing: games whose outcome (winning side, shared sides, or no winner) and whose
+    # length equal those of the same game in arm 0; a fingerprint of each arm's games
+    stats["same"] = np.array([int((o == outcomes[0]).sum()) for o in outcomes], np.int64)
+    li = metric_names(game, players).index(game.length)
+    stats["same_length"] = (V[:, li, :] == V[0:1, li, :]).sum(axis=1).astype(np.int64)
+    stats["fingerprint"] = fingerprint(V, start)
     # pentanomial counts for consecutive (normal, swapped) arms
     pent = []
     for a in range(0, len(arm_specs) - 1, 2):
@@ -109,7 +183,8 @@ def _play_arms(game_name, ctxs, arm_specs, players, seed, start, count):
 def _merge_stats(a, b):
     if a is None:
         return {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in b.items()}
-    return {k: a[k] + b[k] for k in a}
+    with np.errstate(over="ignore"):  # fingerprints add modulo 2**64
+        return {k: a[k] + b[k] for k in a}
 
 
 # -------------------------------------------------------------------------- variants
@@ -269,8 +344,10 @@ def build_arms(game: Game, variants: list[tuple[str, dict]], bots, players, seed
 
 def compare(game_name: str, variants: list[tuple[str, dict]], games, bots=None, players=None,
             seed=1, jobs=None, chunk_size=None, backend=None, scheduler=None, progress=None,
-            sprt_d: float | None = None, sprt_metric: str = "first player wins", alpha=0.05,
-            beta=0.05, echo=None, kind="compare") -> ExperimentResult:
+            sprt_d: float | None = None, sprt_metric: str = HEADLINE, alpha=0.05,
+            beta=0.05, echo=None, kind="compare", headline: str | None = None) -> ExperimentResult:
+    """Play every variant on the same seeds.  ``headline``: the metric the report leads with
+    and measures the pairing on (default the first player score)."""
     from analysis.stats import SPRT
     game = get_game(game_name)
     n = parse_games(games)
@@ -279,6 +356,9 @@ def compare(game_name: str, variants: list[tuple[str, dict]], games, bots=None, 
     arms, vlist = build_arms(game, variants, bots, players, seed, n)
     players = arms[0].spec.players
     names = metric_names(game, players)
+    headline = headline or HEADLINE
+    if headline not in names:
+        raise UsageError(f"--metric must be one of: {', '.join(names)}")
     tests = None
     m_index = None
     if sprt_d is not None:
@@ -298,8 +378,11 @@ def compare(game_name: str, variants: list[tuple[str, dict]], games, bots=None, 
     manifest = {
         "tool": "sim", "kind": kind, "sim_version": __version__, "game": game.name,
         "game_title": game.title, "game_version": game.version, "players": players,
-        "seats": game.seat_names(players), "variants": [{"name": k, "rules_changed": v} for k, v in vlist],
+        "seats": game.seat_names(players), "sides": game.side_labels(players),
+        "side_of": game.sides(players), "teams": game.n_sides(players) < players,
+        "variants": [{"name": k, "rules_changed": v} for k, v in vlist],
         "arms": [a.label for a in arms], "bots": [c.label for c in arms[0].spec.bots],
+        "headline": headline, "end_reasons": {str(i): r for i, r in enumerate(game.end_reasons)},
         "seed": int(seed), "games_requested": n, "games_completed": done,
         "partial": partial, "stopped_by_sprt": bool(tests) and done < n and not partial,
         "sprt": ({"d": sprt_d, "alpha": alpha, "beta": beta, "metric": sprt_metric} if tests else None),
@@ -334,13 +417,17 @@ def _fmt(v) -> str:
 
 def skill(game_name: str, bots: list[str], games, players=None, seed=1, rules=None, jobs=None,
           chunk_size=None, backend=None, scheduler=None, progress=None) -> dict:
-    """Round robin of bots in every seat on the same seeds: win matrix and ratings.
+    """Round robin of bots on every side on the same seeds: win matrix and ratings.
 
-    Two players: every ordered pair (A in seat 0, B in seat 1), A != B.  More players: one
-    bot A in each seat in turn, the others all B; the game counts for the pair as a win for
-    A when A's win share beats the B seats' average, a loss when it is below, half otherwise.
+    Two sides (two players, or two teams): every ordered pair, A on the first side (every seat
+    of it) and B on the other, A != B.  More sides: bot A on each side in turn, the others
+    all B; the pair's score for A is 1/2 + 1/2 (a - b) / (a + b) from A's side's win rate a
+    and the B sides' average b.  A game without a winner counts half to each.
+
+    Also found: bots that never won or won every game (no finite rating: "unbounded"), and
+    bots that played identical games (the same fingerprint of every game's figures in every
+    pairing: against each common opponent on each side, and against each other).
     """
-    from analysis.stats import bradley_terry
     game = get_game(game_name)
     n = parse_games(games)
     if len(bots) < 2:
@@ -349,62 +436,176 @@ def skill(game_name: str, bots: list[str], games, players=None, seed=1, rules=No
     for b in bots:
         game.choose_bots(b, p)  # validates names and settings
     names = list(bots)
+    if len(set(names)) != len(names):
+        raise UsageError("sim skill: every bot must differ: " + ", ".join(names))
+    sides = game.sides(p)
+    m = len(set(sides))
     k = len(names)
     wins = np.zeros((k, k))
     played = np.zeros((k, k))
     summaries = {}
+    prints = {}
     for i, j in itertools.permutations(range(k), 2):
-        for seat in range(p if p > 2 else 1):
-            seats = [names[j]] * p
-            seats[seat] = names[i]
+        for sd in range(m if m > 2 else 1):
+            seats = [names[i] if sides[s] == sd else names[j] for s in range(p)]
             spec = make_spec(game, n, rules, seats, p, seed)
-            arm = Arm(f"{names[i]} in seat {seat} vs {names[j]}", 0, False, spec)
-            summs, _, partial, _, done, _ = run_arms(game, [arm], n, int(seed), jobs, chunk_size,
-                                                    backend, scheduler, progress)
+            arm = Arm(f"{names[i]} on side {sd} vs {names[j]}", 0, False, spec)
+            summs, st, partial, _, done, _ = run_arms(game, [arm], n, int(seed), jobs, chunk_size,
+                                                     backend, scheduler, progress)
             S = summs[0]
-            summaries[(i, j, seat)] = S
-            if p == 2:
-                a_share = S.win[0]
-                b_share = S.win[1]
+            summaries[(i, j, sd)] = S
+            prints[(i, j, sd)] = int(st["fingerprint"][0]) if st is not None else None
+            if m == 2:
                 nowin = S.no_winner
-                wins[i, j] += a_share + 0.5 * nowin
-                wins[j, i] += b_share + 0.5 * nowin
-                played[i, j] += S.n
-                played[j, i] += S.n
+                wins[i, j] += S.side_win[0] + 0.5 * nowin
+                wins[j, i] += S.side_win[1] + 0.5 * nowin
             else:
                 # per-game comparison needs rows: approximate from sums of shares
-                a_rate = S.win[seat] / S.n
-                b_rate = (S.win.sum() - S.win[seat]) / (p - 1) / S.n
+                a_rate = S.side_win[sd] / S.n
+                b_rate = (S.side_win.sum() - S.side_win[sd]) / (m - 1) / S.n
                 score = 0.5 + 0.5 * (a_rate - b_rate) / max(a_rate + b_rate, 1e-12)
                 wins[i, j] += score * S.n
                 wins[j, i] += (1 - score) * S.n
-                played[i, j] += S.n
-                played[j, i] += S.n
-    bt = bradley_terry(wins, played, prior=0.5)
+            played[i, j] += S.n
+            played[j, i] += S.n
+    bt, unbounded, prior = skill_ratings(wins, played, names)
     return {"game": game, "bots": names, "players": p, "wins": wins, "games": played, "bt": bt,
-            "summaries": summaries, "rules": rules or {}}
+            "summaries": summaries, "rules": rules or {}, "unbounded": unbounded, "prior": prior,
+            "identical": identical_bots(prints, k, m), "fingerprints": prints,
+            "sides": game.side_labels(p), "teams": m < p}
 
 
-def impact(game_name: str, card: str | None, mode: str, games, rules=None, workdir=None, **kw):
+def skill_ratings(wins: np.ndarray, played: np.ndarray, names) -> tuple[dict, dict, float]:
+    """Bradley-Terry ratings of the bots that have one, and the bots that have none.
+
+    A bot that never scored (no win, no draw) or scored in every game has no finite rating:
+    it is listed in ``unbounded`` ({index: "never won" | "won every game"}) and its rating is
+    nan.  The others are fitted among themselves, without a prior where the maximum
+    likelihood exists, else with a prior of half a drawn game per pair (returned)."""
+    from analysis.stats import bradley_terry
+    k = len(names)
+    score, total = wins.sum(axis=1), played.sum(axis=1)
+    unbounded = {}
+    for i in range(k):
+        if total[i] > 0 and score[i] <= 1e-9:
+            unbounded[i] = "never won"
+        elif total[i] > 0 and score[i] >= total[i] - 1e-9:
+            unbounded[i] = "won every game"
+    keep = [i for i in range(k) if i not in unbounded]
+    nan = np.full(k, np.nan)
+    bt = {"ratings": nan.copy(), "se": nan.copy(), "lo": nan.copy(), "hi": nan.copy()}
+    prior = 0.0
+    if len(keep) >= 2:
+        W, G = wins[np.ix_(keep, keep)], played[np.ix_(keep, keep)]
+        try:
+            fit = bradley_terry(W, G, prior=0.0, names=[names[i] for i in keep])
+        except ValueError:
+            prior = 0.5
+            fit = bradley_terry(W, G, prior=prior, names=[names[i] for i in keep])
+        for key in ("ratings", "se", "lo", "hi"):
+            bt[key][keep] = fit[key]
+    elif len(keep) == 1:
+        for key in ("ratings", "se"):
+            bt[key][keep] = 0.0
+        bt["lo"][keep] = bt["hi"][keep] = 0.0
+    return bt, unbounded, prior
+
+
+def identical_bots(prints: dict, k: int, sides: int) -> list[list[int]]:
+    """Groups of bots (indices) that played identical games: for X and Y, every pairing
+    against a common opponent C on every side has the same fingerprint with X as with Y,
+    and X against Y has the same as Y against X."""
+    positions = range(sides if sides > 2 else 1)
+
+    def same(x, y):
+        for sd in positions:
+            if prints.get((x, y, sd)) != prints.get((y, x, sd)):
+                return False
+            for c in range(k):
+                if c in (x, y):
+                    continue
+                if prints.get((x, c, sd)) != prints.get((y, c, sd)):
+                    return False
+                if prints.get((c, x, sd)) != prints.get((c, y, sd)):
+                    return False
+        return prints.get((x, y, 0)) is not None
+
+    groups: list[list[int]] = []
+    for x in range(k):
+        for g in groups:
+            if same(g[0], x):
+                g.append(x)
+                break
+        else:
+            groups.append([x])
+    return [g for g in groups if len(g) > 1]
+
+
+def impact(game_name: str, card: str | None, mode: str | None, games, rules=None, workdir=None,
+           metric: str | None = None, **kw):
     """Observational tallies of every card from a base run, and, with ``card``, the causal
-    effect: the same seeds with that card removed (``mode="remove"``) or made neutral."""
+    effect: the same seeds with that card removed (``mode="remove"``) or made neutral.
+
+    ``card="all"``: one arm per card of ``game.card_names`` on the same seeds (cards that
+    cannot be changed in this mode are listed as skipped).  ``mode=None``: the game's
+    ``impact_default_mode``.  ``metric``: the headline metric (default the first player
+    score)."""
     game = get_game(game_name)
     if not game.events:
         raise UsageError(f"{game.name} records no card or event draws, so it has no card impact")
+    mode = mode or game.impact_default_mode
+    if metric is not None:
+        names = metric_names(game, game.check_players(kw.get("players")))
+        if metric not in names:
+            raise UsageError(f"--metric must be one of: {', '.join(names)}")
+    if workdir is None and card is not None:  # the changed deck files live for the run only
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            return impact(game_name, card, mode, games, rules, tmp, metric, **kw)
     base_rules = dict(rules or {})
     variants = [("base", base_rules)]
+    cards, skipped = [], []
     if card is not None:
         if game.card_rules is None:
             raise UsageError(f"{game.name} cannot remove cards from its deck (no card_rules)")
-        resolved = game.resolve_rules(base_rules)
-        names = list(game.card_names(resolved)) if game.card_names else []
-        if names and card not in names:
-            from .params import _suggest
-            raise UsageError(f"unknown card '{card}' for {game.name}{_suggest(card, names)}; "
-                             f"known: {', '.join(names)}")
         if mode not in ("remove", "neutral"):
             raise UsageError(f"--mode must be remove or neutral, not {mode!r}")
-        changed = game.card_rules(resolved, card, mode, workdir)
-        variants.append((f"{card} {'removed' if mode == 'remove' else 'neutral'}",
-                         {**base_rules, **changed}))
-    return compare(game_name, variants, games, kind="impact", **kw)
+        resolved = game.resolve_rules(base_rules)
+        names = list(game.card_names(resolved)) if game.card_names else []
+        if card == "all":
+            if not names:
+                raise UsageError(f"{game.name} with these rules has no cards to change")
+            targets = names
+        else:
+            if names and card not in names:
+                from .params import _suggest
+                raise UsageError(f"unknown card '{card}' for {game.name}{_suggest(card, names)}; "
+                                 f"known: {', '.join(names)} (or all)")
+            targets = [card]
+        for c in targets:
+            try:
+                changed = game.card_rules(resolved, c, mode, workdir)
+            except UsageError as e:
+                if card != "all":
+                    raise
+                skipped.append([c, str(e)])
+                continue
+            variants.append((f"{c} {'removed' if mode == 'remove' else 'neutral'}",
+                             {**base_rules, **changed}))
+            cards.append(c)
+        if not cards:
+            raise UsageError(f"no card of {game.name} can be changed with --mode {mode}")
+    neutral = False
+    if cards and mode == "remove":  # can the game keep the card and cancel its effect instead?
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                game.card_rules(resolved, cards[0], "neutral", tmp)
+                neutral = True
+            except UsageError:
+                pass
+    res = compare(game_name, variants, games, kind="impact", headline=metric, **kw)
+    res.manifest["impact"] = {"card": card, "mode": mode, "cards": cards, "skipped": skipped,
+                              "events": {c: game.event_of_card(c) for c in cards},
+                              "neutral_supported": neutral or mode == "neutral"}
+    return res

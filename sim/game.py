@@ -143,6 +143,21 @@ class Game:
         return [" + ".join(seats[s] for s in range(players) if sides[s] == k)
                 for k in range(self.n_sides(players))]
 
+    def event_of_card(self, card: str) -> str | None:
+        """The event column (of ``events``) that counts the draws of ``card`` (a name of
+        ``card_names``): the column named as the card, or the one ending in ``_<card>``
+        (Balam: 'drought' -> 'katun_drought'), or the one whose last word names the card's
+        kind (Batam: 'pirate_0' -> 'compass_pirate', 'sunken_treasure_3' -> 'compass_sunken').
+        None when no column, or more than one, fits."""
+        if card in self.events:
+            return card
+        ends = [e for e in self.events if e.endswith("_" + card)]
+        if len(ends) == 1:
+            return ends[0]
+        words = {w for w in card.split("_") if w and not w.isdigit()}
+        kind = [e for e in self.events if e.rsplit("_", 1)[-1] in words]
+        return kind[0] if len(kind) == 1 else None
+
     def all_columns(self) -> tuple[Column, ...]:
         return STANDARD_COLUMNS + tuple(self.columns)
 

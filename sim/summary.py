@@ -9,6 +9,13 @@ identical to the merge of the chunks' summaries.
 
 Histograms are exact (integer columns only), so means, standard deviations and
 quantiles computed from them equal those computed from the rows.
+
+Sides: a team game maps several seats to one side (``Game.side_of``); a Summary keeps,
+besides the per-seat sums, each side's win share, the share by side turn order (position
+0 is the side of the seat that moved first), the games exactly one side won (decisive) and
+who won them, and the side scores (the sum of the member seats' score column) with the
+margin between the two best sides.  Where every seat is its own side these equal the
+per-seat figures.
 """
 from __future__ import annotations
 
@@ -108,6 +115,15 @@ class Summary:
     end_reason: np.ndarray = None
     hists: dict = field(default_factory=dict)    # column -> Hist (per-seat columns flattened)
     events: dict = field(default_factory=dict)   # event column -> arrays, see from_columns
+    # sides (see the module docstring): seat -> side index; None = every seat its own side
+    side_of: list = None
+    side_win: np.ndarray = None      # sum of each side's win share
+    side_win_pos: np.ndarray = None  # ... by side turn order (0 = the side that moved first)
+    side_first: np.ndarray = None    # games each side moved first
+    side_decisive: int = 0           # games exactly one side won
+    side_dec_win: np.ndarray = None  # decisive games won by each side
+    side_dec_pos: np.ndarray = None  # ... by the side at each turn-order position
+    end_reason_names: list = None    # the game's end_reasons: what each end_reason code means
 
     def __post_init__(self):
         p = self.players
@@ -116,6 +132,33 @@ class Summary:
         self.first = np.zeros(p, np.int64) if self.first is None else np.asarray(self.first, np.int64)
         self.end_reason = (np.zeros(0, np.int64) if self.end_reason is None
                            else np.asarray(self.end_reason, np.int64))
+        self.side_of = list(range(p)) if self.side_of is None else [int(x) for x in self.side_of]
+        m = self.n_sides
+        self.side_win = np.zeros(m) if self.side_win is None else np.asarray(self.side_win, np.float64)
+        self.side_win_pos = (np.zeros(m) if self.side_win_pos is None
+                             else np.asarray(self.side_win_pos, np.float64))
+        for name in ("side_first", "side_dec_win", "side_dec_pos"):
+            v = getattr(self, name)
+            setattr(self, name, np.zeros(m, np.int64) if v is None else np.asarray(v, np.int64))
+        if self.end_reason_names is not None:
+            self.end_reason_names = [str(x) for x in self.end_reason_names]
+
+    # -------------------------------------------------------------- sides
+    @property
+    def n_sides(self) -> int:
+        return len(set(self.side_of))
+
+    @property
+    def teams(self) -> bool:
+        """True where some side holds several seats (a team game)."""
+        return self.n_sides < self.players
+
+    def side_hist(self, name: str, side: int) -> "Hist | None":
+        """Histogram of a side's total of a per-seat column (kept for the score column);
+        where every seat is its own side, the seat's histogram."""
+        if not self.teams:
+            return self.seat_hist(name, side)
+        return self.hists.get(f"{name}|side{side}")
 
     # ----------------------------------------------------------- building
     @classmethod
@@ -124,7 +167,9 @@ class Summary:
         win = np.asarray(cols["win"], np.float64).reshape(-1, players)
         n = win.shape[0]
         first = np.asarray(cols["first_player"], np.int64)
-        s = cls(players, n)
+        side_of = game.sides(players) if hasattr(game, "sides") else list(range(players))
+        s = cls(players, n, side_of=side_of,
+                end_reason_names=list(getattr(game, "end_reasons", ())) or None)
         s.win = win.sum(axis=0)
         rows = np.arange(n)
         s.win_pos = np.array([win[rows, (first + k) % players].sum() for k in range(players)])
@@ -132,6 +177,7 @@ class Summary:
         s.no_winner = int((win.sum(axis=1) == 0).sum())
         s.decisive = int((np.asarray(cols["winner"]) >= 0).sum())
         s.capped = int(np.asarray(cols["capped"]).sum())
+        s._add_sides(win, first)
         s.end_reason = np.bincount(np.asarray(cols["end_reason"], np.int64),
                                    minlength=len(game.end_reasons)).astype(np.int64)
         skip = {"win", "winner", "capped", "end_reason", "first_player"}
@@ -147,9 +193,13 @@ class Summary:
             else:
                 s.hists[col.name] = Hist.of(a)
         score = getattr(game, "score", None)
-        if score and score in cols and players > 1:
-            sc = np.sort(np.asarray(cols[score], np.int64).reshape(-1, players), axis=1)
-            s.hists["margin"] = Hist.of(sc[:, -1] - sc[:, -2])  # leader's lead over the runner-up
+        if score and score in cols and s.n_sides > 1:
+            sc = np.asarray(cols[score], np.int64).reshape(-1, players) @ s._side_matrix().astype(np.int64)
+            if s.teams:
+                for k in range(s.n_sides):
+                    s.hists[f"{score}|side{k}"] = Hist.of(sc[:, k])
+            sc = np.sort(sc, axis=1)
+            s.hists["margin"] = Hist.of(sc[:, -1] - sc[:, -2])  # leading side's lead over the runner-up
         length = getattr(game, "length", None)
         if length in cols:
             capped = np.asarray(cols["capped"], bool)
@@ -170,6 +220,43 @@ class Summary:
                         "xtx": xtx, "xty": xty, "yty": yty, "k": k}
         return s
 
+    def _side_matrix(self) -> np.ndarray:
+        """(players, sides) 0/1 matrix: seat s belongs to side k."""
+        M = np.zeros((self.players, self.n_sides))
+        M[np.arange(self.players), self.side_of] = 1.0
+        return M
+
+    def side_order(self) -> np.ndarray:
+        """(players, sides): row f lists the sides in turn order when seat f moves first."""
+        p = self.players
+        out = np.zeros((p, self.n_sides), np.int64)
+        for f in range(p):
+            seen = []
+            for j in range(p):
+                k = self.side_of[(f + j) % p]
+                if k not in seen:
+                    seen.append(k)
+            out[f] = seen
+        return out
+
+    def _add_sides(self, win: np.ndarray, first: np.ndarray) -> None:
+        """Per-side sums of one chunk (win: (games, players) shares; first: seat that moved first)."""
+        n = win.shape[0]
+        M = self._side_matrix()
+        share = win @ M / M.sum(axis=0) if self.teams else win  # every member holds the side's share
+        rows = np.arange(n)[:, None]
+        pos_side = self.side_order()[first] if n else np.zeros((0, self.n_sides), np.int64)
+        self.side_win = share.sum(axis=0)
+        self.side_win_pos = share[rows, pos_side].sum(axis=0) if n else np.zeros(self.n_sides)
+        self.side_first = np.bincount(np.asarray(self.side_of)[first],
+                                      minlength=self.n_sides)[:self.n_sides].astype(np.int64)
+        won = share > 0
+        dec = won.sum(axis=1) == 1
+        self.side_decisive = int(dec.sum())
+        self.side_dec_win = (won & dec[:, None]).sum(axis=0).astype(np.int64)
+        self.side_dec_pos = ((won[rows, pos_side] & dec[:, None]).sum(axis=0).astype(np.int64)
+                             if n else np.zeros(self.n_sides, np.int64))
+
     @classmethod
     def from_frame(cls, df, game, players: int | None = None) -> "Summary":
         """The same statistics from raw rows (a results DataFrame)."""
@@ -188,9 +275,24 @@ class Summary:
     def merge(self, o: "Summary") -> "Summary":
         if o.players != self.players:
             raise ValueError("cannot merge summaries of different player counts")
+        x, y = self, o      # whose side sums to add
+        if self.side_of != o.side_of:
+            if self.n and o.n:
+                raise ValueError("cannot merge summaries whose seats form different sides")
+            # an empty Summary (e.g. Summary(players)) takes the sides of the one it meets
+            if self.n or (o.n == 0 and self.teams):
+                y = _empty_sides(o, self)
+            else:
+                x = _empty_sides(self, o)
         s = Summary(self.players, self.n + o.n, self.win + o.win, self.win_pos + o.win_pos,
                     self.first + o.first, self.no_winner + o.no_winner, self.decisive + o.decisive,
-                    self.capped + o.capped, _add(self.end_reason, o.end_reason))
+                    self.capped + o.capped, _add(self.end_reason, o.end_reason),
+                    side_of=x.side_of, side_win=x.side_win + y.side_win,
+                    side_win_pos=x.side_win_pos + y.side_win_pos, side_first=x.side_first + y.side_first,
+                    side_decisive=x.side_decisive + y.side_decisive,
+                    side_dec_win=x.side_dec_win + y.side_dec_win,
+                    side_dec_pos=x.side_dec_pos + y.side_dec_pos,
+                    end_reason_names=self.end_reason_names or o.end_reason_names)
         for k in set(self.hists) | set(o.hists):
             a, b = self.hists.get(k), o.hists.get(k)
             s.hists[k] = a.merge(b) if a is not None and b is not None else (a or b)
@@ -218,7 +320,13 @@ class Summary:
              "win_pos": self.win_pos.tolist(), "first": self.first.tolist(),
              "no_winner": self.no_winner, "decisive": self.decisive, "capped": self.capped,
              "end_reason": self.end_reason.tolist(),
-             "hists": {k: {"lo": h.lo, "counts": h.counts.tolist()} for k, h in self.hists.items()}}
+             "hists": {k: {"lo": h.lo, "counts": h.counts.tolist()} for k, h in self.hists.items()},
+             "sides": {"side_of": list(self.side_of), "win": self.side_win.tolist(),
+                       "win_pos": self.side_win_pos.tolist(), "first": self.side_first.tolist(),
+                       "decisive": self.side_decisive, "decisive_won": self.side_dec_win.tolist(),
+                       "decisive_won_pos": self.side_dec_pos.tolist()}}
+        if self.end_reason_names:
+            d["end_reasons"] = {str(i): name for i, name in enumerate(self.end_reason_names)}
         if self.events:
             d["events"] = {k: (v.tolist() if isinstance(v, np.ndarray) else v)
                            for k, v in self.events.items()}
@@ -226,8 +334,17 @@ class Summary:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Summary":
+        sd = d.get("sides")
+        if sd is None:  # written before sides were kept: every seat its own side
+            sd = {"side_of": None, "win": d["win"], "win_pos": d["win_pos"], "first": d["first"],
+                  "decisive": d["decisive"], "decisive_won": None, "decisive_won_pos": None}
+        names = d.get("end_reasons")
         s = cls(d["players"], d["n"], d["win"], d["win_pos"], d["first"], d["no_winner"],
-                d["decisive"], d["capped"], d["end_reason"])
+                d["decisive"], d["capped"], d["end_reason"], side_of=sd["side_of"],
+                side_win=sd["win"], side_win_pos=sd["win_pos"], side_first=sd["first"],
+                side_decisive=sd["decisive"], side_dec_win=sd["decisive_won"],
+                side_dec_pos=sd["decisive_won_pos"],
+                end_reason_names=[names[str(i)] for i in range(len(names))] if names else None)
         s.hists = {k: Hist(v["lo"], np.asarray(v["counts"], np.int64)) for k, v in d["hists"].items()}
         if d.get("events"):
             ev = dict(d["events"])
@@ -242,6 +359,11 @@ class Summary:
     @classmethod
     def from_json(cls, text: str) -> "Summary":
         return cls.from_dict(json.loads(text))
+
+
+def _empty_sides(empty: "Summary", like: "Summary") -> "Summary":
+    """Zero side sums shaped as the sides of ``like`` (merging into a fresh Summary(players))."""
+    return Summary(empty.players, side_of=like.side_of)
 
 
 def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -38,6 +38,8 @@ def reports(tmp_path_factory):
                     "nine:track=9", "--jobs", "1", "-q"],
         "sweep": ["sweep", "puluc", "--param", "track=7..9", "--games", "1000", "--jobs", "1", "-q"],
         "skill": ["skill", "puluc", "--bots", "random,greedy", "--games", "500", "--jobs", "1", "-q"],
+        "impact-all": ["impact", "batam", "--card", "all", "--games", "300", "--jobs", "1", "-q"],
+        "maya-4p": ["maya", "--players", "4", "--games", "1000", "--jobs", "1", "-q"],
     }
     for name, args in runs.items():
         r = CliRunner().invoke(cli, args + ["--out", str(root / name)])
@@ -45,7 +47,7 @@ def reports(tmp_path_factory):
     return root
 
 
-@pytest.mark.parametrize("kind", ["run", "compare", "sweep", "skill"])
+@pytest.mark.parametrize("kind", ["run", "compare", "sweep", "skill", "impact-all", "maya-4p"])
 @pytest.mark.parametrize("page", ["index.html", "report-standalone.html"])
 def test_every_image_loads_and_no_script_error(reports, kind, page, tmp_path):
     path = reports / kind / page

@@ -305,6 +305,7 @@ GAME = Game(
     report_figures=lambda manifest, out_dir: _impact().report_figures(manifest, out_dir),
     card_names=lambda rules: _impact().card_names(rules),
     card_rules=lambda rules, card, mode, workdir: _impact().card_rules(rules, card, mode, workdir),
+    impact_default_mode="neutral",  # removing a card shortens the game, which moves the seat edges
     bench=(
         {"label": "merchant-2p", "players": 2, "bots": "merchant", "moves": "turns",
          "target": {"games_per_s": 10_000}, "ref_games": 200},

@@ -1,0 +1,117 @@
+"""The words a report puts on a number: one place for the rules, unit-tested.
+
+A sentence in a report ("moving first has a real advantage") is a claim a designer acts
+on, so the words scale with the size of the effect and with what the run can tell:
+
+* an interval that excludes zero is *real*; one that does not is *not detected*;
+* a real difference under ``SMALL`` (1 point of a rate) is too small to matter in play and
+  says so, however significant;
+* between ``SMALL`` and ``MEDIUM`` (3 points) it is small, up to ``LARGE`` (10 points)
+  medium, beyond that large;
+* a difference the run cannot detect is called "no edge that matters" only when the whole
+  interval lies within ``SMALL``; otherwise the run is too small to tell, and says so.
+
+Every function takes the estimate and its 95% interval in the metric's own unit
+(percentage points for rates: pass fractions with ``scale=100``).
+"""
+from __future__ import annotations
+
+import math
+
+SMALL = 1.0    # points: under this a real edge is too small to matter in play
+MEDIUM = 3.0   # points: from SMALL to here a small edge
+LARGE = 10.0   # points: from MEDIUM to here a medium edge, beyond it a large one
+
+#: pairing weaker than this variance reduction is reported as weak
+WEAK_PAIRING = 2.0
+
+BOTS_NOTE = ("Every figure here comes from games these bots played: game length, seat edges "
+             "and the rest depend on the bots, and other bots (stronger, weaker, or just "
+             "different) can give other numbers.")
+
+
+def size_of(d: float, lo: float, hi: float, small: float = SMALL, medium: float = MEDIUM,
+            large: float = LARGE) -> str:
+    """The category of an effect ``d`` with 95% interval (lo, hi), all in one unit.
+
+    "none": not detected and the interval lies within (-small, small): no edge that matters;
+    "unclear": not detected, but the interval reaches beyond +-small: more games would tell;
+    "negligible": real (the interval excludes 0) but |d| < small;
+    "small", "medium", "large": real, |d| in [small, medium), [medium, large), >= large.
+    """
+    if any(not math.isfinite(x) for x in (d, lo, hi)):
+        return "unclear"
+    if lo <= 0.0 <= hi:
+        return "none" if (-small < lo and hi < small) else "unclear"
+    a = abs(d)
+    if a < small:
+        return "negligible"
+    if a < medium:
+        return "small"
+    if a < large:
+        return "medium"
+    return "large"
+
+
+def _num(x: float, unit: str) -> str:
+    return f"{abs(x):.1f} {unit}" if unit else f"{abs(x):.2f}"
+
+
+def edge_phrase(d: float, lo: float, hi: float, *, scale: float = 1.0, unit: str = "points",
+                up: str = "advantage", down: str = "disadvantage", noun: str = "edge",
+                small: float = SMALL, medium: float = MEDIUM, large: float = LARGE) -> str:
+    """Words for an edge or a change: ``d`` and its interval times ``scale`` (100 turns a
+    difference of rates into percentage points) are judged by :func:`size_of`.
+
+    >>> edge_phrase(0.003, 0.001, 0.005, scale=100)
+    'a real but small edge of 0.3 points: too small to matter in play'
+    >>> edge_phrase(0.16, 0.15, 0.17, scale=100)
+    'a large advantage of 16.0 points'
+    """
+    d, lo, hi = d * scale, lo * scale, hi * scale
+    kind = size_of(d, lo, hi, small, medium, large)
+    ival = f"95% interval {lo:+.1f} to {hi:+.1f}" + (f" {unit}" if unit else "")
+    if kind == "none":
+        article = "an" if noun[:1] in "aeiou" else "a"
+        return (f"no {noun} that matters: the {ival} rules out {article} {noun} of "
+                f"{_num(small, unit)} or more")
+    if kind == "unclear":
+        return (f"no {noun} this run can detect, but it cannot rule one out ({ival}): more "
+                f"games would tell")
+    word = up if d > 0 else down
+    if kind == "negligible":
+        what = noun if noun == "edge" else word
+        return f"a real but small {what} of {_num(d, unit)}: too small to matter in play"
+    if kind == "small":
+        return f"a small but real {word} of {_num(d, unit)}"
+    if kind == "medium":
+        return f"a medium {word} of {_num(d, unit)}"
+    return f"a large {word} of {_num(d, unit)}"
+
+
+def pairing_phrase(same: float | None, vr: float) -> str:
+    """How well common random numbers paired an arm with the reference: ``same`` is the
+    share of games with the same outcome (None where not measured), ``vr`` the variance
+    reduction (var(a) + var(b)) / var(a - b) of the headline metric."""
+    head = (f"{100 * same:.1f}% of paired games had the same outcome; " if same is not None else "")
+    if vr == math.inf:
+        return head + "every paired difference is the same, so the interval has no width"
+    if not math.isfinite(vr):
+        return head + "the variance reduction could not be measured (no variance)"
+    text = head + f"pairing cut the variance {vr:.1f}-fold against independent runs of the same size"
+    if vr < WEAK_PAIRING:
+        text += ("; pairing is weak here: the arms share little; intervals are close to "
+                 "those of independent runs")
+    return text
+
+
+def variance_reduction(var_a: float, var_b: float, var_d: float) -> float:
+    """(var(a) + var(b)) / var(a - b): how many times narrower (squared) a paired interval is
+    than one from two independent samples of the same size.  inf where every difference is
+    0 and the arms vary (identical games); nan where nothing varies at all."""
+    num = var_a + var_b
+    if not (math.isfinite(num) and math.isfinite(var_d)):
+        return float("nan")
+    if var_d <= 1e-15 * max(num, 1e-300):
+        return math.inf if num > 0 else float("nan")
+    return num / var_d

@@ -1,0 +1,88 @@
+"""The words reports put on numbers (analysis/wording.py), over synthetic inputs."""
+import math
+
+import pytest
+
+from analysis.wording import (BOTS_NOTE, WEAK_PAIRING, edge_phrase, pairing_phrase, size_of,
+                              variance_reduction)
+
+
+@pytest.mark.parametrize("d, lo, hi, kind", [
+    (0.0, -0.4, 0.6, "none"),            # nothing detected, and nothing that matters is possible
+    (0.5, -2.1, 3.0, "unclear"),         # nothing detected, but the interval is wide
+    (-0.28, -0.45, -0.11, "negligible"),  # significant, yet under a point
+    (0.3, 0.1, 0.5, "negligible"),
+    (2.0, 1.2, 2.8, "small"),
+    (-2.7, -3.3, -2.1, "small"),
+    (5.2, 4.0, 6.4, "medium"),
+    (16.0, 14.7, 18.1, "large"),
+    (-24.9, -26.0, -23.8, "large"),
+    (float("nan"), float("nan"), float("nan"), "unclear"),
+])
+def test_size_of(d, lo, hi, kind):
+    assert size_of(d, lo, hi) == kind
+
+
+def test_a_tiny_real_edge_and_a_large_one_do_not_read_alike():
+    small = edge_phrase(-0.0028, -0.0045, -0.0011, scale=100)
+    large = edge_phrase(0.16, 0.147, 0.181, scale=100)
+    assert small == "a real but small edge of 0.3 points: too small to matter in play"
+    assert large == "a large advantage of 16.0 points"
+    assert "disadvantage" not in small and "real advantage" not in large
+    assert edge_phrase(-0.052, -0.064, -0.04, scale=100) == "a medium disadvantage of 5.2 points"
+    assert edge_phrase(0.021, 0.012, 0.028, scale=100) == "a small but real advantage of 2.1 points"
+
+
+def test_no_edge_says_whether_the_run_could_have_seen_one():
+    assert edge_phrase(0.001, -0.004, 0.006, scale=100).startswith("no edge that matters")
+    wide = edge_phrase(0.005, -0.021, 0.03, scale=100)
+    assert wide.startswith("no edge this run can detect") and "more games" in wide
+    assert "-2.1 to +3.0 points" in wide
+
+
+def test_words_other_than_edge_and_units():
+    t = edge_phrase(-0.03, -0.04, -0.02, scale=100, noun="change", up="rise", down="fall")
+    assert t == "a medium fall of 3.0 points"
+    assert edge_phrase(0.2, 0.1, 0.3, noun="change", unit="rounds", up="rise").endswith(
+        "rise of 0.2 rounds: too small to matter in play")
+
+
+def test_variance_reduction():
+    assert variance_reduction(0.25, 0.25, 0.05) == pytest.approx(10.0)
+    assert variance_reduction(0.25, 0.25, 0.5) == pytest.approx(1.0)     # independent arms
+    assert variance_reduction(0.25, 0.25, 0.0) == math.inf              # every difference alike
+    assert math.isnan(variance_reduction(0.0, 0.0, 0.0))
+
+
+def test_pairing_words():
+    weak = pairing_phrase(0.52, 1.3)
+    assert "pairing is weak here: the arms share little; intervals are close to those of " \
+           "independent runs" in weak and "52.0% of paired games had the same outcome" in weak
+    strong = pairing_phrase(0.95, 12.0)
+    assert "weak" not in strong and "12.0-fold" in strong
+    assert "weak" not in pairing_phrase(None, WEAK_PAIRING)
+    assert "no width" in pairing_phrase(1.0, math.inf)
+
+
+def test_the_bots_note_says_figures_depend_on_the_bots():
+    assert "depend on the bots" in BOTS_NOTE and "game length" in BOTS_NOTE
+
+
+def test_a_run_names_its_bots_and_end_reasons_in_every_file(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from sim.cli import cli
+    out = tmp_path / "run"
+    r = CliRunner().invoke(cli, ["puluc", "--games", "500", "--bots", "greedy,random", "--set",
+                                 "cap=40", "--jobs", "1", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    names = {"0": "all enemy warriors killed", "1": "cast cap reached: draw"}
+    assert json.loads((out / "manifest.json").read_text())["end_reasons"] == names
+    assert json.loads((out / "summary.json").read_text())["end_reasons"] == names
+    page = (out / "index.html").read_text()
+    assert "Bots: Jade: greedy, Cinnabar: random." in page and "depend on the bots" in page
+    # a 40-cast cap leaves draws: the terminal gives the rates among decisive games too
+    assert "1st player, decisive" in r.output and "These figures depend on the bots" in r.output
+    assert "stopped by horizon" in r.output
