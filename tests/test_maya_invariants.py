@@ -17,7 +17,7 @@ def run(players, bots, count, seed=11, check=True, **rules):
     tal = np.zeros((count, K.N_TALLY), np.int64)
     K.run_games(np.uint64(seed), np.int64(0), np.int64(count), R, *ctx[1:], ids, par, tal)
     from sim.games.maya import columns_from_tally
-    return tal, columns_from_tally(tal, players, int(R[K.R_CAPPED]))
+    return tal, columns_from_tally(tal, players, int(R[K.R_HRESULT]))
 
 
 CASES = [
@@ -39,7 +39,7 @@ def test_board_invariants_hold_after_every_exchange(players, bots, count, rules)
     assert (tal[:, K.T_VIOL] == 0).all()
     r = GAME.resolve_rules(rules)
     g = np.arange(count)
-    assert (cols["first_player"] == g % players).all()
+    assert (cols["first_player"] == (g % players if players > 2 else 0)).all()
     ex = cols["exchanges"]
     assert (ex <= r["horizon"]).all()
     assert (cols["capped"] == (cols["end_reason"] == 2)).all()

@@ -379,8 +379,8 @@ def test_declaring_needs_centre_and_own_task_tower_complete():
 
 def test_horizon_scores_the_board_as_it_stands_or_draws():
     players = 2
-    for capped in ("score", "draw"):
-        r = GAME.resolve_rules({"horizon": 12, "capped": capped})
+    for result in ("score", "draw"):
+        r = GAME.resolve_rules({"horizon": 12, "horizon_result": result})
         cx = GAME.prepare(r, players)
         ids, par = GAME.bot_arrays(GAME.choose_bots("greedy,random", players))
         cols = GAME.run_chunk(cx, players, 3, 0, 60, ids, par)
@@ -390,7 +390,7 @@ def test_horizon_scores_the_board_as_it_stands_or_draws():
         assert (cols["exchanges"][capped_rows] == 12).all()
         sc = cols["score"][capped_rows]
         w = cols["winner"][capped_rows]
-        if capped == "draw":
+        if result == "draw":
             assert (w == -1).all() and (cols["win"][capped_rows] == 0).all()
         else:
             clear = sc[:, 0] != sc[:, 1]

@@ -11,7 +11,6 @@ from scipy.stats import chisquare
 from sim.games.maya import EXACT_ROW_MAX, EXACT_ROW_MIN, GAME, level_bounds
 from sim.games.maya import kernel as K
 from sim.params import ParamError
-from sim.rng import seed_streams
 
 
 @njit(cache=False)  # it calls kernel functions: a cached copy would not see their changes
@@ -31,9 +30,10 @@ def _boards(R, bounds, cyc, ea, eb, bot_ids, seed, count, turns, out):
     legal = np.zeros(64, np.int64)
     att = 0
     for g in range(count):
-        seed_streams(rs, seed, g)
+        K.seed_game(rs, seed, g)
         if turns:
-            first = g % R[K.R_P] if R[K.R_FIRST] == K.FIRST_ROTATE else 0
+            P = R[K.R_P]
+            first = g % P if (R[K.R_FIRST] == K.FIRST_ROTATE and P > 2) else 0
             K.setup_turns(st, R, rs, first, bot_ids, ea, eb, used, legal)
         else:
             att += K.setup_uniform(st, R, rs, bounds, cyc, dp, pc, used, allowed, col, rem)

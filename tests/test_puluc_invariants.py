@@ -18,7 +18,7 @@ import pytest
 
 from sim.games.puluc import GAME
 from sim.games.puluc import kernel as K
-from sim.rng import rand_int, seed_streams
+from sim.rng import rand_int
 from tests.reference import puluc_ref as ref
 
 
@@ -38,7 +38,7 @@ def kernel_steps(seed, g, rules: dict, bots: str):
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, 2))
     T, W = int(R[K.R_T]), int(R[K.R_W])
     rs = np.zeros(3, np.uint64)
-    seed_streams(rs, np.uint64(seed), np.int64(g))
+    K.seed_game(rs, np.uint64(seed), np.int64(g))
     st = K.new_state(T, W)
     moves = np.zeros(T + 2, np.int64)
     scratch = np.zeros((3, 3 * T + 4), np.int64)
@@ -47,7 +47,7 @@ def kernel_steps(seed, g, rules: dict, bots: str):
     first = {K.FIRST_ALTERNATE: g % 2, K.FIRST_JADE: 0, K.FIRST_CINNABAR: 1}[int(R[K.R_FIRST])]
     p = first
     casts = 0
-    cpt, cap = int(R[K.R_CPT]), int(R[K.R_CAP])
+    cpt, horizon = int(R[K.R_CPT]), int(R[K.R_HORIZON])
     thresh = np.int64(thresh)
     while True:
         for k in range(cpt):
@@ -62,16 +62,16 @@ def kernel_steps(seed, g, rules: dict, bots: str):
                 if ids[p] == K.BOT_RANDOM:
                     mv = int(moves[rand_int(rs, 1 + p, n)])
                 elif ids[p] == K.BOT_GREEDY:
-                    mv = int(K.greedy_choice(st, R, p, cast, moves, n))
+                    mv = int(K.greedy_choice(st, R, p, cast, moves, n, rs))
                 else:
                     mv = int(K.search_choice(st, R, p, cast, moves, n, int(par[p, 0]), cpt - 1 - k,
-                                             vals, probs, scratch, dummy))
+                                             vals, probs, scratch, dummy, rs))
                 K.apply_move(st, R, p, mv, cast, tally)
                 tally[K.G_MOVES] += 1
                 if st[3 * T + 2 + (1 - p)] >= W:
                     end = (p, K.END_KILLED)
-            if end is None and casts >= cap:
-                end = (-1, K.END_CAP)
+            if end is None and casts >= horizon:
+                end = (-1, K.END_HORIZON)
             yield {"side": p, "cast": cast, "n": n, "move": mv, "st": st.copy(),
                    "tally": tally.copy(), "casts": casts, "first": first, "end": end}
             if end is not None:
@@ -102,7 +102,7 @@ PARAM_SETS = [
     ({"track": 9, "exit": "pile"}, "random,greedy", 80),
     ({"drag": "reverse", "stack_own": "piles"}, "greedy,random", 80),
     ({"entry": "cast", "casts_per_turn": 2, "warriors": 3, "lots": 3}, "random,random", 80),
-    ({"track": 5, "warriors": 6, "cap": 50, "cast_table": "2,1,1,3,6"}, "random,random", 80),
+    ({"track": 5, "warriors": 6, "horizon": 50, "cast_table": "2,1,1,3,6"}, "random,random", 80),
     ({"track": 40, "warriors": 2, "exit": "pile", "drag": "reverse"}, "random,random", 30),
     ({"lots": 6, "lot_p": 0.3, "first": "cinnabar"}, "search:depth=1,random", 20),
     ({}, "search,greedy", 5),
@@ -115,7 +115,7 @@ def test_kernel_stepwise_conservation(rules, bots, n_games):
     ctx = GAME.prepare(resolved, 2)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, 2))
     out = GAME.run_chunk(ctx, 2, 5, 0, n_games, ids, par)
-    T, W, cap = resolved["track"], resolved["warriors"], resolved["cap"]
+    T, W, cap = resolved["track"], resolved["warriors"], resolved["horizon"]
     for g in range(n_games):
         prev_st = K.new_state(T, W)
         prev_tally = np.zeros(K.N_TALLY, np.int64)
@@ -192,9 +192,9 @@ def test_reference_trace_conservation(rules):
 # --------------------------------------------------------------------------- the records of many games
 RECORD_SETS = [
     {}, {"track": 9}, {"track": 5, "warriors": 1}, {"exit": "pile"}, {"drag": "reverse"},
-    {"entry": "cast"}, {"stack_own": "piles"}, {"casts_per_turn": 2, "cap": 60},
+    {"entry": "cast"}, {"stack_own": "piles"}, {"casts_per_turn": 2, "horizon": 60},
     {"lots": 2, "cast_table": "3,1,2"}, {"warriors": 6, "lot_p": 0.7, "first": "jade"},
-    {"track": 40, "cap": 100},
+    {"track": 40, "horizon": 100},
 ]
 
 
@@ -207,12 +207,12 @@ def test_record_invariants(rules, bots):
     n = 4000
     start = 123
     o = GAME.run_chunk(ctx, 2, 99, start, n, ids, par)
-    W, cap = resolved["warriors"], resolved["cap"]
+    W, cap = resolved["warriors"], resolved["horizon"]
     won = o["winner"] >= 0
     kills = o["kills"].astype(int)
     # a win is all enemies killed, and only then; the loser did not finish the job
     assert (o["end_reason"][won] == K.END_KILLED).all()
-    assert (o["end_reason"][~won] == K.END_CAP).all()
+    assert (o["end_reason"][~won] == K.END_HORIZON).all()
     assert (o["capped"] == ~won).all()
     w = o["winner"][won].astype(int)
     assert (kills[won, w] == W).all()

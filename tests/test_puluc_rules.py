@@ -24,7 +24,7 @@ import pytest
 
 from sim.games.puluc import GAME
 from sim.games.puluc import kernel as K
-from sim.rng import seed_streams, Stream
+from sim.rng import DICE, Stream
 from tests.reference import puluc_ref as ref
 
 J, C = 0, 1
@@ -368,41 +368,41 @@ def test_forfeit_when_nothing_is_legal():
 
 
 def test_forfeits_are_counted_and_use_up_the_cast():
-    o = run(dict(ALL_FORFEIT, cap=6), count=4)
+    o = run(dict(ALL_FORFEIT, horizon=6), count=4)
     assert (o["forfeits"] == 3).all() and (o["moves"] == 0).all()
     assert (o["casts"] == 6).all() and o["capped"].all() and (o["winner"] == -1).all()
 
 
-def test_forfeit_counts_do_not_overflow_at_large_caps():
-    o = run(dict(ALL_FORFEIT, cap=100_000), count=1)
+def test_forfeit_counts_do_not_overflow_at_large_horizons():
+    o = run(dict(ALL_FORFEIT, horizon=100_000), count=1)
     assert o["casts"][0] == 100_000
     assert tuple(o["forfeits"][0]) == (50_000, 50_000)
 
 
-# --------------------------------------------------------------------------- the cap
-def test_cap_ends_the_game_as_a_draw():
-    o = run({"cap": 1}, count=20)
+# --------------------------------------------------------------------------- the horizon
+def test_horizon_ends_the_game_as_a_draw():
+    o = run({"horizon": 1}, count=20)
     assert (o["casts"] == 1).all() and (o["winner"] == -1).all()
-    assert o["capped"].all() and (o["end_reason"] == K.END_CAP).all()
-    o = run({"cap": 3, "casts_per_turn": 2}, count=20)   # the cap can fall inside a turn
+    assert o["capped"].all() and (o["end_reason"] == K.END_HORIZON).all()
+    o = run({"horizon": 3, "casts_per_turn": 2}, count=20)   # the horizon can fall inside a turn
     assert (o["casts"] == 3).all() and o["capped"].all()
 
 
 def test_a_win_on_the_last_cast_is_a_win():
-    # common random numbers: game g plays the same casts whatever the cap, so a game won
-    # on cast c is still won with cap = c and is a draw with cap = c - 1
+    # common random numbers: game g plays the same casts whatever the horizon, so a game
+    # won on cast c is still won with horizon = c and is a draw with horizon = c - 1
     o = run({}, seed=8, count=40)
     won = [g for g in range(40) if o["winner"][g] >= 0]
     assert len(won) >= 30
     for g in won[:10]:
         c = int(o["casts"][g])
-        at = run({"cap": c}, seed=8, start=g, count=1)
+        at = run({"horizon": c}, seed=8, start=g, count=1)
         assert at["winner"][0] == o["winner"][g] and not at["capped"][0]
         assert at["end_reason"][0] == K.END_KILLED and at["casts"][0] == c
-        before = run({"cap": c - 1}, seed=8, start=g, count=1)
+        before = run({"horizon": c - 1}, seed=8, start=g, count=1)
         assert before["winner"][0] == -1 and before["capped"][0] and before["casts"][0] == c - 1
-    # the rulebook's cap is 240
-    assert GAME.resolve_rules({})["cap"] == 240
+    # the rulebook's horizon is 240 casts
+    assert GAME.resolve_rules({})["horizon"] == 240
 
 
 # --------------------------------------------------------------------------- drag=reverse
@@ -446,8 +446,8 @@ def test_drag_reverse_with_exit_pile():
 # --------------------------------------------------------------------------- turns and seats
 def test_casts_per_turn():
     # every cast is a forfeit, so the forfeits count who cast: Jade first
-    def forfeits(cap, cpt):
-        o = run(dict(ALL_FORFEIT, cap=cap, casts_per_turn=cpt, first="jade"), count=3)
+    def forfeits(horizon, cpt):
+        o = run(dict(ALL_FORFEIT, horizon=horizon, casts_per_turn=cpt, first="jade"), count=3)
         return {tuple(int(x) for x in row) for row in o["forfeits"]}
     assert forfeits(2, 1) == {(1, 1)}
     assert forfeits(2, 2) == {(2, 0)}
@@ -457,7 +457,7 @@ def test_casts_per_turn():
 
 
 def test_first_player_alternates_between_games():
-    o = run(dict(ALL_FORFEIT, cap=1), start=1001, count=10)
+    o = run(dict(ALL_FORFEIT, horizon=1), start=1001, count=10)
     g = np.arange(1001, 1011)
     assert (o["first_player"] == g % 2).all()
     # the one cast of each game was made by the first player
@@ -465,7 +465,7 @@ def test_first_player_alternates_between_games():
     assert (o["forfeits"][np.arange(10), 1 - g % 2] == 0).all()
     assert run({}, start=0, count=1)["first_player"][0] == J  # Jade opens the first game
     for first, seat in (("jade", J), ("cinnabar", C)):
-        o = run(dict(ALL_FORFEIT, cap=1, first=first), start=1001, count=10)
+        o = run(dict(ALL_FORFEIT, horizon=1, first=first), start=1001, count=10)
         assert (o["first_player"] == seat).all() and (o["forfeits"][:, seat] == 1).all()
 
 
@@ -489,8 +489,8 @@ def test_cast_distribution_matches_the_binomial(kw):
     assert [int(v) for v in vals] == sorted(expect)
     assert np.allclose(probs, [expect[v] for v in sorted(expect)])
     rs = np.zeros(3, np.uint64)
-    seed_streams(rs, np.uint64(2024), np.int64(3))
-    chance = Stream(2024, 3, 0)
+    K.seed_game(rs, np.uint64(2024), np.int64(3))
+    chance = Stream.substream(2024, 3, DICE, 0)
     rrules = ref.Rules(resolved)
     N = 40_000
     counts: dict[int, int] = {}
@@ -631,8 +631,9 @@ def test_search_bot_picks_the_reference_move_on_random_boards(depth, cpt):
     moves = np.zeros(T + 2, np.int64)
     scratch = np.zeros((3, 3 * T + 4), np.int64)
     dummy = np.zeros(K.N_TALLY, np.int64)
+    rs = np.zeros(3, np.uint64)
     checked = 0
-    for _ in range(150):
+    for g in range(150):
         st = random_board(rng, T, 5, valid=True)
         rb = to_reference(st, rrules)
         p = rng.choice((J, C))
@@ -641,24 +642,32 @@ def test_search_bot_picks_the_reference_move_on_random_boards(depth, cpt):
         if n == 0:
             continue
         left = rng.randint(0, cpt - 1)
-        got = K.search_choice(st, R, p, cast, moves, n, depth, left, vals, probs, scratch, dummy)
+        K.seed_game(rs, np.uint64(5), np.int64(g))
+        got = K.search_choice(st, R, p, cast, moves, n, depth, left, vals, probs, scratch, dummy,
+                              rs)
         rmoves = rb.legal_moves(p, cast)
-        want = ref.search_choice(rb, p, cast, rmoves, depth, left)
+        stream = Stream(5, g, 1 + p)
+        want = ref.search_choice(rb, p, cast, rmoves, depth, left, stream)
         assert got == (T if want == ref.DEPLOY else want), drawing(st)
+        assert int(rs[1 + p]) == stream.state, "the same tie-break draws"
         checked += 1
     assert checked > 100
 
 
 # --------------------------------------------------------------------------- the bots' preferences
-def _choose(st, R, p, cast, bot="greedy", depth=2):
+def _choose(st, R, p, cast, bot="greedy", depth=2, seed=0, game=0):
+    """The bot's move (its tie-break stream: that of ``game`` of ``seed``)."""
     T = int(R[K.R_T])
     moves = np.zeros(T + 2, np.int64)
     n = K.legal_moves(st, R, p, cast, moves)
+    rs = np.zeros(3, np.uint64)
+    K.seed_game(rs, np.uint64(seed), np.int64(game))
     if bot == "greedy":
-        return int(K.greedy_choice(st, R, p, cast, moves, n))
+        return int(K.greedy_choice(st, R, p, cast, moves, n, rs))
     _, _, _, vals, probs = GAME.prepare(GAME.resolve_rules({}), 2)
     return int(K.search_choice(st, R, p, cast, moves, n, depth, 0, vals, probs,
-                               np.zeros((3, 3 * T + 4), np.int64), np.zeros(K.N_TALLY, np.int64)))
+                               np.zeros((3, 3 * T + 4), np.int64), np.zeros(K.N_TALLY, np.int64),
+                               rs))
 
 
 def test_greedy_carries_off_then_captures_the_biggest_pile_then_runs_the_leader():

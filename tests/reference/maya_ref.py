@@ -8,13 +8,18 @@ moves are (edge, level) pairs, and every rule is spelled out where it is applied
 The only things it shares with the kernel are conventions, not code: the order in
 which legal exchanges are listed (edges in board order, levels upwards), the order in
 which random numbers are drawn, and the bots' published decision rules.
+
+Chance is split by purpose (``sim.rng``): the board set-up reads the game's substream
+(SETUP, 0), the random Monolith/Raven start (SETUP, 1), and the task cards are dealt in
+the order of one key per colour (``py_keyed_order`` with purpose DECK).  Each seat's bot
+has its own stream (``1 + seat``) for its choices and its tie-breaks.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
 
-from sim.rng import Stream
+from sim.rng import DECK, SETUP, Stream, py_game_base, py_keyed_order, py_mix64
 
 NO_EXCHANGE, DECLARED, HORIZON = 0, 1, 2
 WIN = 1_000_000
@@ -436,6 +441,16 @@ class Game:
         return best[stream.rand_int(len(best))] if len(best) > 1 else best[0]
 
 
+def board_key(towers) -> int:
+    """The kernel's key of a board: each tower packed 4 bits a level (bottom first), mixed
+    in tower order; as a signed 64-bit integer."""
+    h = len(towers)
+    for tower in towers:
+        word = sum(c << (4 * lev) for lev, c in enumerate(tower))
+        h = py_mix64((h + word + 0x9E3779B97F4A7C15) & ((1 << 64) - 1))
+    return h - (1 << 64) if h >= 1 << 63 else h
+
+
 def setting_from_rules(rules, players):
     """The Setting for resolved rule parameters (the board file, ladder spaces and set-up
     bounds are read with the game's own loaders: they are data, not rules)."""
@@ -444,7 +459,7 @@ def setting_from_rules(rules, players):
     b = load_board(r["board"])
     return Setting(
         rows=b["rows"], cols=b["cols"], levels=b["levels"], players=players,
-        horizon=r["horizon"], capped_draw=r["capped"] == "draw",
+        horizon=r["horizon"], capped_draw=r["horizon_result"] == "draw",
         setup_turns=r["setup"] == "turns", start_random=r["start"] == "random",
         raven=r["raven"], spaces=list(ladder_spaces(r["ladder_spaces"], b["rows"], b["cols"])),
         ladders=r["ladders"], priests=r["priests"], points=tuple(r["points"]),
@@ -463,16 +478,19 @@ def play_setting(game_index, seed, s: Setting, bots, depths=None):
     n, L, P = s.n, s.levels, s.players
     edges = grid_edges(s.rows, s.cols)
     G = Game(s, edges)
-    chance = Stream(seed, game_index, 0)
+    board_chance = Stream.substream(seed, game_index, SETUP, 0)
     own = [Stream(seed, game_index, 1 + p) for p in range(P)]
     depths = depths or [3] * P
-    first = game_index % P if s.rotate_first else 0
+    # two players: White (seat 0) moves first, as the rulebook says
+    first = game_index % P if (s.rotate_first and P > 2) else 0
     col = {"first_player": first, "declarer": -1, "monolith_start": -1, "raven_start": -1}
     if s.setup_turns:
-        towers = turns_board(s, chance, own, first, bots, edges)
+        towers = turns_board(s, board_chance, own, first, bots, edges)
         col["setup_attempts"] = 1
     else:
-        towers, col["setup_attempts"] = uniform_board(s, chance)
+        towers, col["setup_attempts"] = uniform_board(s, board_chance)
+    col["board"] = [list(t) for t in towers]
+    col["board_key"] = board_key(towers)
     pos = Position(towers, None, 0, [[0, 0] for _ in range(n)], [None] * n,
                    [s.ladders] * 2, [s.priests] * 2)
     cards = None
@@ -480,7 +498,7 @@ def play_setting(game_index, seed, s: Setting, bots, depths=None):
         white, black = first, 1 - first
         options = [(e, lev) for e in range(len(edges)) for lev in (range(L) if s.raven else [0])]
         if s.start_random:
-            e, lev = options[chance.rand_int(len(options))]
+            e, lev = options[Stream.substream(seed, game_index, SETUP, 1).rand_int(len(options))]
         elif bots[black] == "random":
             e, lev = options[own[black].rand_int(len(options))]
         else:
@@ -496,9 +514,7 @@ def play_setting(game_index, seed, s: Setting, bots, depths=None):
     else:
         centre_colour = towers[s.centre][0]
         deck = [c for c in range(n) if c != centre_colour]
-        for i in range(len(deck) - 1, 0, -1):
-            j = chance.rand_int(i + 1)
-            deck[i], deck[j] = deck[j], deck[i]
+        deck = py_keyed_order(py_game_base(seed, game_index), DECK, deck)  # one key per colour
         cards = [deck[2 * p:2 * p + 2] for p in range(P)]
 
     completed = [0] * P

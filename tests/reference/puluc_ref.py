@@ -29,20 +29,21 @@ from __future__ import annotations
 
 from math import comb
 
-from sim.rng import Stream
+from sim.rng import DICE, Stream
 
 JADE, CINNABAR = 0, 1
 SIDE_NAMES = ("Jade", "Cinnabar")
 DEPLOY = "deploy"
 OFF = "off"  # destination: carried off the track
 
-END_KILLED, END_CAP = 0, 1
+END_KILLED, END_HORIZON = 0, 1
 WIN_VALUE = 1.0e9
+TIE_REL = 1e-9   # search values this close (relative, at least 1e-9 absolute) are a tie
 
 RULEBOOK = {
     "track": 11, "warriors": 5, "lots": 4, "cast_table": "standard", "lot_p": 0.5,
     "casts_per_turn": 1, "entry": "space", "exit": "any", "drag": "forward",
-    "stack_own": "never", "cap": 240, "first": "alternate",
+    "stack_own": "never", "horizon": 240, "first": "alternate",
 }
 
 
@@ -61,7 +62,7 @@ class Rules:
         self.exit = r["exit"]            # 'any' or 'pile'
         self.drag = r["drag"]            # 'forward' or 'reverse'
         self.stack_own = r["stack_own"]  # 'never' or 'piles'
-        self.cap = int(r["cap"])
+        self.horizon = int(r["horizon"])
         self.first = r["first"]          # 'alternate', 'jade' or 'cinnabar'
         # marked lots -> spaces moved: the rulebook's 1,2,3,4 and none marked -> 5
         table = r["cast_table"]
@@ -234,7 +235,8 @@ def census(board: Board) -> list[dict]:
 
 # ------------------------------------------------------------------ chance
 def cast_lots(chance: Stream, rules: Rules) -> int:
-    """Each lot uses 16 bits of a chance draw (four lots a draw, low bits first)."""
+    """Each lot uses 16 bits of a draw from the casts' stream (the game's DICE substream:
+    four lots a draw, low bits first)."""
     marked = 0
     bits = 0
     for lot in range(rules.lots):
@@ -268,13 +270,26 @@ def greedy_score(board: Board, side: int, move, cast: int) -> int:
     return score
 
 
-def greedy_choice(board: Board, side: int, cast: int, moves: list):
+def greedy_choice(board: Board, side: int, cast: int, moves: list, stream: Stream):
+    """The best-scoring move; equal scores are equally likely: scanning the moves, the k-th
+    move found equal to the best so far takes its place with probability 1/k (one draw on
+    the bot's own stream per tie, none without a tie)."""
     best, best_score = moves[0], greedy_score(board, side, moves[0], cast)
+    ties = 1
     for move in moves[1:]:
         s = greedy_score(board, side, move, cast)
         if s > best_score:
-            best, best_score = move, s
+            best, best_score, ties = move, s, 1
+        elif s == best_score:
+            ties += 1
+            if stream.rand_int(ties) == 0:
+                best = move
     return best
+
+
+def same_value(a: float, b: float) -> bool:
+    """An exact tie of two search values."""
+    return abs(a - b) <= TIE_REL * max(1.0, abs(b))
 
 
 def evaluate(board: Board, side: int) -> float:
@@ -307,12 +322,14 @@ def evaluate(board: Board, side: int) -> float:
 
 
 def search_choice(board: Board, side: int, cast: int, moves: list, depth: int,
-                  casts_left_in_turn: int):
+                  casts_left_in_turn: int, stream: Stream):
     """Expectiminimax: each of our moves; at depth 2 also every cast of whoever casts next
-    (weighted by its chance) and that side's best reply, judged by :func:`evaluate`."""
+    (weighted by its chance) and that side's best reply, judged by :func:`evaluate`.
+    A winning move is played at once (there is at most one); exact ties (within
+    :data:`TIE_REL` of the first best value) are broken as in :func:`greedy_choice`."""
     r = board.rules
     nxt = side if casts_left_in_turn > 0 else 1 - side
-    best, best_v = moves[0], -float("inf")
+    best, best_v, ties = moves[0], None, 0
     for move in moves:
         after = board.copy()
         after.apply(side, move, cast)
@@ -335,8 +352,12 @@ def search_choice(board: Board, side: int, cast: int, moves: list, depth: int,
                     if e > bv:
                         bv = e
                 v += prob * (bv if nxt == side else -bv)
-        if v > best_v:
-            best, best_v = move, v
+        if best_v is None or (v > best_v and not same_value(v, best_v)):
+            best, best_v, ties = move, v, 1
+        elif same_value(v, best_v):
+            ties += 1
+            if stream.rand_int(ties) == 0:
+                best = move
     return best
 
 
@@ -345,7 +366,7 @@ def _play(seed: int, game_index: int, rules, bots, trace: list | None):
     if not isinstance(rules, Rules):
         rules = Rules(rules)
     bots = [parse_bot(b) for b in bots]
-    chance = Stream(seed, game_index, 0)
+    chance = Stream.substream(seed, game_index, DICE, 0)   # the casts, nothing else
     bot_streams = [Stream(seed, game_index, 1 + s) for s in (JADE, CINNABAR)]
     board = Board(rules)
     record = {"kills": [0, 0], "captures": [0, 0], "rescues": [0, 0], "forfeits": [0, 0],
@@ -368,10 +389,10 @@ def _play(seed: int, game_index: int, rules, bots, trace: list | None):
                 if name == "random":
                     move = moves[bot_streams[side].rand_int(len(moves))]
                 elif name == "greedy":
-                    move = greedy_choice(board, side, cast, moves)
+                    move = greedy_choice(board, side, cast, moves, bot_streams[side])
                 elif name == "search":
                     move = search_choice(board, side, cast, moves, depth,
-                                         rules.casts_per_turn - 1 - k)
+                                         rules.casts_per_turn - 1 - k, bot_streams[side])
                 else:
                     raise ValueError(f"unknown bot {name!r}")
                 board.apply(side, move, cast, record)
@@ -382,12 +403,12 @@ def _play(seed: int, game_index: int, rules, bots, trace: list | None):
             if move is not None and board.won(side):
                 winner, end_reason = side, END_KILLED
                 break
-            if casts >= rules.cap:                        # abandoned as a draw
-                end_reason = END_CAP
+            if casts >= rules.horizon:                    # abandoned as a draw
+                end_reason = END_HORIZON
                 break
         side = 1 - side
     return {
-        "winner": winner, "end_reason": end_reason, "capped": end_reason == END_CAP,
+        "winner": winner, "end_reason": end_reason, "capped": end_reason == END_HORIZON,
         "first_player": first, "casts": casts, "moves": moves_made,
         "deepest_pile": record["deepest_pile"], "kills": tuple(record["kills"]),
         "captures": tuple(record["captures"]), "rescues": tuple(record["rescues"]),

@@ -17,33 +17,40 @@ BOARDS = {"standard": SEEDS / "board.toml"}
 
 PARAMS = (
     Param("horizon", 500, "exchanges after which an unfinished game is stopped and scored "
-          "by the 'capped' rule (the rulebook's end condition need not be reached)", "int",
-          1, 1_000_000, source="The End of the Game (silent: a horizon is needed)"),
-    Param("capped", "score",
+          "by 'horizon_result' (the rulebook's end condition need not be reached)", "int",
+          1, 1_000_000, source="The End of the Game (silent: a horizon is needed)",
+          role="horizon"),
+    Param("horizon_result", "score",
           "how a game stopped by the horizon is scored: 'score' = count the board as it "
           "stands, with every tie-break; 'draw' = no winner", "choice",
-          choices=("score", "draw"), source="The End of the Game (silent)"),
+          choices=("score", "draw"), source="The End of the Game (silent)", role="reading",
+          aliases=("capped",)),
     Param("setup", "uniform",
           "'uniform': a board drawn uniformly from all valid boards; 'turns': the Alternative "
           "Setup, players in turn place randomly drawn blocks level by level, bots choosing "
           "the tower (2p greedy/search: White adds join chances, Black removes them)",
           "choice", choices=("uniform", "turns"),
-          source="Game Setup (hint: random colours); Alternative Setup"),
+          source="Game Setup (hint: random colours); Alternative Setup", role="variant"),
     Param("start", "bot",
           "two players: who places the Monolith and the Raven before the first exchange: "
-          "'bot' = the black player's bot, 'random' = chance", "choice",
-          choices=("bot", "random"), source="Game Setup (the player with the black pieces)"),
+          "'bot' = the black player's bot, 'random' = chance (players who do not use the "
+          "choice)", "choice", choices=("bot", "random"),
+          source="Game Setup (the player with the black pieces; how players use the choice: "
+          "a reading)", role="reading"),
     Param("raven", True, "two players: the Raven forbids exchanges at its level",
           "bool", source="1. Making Exchanges: You must not disturb the Raven"),
     Param("ladder_spaces", "neighbours",
           "ladder spaces around each tower: 'neighbours' = one per orthogonal neighbour "
           "(corner 2, edge 3, centre 4); one value for every tower; three values for "
           "corner,edge,centre; or one value per tower (row by row)", "intlist", 0, 16,
-          choices=("neighbours",), source="3. Placing Ladders and Priests (figure; silent on counts)"),
+          choices=("neighbours",), source="3. Placing Ladders and Priests (figure; silent on counts)",
+          role="reading", alternatives=("2", "4")),
     Param("ladders", 24, "ladders each player has (24: never runs out on the default board)",
-          "int", 0, 200, source="Game Setup: each player takes the ladders (silent on the number)"),
+          "int", 0, 200, source="Game Setup: each player takes the ladders (silent on the number)",
+          role="reading", alternatives=(12, 8)),
     Param("priests", 9, "priests each player has (9: never runs out)", "int", 0, 16,
-          source="Game Setup: each player takes the priests (silent on the number)"),
+          source="Game Setup: each player takes the priests (silent on the number)",
+          role="reading", alternatives=(5, 3)),
     Param("points", (1, 3, 6, 10),
           "three/four players: task points for 2, 3, 4, ... joined blocks of a task colour "
           "(the last value: a completed tower)", "intlist", 0, 1000,
@@ -52,11 +59,12 @@ PARAMS = (
           "declaring the end that turn", "int", 0, 1000,
           source="Variant for Three Players: Victory Points"),
     Param("first", "rotate",
-          "who moves first (White in the two-player game): 'rotate' = seat g mod players in "
-          "game g, 'seat0' = always the first seat", "choice", choices=("rotate", "seat0"),
+          "three/four players: who moves first, 'rotate' = seat g mod players in game g, "
+          "'seat0' = always North (two players: White, seat 0, always moves first, as the "
+          "rulebook says)", "choice", choices=("rotate", "seat0"),
           source="Game Setup (white starts); Variant for Three Players (choose a player)"),
     Param("board", "standard", "board file (rows, cols, levels, colour names)", "file",
-          choices=("standard",), source="Game Setup"),
+          choices=("standard",), source="Game Setup", role="data"),
 )
 
 BOTS = (
@@ -67,12 +75,14 @@ BOTS = (
     Bot("greedy", K.BOT_GREEDY,
         "two players: best immediate value (points, then priests, then ladders lead; a move "
         "that ends the game counts as its result), ties broken by blocking the opponent's best "
-        "reply; as black, the start that leaves white the least.  Three/four players: plays "
-        "towards its own task colours and declares when its points beat what it can see"),
+        "reply, then by a uniform draw; as black, the start that leaves white the least.  "
+        "Three/four players: plays towards its own task colours and declares when its points "
+        "beat what it can see.  Every remaining tie: a uniform draw on its own stream"),
     Bot("search", K.BOT_SEARCH,
         "two players: alpha-beta over exchanges to a fixed depth (the greedy value at the "
-        "leaves).  Three/four players: the task bot with a look-ahead of a second own "
-        "exchange (depth not used)",
+        "leaves), root moves shuffled on its own stream so that equal best moves are equally "
+        "likely.  Three/four players: the task bot with a look-ahead of a second own "
+        "exchange (depth not used); ties by a uniform draw",
         params=(Param("depth", 3, "exchanges searched (plies)", "int", 1, 6),)),
 )
 
@@ -96,10 +106,12 @@ COLUMNS = (
     Column("monolith_start", "int8", "2p: edge the Monolith started on (-1: 3-4p)"),
     Column("raven_start", "int8", "2p: Raven's starting level 1-5 (-1: none)"),
     Column("setup_attempts", "int16", "uniform set-up attempts (rejection sampling)"),
+    Column("board_key", "int64", "the starting board (towers before the first exchange) as a "
+           "64-bit key: equal boards have equal keys", summarize=False),
 )
 
 _CODES = {
-    "capped": {"score": K.CAPPED_SCORE, "draw": K.CAPPED_DRAW},
+    "horizon_result": {"score": K.HRESULT_SCORE, "draw": K.HRESULT_DRAW},
     "setup": {"uniform": K.SETUP_UNIFORM, "turns": K.SETUP_TURNS},
     "start": {"bot": K.START_BOT, "random": K.START_RANDOM},
     "first": {"rotate": K.FIRST_ROTATE, "seat0": K.FIRST_SEAT0},
@@ -248,7 +260,7 @@ def prepare(rules: dict, players: int):
     R[K.R_START] = _CODES["start"][rules["start"]]
     R[K.R_SETUP] = _CODES["setup"][rules["setup"]]
     R[K.R_HORIZON] = rules["horizon"]
-    R[K.R_CAPPED] = _CODES["capped"][rules["capped"]]
+    R[K.R_HRESULT] = _CODES["horizon_result"][rules["horizon_result"]]
     R[K.R_FIRST] = _CODES["first"][rules["first"]]
     R[K.R_LADDERS] = rules["ladders"]
     R[K.R_PRIESTS] = rules["priests"]
@@ -273,10 +285,10 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
         K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, ea, eb, ebits, hmask,
                     spaces, pts, bounds, cyc, np.asarray(bot_ids, np.int64),
                     np.asarray(bot_params, np.float64), tal)
-    return columns_from_tally(tal, players, int(R[K.R_CAPPED]))
+    return columns_from_tally(tal, players, int(R[K.R_HRESULT]))
 
 
-def columns_from_tally(tal, players, capped_rule=K.CAPPED_SCORE):
+def columns_from_tally(tal, players, horizon_result=K.HRESULT_SCORE):
     P = players
 
     def seat(off, dt):
@@ -304,15 +316,16 @@ def columns_from_tally(tal, players, capped_rule=K.CAPPED_SCORE):
         "monolith_start": tal[:, K.T_MSTART].astype(np.int8),
         "raven_start": tal[:, K.T_RSTART].astype(np.int8),
         "setup_attempts": np.minimum(tal[:, K.T_ATTEMPTS], 32767).astype(np.int16),
+        "board_key": tal[:, K.T_BOARD].copy(),
     }
-    out["win"] = win_shares(tal, P, capped_rule)
+    out["win"] = win_shares(tal, P, horizon_result)
     return out
 
 
-def win_shares(tal, P, capped_rule):
+def win_shares(tal, P, horizon_result):
     """1 to the sole winning side's seats.  No winner (a two-player tie after every
     tie-break, the rulebook's "there is no winner"; a capped game under
-    ``capped=draw``): 0 to everyone.  A three/four-player tie: the victory is shared,
+    ``horizon_result=draw``): 0 to everyone.  A three/four-player tie: the victory is shared,
     1/k to each of the k tied sides' seats."""
     side_of = np.arange(P) % 2 if P == 4 else np.arange(P)
     sides = 2 if P == 4 else P
@@ -321,7 +334,7 @@ def win_shares(tal, P, capped_rule):
     tied = team == team.max(axis=1, keepdims=True)
     if P == 2:
         tied[:] = False
-    if capped_rule == K.CAPPED_DRAW:
+    if horizon_result == K.HRESULT_DRAW:
         tied[tal[:, K.T_END] == K.END_HORIZON] = False
     k = tied.sum(axis=1, keepdims=True) * sides / P  # tied sides (4p: seats come in pairs)
     shared = tied / np.maximum(k, 1)
@@ -332,7 +345,7 @@ def win_shares(tal, P, capped_rule):
 GAME = Game(
     name="maya",
     title="Maya (2012)",
-    version=5,
+    version=6,
     players=(2, 3, 4),
     default_players=2,
     params=PARAMS,
@@ -342,7 +355,9 @@ GAME = Game(
     end_reasons=("no legal exchange", "end declared", "horizon reached"),
     length="exchanges",
     length_unit="exchanges",
-    seat_names=lambda players: (["North", "South"] if players == 2
+    # two players: the rulebook's colours (White, seat 0, moves first; Black places the
+    # Monolith and the Raven)
+    seat_names=lambda players: (["White", "Black"] if players == 2
                                 else ["North", "East", "South", "West"][:players]),
     prepare=prepare,
     run_chunk=run_chunk,

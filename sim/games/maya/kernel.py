@@ -24,6 +24,18 @@ in the board's edge list (``ea[e] < eb[e]``), listed in the order that
 ``board_edges`` in ``__init__.py`` builds them.  The legal moves are listed edge by
 edge, levels ascending within an edge: the random bot picks uniformly from that
 list.
+
+Chance and tie-breaks (``sim/rng.py``)
+---------------------------------------
+Each purpose of chance has its own substream of the game, so that a change in one never
+moves the draws of another: the board set-up (uniform rejection sampling, or the
+Alternative Setup's drawn blocks) reads (SETUP, ``SUB_BOARD``), the random Monolith/Raven
+start (``start=random``) (SETUP, ``SUB_START``), and the task cards are dealt in the
+order of keys drawn per colour (``item_key(base, DECK, colour)``, a keyed shuffle: the
+colour set aside at the centre takes no other colour's place with it).  The substream
+being read sits in slot ``CH`` of the streams array; slot ``1 + s`` is seat s's bot
+stream, for the random bot's choices and every bot's tie-breaks: exact ties (integer
+values, equality) are uniform over the tied options, never decided by their order.
 """
 from __future__ import annotations
 
@@ -31,7 +43,8 @@ import numpy as np
 from numba import njit
 
 from ...jit import copy_into, helper, kernel, popcount
-from ...rng import rand_int, seed_streams
+from ...rng import (DECK, GOLDEN, SETUP, game_base, keyed_shuffle, mix64, open_substream,
+                    rand_int, seed_streams)
 
 # ------------------------------------------------------------------ layout
 NMAX = 16
@@ -48,13 +61,13 @@ PSUP = 101        # priests left per seat
 SZ = 104
 
 # rule array slots
-(R_N, R_L, R_E, R_P, R_RAVEN, R_START, R_SETUP, R_HORIZON, R_CAPPED, R_FIRST, R_LADDERS,
+(R_N, R_L, R_E, R_P, R_RAVEN, R_START, R_SETUP, R_HORIZON, R_HRESULT, R_FIRST, R_LADDERS,
  R_PRIESTS, R_BONUS, R_CENTRE, R_CHECK, R_LP) = range(16)
 N_RULES = 16
 
 START_BOT, START_RANDOM = 0, 1
 SETUP_UNIFORM, SETUP_TURNS = 0, 1
-CAPPED_SCORE, CAPPED_DRAW = 0, 1
+HRESULT_SCORE, HRESULT_DRAW = 0, 1   # horizon_result
 FIRST_ROTATE, FIRST_SEAT0 = 0, 1
 
 BOT_RANDOM, BOT_GREEDY, BOT_SEARCH = 0, 1, 2
@@ -86,7 +99,12 @@ T_MSTART = 44
 T_RSTART = 45
 T_ATTEMPTS = 46
 T_VIOL = 47
-N_TALLY = 48
+T_BOARD = 48      # the starting board's key (board_key)
+N_TALLY = 49
+
+CH = 0            # slot of the chance substream being read
+SUB_BOARD = 0     # SETUP substream index: the board set-up
+SUB_START = 1     # SETUP substream index: the random Monolith/Raven start
 
 WIN = 1_000_000
 NEG = -(1 << 60)
@@ -154,7 +172,7 @@ def sample_assignment(allowed, n, dp, rs, out):
     tower n-1 first, down to tower 0; one draw per tower, colours scanned ascending."""
     mask = (1 << n) - 1
     for i in range(n - 1, -1, -1):
-        r = rand_int(rs, 0, dp[mask])
+        r = rand_int(rs, CH, dp[mask])
         m = mask & allowed[i]
         chosen = -1
         for c in range(n):
@@ -178,7 +196,7 @@ def sample_row_by_rejection(n, used, rs, rem, out):
             rem[c] = c
         ok = True
         for t in range(n):
-            j = rand_int(rs, 0, n - t)
+            j = rand_int(rs, CH, n - t)
             c = rem[j]
             rem[j] = rem[n - t - 1]
             if (used[t] >> c) & 1:
@@ -255,12 +273,12 @@ def setup_uniform(st, R, rs, bounds, cyc, dp, pc, used, allowed, col, rem):
                 for i in range(cyc.shape[0]):
                     if cyc[i, 0] == code:
                         N = cyc[i, 1]
-                if rand_int(rs, 0, bounds[0, k]) >= N:
+                if rand_int(rs, CH, bounds[0, k]) >= N:
                     ok = False
                     break
                 sample_row_by_rejection(n, used, rs, rem, col)
             else:
-                u = rand_int(rs, 0, bounds[0, k])
+                u = rand_int(rs, CH, bounds[0, k])
                 if u < bounds[1, k]:
                     sample_row_by_rejection(n, used, rs, rem, col)
                 else:
@@ -342,7 +360,7 @@ def setup_turns(st, R, rs, first, bot_ids, ea, eb, used, legal):
         for j in range(n):
             placer = (first + k_total) % P
             k_total += 1
-            r = rand_int(rs, 0, popcount(colours))
+            r = rand_int(rs, CH, popcount(colours))
             c = -1
             for cc in range(n):
                 if (colours >> cc) & 1:
@@ -973,53 +991,102 @@ def final_scores(st, R, pts, cards, tally, cp, sc):
 
 
 @helper
+def start_choice(st, R, first, bot_ids, ea, eb, ebits, hmask, spaces, s1, rep, ties, rs, base):
+    """Two players: the option o the black player (the second to move) starts with, the
+    Monolith on edge ``o // L`` and the Raven at level ``o % L`` (without the Raven: edge
+    o).  ``start=random``: one draw on the (SETUP, SUB_START) substream; a random bot: one
+    draw on its own stream; greedy and search: the options leaving White the smallest best
+    immediate value, ties by one uniform draw on the bot's stream.  Leaves the Monolith
+    and the Raven set as the last option tried: the caller places them."""
+    L = R[R_L]
+    black = 1 - first
+    nopt = R[R_E] * L if R[R_RAVEN] else R[R_E]
+    if R[R_START] == START_RANDOM:
+        open_substream(rs, CH, base, SETUP, SUB_START)
+        return rand_int(rs, CH, nopt)
+    if bot_ids[black] == BOT_RANDOM:
+        return rand_int(rs, 1 + black, nopt)
+    best = -NEG
+    nt = 0
+    for o in range(nopt):
+        if R[R_RAVEN]:
+            e = o // L
+            st[RAV] = o % L
+        else:
+            e = o
+        st[MA] = ea[e]
+        st[MB] = eb[e]
+        v = start_choice_value(st, R, first, ea, eb, ebits, hmask, spaces, s1, rep)
+        if v < best:
+            best = v
+            nt = 0
+        if v == best:
+            ties[nt] = o
+            nt += 1
+    return draw_tie(ties, nt, rs, black)
+
+
+@helper
+def deal_tasks(st, R, base, cards, deck, ids, keys):
+    """Three/four players: the card of the centre tower's bottom colour lies face up; the
+    others are shuffled by keys drawn per colour (``item_key(base, DECK, colour)``) and
+    dealt two per seat from the top, in seat order."""
+    n = R[R_N]
+    centre_colour = st[TW + R[R_CENTRE]] & 15
+    k = 0
+    for c in range(n):
+        if c != centre_colour:
+            deck[k] = c
+            ids[k] = c
+            k += 1
+    keyed_shuffle(deck, ids, keys, k, base, DECK)
+    for i in range(2 * R[R_P]):
+        cards[i] = deck[i]
+
+
+@njit(cache=True, inline="always")
+def board_key(st, n):
+    """The towers' colours as one 64-bit key (a hash: equal boards, equal keys), as int64."""
+    h = np.uint64(n)
+    for t in range(n):
+        h = mix64(h + np.uint64(st[TW + t]) + GOLDEN)
+    return np.int64(h)
+
+
+@helper
+def seed_game(rs, seed, g):
+    """The streams of game ``g``: ``rs[1 + s]`` seat s's bot; ``rs[CH]`` at the start of
+    the board set-up's substream (SETUP, SUB_BOARD)."""
+    seed_streams(rs, seed, g)
+    open_substream(rs, CH, game_base(seed, g), SETUP, SUB_BOARD)
+
+
+@helper
 def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc, bot_ids, bot_par,
               st, rs, moves, rep, ties, vals, s1, s2, ss, mv, nmv, idx, al, be, bv,
-              dp, pc, used, allowed, col, rem, cards, cp, sc, before, emask, tally):
+              dp, pc, used, allowed, col, rem, cards, cp, sc, before, emask, keys, tally):
     n = R[R_N]
     L = R[R_L]
     P = R[R_P]
-    E = R[R_E]
-    seed_streams(rs, seed, g)
+    base = game_base(seed, g)
+    seed_game(rs, seed, g)
     tally[:] = 0
     clear_state(st, R)
-    first = g % P if R[R_FIRST] == FIRST_ROTATE else 0
+    # two players: White (seat 0) moves first, as the rulebook says; three/four: rotated
+    first = g % P if (R[R_FIRST] == FIRST_ROTATE and P > 2) else 0
     tally[T_FIRST] = first
     if R[R_SETUP] == SETUP_UNIFORM:
         tally[T_ATTEMPTS] = setup_uniform(st, R, rs, bounds, cyc, dp, pc, used, allowed, col, rem)
     else:
         setup_turns(st, R, rs, first, bot_ids, ea, eb, used, ties)
         tally[T_ATTEMPTS] = 1
+    tally[T_BOARD] = board_key(st, n)
     tally[T_DECL] = -1
     tally[T_MSTART] = -1
     tally[T_RSTART] = -1
     if P == 2:
-        # the black player (second to move) places the Monolith and the Raven
-        black = 1 - first
-        nopt = E * L if R[R_RAVEN] else E
-        if R[R_START] == START_RANDOM:
-            o = rand_int(rs, 0, nopt)
-        elif bot_ids[black] == BOT_RANDOM:
-            o = rand_int(rs, 1 + black, nopt)
-        else:
-            best = -NEG
-            nt = 0
-            for o in range(nopt):
-                if R[R_RAVEN]:
-                    e = o // L
-                    st[RAV] = o % L
-                else:
-                    e = o
-                st[MA] = ea[e]
-                st[MB] = eb[e]
-                v = start_choice_value(st, R, first, ea, eb, ebits, hmask, spaces, s1, rep)
-                if v < best:
-                    best = v
-                    nt = 0
-                if v == best:
-                    ties[nt] = o
-                    nt += 1
-            o = draw_tie(ties, nt, rs, black)
+        o = start_choice(st, R, first, bot_ids, ea, eb, ebits, hmask, spaces, s1, rep, ties,
+                         rs, base)
         if R[R_RAVEN]:
             e = o // L
             st[RAV] = o % L
@@ -1031,21 +1098,7 @@ def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc, bot_id
         st[MB] = eb[e]
         tally[T_MSTART] = e
     else:
-        # task cards: the centre tower's bottom colour face up, the rest shuffled
-        # (Fisher-Yates on the chance stream) and dealt two per seat from the top
-        centre_colour = st[TW + R[R_CENTRE]] & 15
-        k = 0
-        for c in range(n):
-            if c != centre_colour:
-                col[k] = c
-                k += 1
-        for i in range(n - 2, 0, -1):
-            j = rand_int(rs, 0, i + 1)
-            tmp = col[i]
-            col[i] = col[j]
-            col[j] = tmp
-        for i in range(2 * P):
-            cards[i] = col[i]
+        deal_tasks(st, R, base, cards, col, rem, keys)
     ctr = R[R_CENTRE]
     horizon = R[R_HORIZON]
     check = R[R_CHECK]
@@ -1119,7 +1172,7 @@ def play_game(g, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc, bot_id
         tc += np.int64(st[CUT + t] == 0)
     tally[T_TCOMP] = tc
     side = final_scores(st, R, pts, cards, tally, cp, sc)
-    if end == END_HORIZON and R[R_CAPPED] == CAPPED_DRAW:
+    if end == END_HORIZON and R[R_HRESULT] == HRESULT_DRAW:
         side = -1
     tally[T_TEAMW] = side
     if P == 4:
@@ -1162,7 +1215,9 @@ def run_games(seed, start, count, R, ea, eb, ebits, hmask, spaces, pts, bounds, 
     cp = np.zeros(NMAX, dtype=np.int64)
     sc = np.zeros(8, dtype=np.int64)
     before = np.zeros(SZ, dtype=np.int64)
+    keys = np.zeros(NMAX, dtype=np.uint64)
     for j in range(count):
         play_game(start + j, seed, R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc, bot_ids,
                   bot_par, st, rs, moves, rep, ties, vals, s1, s2, ss, mv, nmv, idx, al, be,
-                  bv, dp, pc, used, allowed, col, rem, cards, cp, sc, before, emask, out[j])
+                  bv, dp, pc, used, allowed, col, rem, cards, cp, sc, before, emask, keys,
+                  out[j])

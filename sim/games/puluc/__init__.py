@@ -16,7 +16,8 @@ RULES_DOC = str(Path(__file__).resolve().parents[3] / "seeds" / "puluc" / "RULES
 
 PARAMS = (
     Param("track", 11, "spaces on the track (the nine-space board: 9)", "int", 4, 40,
-          source="Components; Notes on the rules"),
+          source="Components; Notes on the rules: boards of nine are equally traditional",
+          role="variant"),
     Param("warriors", 5, "warriors per side; killing all of them wins", "int", 1, 20,
           source="Components; Winning"),
     Param("lots", 4, "binary lots cast each time", "int", 1, 8, source="Components"),
@@ -25,28 +26,33 @@ PARAMS = (
           "none marked moves lots+1 (the rulebook's 1,2,3,4 and 0 -> 5); or a list such as 5,1,2,3,4",
           "intlist", 1, 40, choices=("standard",), source="A turn: 1. Cast the lots"),
     Param("lot_p", 0.5, "probability that one lot lands marked side up (assumption: fair lots)",
-          "float", 0.01, 0.99, source="Components (silent: assumed fair)"),
+          "float", 0.01, 0.99, source="Components (silent: assumed fair)", role="reading",
+          alternatives=(0.45, 0.55)),
     Param("casts_per_turn", 1, "cast-and-move actions in one turn", "int", 1, 4,
           source="A turn"),
     Param("entry", "space",
           "'space': deploy onto your entry space whatever the cast; "
           "'cast': enter the warrior cast spaces onto the track", "choice",
-          choices=("space", "cast"), source="2. Move: Deploy; Notes on the rules"),
+          choices=("space", "cast"), source="2. Move: Deploy; Notes on the rules (sources disagree)",
+          role="reading"),
     Param("exit", "any",
           "'any': any pile, even a lone warrior, may be carried off the far end; "
           "'pile': only a pile holding prisoners may leave", "choice",
-          choices=("any", "pile"), source="Killing prisoners; Notes on the rules"),
+          choices=("any", "pile"), source="Killing prisoners; Notes on the rules (accounts disagree)",
+          role="reading"),
     Param("drag", "forward",
           "'forward': piles keep running forward; 'reverse': the regional variant, a pile "
           "holding prisoners runs back and kills them on reaching its own home base", "choice",
-          choices=("forward", "reverse"), source="Notes on the rules: Prisoners are dragged forwards"),
+          choices=("forward", "reverse"), source="Notes on the rules: Prisoners are dragged forwards",
+          role="variant"),
     Param("stack_own", "never",
           "'never': you may not land on any space you command; 'piles': the traditional "
           "phrasing's other reading, you may land on (merge with) a pile you command, "
           "not on a lone warrior of yours", "choice", choices=("never", "piles"),
-          source="2. Move; Notes on the rules: You may not land where you command"),
-    Param("cap", 240, "casts after which an unfinished game is abandoned as a draw", "int", 1,
-          1_000_000, source="Winning"),
+          source="2. Move; Notes on the rules: You may not land where you command (the "
+          "traditional phrasing leaves it open)", role="reading"),
+    Param("horizon", 240, "casts after which an unfinished game is abandoned as a draw", "int", 1,
+          1_000_000, source="Winning (240 casts)", role="horizon", aliases=("cap",)),
     Param("first", "alternate",
           "who casts first: 'alternate' (Jade in even-numbered games, Cinnabar in odd), "
           "'jade' or 'cinnabar' always", "choice", choices=("alternate", "jade", "cinnabar"),
@@ -57,9 +63,11 @@ BOTS = (
     Bot("random", K.BOT_RANDOM, "uniform over the distinct legal moves (deploy is one move, "
         "each pile you command is one); a forfeit draws nothing"),
     Bot("greedy", K.BOT_GREEDY, "one-ply heuristic: carry off the most enemies, else capture "
-        "the biggest pile, else run the leading pile; ties go to the earlier move"),
+        "the biggest pile, else run the leading pile; equal scores: a uniform draw on its own "
+        "stream"),
     Bot("search", K.BOT_SEARCH, "expectiminimax: each of its moves, then every cast of the next "
-        "caster and that side's best reply, scored by a material-and-progress evaluation",
+        "caster and that side's best reply, scored by a material-and-progress evaluation; "
+        "equal values (within 1e-9, relative): a uniform draw on its own stream",
         params=(Param("depth", 2, "1: evaluate own move only; 2: also every next cast and reply",
                       "int", 1, 2),)),
 )
@@ -104,7 +112,7 @@ def prepare(rules: dict, players: int):
     R[K.R_ENTRY] = _CHOICE_CODES["entry"][rules["entry"]]
     R[K.R_EXIT] = _CHOICE_CODES["exit"][rules["exit"]]
     R[K.R_DRAG] = _CHOICE_CODES["drag"][rules["drag"]]
-    R[K.R_CAP] = rules["cap"]
+    R[K.R_HORIZON] = rules["horizon"]
     R[K.R_FIRST] = _CHOICE_CODES["first"][rules["first"]]
     R[K.R_STACK] = _CHOICE_CODES["stack_own"][rules["stack_own"]]
     tab = cast_table(rules)
@@ -130,7 +138,7 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
                 bot_ids, bot_params, out["winner"], out["end_reason"], out["first_player"],
                 out["casts"], out["moves"], out["deepest_pile"], out["kills"], out["captures"],
                 out["rescues"], out["forfeits"])
-    out["capped"] = out["end_reason"] == K.END_CAP
+    out["capped"] = out["end_reason"] == K.END_HORIZON
     win = np.zeros((count, 2), np.float32)
     for s in range(2):
         win[:, s] = out["winner"] == s
@@ -141,14 +149,14 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
 GAME = Game(
     name="puluc",
     title="Puluc",
-    version=1,
+    version=2,
     players=(2,),
     default_players=2,
     params=PARAMS,
     bots=BOTS,
     default_bots=("random", "random"),
     columns=COLUMNS,
-    end_reasons=("all enemy warriors killed", "cast cap reached: draw"),
+    end_reasons=("all enemy warriors killed", "horizon reached: draw"),
     length="casts",
     length_unit="casts",
     seat_names=lambda players: SEATS[:players],

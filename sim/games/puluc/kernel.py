@@ -16,6 +16,13 @@ runs up; side 1 (Cinnabar) enters at index T-1 and runs down.  A side's
 Moves are coded ``0..T-1`` (the pile on that index) and ``T`` (deploy).  A
 destination is an index, ``T`` for "off the board" (carried off) or -1 when the
 move is illegal.
+
+Chance and tie-breaks (``sim/rng.py``): the casts come from the game's DICE substream
+(index 0) in slot ``CASTS`` of the streams array; each cast takes the next
+``ceil(lots / 4)`` draws, so cast *k* of game *i* is a function of (seed, i, k) alone,
+whatever the bots do.  Slot ``1 + s`` is seat *s*'s bot stream: the random bot's
+choices and every bot's tie-breaks (``tie_wins``: exact ties are uniform over the tied
+moves, never decided by the order of the move list).
 """
 from __future__ import annotations
 
@@ -23,10 +30,10 @@ import numpy as np
 from numba import njit
 
 from ...jit import copy_into, helper, kernel, popcount
-from ...rng import next_u64, rand_int, seed_streams
+from ...rng import DICE, game_base, next_u64, open_substream, rand_int, seed_streams, tie_wins
 
 # rule array slots
-R_T, R_W, R_LOTS, R_CPT, R_ENTRY, R_EXIT, R_DRAG, R_CAP, R_FIRST, R_STACK = range(10)
+R_T, R_W, R_LOTS, R_CPT, R_ENTRY, R_EXIT, R_DRAG, R_HORIZON, R_FIRST, R_STACK = range(10)
 N_RULES = 10
 ENTRY_SPACE, ENTRY_CAST = 0, 1
 EXIT_ANY, EXIT_PILE = 0, 1
@@ -41,8 +48,11 @@ G_KILLS, G_CAPT, G_RESC, G_FORF = 0, 2, 4, 6
 G_MOVES, G_DEEP = 8, 9
 N_TALLY = 10
 
-END_KILLED, END_CAP = 0, 1
+END_KILLED, END_HORIZON = 0, 1
 WIN_VALUE = 1.0e9
+CASTS = 0  # slot of the casts' chance substream in the streams array
+#: two search values closer than this (relative, at least 1 absolute) are an exact tie
+TIE_REL = 1e-9
 
 
 @kernel
@@ -300,21 +310,40 @@ def evaluate(st, R, p):
 
 
 @helper
-def greedy_choice(st, R, p, cast, moves, n):
+def greedy_choice(st, R, p, cast, moves, n, rs):
+    """The move with the best :func:`greedy_score`; moves with equal scores (integers) are
+    equally likely, drawn on the bot's own stream only when there is a tie."""
     best = moves[0]
     best_s = greedy_score(st, R, p, moves[0], cast)
+    ties = 1
     for k in range(1, n):
         s = greedy_score(st, R, p, moves[k], cast)
         if s > best_s:
             best_s = s
             best = moves[k]
+            ties = 1
+        elif s == best_s:
+            ties += 1
+            if tie_wins(rs, 1 + p, ties):
+                best = moves[k]
     return best
+
+
+@njit(cache=True, inline="always")
+def same_value(a, b):
+    """``a`` and ``b`` (search values) are an exact tie: |a - b| <= 1e-9 max(1, |b|)."""
+    return abs(a - b) <= TIE_REL * max(1.0, abs(b))
 
 
 @helper
 def search_choice(st, R, p, cast, moves, n, depth, casts_left_in_turn,
-                  cast_vals, cast_probs, scratch, dummy):
-    """Expectiminimax: our move, then (depth 2) every cast of the next caster and its best reply."""
+                  cast_vals, cast_probs, scratch, dummy, rs):
+    """Expectiminimax: our move, then (depth 2) every cast of the next caster and its best reply.
+
+    A winning move is played at once: there is at most one (all the enemy's living warriors
+    would have to be in the pile it carries off).  Moves whose values are an exact tie
+    (:func:`same_value` with the best value found first) are equally likely, drawn on the
+    bot's own stream only when there is a tie."""
     T = R[R_T]
     W = R[R_W]
     s1 = scratch[0]
@@ -322,7 +351,8 @@ def search_choice(st, R, p, cast, moves, n, depth, casts_left_in_turn,
     rep = scratch[2]
     nxt = p if casts_left_in_turn > 0 else 1 - p
     best = moves[0]
-    best_v = -np.inf
+    best_v = 0.0
+    ties = 0
     for k in range(n):
         copy_into(s1, st)
         apply_move(s1, R, p, moves[k], cast, dummy)
@@ -347,21 +377,34 @@ def search_choice(st, R, p, cast, moves, n, depth, casts_left_in_turn,
                     if e > bv:
                         bv = e
                 v += cast_probs[c] * (bv if nxt == p else -bv)
-        if v > best_v:
+        if ties == 0 or (v > best_v and not same_value(v, best_v)):
             best_v = v
             best = moves[k]
+            ties = 1
+        elif same_value(v, best_v):
+            ties += 1
+            if tie_wins(rs, 1 + p, ties):
+                best = moves[k]
     return best
 
 
 @njit(cache=True, inline="always")
+def seed_game(rs, seed, g):
+    """The streams of game ``g``: ``rs[CASTS]`` at the start of its DICE substream (index
+    0), ``rs[1 + s]`` at the start of seat s's bot stream."""
+    seed_streams(rs, seed, g)
+    open_substream(rs, CASTS, game_base(seed, g), DICE, 0)
+
+
+@njit(cache=True, inline="always")
 def cast_lots(rs, R, tab, lot_thresh):
-    """Cast the lots: each lot takes 16 bits of a chance draw (four lots a draw) and is
-    marked when they fall below ``lot_thresh`` (= lot_p * 65536)."""
+    """Cast the lots: each lot takes 16 bits of a draw from the casts' substream (four lots
+    a draw) and is marked when they fall below ``lot_thresh`` (= lot_p * 65536)."""
     marked = 0
     x = np.uint64(0)
     for k in range(R[R_LOTS]):
         if k % 4 == 0:
-            x = next_u64(rs, 0)
+            x = next_u64(rs, CASTS)
         marked += np.int64(np.int64(x & np.uint64(0xFFFF)) < lot_thresh)  # branch-free
         x = x >> np.uint64(16)
     return tab[marked]
@@ -373,7 +416,7 @@ def play_game(g, seed, R, tab, lot_thresh, cast_vals, cast_probs, bot_ids, bot_p
     """Play game ``g``; returns (winner, end_reason, first, casts); tallies in ``tally``."""
     T = R[R_T]
     W = R[R_W]
-    seed_streams(rs, seed, g)
+    seed_game(rs, seed, g)
     reset_state(st, T, W)
     tally[:] = 0
     fm = R[R_FIRST]
@@ -385,7 +428,7 @@ def play_game(g, seed, R, tab, lot_thresh, cast_vals, cast_probs, bot_ids, bot_p
         first = 1
     p = first
     casts = 0
-    cap = R[R_CAP]
+    horizon = R[R_HORIZON]
     cpt = R[R_CPT]
     while True:
         for k in range(cpt):
@@ -399,10 +442,10 @@ def play_game(g, seed, R, tab, lot_thresh, cast_vals, cast_probs, bot_ids, bot_p
                 if n == 0:
                     mv = -1
                 elif b == BOT_GREEDY:
-                    mv = greedy_choice(st, R, p, cast, moves, n)
+                    mv = greedy_choice(st, R, p, cast, moves, n, rs)
                 else:
                     mv = search_choice(st, R, p, cast, moves, n, np.int64(bot_par[p, 0]),
-                                       cpt - 1 - k, cast_vals, cast_probs, scratch, dummy)
+                                       cpt - 1 - k, cast_vals, cast_probs, scratch, dummy, rs)
             if mv < 0:
                 tally[G_FORF + p] += 1
             else:
@@ -410,8 +453,8 @@ def play_game(g, seed, R, tab, lot_thresh, cast_vals, cast_probs, bot_ids, bot_p
                 tally[G_MOVES] += 1
                 if st[3 * T + 2 + (1 - p)] >= W:
                     return p, END_KILLED, first, casts
-            if casts >= cap:
-                return -1, END_CAP, first, casts
+            if casts >= horizon:
+                return -1, END_HORIZON, first, casts
         p = 1 - p
 
 
