@@ -398,7 +398,10 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
         partial = True
     finally:
         if results is not None:
-            results.close()
+            import warnings
+            with warnings.catch_warnings():  # joblib: "tasks ... cancelled" (the early stop)
+                warnings.simplefilter("ignore", UserWarning)
+                results.close()
         if bar is not None:
             bar.close()
     return base, stats, stopped, played, cpu, partial, chunks
