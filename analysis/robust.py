@@ -36,6 +36,10 @@ Verdict rules (documented in the report's Method; unit-tested on synthetic input
   within (-a/2, +a): the sign and rough size (half to double) survive.
 * Against a baseline with no material effect, a condition *shows* one when its interval
   excludes 0 and its size is at least m; it *holds* when its interval lies within (-m, m).
+* Against an unclear baseline, a condition still *moves* the headline when its paired
+  swing's interval lies wholly beyond the largest size the baseline's interval allows (and
+  beyond m): whatever the baseline's true value, that flips or doubles it, or creates an
+  effect that matters.
 * Anything else is *unclear*.  A condition that changed no game is *the same*.
 * The verdict: **depends on X** when any condition flips, halves or doubles the
   headline (or shows a material effect the baseline lacks), naming them; **holds** when
@@ -64,10 +68,11 @@ METRIC_ALIASES = {"first": "edge", "first-edge": "edge", "first player edge": "e
                   "winning margin": "margin", "score": "margin"}
 
 #: statuses of a condition, in the order the verdict names them
-DEPENDS = ("flips", "halves", "doubles", "material")
+DEPENDS = ("flips", "halves", "doubles", "material", "moves")
 STATUS_WORDS = {
     "holds": "holds", "same": "no game changed", "flips": "flips it", "halves": "less than half",
-    "doubles": "more than double", "material": "a material effect", "unclear": "cannot tell",
+    "doubles": "more than double", "material": "a material effect",
+    "moves": "moves it beyond the baseline", "unclear": "cannot tell",
 }
 
 
@@ -243,11 +248,16 @@ def classify_baseline(v: float, lo: float, hi: float, m: float) -> str:
     return "unclear"
 
 
-def classify_condition(base_status: str, base_v: float, c: dict, m: float) -> str:
+def classify_condition(base_status: str, base_v: float, c: dict, m: float,
+                       base_lo: float | None = None, base_hi: float | None = None) -> str:
     """The status of one condition against the baseline (see the module docstring).
 
     ``c``: v, lo, hi (the condition's own value and interval), s, s_lo, s_hi (its paired
-    swing against the baseline on the same games) and same (no game changed)."""
+    swing against the baseline on the same games) and same (no game changed).  Against an
+    unclear baseline (with its interval ``base_lo``, ``base_hi``) a condition still *moves*
+    the headline when its swing's interval lies wholly beyond the largest size the baseline
+    could have (and beyond m): whatever the baseline is, that flips, doubles or creates an
+    effect that matters."""
     if c.get("same"):
         return "same"
     vals = [c.get(k, float("nan")) for k in ("v", "lo", "hi", "s", "s_lo", "s_hi")]
@@ -273,6 +283,10 @@ def classify_condition(base_status: str, base_v: float, c: dict, m: float) -> st
         if (c["lo"] > 0 or c["hi"] < 0) and abs(c["v"]) >= m:
             return "material"
         return "unclear"
+    if base_lo is not None and base_hi is not None and math.isfinite(base_lo) and math.isfinite(base_hi):
+        reach = max(m, abs(base_lo), abs(base_hi))
+        if c["s_lo"] > reach or c["s_hi"] < -reach:
+            return "moves"
     return "unclear"
 
 
@@ -357,7 +371,7 @@ def verdict(spec: dict, base: dict, conds: list[dict], m: float) -> dict:
     kind, assumption, n, v, lo, hi, s, s_lo, s_hi, same (``status`` is filled in)."""
     bstat = classify_baseline(base["v"], base["lo"], base["hi"], m)
     for c in conds:
-        c["status"] = classify_condition(bstat, base["v"], c, m)
+        c["status"] = classify_condition(bstat, base["v"], c, m, base["lo"], base["hi"])
         c["settle"] = (settle_games(bstat, base["v"], c, m) if c["status"] == "unclear"
                        else float("nan"))
     label = spec["label"]
@@ -365,7 +379,7 @@ def verdict(spec: dict, base: dict, conds: list[dict], m: float) -> dict:
             f"{fmt_interval(spec, base['lo'], base['hi'])}, {base['n']:,} games)")
     out = {"headline": spec["key"], "label": label, "baseline_status": bstat, "depends_on": [],
            "games_needed": float("nan"), "conditions": len(conds)}
-    if bstat == "unclear":
+    if bstat == "unclear" and not any(c["status"] == "moves" for c in conds):
         need = settle_games(bstat, base["v"], None, m, base)
         out.update(kind="cannot tell", games_needed=need,
                    text=f"{label}: cannot tell. {head[0].upper() + head[1:]}: the interval is too "
@@ -381,10 +395,13 @@ def verdict(spec: dict, base: dict, conds: list[dict], m: float) -> dict:
         items = []
         for c in sorted(dep, key=lambda c: -abs(c["s"])):
             how = {"flips": "flips it", "halves": "less than half", "doubles": "more than double",
-                   "material": "an effect that matters"}[c["status"]]
+                   "material": "an effect that matters",
+                   "moves": f"{fmt(spec, c['s'], signed=True)} on the same games, more than the "
+                            "baseline could be"}[c["status"]]
             items.append(f"{c['label']} gives {fmt(spec, c['v'])} ({how})")
-        text = (f"{label}: depends on {_join(names)}. {head[0].upper() + head[1:]}, but "
-                + "; ".join(items) + ".")
+        text = (f"{label}: depends on {_join(names)}. {head[0].upper() + head[1:]}"
+                + (": too wide an interval to judge the baseline itself" if bstat == "unclear" else "")
+                + ", but " + "; ".join(items) + ".")
         if unclear:
             text += (f" {len(unclear)} other condition{'s' if len(unclear) > 1 else ''} could not "
                      f"tell ({', '.join(c['label'] for c in unclear)}).")
@@ -495,7 +512,8 @@ def evaluate_all(res) -> dict:
 
 # ------------------------------------------------------------------------- tornado chart
 STATUS_COLOURS = {"holds": "#0072B2", "same": "#56B4E9", "flips": "#D55E00", "halves": "#D55E00",
-                  "doubles": "#D55E00", "material": "#D55E00", "unclear": "#7F7F7F"}
+                  "doubles": "#D55E00", "material": "#D55E00", "moves": "#D55E00",
+                  "unclear": "#7F7F7F"}
 
 
 def tornado(ev: dict, path, title: str) -> list[str]:
@@ -533,8 +551,8 @@ def tornado(ev: dict, path, title: str) -> list[str]:
     ax.set_yticks(y, [r["label"] for r in rows])
     ax.set_ylim(len(rows) - 0.4, -1.0)
     unit = "points" if spec["rate"] else spec["unit"]
-    ax.set_xlabel(f"swing of the {spec['label']} against the baseline"
-                  + (f" ({unit})" if unit else "") + ", 95% paired interval")
+    ax.set_xlabel("swing against the baseline" + (f" ({unit})" if unit else "")
+                  + "; bars: 95% paired interval")
     ax.set_title(title, fontsize=11, loc="left")
     ax.spines[["top", "right"]].set_visible(False)
     ax.grid(axis="x", alpha=0.3)
@@ -568,7 +586,7 @@ METHOD = (
     "lies wholly above the baseline, and holds when the swing lies within those limits. Against "
     "a baseline with no material effect (its interval within the threshold) a condition holds "
     "when its interval is within the threshold too, and shows an effect when its interval "
-    "excludes 0 and it reaches the threshold. 'Cannot tell' gives the games that would settle "
+    "excludes 0 and it reaches the threshold. Against a baseline too uncertain to judge, a condition still moves the headline when its paired swing lies wholly beyond the largest size the baseline's interval allows. 'Cannot tell' gives the games that would settle "
     "it: n (half-width / distance to the nearest boundary the interval straddles)^2. Early stop: "
     "every condition is checked after each chunk (in chunk order, so the result does not "
     "depend on the number of jobs) and stops once its status on the chosen headline is decided "

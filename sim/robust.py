@@ -382,13 +382,12 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
                 if act:
                     ev = evaluate(layout, metric, base, [{"stats": stats[k], "label": "", "kind": "",
                                                           "assumption": ""} for k in act], z=Z_STOP)
-                    if ev["verdict"]["baseline_status"] != "unclear":
-                        for k, r in zip(act, ev["rows"]):
-                            if r["status"] != "unclear":
-                                done[k] = stopped[k] = True
-                                if bar is not None:
-                                    bar.total -= n - stats[k]["n"]
-                                    bar.refresh()
+                    for k, r in zip(act, ev["rows"]):
+                        if r["status"] != "unclear":
+                            done[k] = stopped[k] = True
+                            if bar is not None:
+                                bar.total -= n - stats[k]["n"]
+                                bar.refresh()
             if last:
                 done = [True] * K
             state["active"] = frozenset(k for k in range(K) if not done[k])

@@ -80,12 +80,24 @@ def test_interval_crossing_zero():
 
 def test_too_few_games_cannot_tell_with_the_games_that_would_settle_it():
     wide = {"v": 0.006, "lo": -0.004, "hi": 0.016, "n": 2_000}   # neither none nor material
-    cs = [cond("greedy (all seats)", 0.3, 0.01, 0.3, 0.01)]
+    cs = [cond("greedy (all seats)", 0.02, 0.01, 0.014, 0.01)]   # within the baseline's reach
     v = AR.verdict(RATE, wide, cs, M)
     assert v["kind"] == "cannot tell" and v["baseline_status"] == "unclear"
     # |v| < m: the interval must fit within (-m, m): half-width 0.01 against 0.004 to spare
     assert v["games_needed"] == math.ceil(2_000 * (0.01 / 0.004) ** 2)
     assert "no condition can be judged" in v["text"]
+
+
+def test_an_unclear_baseline_still_shows_a_condition_that_moves_it_beyond_its_reach():
+    wide = {"v": 0.008, "lo": -0.002, "hi": 0.018, "n": 10_000}
+    far = cond("search (all seats)", 0.045, 0.01, 0.037, 0.013)     # swing 2.4 to 5.0 points
+    near = cond("greedy (all seats)", 0.03, 0.01, 0.023, 0.013)     # swing 1.0 to 3.6: unclear
+    v = AR.verdict(RATE, wide, [far, near], M)
+    assert far["status"] == "moves" and near["status"] == "unclear"
+    assert v["kind"] == "depends" and v["depends_on"] == ["the bots"]
+    assert "too wide an interval to judge the baseline itself" in v["text"]
+    v = AR.verdict(RATE, wide, [near], M)
+    assert v["kind"] == "cannot tell" and "no condition can be judged" in v["text"]
 
 
 def test_baseline_without_a_material_edge():
@@ -343,3 +355,18 @@ def test_robust_command_and_normalised_rules():
     assert AR.robust_command(get("maya"), 4, {}) == "sim robust maya --players 4"
     assert AR._norm_rules({"a": 1.0, "b": (1, 3), "c": "x", "d": True}) == AR._norm_rules(
         {"a": "1", "b": "1,3", "c": "x", "d": "True"})
+
+
+@pytest.mark.parametrize("name", ["puluc", "maya", "batam", "balam"])
+def test_every_game_declares_its_bot_strength(name):
+    """`strength` names valid bots, strongest first, the default bot among them; the setup
+    parameters, where the game has them, are choices or booleans with another value."""
+    g = get(name)
+    assert g.strength, f"{name}: declare strength=(...) for sim robust"
+    labels = [g.choose_bots(b, g.default_players)[0].label for b in g.strength]
+    assert len(set(labels)) == len(labels)
+    assert g.default_bots[0] in labels
+    params = {p.name: p for p in g.params}
+    for s in g.setup_randomness:
+        if s in params:
+            assert params[s].kind in ("choice", "bool")
