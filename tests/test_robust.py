@@ -370,3 +370,15 @@ def test_every_game_declares_its_bot_strength(name):
     for s in g.setup_randomness:
         if s in params:
             assert params[s].kind in ("choice", "bool")
+
+
+def test_compare_robust_flag_runs_the_robust_comparison(tmp_path):
+    r = CliRunner().invoke(cli, ["compare", "puluc", "--variant", "base:", "--variant", "nine:track=9",
+                                 "--robust", "--games", "1500", "--jobs", "1", "-q",
+                                 "--out", str(tmp_path / "r")])
+    assert r.exit_code == 0, r.output
+    import json
+    data = json.loads((tmp_path / "r" / "robust.json").read_text())
+    assert data["mode"] == "compare" and data["layout"]["parts"] == 2
+    assert [v["name"] for v in data["manifest"]["variants"]] == ["base", "nine"]
+    assert "change in game length" in data["verdicts"]["length"]["text"]
