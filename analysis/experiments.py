@@ -342,6 +342,9 @@ def write_compare_report(res, out_dir) -> Path:
     if len(res.variants) > 1:
         parts.append("<h2>In short</h2><ul class='key'>" + "".join(
             f"<li>{html.escape(x)}</li>" for x in compare_headline(res, tab)[:-1]) + "</ul>")
+    if kind == "compare" and len(res.variants) == 2:
+        from .robust import how_sure_box
+        parts.append(how_sure_box(res.game, m, out_dir, "compare"))
     if m.get("sprt"):
         s = m["sprt"]
         last = {}

@@ -20,6 +20,8 @@ table{border-collapse:collapse;margin:.6em 0;font-size:.93em} th,td{border:1px s
 text-align:left} th{background:#f4f4f4} td.num{text-align:right;font-variant-numeric:tabular-nums}
 img{max-width:100%;height:auto;border:1px solid #eee;margin:.5em 0} .changed{font-weight:bold;color:#a33}
 ul.key li{margin:.2em 0} code{background:#f4f4f4;padding:0 .2em} details{margin:.5em 0}
+.box{border:1px solid #9cc3e0;background:#f3f8fc;padding:.2em 1em;margin:1em 0}
+.box h2{margin-top:.6em;border:none}
 """
 
 
@@ -328,6 +330,8 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
                      "every figure below uses only the finished games.</p>")
     parts.append("<h2>In short</h2><ul class='key'>" +
                  "".join(f"<li>{html.escape(x)}</li>" for x in headline(s, manifest, game)) + "</ul>")
+    from .robust import how_sure_box
+    parts.append(how_sure_box(game, manifest, out_dir, "run"))
     for fn, t, cap in figs:
         parts.append(f"<h2>{html.escape(t)}</h2><img src='{fn}' alt='{html.escape(t)}'>"
                      f"<p>{html.escape(cap)}</p>")

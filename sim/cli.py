@@ -187,9 +187,11 @@ def _seed(seed):
                    "as the fair share, so draws do not move it; 'first player wins' counts them as losses)")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT false-alarm rate")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT miss rate")
+@click.option("--robust", "robust_", is_flag=True,
+              help="judge the variant's effect under every bot, reading and setup (sim robust compare)")
 @_common_experiment_options
-def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha, beta, games, bots,
-                players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
+def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha, beta, robust_, games,
+                bots, players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
     """Compare rule variants on the same seeds (paired differences, seat-swapped pairs).
 
     Example: sim compare puluc --games 2e5 --variant base: --variant nine:track=9
@@ -200,6 +202,9 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
     vs = [parse_variant(v) for v in variants]
     if variants_file:
         vs += load_variants_file(variants_file)
+    if robust_:
+        return _robust(game, vs, (), None, True, True, games, bots, players, seed, jobs, chunk_size,
+                       backend, scheduler, out, quiet)
     if not 0 < alpha < 0.5 or not 0 < beta < 0.5:
         raise UsageError("--alpha and --beta must be between 0 and 0.5")
     out_dir = _experiment_dir(out, game, "compare")
@@ -301,6 +306,75 @@ def impact_cmd(game, card, mode, metric, sets, games, bots, players, seed, jobs,
     return 130 if res.partial else 0
 
 
+@cli.command("robust")
+@click.argument("what", metavar="GAME | compare GAME")
+@click.argument("game", required=False)
+@click.option("--variant", "variants", multiple=True, metavar="NAME:PARAM=VALUE,...",
+              help="with compare: the reference (first) and the variant")
+@click.option("--variants", "variants_file", default=None, metavar="FILE",
+              help="with compare: TOML file of two named variants")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+              help="a rule parameter of the baseline; repeatable")
+@click.option("--metric", default=None,
+              help="the headline the tornado leads with, early stops follow and the worst-case "
+                   "combination is chosen by: edge (default), gap, decisive, length, margin")
+@click.option("--early-stop/--no-early-stop", default=True, show_default=True,
+              help="stop a condition once its verdict is decided (99.9%), or play --games each")
+@click.option("--combine/--no-combine", default=True, show_default=True,
+              help="also play the worst-case combination of the two readings that move it most")
+@_common_experiment_options
+def robust_cmd(what, game, variants, variants_file, sets, metric, early_stop, combine, games, bots,
+               players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
+    """Does the verdict hold?  The headline figures under every bot, every reading of a
+    silent or ambiguous rule and the setup's randomness, on the same seeds, with a verdict
+    per headline: holds, depends on X, or cannot tell.
+
+    Examples: sim robust puluc --games 1e5;
+    sim robust compare puluc --variant base: --variant nine:track=9
+    """
+    from .experiments import load_variants_file, parse_variant
+    if what == "compare":
+        if not game:
+            raise UsageError("sim robust compare needs a game: sim robust compare GAME --variant ...")
+        vs = [parse_variant(v) for v in variants]
+        if variants_file:
+            vs += load_variants_file(variants_file)
+        if len(vs) != 2:
+            raise UsageError("sim robust compare takes two --variant: the reference first, then the "
+                             f"variant (got {len(vs)})")
+    else:
+        if game:
+            raise UsageError(f"sim robust takes one game (or: compare GAME), not {what!r} and {game!r}")
+        if variants or variants_file:
+            raise UsageError("--variant goes with sim robust compare GAME")
+        game, vs = what, None
+    get_game(game)
+    return _robust(game, vs, sets, metric, early_stop, combine, games, bots, players, seed, jobs,
+                   chunk_size, backend, scheduler, out, quiet)
+
+
+def _robust(game, variants, sets, metric, early_stop, combine, games, bots, players, seed, jobs,
+            chunk_size, backend, scheduler, out, quiet):
+    """sim robust (and sim compare --robust): play, write the report, print the verdicts."""
+    from analysis.robust import robust_text, write_robust_report
+    from .robust import robust
+    if jobs < 0:
+        raise UsageError(f"--jobs must be 0 (all cores) or more, not {jobs}")
+    if chunk_size is not None and chunk_size < 1:
+        raise UsageError(f"--chunk-size must be at least 1, not {chunk_size}")
+    out_dir = _experiment_dir(out, game, "robust-compare" if variants else "robust")
+    command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
+    res = robust(game, games, rules=parse_assignments(sets), bots=bots, players=players,
+                 seed=_seed(seed), variants=variants, metric=metric, jobs=jobs, chunk_size=chunk_size,
+                 backend=backend, scheduler=scheduler, progress=(not quiet) and sys.stderr.isatty(),
+                 early_stop=early_stop, combine=combine, command=command)
+    path = write_robust_report(res, out_dir)
+    if not quiet:
+        click.echo(robust_text(res))
+    click.echo(f"report: {path}")
+    return 130 if res.manifest.get("partial") else 0
+
+
 @cli.command("games")
 def games_cmd():
     """List the games."""
@@ -318,13 +392,29 @@ def rules_cmd(game):
     click.echo(f"{g.title} (version {g.version}), {'/'.join(map(str, g.players))} players. "
                f"Rules as implemented: {g.rules_doc}")
     click.echo("")
-    click.echo("Rule parameters (change with --set NAME=VALUE):")
-    for p in g.params:
-        default = ",".join(map(str, p.default)) if isinstance(p.default, tuple) else p.default
-        click.echo(f"  {p.name}  (default {default}; {p.allowed()})")
-        click.echo(f"      {p.help}")
-        if p.source:
-            click.echo(f"      rulebook: {p.source}")
+    click.echo("Rule parameters (change with --set NAME=VALUE), grouped by what they are:")
+    groups = (("rule", "Rules of the rulebook"), ("variant", "Variants the rulebook offers"),
+              ("reading", "Readings: where the rulebook is silent or ambiguous (sim robust "
+                          "tries each alternative)"),
+              ("horizon", "Horizon (not a rule: every game ends)"),
+              ("data", "Data files (contents the rulebook does not print are assumptions)"),
+              ("analysis", "Analysis switches (not rules)"))
+    for role, title in groups:
+        ps = [p for p in g.params if p.role == role]
+        if not ps:
+            continue
+        click.echo("")
+        click.echo(f" {title}:")
+        for p in ps:
+            default = ",".join(map(str, p.default)) if isinstance(p.default, tuple) else p.default
+            click.echo(f"  {p.name}  (default {default}; {p.allowed()})")
+            click.echo(f"      {p.help}")
+            if p.source:
+                click.echo(f"      rulebook: {p.source}")
+            if role == "reading":
+                alts = ", ".join(",".join(map(str, a)) if isinstance(a, tuple) else str(a)
+                                 for a in p.other_readings())
+                click.echo(f"      other readings: {alts or 'none declared'}")
     click.echo("")
     click.echo(f"Bots (--bots, one per seat; default {','.join(g.default_bots)}):")
     for b in g.bots:
@@ -341,7 +431,11 @@ def report_cmd(run_dir):
     import json
     from pathlib import Path
     d = Path(run_dir)
-    if (d / "experiment.json").is_file():
+    if (d / "robust.json").is_file():
+        from analysis.robust import write_robust_report
+        from .robust import RobustResult
+        path = write_robust_report(RobustResult.from_dict(json.loads((d / "robust.json").read_text())), d)
+    elif (d / "experiment.json").is_file():
         from analysis.experiments import load_experiment, write_compare_report
         from analysis.impact import write_impact_report
         data = json.loads((d / "experiment.json").read_text())

@@ -122,8 +122,25 @@ class Game:
     # the `sim impact` mode used when --mode is not given: "neutral" where removing a card
     # changes the length of the game (the length itself moves the seat edges), else "remove"
     impact_default_mode: str = "remove"
+    # `sim robust`: the bots from the strongest to the weakest (bot specs as --bots takes
+    # them, tiers and styles alike); every one plays with all seats equal, and the first
+    # plays against each other one in every seating.  Empty: the default bot first, then
+    # the others in declaration order.
+    strength: tuple = ()
+    # `sim robust`: the parameters that hold the setup's randomness (a random or a fixed
+    # board layout, a uniform or a turn-based setup); each other choice is a condition.
+    # A name the game does not declare (yet) is skipped.
+    setup_randomness: tuple = ()
 
     # ------------------------------------------------------------- helpers
+    def bot_strength(self) -> tuple:
+        """The bots `sim robust` tries, strongest first (see ``strength``)."""
+        if self.strength:
+            return tuple(self.strength)
+        names = [b.name for b in self.bots]
+        first = [b for b in dict.fromkeys(self.default_bots) if b in names]
+        return tuple(first + [b for b in names if b not in first])
+
     def sides(self, players: int) -> list[int]:
         """Side index of each seat (a team game maps several seats to one side)."""
         if self.side_of is None:

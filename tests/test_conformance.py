@@ -74,7 +74,8 @@ def test_zero_games(name):
     assert check_columns(g, g.default_players, cols, 0) == []
 
 
-_AMBIGUOUS = ("reading", "silent", "assumption", "not printed", "not a rule")
+_AMBIGUOUS = ("reading", "silent", "assumption", "not printed", "not a rule", "ambiguous",
+              "disagree", "leaves it open")
 
 
 @pytest.mark.parametrize("name", GAMES)

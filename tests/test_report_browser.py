@@ -40,6 +40,7 @@ def reports(tmp_path_factory):
         "skill": ["skill", "puluc", "--bots", "random,greedy", "--games", "500", "--jobs", "1", "-q"],
         "impact-all": ["impact", "batam", "--card", "all", "--games", "300", "--jobs", "1", "-q"],
         "maya-4p": ["maya", "--players", "4", "--games", "1000", "--jobs", "1", "-q"],
+        "robust": ["robust", "puluc", "--games", "2e4", "-q"],
     }
     for name, args in runs.items():
         r = CliRunner().invoke(cli, args + ["--out", str(root / name)])
@@ -47,7 +48,7 @@ def reports(tmp_path_factory):
     return root
 
 
-@pytest.mark.parametrize("kind", ["run", "compare", "sweep", "skill", "impact-all", "maya-4p"])
+@pytest.mark.parametrize("kind", ["run", "compare", "sweep", "skill", "impact-all", "maya-4p", "robust"])
 @pytest.mark.parametrize("page", ["index.html", "report-standalone.html"])
 def test_every_image_loads_and_no_script_error(reports, kind, page, tmp_path):
     path = reports / kind / page
@@ -60,3 +61,15 @@ def test_every_image_loads_and_no_script_error(reports, kind, page, tmp_path):
     assert 'data-errors="0"' in body, body
     console_errors = [line for line in log.splitlines() if "CONSOLE" in line and "Uncaught" in line]
     assert not console_errors, console_errors
+
+
+def test_robust_page_has_a_tornado_per_headline_with_one_bar_per_condition(reports):
+    """The robust report's tornado charts: one per headline, each drawing every condition."""
+    import json
+    data = json.loads((reports / "robust" / "robust.json").read_text())
+    html = (reports / "robust" / "index.html").read_text()
+    assert len(data["conditions"]) >= 4
+    for key, bars in data["tornado"].items():
+        assert len(bars) == len(data["conditions"])
+        assert f"src='tornado_{key}.png'" in html
+

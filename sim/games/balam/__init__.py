@@ -302,6 +302,10 @@ GAME = Game(
     highlight=("prestige", "pp_ceremony", "pp_ballgame", "cities", "wars", "buildings_lost"),
     events=KATUN_COLS,
     score="prestige",
+    # sim robust: the styles from the strongest (RULES.md, skill table), random last; the
+    # site layout (random or fixed) is the setup's randomness
+    strength=("merchant", "warlord", "builder", "priest", "random"),
+    setup_randomness=("layout",),
     report_figures=lambda manifest, out_dir: _impact().report_figures(manifest, out_dir),
     card_names=lambda rules: _impact().card_names(rules),
     card_rules=lambda rules, card, mode, workdir: _impact().card_rules(rules, card, mode, workdir),

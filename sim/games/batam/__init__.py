@@ -352,6 +352,9 @@ GAME = Game(
     # most 0.0012 rounds on 20,000 games per tile; RULES.md, Card impact)
     impact_default_mode="remove",
     notes={},
+    # sim robust: the styles from the strongest (RULES.md, Bots: one style against three
+    # heuristic bots), random last
+    strength=("heuristic", "hunter", "plodder", "spiteful", "miser", "gambler", "modest", "random"),
     bench=(
         {"label": "heuristic-4p", "players": 4, "bots": "heuristic", "moves": "rounds",
          "target": {"games_per_s": 20_000}},

@@ -366,6 +366,9 @@ GAME = Game(
     side_of=lambda players: [s % 2 for s in range(players)] if players == 4 else list(range(players)),
     highlight=("score", "ladders", "priests", "completed"),
     score="score",
+    # sim robust: bots from the strongest; the board set-up is the setup's randomness
+    strength=("search", "greedy", "random"),
+    setup_randomness=("setup",),
     bench=(
         {"label": "random-vs-random", "players": 2, "bots": "random,random", "moves": "exchanges",
          "target": {"moves_per_s": 1_500_000}},

@@ -164,6 +164,8 @@ GAME = Game(
     run_chunk=run_chunk,
     rules_doc=RULES_DOC,
     highlight=("kills", "captures", "rescues", "forfeits"),
+    # sim robust: bots from the strongest (skill: search > greedy > random)
+    strength=("search", "greedy", "random"),
     bench=(
         {"label": "random-vs-random", "players": 2, "bots": "random,random", "moves": "casts",
          "target": {"games_per_s": 100_000}},

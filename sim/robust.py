@@ -1,0 +1,532 @@
+"""`sim robust`: the headline figures under every change of the assumptions a designer did
+not choose (the bots, the readings of silent or ambiguous rules, the setup's randomness),
+on common random numbers with paired intervals against the baseline.
+
+A *condition* is one such change, applied to the baseline (the rules and bots given; in a
+comparison, to the reference and the variant alike):
+
+* bots: every bot of ``Game.strength`` with all seats equal, and the strongest against
+  each other one in every seating (the strong bot in each seat in turn; the seatings are
+  averaged game by game);
+* readings: each alternative of each parameter declared ``role="reading"``
+  (:meth:`sim.params.Param.other_readings`), one at a time; then, in a second run, the
+  worst-case combination of the two readings that moved the chosen headline most in the
+  same direction;
+* setup: each other value of the parameters of ``Game.setup_randomness``.
+
+Every condition is an arm of the comparison engine (:mod:`sim.experiments`): the same game
+indices and seed, the kernel's columns reduced per game by
+:func:`sim.experiments.per_game_metrics`.  A chunk task plays the baseline's arms and every
+condition still running, and returns, per condition, the sums and the sums of products of
+the per-game vector [baseline quantities, condition quantities] (see
+:func:`analysis.robust.quantity_names`), from which every headline, swing and interval is
+an exact linear contrast.  All conditions go through one joblib run over all cores with a
+progress bar; chunks are merged in index order, and a condition whose status on the chosen
+headline is decided at 99.9% (with the baseline's) stops there (its later chunks are
+ignored, so the result does not depend on the number of jobs).
+"""
+from __future__ import annotations
+
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import numpy as np
+
+from .game import Game
+from .games import get as get_game
+from .params import UsageError
+
+#: a condition is not stopped before this many games (nor before its second chunk)
+MIN_STOP_GAMES = 2000
+
+
+@dataclass
+class Condition:
+    """One change of the assumptions, played on the baseline's seeds."""
+
+    label: str              # "search (all seats)", "exit=pile", "layout=fixed"
+    kind: str               # "bots" | "reading" | "setup" | "combined"
+    assumption: str         # "bots", or the parameter name(s)
+    rules: dict             # rule changes on top of the baseline's (both arms in a comparison)
+    seatings: list | None   # bots per seat, one list per seating (None: the baseline's bots)
+    stats: dict | None = None   # n, s, S2 over [baseline quantities, condition quantities]
+    stopped: bool = False       # stopped early: its status was decided before --games
+    stage: int = 1
+
+    def describe(self) -> str:
+        parts = []
+        if self.rules:
+            parts.append(", ".join(f"{k}={_show(v)}" for k, v in self.rules.items()))
+        if self.seatings:
+            parts.append("bots " + "; ".join(",".join(s) for s in self.seatings)
+                         + (" (seatings averaged game by game)" if len(self.seatings) > 1 else ""))
+        return "; ".join(parts)
+
+    def as_dict(self) -> dict:
+        return {"label": self.label, "kind": self.kind, "assumption": self.assumption,
+                "rules": self.rules, "seatings": self.seatings, "stats": self.stats,
+                "stopped": self.stopped, "stage": self.stage}
+
+
+@dataclass
+class RobustResult:
+    game: Game
+    players: int
+    mode: str               # "game" | "compare"
+    metric: str
+    layout: dict
+    base_stats: dict
+    conditions: list
+    skipped: list = field(default_factory=list)
+    manifest: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"kind": "robust", "game": self.game.name, "players": self.players, "mode": self.mode,
+                "metric": self.metric, "layout": self.layout, "base_stats": _stats_json(self.base_stats),
+                "conditions": [{**c.as_dict(), "stats": _stats_json(c.stats)} for c in self.conditions],
+                "skipped": [list(x) for x in self.skipped], "manifest": self.manifest}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "RobustResult":
+        conds = [Condition(c["label"], c["kind"], c["assumption"], c["rules"], c["seatings"],
+                           _stats_np(c["stats"]), c["stopped"], c.get("stage", 1))
+                 for c in data["conditions"]]
+        return cls(get_game(data["game"]), int(data["players"]), data["mode"], data["metric"],
+                   data["layout"], _stats_np(data["base_stats"]), conds,
+                   [tuple(x) for x in data.get("skipped", [])], data["manifest"])
+
+
+def _stats_json(st):
+    if st is None:
+        return None
+    return {"n": int(st["n"]), "s": np.asarray(st["s"]).tolist(), "S2": np.asarray(st["S2"]).tolist()}
+
+
+def _stats_np(st):
+    if st is None:
+        return None
+    return {"n": int(st["n"]), "s": np.asarray(st["s"], np.float64), "S2": np.asarray(st["S2"], np.float64)}
+
+
+def _show(v) -> str:
+    if isinstance(v, tuple):
+        return ",".join(str(x) for x in v)
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+# ------------------------------------------------------------------------ the quantities
+def quantities(game: Game, players: int, cols: dict) -> np.ndarray:
+    """(quantities, games): the per-game vector of :func:`analysis.robust.quantity_names`,
+    taken from the engine's per-game metrics (the first side's score with a game without a
+    winner as the fair share, each side's share, decisive, length) plus the score margin."""
+    from .experiments import HEADLINE, metric_names, per_game_metrics
+    names = metric_names(game, players)
+    V = per_game_metrics(game, players, cols)
+    m = game.n_sides(players)
+    rows = [V[names.index(HEADLINE)]] + [V[names.index(f"win {k}")] for k in range(m)]
+    rows += [V[names.index("decisive")], V[names.index(game.length)]]
+    if game.score:
+        sc = np.asarray(cols[game.score], np.float64).reshape(-1, players)
+        M = np.zeros((players, m))
+        M[np.arange(players), game.sides(players)] = 1.0
+        side = np.sort(sc @ M, axis=1)
+        rows.append(side[:, -1] - side[:, -2] if m > 1 else side[:, -1])
+    return np.vstack(rows)
+
+
+def make_layout(game: Game, players: int, mode: str) -> dict:
+    from analysis.robust import quantity_names
+    m = game.n_sides(players)
+    return {"mode": mode, "parts": 2 if mode == "compare" else 1,
+            "quantities": quantity_names(m, bool(game.score)), "sides": m, "fair": 1.0 / m,
+            "teams": m < players, "side_names": game.side_labels(players), "score": bool(game.score),
+            "score_name": game.score, "length": game.length, "length_unit": game.length_unit}
+
+
+def _moments(Z: np.ndarray) -> dict:
+    return {"n": Z.shape[1], "s": Z.sum(axis=1), "S2": Z @ Z.T}
+
+
+def _merge(a: dict | None, b: dict) -> dict:
+    if a is None:
+        return {"n": b["n"], "s": b["s"].copy(), "S2": b["S2"].copy()}
+    return {"n": a["n"] + b["n"], "s": a["s"] + b["s"], "S2": a["S2"] + b["S2"]}
+
+
+def _play_robust(game_name, players, seed, start, count, ctxs, arms, base_parts, active):
+    """Worker task: one chunk of the baseline's arms and of every active condition's, reduced
+    to the sums and sums of products of [baseline quantities, condition quantities].
+
+    ``arms``: (ctx index, bot ids, bot parameters) per arm; ``base_parts`` and each active
+    condition's parts: one list of arm indices per part (reference, variant), the seatings
+    whose quantities are averaged game by game."""
+    game = get_game(game_name)
+    t0 = time.process_time()
+    need = sorted({a for part in base_parts for a in part}
+                  | {a for _, parts in active for part in parts for a in part})
+    Q = {}
+    for a in need:
+        ci, ids, par = arms[a]
+        cols = game.run_chunk(ctxs[ci], players, seed, start, count, ids, par)
+        Q[a] = quantities(game, players, cols)
+
+    def block(parts):
+        return np.vstack([sum(Q[a] for a in part) / len(part) for part in parts])
+
+    B = block(base_parts)
+    out = {c: _moments(np.vstack([B, block(parts)])) for c, parts in active}
+    return start, count, _moments(B), out, time.process_time() - t0, len(need) * count
+
+
+# ----------------------------------------------------------------------- the conditions
+def build_conditions(game: Game, players: int, base_rules: dict, base_bots: list[str],
+                     exclude=(), validate_rules=None) -> tuple[list[Condition], list]:
+    """The conditions of a robust run, and what was skipped (with why).
+
+    ``base_rules``: the baseline's resolved rules; ``base_bots``: its bot labels per seat;
+    ``exclude``: parameters not to vary (those a compared variant sets itself);
+    ``validate_rules(changes)``: raises UsageError where a change cannot be played."""
+    conds: list[Condition] = []
+    skipped: list = []
+    P = players
+    # bots: each one with all seats equal, the strongest against each other one
+    strength = []
+    for spec in game.bot_strength():
+        try:
+            label = game.choose_bots(spec, P)[0].label
+        except UsageError as e:
+            skipped.append((f"bot {spec}", str(e)))
+            continue
+        if label not in strength:
+            strength.append(label)
+    for b in strength:
+        if list(base_bots) == [b] * P:
+            continue
+        conds.append(Condition(f"{b} (all seats)", "bots", "bots", {}, [[b] * P]))
+    if len(strength) > 1:
+        strong = strength[0]
+        for w in strength[1:]:
+            seatings = [[strong if s == k else w for s in range(P)] for k in range(P)]
+            label = f"{strong} vs {w}" if P == 2 else f"one {strong} among {w}"
+            conds.append(Condition(label + " (every seating)", "bots", "bots", {}, seatings))
+    by_name = {p.name: p for p in game.params}
+    setup = [n for n in game.setup_randomness]
+
+    def alternatives(p):
+        cur = base_rules[p.name]
+        seen = [cur]
+        out = []
+        for raw in [p.default] + list(p.other_readings()):
+            try:
+                v = p.parse(raw)
+            except UsageError:
+                continue
+            if v in seen:
+                continue
+            seen.append(v)
+            out.append(v)
+        return out
+
+    def add(p, kind):
+        for v in alternatives(p):
+            change = {p.name: v}
+            if validate_rules is not None:
+                try:
+                    validate_rules(change)
+                except UsageError as e:
+                    skipped.append((f"{p.name}={_show(v)}", str(e)))
+                    continue
+            conds.append(Condition(f"{p.name}={_show(v)}", kind, p.name, change, None))
+
+    for p in game.params:
+        if p.role != "reading" or p.name in setup:
+            continue
+        if p.name in exclude:
+            skipped.append((f"reading {p.name}", "the compared variant sets it"))
+            continue
+        add(p, "reading")
+    if not any(p.role == "reading" for p in game.params):
+        skipped.append(("readings", f"{game.name} declares no parameter as a reading "
+                                    "(role='reading' with alternatives)"))
+    for name in setup:
+        p = by_name.get(name)
+        if p is None:
+            skipped.append((f"setup {name}", f"{game.name} has no parameter '{name}' (yet)"))
+            continue
+        if name in exclude:
+            skipped.append((f"setup {name}", "the compared variant sets it"))
+            continue
+        if p.kind == "choice":
+            p = _with_alternatives(p, [c for c in p.choices])
+        add(p, "setup")
+    return conds, skipped
+
+
+def _with_alternatives(p, values):
+    from dataclasses import replace
+    return replace(p, alternatives=tuple(v for v in values if v != p.default) or p.alternatives)
+
+
+def worst_pair(game: Game, ev: dict, conds: list[Condition]) -> tuple | None:
+    """The two readings (different parameters, one alternative each) that moved the
+    headline most in the same direction: the direction that threatens the verdict most
+    (the larger summed swing).  None when no two readings moved it the same way."""
+    best = None
+    rows = ev["rows"]
+    for d in (-1.0, 1.0):
+        per_param: dict[str, tuple] = {}
+        for c, r in zip(conds, rows):
+            if c.kind != "reading" or r["s"] != r["s"]:
+                continue
+            mv = d * r["s"]
+            if mv > 0 and (c.assumption not in per_param or mv > per_param[c.assumption][0]):
+                per_param[c.assumption] = (mv, c)
+        top = sorted(per_param.values(), key=lambda t: -t[0])[:2]
+        if len(top) == 2:
+            score = top[0][0] + top[1][0]
+            if best is None or score > best[0]:
+                best = (score, top[0][1], top[1][1])
+    return None if best is None else (best[1], best[2])
+
+
+# ---------------------------------------------------------------------------- the runner
+def _chunks(games: int, chunk_size: int | None) -> list[tuple[int, int]]:
+    """Chunks that do not depend on the number of jobs (so neither does an early stop)."""
+    if chunk_size is None:
+        chunk_size = max(500, min(20_000, math.ceil(games / 32)))
+    chunk_size = max(1, int(chunk_size))
+    return [(s, min(chunk_size, games - s)) for s in range(0, games, chunk_size)]
+
+
+class _Arms:
+    """The distinct arms (rules, bots per seat) of a run, each prepared once."""
+
+    def __init__(self, game: Game, players: int):
+        self.game, self.players = game, players
+        self.ctx_keys: dict = {}
+        self.ctxs: list = []
+        self.keys: dict = {}
+        self.arms: list = []
+
+    def arm(self, rules: dict, bots: list[str]) -> int:
+        g = self.game
+        resolved = g.resolve_rules(rules)
+        rkey = tuple((k, _show(v)) for k, v in resolved.items())
+        if rkey not in self.ctx_keys:
+            self.ctx_keys[rkey] = len(self.ctxs)
+            self.ctxs.append(g.prepare(resolved, self.players))
+        choices = g.choose_bots(list(bots), self.players)
+        key = (rkey, tuple(c.label for c in choices))
+        if key not in self.keys:
+            ids, par = g.bot_arrays(choices)
+            self.keys[key] = len(self.arms)
+            self.arms.append((self.ctx_keys[rkey], ids, par))
+        return self.keys[key]
+
+
+def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arms: _Arms,
+               base_parts, cond_parts, layout, metric, early_stop, progress, desc):
+    """Play the baseline and the conditions (their parts: lists of arm indices) on games
+    0..n-1 in one joblib run; returns (baseline stats, per-condition stats, stopped flags,
+    games played, cpu seconds, partial)."""
+    from analysis.robust import Z_STOP, evaluate
+    from .runner import _progress_bar, resolve_jobs, run_tasks, check_backend
+    jobs = resolve_jobs(jobs)
+    backend = backend or ("sequential" if jobs == 1 else "loky")
+    check_backend(backend)
+    for ci, ids, par in arms.arms:  # compile (or load) once, here
+        game.run_chunk(arms.ctxs[ci], players, seed, 0, 0, ids, par)
+    chunks = _chunks(n, chunk_size)
+    K = len(cond_parts)
+    state = {"active": frozenset(range(K))}
+    stopped = [False] * K
+    done = [False] * K
+    stats: list = [None] * K
+    base = None
+    played = 0
+    cpu = 0.0
+    partial = False
+    bar = _progress_bar(n * K, progress, desc)
+
+    def tasks():
+        for start, count in chunks:
+            act = state["active"]
+            if not act:
+                return
+            yield (game.name, players, seed, start, count, arms.ctxs, arms.arms, base_parts,
+                   [(k, cond_parts[k]) for k in sorted(act)])
+
+    results = None
+    try:
+        results = run_tasks(_play_robust, tasks(), jobs, backend, scheduler, ordered=True)
+        for i, (start, count, bst, cst, sec, ag) in enumerate(results):
+            base = _merge(base, bst)
+            cpu += sec
+            played += ag
+            merged = 0
+            for k, st in cst.items():
+                if not done[k]:
+                    stats[k] = _merge(stats[k], st)
+                    merged += 1
+            if bar is not None:
+                bar.update(count * merged)
+            last = start + count >= n
+            if early_stop and not last and i >= 1:
+                act = [k for k in range(K) if not done[k] and stats[k] is not None
+                       and stats[k]["n"] >= MIN_STOP_GAMES]
+                if act:
+                    ev = evaluate(layout, metric, base, [{"stats": stats[k], "label": "", "kind": "",
+                                                          "assumption": ""} for k in act], z=Z_STOP)
+                    for k, r in zip(act, ev["rows"]):
+                        if r["status"] != "unclear":
+                            done[k] = stopped[k] = True
+                            if bar is not None:
+                                bar.total -= n - stats[k]["n"]
+                                bar.refresh()
+            if last:
+                done = [True] * K
+            state["active"] = frozenset(k for k in range(K) if not done[k])
+            if not state["active"]:
+                break
+    except KeyboardInterrupt:
+        partial = True
+    finally:
+        if results is not None:
+            import warnings
+            with warnings.catch_warnings():  # joblib: "tasks ... cancelled" (the early stop)
+                warnings.simplefilter("ignore", UserWarning)
+                results.close()
+        if bar is not None:
+            bar.close()
+    return base, stats, stopped, played, cpu, partial, chunks
+
+
+def robust(game_name: str, games, rules: dict | None = None, bots=None, players=None, seed=1,
+           variants: list | None = None, metric: str | None = None, jobs=None, chunk_size=None,
+           backend=None, scheduler=None, progress=None, early_stop: bool = True,
+           combine: bool = True, command: str | None = None) -> RobustResult:
+    """Play the baseline (``rules``, ``bots``) and every condition on the same seeds.
+
+    ``variants``: [(name, rule changes)] x 2 for a comparison (the reference first): every
+    headline is then the variant's paired difference from the reference, and every
+    condition changes both alike.  ``metric``: the headline the early stop and the worst-case
+    combination follow (default: the first side's edge)."""
+    from analysis.robust import Z95, evaluate, resolve_metric
+    from . import __version__
+    from .runner import machine_info, make_spec, parse_games, resolve_jobs
+    game = get_game(game_name)
+    n = parse_games(games)
+    P = game.check_players(players)
+    mode = "compare" if variants else "game"
+    if variants is not None and len(variants) != 2:
+        raise UsageError("sim robust compare takes two --variant: the reference first, then the "
+                         f"variant (got {len(variants)})")
+    common = dict(rules or {})
+    part_rules = [{**common, **dict(v[1])} for v in variants] if variants else [common]
+    specs = [make_spec(game, n, r, bots, P, seed) for r in part_rules]
+    base_bots = [c.label for c in specs[0].bots]
+    layout = make_layout(game, P, mode)
+    try:
+        metric = resolve_metric(metric, layout)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    # a parameter the compared variants set differently is not varied by any condition
+    exclude = ({k for k in specs[0].rules if specs[0].rules[k] != specs[1].rules[k]}
+               if variants else set())
+
+    def validate(change):
+        for r in part_rules:
+            make_spec(game, 1, {**r, **change}, base_bots, P, seed)
+
+    conds, skipped = build_conditions(game, P, specs[0].rules, base_bots, exclude, validate)
+    if not conds:
+        raise UsageError(f"{game.name}: no condition to try (no other bot, reading or setup declared)")
+    arms = _Arms(game, P)
+
+    def parts_of(change: dict, seatings):
+        out = []
+        for r in part_rules:
+            rr = {**r, **change}
+            out.append([arms.arm(rr, s) for s in (seatings or [base_bots])])
+        return out
+
+    base_parts = parts_of({}, None)
+    cond_parts = [parts_of(c.rules, c.seatings) for c in conds]
+    if progress is None:
+        progress = sys.stderr.isatty()
+    started = datetime.now(timezone.utc)
+    t0 = time.perf_counter()
+    jobs_n = resolve_jobs(jobs)
+    base, stats, stopped, played, cpu, partial, chunks = _run_stage(
+        game, P, int(seed), n, chunk_size, jobs, backend, scheduler, arms, base_parts, cond_parts,
+        layout, metric, early_stop, progress, f"{game.name} robust: {len(conds)} conditions")
+    for c, st, sp in zip(conds, stats, stopped):
+        c.stats, c.stopped = st, sp
+    kept = [c for c in conds if c.stats is not None]
+    if len(kept) < len(conds):
+        skipped += [(c.label, "interrupted before its first chunk") for c in conds if c.stats is None]
+    conds = kept
+    # stage 2: the worst-case combination of the two readings that moved the headline most
+    if combine and not partial and conds:
+        ev = evaluate(layout, metric, base, [c.as_dict() for c in conds], z=Z95)
+        pair = worst_pair(game, ev, conds)
+        if pair is not None:
+            a, b = pair
+            change = {**a.rules, **b.rules}
+            label = f"{a.label} + {b.label}"
+            try:
+                validate(change)
+            except UsageError as e:
+                skipped.append((label, str(e)))
+            else:
+                combo = Condition(label, "combined", f"{a.assumption} and {b.assumption}", change,
+                                  None, stage=2)
+                _, st2, sp2, pl2, cpu2, partial, _ = _run_stage(
+                    game, P, int(seed), n, chunk_size, jobs, backend, scheduler, arms, base_parts,
+                    [parts_of(change, None)], layout, metric, early_stop, progress,
+                    f"{game.name} robust: worst-case combination")
+                played += pl2
+                cpu += cpu2
+                if st2[0] is not None:
+                    combo.stats, combo.stopped = st2[0], sp2[0]
+                    conds.append(combo)
+        elif sum(1 for c in conds if c.kind == "reading") >= 2:
+            skipped.append(("worst-case combination", "no two readings moved the headline the same way"))
+    seconds = time.perf_counter() - t0
+    base_desc = _describe_baseline(game, specs, variants, base_bots)
+    manifest = {
+        "tool": "sim", "kind": "robust", "mode": mode, "sim_version": __version__, "game": game.name,
+        "game_title": game.title, "game_version": game.version, "players": P,
+        "seats": game.seat_names(P), "sides": game.side_labels(P),
+        "baseline": base_desc, "bots": base_bots,
+        "rules": {k: _show(v) for k, v in specs[0].rules.items()},
+        "rules_changed": {k: _show(v) for k, v in specs[0].rules_changed.items()},
+        "variants": ([{"name": v[0], "rules_changed": {k: _show(x) for k, x in s.rules_changed.items()}}
+                      for v, s in zip(variants, specs)] if variants else None),
+        "readings": {p.name: _show(specs[0].rules[p.name]) for p in game.params if p.role == "reading"},
+        "metric": metric, "seed": int(seed), "games_requested": n, "chunk_size": chunks[0][1] if chunks else 0,
+        "jobs": jobs_n, "backend": backend or ("sequential" if jobs_n == 1 else "loky"),
+        "early_stop": bool(early_stop), "conditions": [c.label for c in conds],
+        "condition_games": {c.label: int(c.stats["n"]) for c in conds},
+        "baseline_games": int(base["n"]) if base else 0, "games_played": int(played),
+        "partial": partial, "started": started.isoformat(timespec="seconds"),
+        "seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3), "command": command,
+        "machine": machine_info(),
+    }
+    if base is None:
+        raise UsageError("sim robust was interrupted before it finished a chunk")
+    return RobustResult(game, P, mode, metric, layout, base, conds, skipped, manifest)
+
+
+def _describe_baseline(game, specs, variants, bots) -> str:
+    b = ",".join(bots) if len(set(bots)) > 1 else f"{bots[0]} bots"
+    changed = ", ".join(f"{k}={_show(v)}" for k, v in specs[0].rules_changed.items())
+    if variants:
+        return (f"{b}; '{variants[1][0]}' against '{variants[0][0]}'"
+                + (f" ({changed})" if changed else ""))
+    return f"{b}, " + (changed if changed else "the rulebook's rules and readings")
