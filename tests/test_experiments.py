@@ -379,5 +379,5 @@ def test_skill_parses_bot_settings_as_a_run_does(tmp_path):
 
 def test_experiment_manifests_name_the_end_reasons():
     res = compare("puluc", [("base", {}), ("nine", {"track": 9})], 200, seed=1, jobs=1)
-    assert res.manifest["end_reasons"] == {"0": "all enemy warriors killed", "1": "cast cap reached: draw"}
-    assert res.summaries[0].to_dict()["end_reasons"]["1"] == "cast cap reached: draw"
+    assert res.manifest["end_reasons"] == {"0": "all enemy warriors killed", "1": "horizon reached: draw"}
+    assert res.summaries[0].to_dict()["end_reasons"]["1"] == "horizon reached: draw"

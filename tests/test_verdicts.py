@@ -78,7 +78,7 @@ def test_a_run_names_its_bots_and_end_reasons_in_every_file(tmp_path):
     r = CliRunner().invoke(cli, ["puluc", "--games", "500", "--bots", "greedy,random", "--set",
                                  "cap=40", "--jobs", "1", "--out", str(out)])
     assert r.exit_code == 0, r.output
-    names = {"0": "all enemy warriors killed", "1": "cast cap reached: draw"}
+    names = {"0": "all enemy warriors killed", "1": "horizon reached: draw"}
     assert json.loads((out / "manifest.json").read_text())["end_reasons"] == names
     assert json.loads((out / "summary.json").read_text())["end_reasons"] == names
     page = (out / "index.html").read_text()
