@@ -119,6 +119,14 @@ class Game:
     report_figures: Callable[[dict, Any], list] | None = None
     card_names: Callable[[dict], list] | None = None
     card_rules: Callable[[dict, str, str, Any], dict] | None = None
+    # recorded games (sim/record.py): the kinds of event the kernel records (empty: the game
+    # cannot record yet); ``record_shape(rules, players)`` -> (snapshot width, snapshot rows)
+    # when the kernel also copies its state after each turn (for boards in `sim show`);
+    # ``show_module``: a module path with ``narrate(record, seat_names) -> list[str]`` and
+    # ``draw(snapshot_row, record) -> str`` (text board), optionally ``draw_png(...)``
+    actions: tuple = ()
+    record_shape: Callable[[dict, int], tuple] | None = None
+    show_module: str | None = None
     # the `sim impact` mode used when --mode is not given: "neutral" where removing a card
     # changes the length of the game (the length itself moves the seat edges), else "remove"
     impact_default_mode: str = "remove"
