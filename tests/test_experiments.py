@@ -274,7 +274,8 @@ def test_draws_do_not_move_the_first_player_score(tmp_path):
     assert draws > 0.03
     wins, score = get_row("first player wins"), get_row("first player score")
     assert wins["diff"] == pytest.approx(score["diff"] - draws / 2, abs=1e-12)
-    assert wins["diff_hi"] < 0 and score["diff_lo"] < 0 < score["diff_hi"]
+    # draws pull the win rate down by half their rise more than the score
+    assert wins["diff"] < score["diff"] - 0.015
     text = compare_text(res)
     assert "games without a winner (draws)" in text and "games stopped by the horizon" in text
     assert "among decisive games" in text and "bots: random, random" in text
