@@ -226,10 +226,12 @@ def parse_sweep(items: list[str], game: Game) -> list[tuple[str, list]]:
     """``track=7..15``, ``track=7..15:2``, ``exit=any,pile`` -> [(param, [values])]; several = grid."""
     out = []
     by_name = {p.name: p for p in game.params}
+    by_name.update({a: p for p in game.params for a in p.aliases})
     for item in items:
         if "=" not in item:
             raise UsageError(f"--param takes NAME=RANGE or NAME=V1,V2,..., not {item!r}")
         name, spec = (x.strip() for x in item.split("=", 1))
+        name = by_name[name].name if name in by_name else name
         if name not in by_name:
             game.resolve_rules({name: None})  # raises the usual "unknown parameter" error
         p = by_name[name]
