@@ -168,12 +168,14 @@ def _run_command(name: str):
                                   chunk_size=chunk_size)
             out = resume
         else:
-            spec = make_spec(name, games, parse_assignments(sets), bots, players, seed)
+            spec = make_spec(name, games, _assignments(name, sets), bots, players, seed)
             keep = raw if raw is not None else spec.games <= RAW_AUTO_MAX
             rows = "disk" if keep else "none"
         if csv and rows == "none":
             raise UsageError("--csv needs the per-game rows: add --raw")
-        out_dir = Path(out) if out else default_run_dir(spec)
+        out_dir = Path(out) if out is not None else default_run_dir(spec)
+        if out is not None and not out.strip():
+            raise UsageError("--out: the path is empty")
         check_out_dir(out_dir, "run")
         if rows == "memory":  # pragma: no cover - the command keeps rows on disk or none
             check_memory(spec)
@@ -192,6 +194,21 @@ def _run_command(name: str):
                                  scheduler=scheduler, note=_note)
             return _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop)
     return cmd
+
+
+def _assignments(game: str, sets, what: str = "--set") -> dict:
+    """``--set`` values as a dict, refusing a parameter set twice (under any of its names)."""
+    out = parse_assignments(sets, what)
+    g = get_game(game)
+    seen = {}
+    for a in sets:
+        key = a.split("=", 1)[0].strip().lower().replace("-", "_")
+        name = next((p.name for p in g.params if key == p.name or key in p.aliases), key)
+        if name in seen:
+            raise UsageError(f"{what} {safe(name)} is given twice ({safe(seen[name])!r} and "
+                             f"{safe(a)!r}); give each parameter once")
+        seen[name] = a
+    return out
 
 
 def execute_cli(spec, **kw):
@@ -362,7 +379,9 @@ def _experiment_dir(out, game, kind):
     created; returns it and the topmost folder created (removed again on a refusal)."""
     from datetime import datetime
     from .validate import check_out_dir, create_out_dir
-    if out:
+    if out is not None:
+        if not out.strip():
+            raise UsageError("--out: the path is empty")
         path = Path(out)
     else:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -545,7 +564,7 @@ def skill_cmd(game, sets, games, bots, players, seed, jobs, chunk_size, backend,
     names = [b.strip() for b in (bots.split(",") if bots else [b.name for b in g.bots])]
     jobs, chunk_size, n, seed_v = _check_experiment(g, games, None, players, seed, jobs,
                                                     chunk_size, backend, scheduler)
-    rules = parse_assignments(sets)
+    rules = _assignments(game, sets)
     p = g.check_players(players)
     if len(names) < 2:
         raise UsageError("sim skill needs at least two bots")
@@ -582,7 +601,7 @@ def impact_cmd(game, card, mode, sets, games, bots, players, seed, jobs, chunk_s
     g = get_game(game)
     jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
                                                     chunk_size, backend, scheduler)
-    rules = parse_assignments(sets)
+    rules = _assignments(game, sets)
     spec = make_spec(g, n, rules, bots, players, seed_v)  # rules, data files, bots
     if not g.events:
         raise UsageError(f"{g.name} records no card or event draws, so it has no card impact")
@@ -663,34 +682,43 @@ def report_cmd(run_dir):
             raise UsageError(f"{shown}/{name} is damaged (not a JSON object)")
         return data
 
+    # read and check everything first: a folder that is not a saved result is left untouched
+    if (d / "experiment.json").is_file():
+        from analysis.experiments import load_experiment, write_compare_report
+        from analysis.impact import write_impact_report
+        data = load_json("experiment.json")
+        try:
+            res = load_experiment(data)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise UsageError(f"{shown}/experiment.json is damaged "
+                             f"({safe(type(e).__name__)}: {safe(e)})") from None
+        if res.kind == "impact":
+            def write():
+                return write_impact_report(res.game, res, d, data.get("card"))
+        else:
+            def write():
+                return write_compare_report(res, d)
+    elif (d / "skill.json").is_file():
+        from analysis.experiments import load_skill, write_skill_report
+        try:
+            res = load_skill(load_json("skill.json"))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise UsageError(f"{shown}/skill.json is damaged "
+                             f"({safe(type(e).__name__)}: {safe(e)})") from None
+
+        def write():
+            return write_skill_report(res, d)
+    else:
+        from analysis.report import write_report
+        from .output import load_run
+        summary, manifest = load_run(d)
+        game = get_game(manifest["game"])
+
+        def write():
+            return write_report(summary, manifest, game, d)
     try:
         with RunLock(d):
-            if (d / "experiment.json").is_file():
-                from analysis.experiments import load_experiment, write_compare_report
-                from analysis.impact import write_impact_report
-                data = load_json("experiment.json")
-                try:
-                    res = load_experiment(data)
-                except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-                    raise UsageError(f"{shown}/experiment.json is damaged "
-                                     f"({safe(type(e).__name__)}: {safe(e)})") from None
-                if res.kind == "impact":
-                    path = write_impact_report(res.game, res, d, data.get("card"))
-                else:
-                    path = write_compare_report(res, d)
-            elif (d / "skill.json").is_file():
-                from analysis.experiments import load_skill, write_skill_report
-                try:
-                    res = load_skill(load_json("skill.json"))
-                except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-                    raise UsageError(f"{shown}/skill.json is damaged "
-                                     f"({safe(type(e).__name__)}: {safe(e)})") from None
-                path = write_skill_report(res, d)
-            else:
-                from analysis.report import write_report
-                from .output import load_run
-                summary, manifest = load_run(d)
-                path = write_report(summary, manifest, get_game(manifest["game"]), d)
+            path = write()
     except OSError as e:
         from .io import is_disk_full
         if is_disk_full(e):

@@ -102,20 +102,23 @@ def _show(v) -> str:
 
 def parse_games(value) -> int:
     """``1e6``, ``250000``, ``2.5e5``, ``1_000_000`` -> an integer number of games (>= 1)."""
+    from .validate import safe
     raw = value
     if isinstance(value, str):
         value = value.strip().replace("_", "").replace(",", "")
+        if not value.isascii():  # float() reads other scripts' digits: not a number typed here
+            raise UsageError(f"--games must be a whole number such as 1e6 or 250000, not {safe(repr(raw))}")
     try:
         f = float(value)
     except (TypeError, ValueError):
-        raise UsageError(f"--games must be a whole number such as 1e6 or 250000, not {raw!r}") from None
+        raise UsageError(f"--games must be a whole number such as 1e6 or 250000, not {safe(repr(raw))}") from None
     if not math.isfinite(f) or f != int(f):
-        raise UsageError(f"--games must be a whole number of games, not {raw!r}")
+        raise UsageError(f"--games must be a whole number of games, not {safe(repr(raw))}")
     n = int(f)
     if n < 1:
-        raise UsageError(f"--games must be at least 1, not {raw!r}")
+        raise UsageError(f"--games must be at least 1, not {safe(repr(raw))}")
     if n > MAX_GAMES:
-        raise UsageError(f"--games {raw} is more than this tool runs in one go ({MAX_GAMES:.0e})")
+        raise UsageError(f"--games {safe(raw)} is more than this tool runs in one go ({MAX_GAMES:.0e})")
     return n
 
 
@@ -140,7 +143,10 @@ def parse_seed(seed) -> int:
     if isinstance(seed, bool):
         raise UsageError(f"--seed must be an integer, not {seed!r}")
     try:
-        s = int(str(seed).strip().replace("_", "")) if not isinstance(seed, int) else seed
+        text = str(seed).strip().replace("_", "")
+        if not isinstance(seed, int) and not text.isascii():
+            raise ValueError
+        s = int(text) if not isinstance(seed, int) else seed
     except (TypeError, ValueError):
         raise UsageError(f"--seed must be an integer, not {safe(repr(seed))}") from None
     if not 0 <= s < 2 ** 64:

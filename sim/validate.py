@@ -125,7 +125,11 @@ def parse_scheduler(address: str) -> tuple[str, str, int]:
     return scheme, host, int(port)
 
 
-def probe_scheduler(address: str, timeout: float = 5.0) -> None:
+#: seconds a Dask scheduler has to connect and send its handshake
+PROBE_TIMEOUT = 5.0
+
+
+def probe_scheduler(address: str, timeout: float | None = None) -> None:
     """Check that a Dask scheduler answers at ``address`` before the client connects.
 
     A Dask TCP listener speaks first: an 8-byte length, then a small handshake.  Anything
@@ -133,6 +137,7 @@ def probe_scheduler(address: str, timeout: float = 5.0) -> None:
     before the Dask client would read a length from it and try to allocate that much."""
     scheme, host, port = parse_scheduler(address)
     shown = safe(address)
+    timeout = PROBE_TIMEOUT if timeout is None else timeout
     if scheme != "tcp":
         return  # TLS: the Dask client's own handshake checks the peer
     try:
