@@ -463,10 +463,12 @@ def test_a_second_process_cannot_use_a_run_directory(tmp_path, monkeypatch, refe
     d = tmp_path / "d"
     interrupted_run(d, monkeypatch)
     before = snapshot(d)
-    with RunLock(d):
+    done = tmp_path / "done"
+    shutil.copytree(reference, done)
+    with RunLock(d), RunLock(done):
         line = one_error_line(run("puluc", "--resume", d, "--jobs", 1, "-q"))
         assert "in use by another sim process" in line and str(os.getpid()) in line
-        assert "in use" in one_error_line(run("report", d))
+        assert "in use" in one_error_line(run("report", done))
     assert snapshot(d) == before
     assert run("puluc", "--resume", d, "--jobs", 1, "-q").exit_code == 0
 
