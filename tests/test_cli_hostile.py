@@ -132,12 +132,19 @@ def servers():
 
 
 # ------------------------------------------------------------------ prepared folders
+def _saved_run(game, games, out):
+    """A finished run directory, as the command leaves it (the report pages aside)."""
+    from sim.output import save_run
+    from sim.runner import execute, make_spec
+    res = execute(make_spec(game, games), jobs=1, progress=False, rows="disk", out_dir=out)
+    save_run(res, out, report=False)
+
+
 @pytest.fixture(scope="module")
 def dirs(tmp_path_factory):
     base = tmp_path_factory.mktemp("dirs")
     run_dir = base / "a_run"
-    r = CliRunner().invoke(cli, ["puluc", "--games", "400", "--jobs", "1", "-q", "--out", str(run_dir)])
-    assert r.exit_code == 0, r.output
+    _saved_run("puluc", 400, run_dir)
     d = {"run": run_dir}
 
     def variant(name, edit):
@@ -177,8 +184,7 @@ def dirs(tmp_path_factory):
     d["a file"] = base / "a_file"
     d["a file"].write_text("x")
     maya = base / "maya_run"
-    r = CliRunner().invoke(cli, ["maya", "--games", "50", "--jobs", "1", "-q", "--out", str(maya)])
-    assert r.exit_code == 0, r.output
+    _saved_run("maya", 50, maya)
     d["maya run"] = maya
     return d
 
@@ -362,6 +368,7 @@ def test_bad_input_is_one_escaped_line_status_2_and_nothing_written(args, expect
                                                                     monkeypatch):
     monkeypatch.chdir(tmp_path)                     # a default output folder would appear here
     monkeypatch.setattr(sim.validate, "PROBE_TIMEOUT", 0.5)
+    given_dirs = [dirs[a[5:]] for a in args if a.startswith("@DIR:")]
     args = _resolve(args, files, bad_boards, dirs, servers)
     takes_out = args[0] in ("compare", "sweep", "skill", "impact") or (
         args[0] in ("puluc", "maya", "batam", "balam") and "--resume" not in args)
@@ -369,7 +376,7 @@ def test_bad_input_is_one_escaped_line_status_2_and_nothing_written(args, expect
         args += ["--out", str(tmp_path / "out")]
     if (takes_out or "--resume" in args) and "--jobs" not in args:
         args += ["--jobs", "1"]
-    before = _tree(dirs["run"].parent)
+    before = [_tree(d) for d in given_dirs]
     tracemalloc.start()
     try:
         r = CliRunner().invoke(cli, args)
@@ -386,7 +393,7 @@ def test_bad_input_is_one_escaped_line_status_2_and_nothing_written(args, expect
         assert expect in lines[0]
     assert not (tmp_path / "out").exists() and not (tmp_path / "reports").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == []
-    assert _tree(dirs["run"].parent) == before      # prepared folders untouched
+    assert [_tree(d) for d in given_dirs] == before  # a folder given is left untouched
     assert peak < MEMORY_BOUND, f"{peak / 2**20:.0f} MiB"
 
 
