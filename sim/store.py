@@ -91,6 +91,9 @@ class ChunkStore:
     def _same_run(self, spec, rows: str) -> int:
         fp = json.loads(json.dumps(spec.fingerprint()))
         old = read_run_record(self.dir)
+        if old.get("format") != FORMAT:
+            raise UsageError(f"{safe(str(self.dir))} holds a run made by an older sim (before run "
+                             "ids and data hashes); start it again in a new directory")
         if old.get("fingerprint") != fp:
             ofp = old["fingerprint"]
             diff = [k for k in fp if ofp.get(k) != fp[k]]

@@ -509,3 +509,15 @@ def test_a_long_run_says_how_long_and_how_much_disk_first(tmp_path, monkeypatch,
     assert r.exit_code == 130, r.output
     estimate = [s for s in said if "will take" in s]
     assert estimate and all(w in estimate[0] for w in words), said
+
+
+def test_a_run_of_the_previous_format_is_refused_in_one_line(tmp_path, monkeypatch):
+    d = tmp_path / "d"
+    interrupted_run(d, monkeypatch)
+    meta = json.loads((d / "run.json").read_text())
+    old = {"fingerprint": {k: v for k, v in meta["fingerprint"].items() if k != "data"},
+           "chunk_size": meta["chunk_size"], "rows": meta["rows"], "sim_version": "0.1.0"}
+    (d / "run.json").write_text(json.dumps(old))
+    before = snapshot(d)
+    assert "older sim" in one_error_line(run("puluc", "--resume", d, "--jobs", 1, "-q"))
+    assert snapshot(d) == before
