@@ -161,7 +161,9 @@ def _run_command(name: str):
         from .runner import Stop, check_disk, check_memory, make_spec, plan_chunks
         from .validate import check_out_dir, create_out_dir
         jobs, chunk_size = _check_run_options(jobs, chunk_size, backend, scheduler)
-        if resume:
+        if resume is not None:
+            if not resume.strip():
+                raise UsageError("--resume: the path is empty")
             spec, rows, meta = _spec_from_run_dir(name, resume)
             _check_resume_options(name, resume, spec, rows, meta, games=games, sets=sets, bots=bots,
                                   players=players, seed=seed, out=out, raw=raw,

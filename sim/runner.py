@@ -693,8 +693,11 @@ def _dask_client(scheduler: str | None, jobs: int):
     main = threading.current_thread() is threading.main_thread()
     old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.ERROR)
+        import warnings
+        with warnings.catch_warnings():  # e.g. "port 8787 in use": nothing the user asked for
+            warnings.simplefilter("ignore")
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                   dashboard_address=":0", silence_logs=logging.ERROR)
     finally:
         if main:
             signal.signal(signal.SIGINT, old)

@@ -257,6 +257,7 @@ def _cases():
                  "a file", "maya run"]:
         add(f"--resume {name}", ["puluc", "--resume", f"@DIR:{name}"])
     add("--resume missing", ["puluc", "--resume", "/nonexistent/run"])
+    add("--resume empty", ["puluc", "--resume", ""])
     add("--resume with --games", ["puluc", "--resume", "@DIR:run", "--games", "999"])
     add("--resume with --set", ["puluc", "--resume", "@DIR:run", "--set", "track=9"])
     # sim report

@@ -108,7 +108,7 @@ def _invoke(args):
 
 
 @pytest.mark.slow
-@settings(max_examples=30, deadline=None, database=None,
+@settings(max_examples=24, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(opts=run_options())
 def test_a_run_reports_or_refuses_in_one_line(opts):
@@ -159,7 +159,7 @@ def experiment_args(draw):
 
 
 @pytest.mark.slow
-@settings(max_examples=12, deadline=None, database=None,
+@settings(max_examples=10, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(args=experiment_args())
 def test_an_experiment_reports_or_refuses_in_one_line(args):

@@ -190,12 +190,24 @@ def test_sigterm_stops_cleanly_with_143_no_orphans_no_leaked_semaphores(tmp_path
 
 def test_kill_9_during_the_final_save_of_a_resume_never_shows_an_inconsistent_pair(tmp_path, inject,
                                                                                   reference):
+    from sim.output import save_run
     out = tmp_path / "run"
-    p = start(out, inject, f"hold_from={HOLD_FROM}")
-    wait_for_chunks(p, out, HOLD_FROM // CHUNK)
-    os.kill(p.pid, signal.SIGINT)              # a partial run with its partial report
-    p.communicate(timeout=120)
-    assert p.returncode == 130
+    spec = runner.make_spec("puluc", GAMES, bots="greedy,random", seed=3)
+    real = runner._play_chunk
+    calls = {"n": 0}
+
+    def stop_after_four(*a, **k):
+        calls["n"] += 1
+        if calls["n"] > HOLD_FROM // CHUNK:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    runner._play_chunk = stop_after_four
+    try:                                       # a partial run with its partial manifest
+        part = runner.execute(spec, jobs=1, chunk_size=CHUNK, progress=False, rows="disk", out_dir=out)
+    finally:
+        runner._play_chunk = real
+    save_run(part, out, report=False)
     assert json.loads((out / "manifest.json").read_text())["games_completed"] == HOLD_FROM
     env = dict(os.environ, PYTHONPATH=f"{inject}{os.pathsep}{ROOT}", SIM_TEST_FAULT="kill_in_report")
     q = subprocess.run([sys.executable, "-m", "sim", "puluc", "--resume", str(out), "--jobs", "1", "-q"],
