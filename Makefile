@@ -24,9 +24,13 @@ $(STAMP): pyproject.toml
 run: install
 	$(VENV)/bin/sim puluc --games $(GAMES)
 
-## test: install (and Debian's chromium for the report test, where missing), then run the whole test suite
+## test: install (and Debian's chromium for the report test, where missing), then run the whole test suite (slow fault tests included)
 test: install chromium
 	$(PY) -m pytest -q
+
+## test-fast: the suite without the slow fault-injection, property and packaging tests (-m 'not slow')
+test-fast: install
+	$(PY) -m pytest -q -m "not slow"
 
 # the browser test opens reports in headless Chromium; installed where missing and possible
 chromium:
@@ -46,4 +50,4 @@ clean:
 	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 	rm -rf reports/*/ .pytest_cache
 
-.PHONY: help install run test bench clean chromium
+.PHONY: help install run test test-fast bench clean chromium

@@ -27,7 +27,8 @@ def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:
     den = 1.0 + z2 / n
     centre = (p + z2 / (2 * n)) / den
     half = z * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # the interval holds the rate even where rounding puts a bound a hair inside it (10 of 10)
+    return (max(0.0, min(centre - half, p)), min(1.0, max(centre + half, p)))
 
 
 def mean_ci(x, z: float = Z95) -> tuple[float, float, float]:
@@ -171,8 +172,8 @@ def wilson_array(k, n, z: float = Z95):
         den = 1.0 + z2 / n
         centre = (p + z2 / (2 * n)) / den
         half = z * np.sqrt(np.maximum(p * (1 - p) / n + z2 / (4 * n * n), 0.0)) / den
-        lo = np.where(n > 0, np.maximum(0.0, centre - half), np.nan)
-        hi = np.where(n > 0, np.minimum(1.0, centre + half), np.nan)
+        lo = np.where(n > 0, np.maximum(0.0, np.minimum(centre - half, p)), np.nan)
+        hi = np.where(n > 0, np.minimum(1.0, np.maximum(centre + half, p)), np.nan)
     return _out(lo), _out(hi)
 
 

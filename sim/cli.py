@@ -3,11 +3,20 @@
     sim puluc --games 1e6 --set track=9 --bots greedy,random
     sim rules puluc
     sim report reports/puluc-base-20261129-120000
+
+Exit status: 0 done; 2 bad input (one line, nothing written); 130 stopped by Ctrl-C and
+143 by SIGTERM (finished chunks kept, a partial report); 1 a run that could not finish
+(a worker process died, the disk is full: finished chunks kept, the line says how to
+resume).
 """
 from __future__ import annotations
 
 import shlex
+import signal
 import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
 
 import click
 
@@ -15,25 +24,34 @@ from . import __version__
 from .games import REGISTRY
 from .games import get as get_game
 from .params import UsageError, parse_assignments
+from .validate import safe
+
+EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 1, 2, 130, 143
 
 
 class OneLineErrors(click.Group):
     """Bad input: one line on stderr and exit status 2, never a traceback."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        from .runner import Terminated
         try:
             rv = super().main(args=args, prog_name=prog_name or "sim", complete_var=complete_var,
                               standalone_mode=False, **extra)
         except (click.UsageError, UsageError) as e:
             msg = e.format_message() if isinstance(e, click.UsageError) else str(e)
-            click.echo(f"sim: error: {msg}", err=True)
+            click.echo(f"sim: error: {safe(msg)}", err=True)
             if standalone_mode:
-                sys.exit(2)
+                sys.exit(EXIT_USAGE)
             raise
-        except click.Abort:
+        except Terminated:
+            click.echo("sim: terminated", err=True)
+            if standalone_mode:
+                sys.exit(EXIT_TERMINATED)
+            raise
+        except (click.Abort, KeyboardInterrupt):
             click.echo("sim: aborted", err=True)
             if standalone_mode:
-                sys.exit(130)
+                sys.exit(EXIT_INTERRUPTED)
             raise
         if standalone_mode:
             sys.exit(rv if isinstance(rv, int) else 0)
@@ -53,6 +71,62 @@ def cli():
 RAW_AUTO_MAX = 10_000_000
 
 
+def _note(text: str) -> None:
+    click.echo(f"sim: {safe(text)}", err=True)
+
+
+def _raise_terminated(signum, frame):
+    from .runner import Terminated, note_terminated
+    note_terminated()
+    raise Terminated()
+
+
+@contextmanager
+def _sigterm_stops_cleanly():
+    """SIGTERM stops a command like Ctrl-C (finished chunks kept, a partial report), with
+    exit status 143."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+@contextmanager
+def _cleanup_on_refusal(top):
+    """A folder this command created is removed again if the command then refuses its input
+    (nothing written on bad input)."""
+    try:
+        yield
+    except UsageError:
+        if top is not None:
+            import shutil
+            shutil.rmtree(top, ignore_errors=True)
+        raise
+
+
+def _given(name: str) -> bool:
+    """Whether the user typed option ``name`` (not its default)."""
+    ctx = click.get_current_context()
+    src = ctx.get_parameter_source(name)
+    return src is not None and src not in (click.core.ParameterSource.DEFAULT,
+                                           click.core.ParameterSource.DEFAULT_MAP)
+
+
+def _check_run_options(jobs, chunk_size, backend, scheduler):
+    """The checks every command shares (runs, compare, sweep, skill, impact)."""
+    from .validate import check_backend, check_chunk_size, check_jobs, probe_scheduler
+    chunk_size = check_chunk_size(chunk_size)
+    check_backend(backend, scheduler)
+    if scheduler is not None:
+        probe_scheduler(scheduler)  # a Dask scheduler answers there, before anything is written
+    jobs = check_jobs(jobs, _note)
+    return jobs, chunk_size
+
+
 def _run_command(name: str):
     @click.command(name=name, help=f"Simulate {name} games and write a report.\n\n"
                    f"Example: sim {name} --games 1e5 --bots greedy,random --set NAME=VALUE")
@@ -63,7 +137,8 @@ def _run_command(name: str):
     @click.option("--bots", default=None, help="bots per seat, e.g. greedy,random or search:depth=1,greedy")
     @click.option("--players", "-p", type=int, default=None, help="number of players")
     @click.option("--seed", default="1", show_default=True, help="master seed")
-    @click.option("--jobs", "-j", type=int, default=0, help="worker processes (0: all cores)")
+    @click.option("--jobs", "-j", type=int, default=0,
+                  help="worker processes (0: all cores; at most the cores available)")
     @click.option("--chunk-size", type=int, default=None, help="games per chunk (results do not depend on it)")
     @click.option("--backend", default=None,
                   help="loky (local processes, default), dask (a Dask cluster), threading, sequential")
@@ -72,7 +147,8 @@ def _run_command(name: str):
                        "without it a local cluster is started)")
     @click.option("--out", "-o", default=None, help="run directory (default: reports/<game>-<params>-<time>)")
     @click.option("--resume", default=None, metavar="DIR",
-                  help="finish an interrupted run in DIR (its parameters are read from DIR)")
+                  help="finish an interrupted run in DIR (its parameters are read from DIR; only "
+                       "--jobs, --backend, --scheduler, --csv and --quiet may be added)")
     @click.option("--raw/--no-raw", default=None,
                   help=f"write one row per game (default: yes up to {RAW_AUTO_MAX:.0e} games); "
                        "without rows only merged statistics are kept")
@@ -80,58 +156,201 @@ def _run_command(name: str):
     @click.option("--quiet", "-q", is_flag=True, help="no progress bar and no summary table")
     def cmd(games, sets, bots, players, seed, jobs, chunk_size, backend, scheduler, out, resume, raw,
             csv, quiet):
-        from .output import default_run_dir, prepare_out_dir, save_run
-        from .runner import execute, make_spec
-        if chunk_size is not None and chunk_size < 1:
-            raise UsageError(f"--chunk-size must be at least 1, not {chunk_size}")
-        if jobs < 0:
-            raise UsageError(f"--jobs must be 0 (all cores) or more, not {jobs}")
-        if resume:
-            spec, rows = _spec_from_run_dir(name, resume)
+        from .lock import RunLock
+        from .output import default_run_dir, save_run
+        from .runner import Stop, check_disk, check_memory, make_spec, plan_chunks
+        from .validate import check_out_dir, create_out_dir
+        jobs, chunk_size = _check_run_options(jobs, chunk_size, backend, scheduler)
+        if resume is not None:
+            if not resume.strip():
+                raise UsageError("--resume: the path is empty")
+            spec, rows, meta = _spec_from_run_dir(name, resume)
+            _check_resume_options(name, resume, spec, rows, meta, games=games, sets=sets, bots=bots,
+                                  players=players, seed=seed, out=out, raw=raw,
+                                  chunk_size=chunk_size)
             out = resume
         else:
-            spec = make_spec(name, games, parse_assignments(sets), bots, players, seed)
+            spec = make_spec(name, games, _assignments(name, sets), bots, players, seed)
             keep = raw if raw is not None else spec.games <= RAW_AUTO_MAX
             rows = "disk" if keep else "none"
         if csv and rows == "none":
             raise UsageError("--csv needs the per-game rows: add --raw")
-        out_dir = prepare_out_dir(out or default_run_dir(spec))
+        out_dir = Path(out) if out is not None else default_run_dir(spec)
+        if out is not None and not out.strip():
+            raise UsageError("--out: the path is empty")
+        check_out_dir(out_dir, "run")
+        if rows == "memory":  # pragma: no cover - the command keeps rows on disk or none
+            check_memory(spec)
+        from .store import ChunkStore
+        saved = ChunkStore(out_dir).check(spec, rows) if out_dir.is_dir() else None  # another run?
+        plan = plan_chunks(spec.games, saved or chunk_size, jobs)
+        check_disk(spec, out_dir, rows, len(plan), csv)
+        # everything is checked: now, and only now, the directory is created and locked
+        out_dir, top = create_out_dir(out_dir)
         command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
         progress = (not quiet) and sys.stderr.isatty()
-        result = execute(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
-                         progress=progress, command=command, rows=rows, out_dir=out_dir,
-                         scheduler=scheduler)
-        paths = save_run(result, out_dir, csv=csv)
-        if not quiet:
-            from analysis.report import summarize, text_summary
-            click.echo(text_summary(summarize(result.summary, result.manifest, spec.game),
-                                    result.manifest, spec.game))
-        if result.manifest.get("chunks_resumed"):
-            click.echo(f"Resumed: {result.manifest['chunks_resumed']} finished chunks were reused.",
-                       err=True)
-        if result.partial:
-            click.echo(f"Interrupted: kept {result.manifest['games_completed']:,} finished games "
-                       f"of {spec.games:,}; the report says it is partial. "
-                       f"Finish it with: sim {name} --resume {out_dir}", err=True)
-        click.echo(f"report: {paths['report']}")
-        return 130 if result.partial else 0
+        resume_hint = f"sim {name} --resume {shlex.quote(str(out_dir))}"
+        with _cleanup_on_refusal(top), RunLock(out_dir), _sigterm_stops_cleanly():
+            result = execute_cli(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
+                                 progress=progress, command=command, rows=rows, out_dir=out_dir,
+                                 scheduler=scheduler, note=_note)
+            return _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop)
     return cmd
 
 
+def _assignments(game: str, sets, what: str = "--set") -> dict:
+    """``--set`` values as a dict, refusing a parameter set twice (under any of its names)."""
+    out = parse_assignments(sets, what)
+    g = get_game(game)
+    seen = {}
+    for a in sets:
+        key = a.split("=", 1)[0].strip().lower().replace("-", "_")
+        name = next((p.name for p in g.params if key == p.name or key in p.aliases), key)
+        if name in seen:
+            raise UsageError(f"{what} {safe(name)} is given twice ({safe(seen[name])!r} and "
+                             f"{safe(a)!r}); give each parameter once")
+        seen[name] = a
+    return out
+
+
+def execute_cli(spec, **kw):
+    from .runner import execute
+    return execute(spec, **kw)
+
+
+def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
+    """Save what the run finished and say how it ended (and how to finish it)."""
+    from .io import is_disk_full
+    from .runner import Terminated, _size
+    spec = result.spec
+    done = result.manifest["games_completed"]
+    status = {None: 0, Stop.INTERRUPTED: EXIT_INTERRUPTED, Stop.TERMINATED: EXIT_TERMINATED,
+              Stop.WORKER: EXIT_FAILED, Stop.DISK: EXIT_FAILED}[result.stopped]
+    if result.partial and status == 0:
+        status = EXIT_INTERRUPTED
+    shown = safe(str(out_dir))
+    hint = safe(resume_hint)
+
+    def disk_full_line(e=None):
+        need = result.disk_needed or 0
+        need_text = f"about {_size(need)} more" if need else "more space"
+        click.echo(f"sim: error: the disk holding {shown} is full: the run needs {need_text}; "
+                   f"the {result.manifest['chunks_done']:,} finished chunks ({done:,} games) "
+                   f"are kept. Free some space, then finish it with: {hint}",
+                   err=True)
+        return EXIT_FAILED
+
+    if done == 0 and result.partial:
+        why = {Stop.WORKER: "a worker process died", Stop.TERMINATED: "terminated",
+               Stop.DISK: "the disk is full"}.get(result.stopped, "interrupted")
+        if result.stopped == Stop.DISK:
+            return disk_full_line()
+        click.echo(f"sim: {why} before any game finished: nothing to report. "
+                   f"Start it again with: {hint}", err=True)
+        return status
+    try:
+        paths = save_run(result, out_dir, csv=csv)
+    except KeyboardInterrupt as e:
+        code = EXIT_TERMINATED if isinstance(e, Terminated) else EXIT_INTERRUPTED
+        click.echo(f"sim: stopped while writing the report; the {done:,} finished games are kept. "
+                   f"Write it with: {hint}", err=True)
+        return code
+    except OSError as e:
+        if is_disk_full(e):
+            if not result.disk_needed:
+                from .runner import REPORT_BYTES
+                result.disk_needed = REPORT_BYTES
+            return disk_full_line(e)
+        click.echo(f"sim: error: cannot write the report into {shown}: "
+                   f"{safe(e.strerror or str(e))}; the finished games are kept. "
+                   f"Write it with: {hint}", err=True)
+        return EXIT_FAILED
+    if not quiet:
+        from analysis.report import summarize, text_summary
+        click.echo(text_summary(summarize(result.summary, result.manifest, spec.game),
+                                result.manifest, spec.game))
+    if result.manifest.get("chunks_resumed"):
+        click.echo(f"Resumed: {result.manifest['chunks_resumed']} finished chunks were reused.",
+                   err=True)
+    if result.stopped == Stop.DISK:
+        disk_full_line()
+    elif result.stopped == Stop.WORKER:
+        click.echo(f"sim: error: a worker process died (killed, or out of memory); kept "
+                   f"{done:,} finished games of {spec.games:,} and wrote a partial report. "
+                   f"Finish it with: {hint}", err=True)
+    elif result.partial:
+        how = "Terminated" if result.stopped == Stop.TERMINATED else "Interrupted"
+        click.echo(f"{how}: kept {done:,} finished games "
+                   f"of {spec.games:,}; the report says it is partial. "
+                   f"Finish it with: {hint}", err=True)
+    click.echo(f"report: {safe(str(paths['report']))}")
+    return status
+
+
 def _spec_from_run_dir(name: str, run_dir):
-    """The spec of the run recorded in ``run_dir/run.json`` (for --resume)."""
-    import json
-    from pathlib import Path
+    """The spec of the run recorded in ``run_dir/run.json`` (for --resume), with the record."""
     from .runner import make_spec
-    path = Path(run_dir) / "run.json"
-    if not path.is_file():
-        raise UsageError(f"--resume {run_dir}: no run.json there, so nothing to resume")
-    meta = json.loads(path.read_text())
+    from .store import read_run_record
+    d = Path(run_dir)
+    if not d.is_dir():
+        raise UsageError(f"--resume {safe(str(run_dir))}: no such run directory, so nothing to resume")
+    if not (d / "run.json").exists():
+        raise UsageError(f"--resume {safe(str(run_dir))}: no run.json there, so nothing to resume")
+    meta = read_run_record(d)
     fp = meta["fingerprint"]
     if fp["game"] != name:
-        raise UsageError(f"--resume {run_dir}: that is a {fp['game']} run, not {name}")
+        raise UsageError(f"--resume {safe(str(run_dir))}: that is a {safe(fp['game'])} run, not {name}")
     spec = make_spec(name, fp["games"], fp["rules"], fp["bots"], fp["players"], fp["seed"])
-    return spec, meta.get("rows", "none")
+    return spec, meta.get("rows", "none"), meta
+
+
+def _check_resume_options(name, run_dir, spec, rows, meta, **given):
+    """``--resume DIR`` continues the run saved in DIR: an option that would change its
+    results (or where they go) and disagrees with the saved run is refused."""
+    from .runner import make_spec, parse_games, parse_seed
+    saved = meta["fingerprint"]
+    problems = []
+
+    def differs(opt, shown_given, shown_saved):
+        problems.append(f"{opt} {shown_given} (the run has {shown_saved})")
+
+    if _given("games") and parse_games(given["games"]) != saved["games"]:
+        differs("--games", safe(given["games"]), f"{saved['games']:,}")
+    if _given("seed") and parse_seed(given["seed"]) != saved["seed"]:
+        differs("--seed", safe(given["seed"]), saved["seed"])
+    if _given("players") and given["players"] != saved["players"]:
+        differs("--players", given["players"], saved["players"])
+    if _given("sets"):
+        wanted = spec.game.resolve_rules(parse_assignments(given["sets"]))
+        for a in given["sets"]:
+            k = _canon(spec, a)
+            if k in wanted and wanted[k] != spec.rules[k]:
+                differs("--set", f"{k}={safe(a.split('=', 1)[1].strip())}", f"{k}={spec.rules[k]}")
+    if _given("bots"):
+        other = make_spec(name, saved["games"], saved["rules"], given["bots"], saved["players"],
+                          saved["seed"])
+        if [c.label for c in other.bots] != saved["bots"]:
+            differs("--bots", safe(given["bots"]), ",".join(saved["bots"]))
+    if _given("raw") and ("disk" if given["raw"] else "none") != rows:
+        differs("--raw" if given["raw"] else "--no-raw", "", "rows " + ("kept" if rows == "disk" else "not kept"))
+    if _given("out") and given["out"] is not None and \
+            Path(given["out"]).resolve() != Path(run_dir).resolve():
+        differs("--out", safe(given["out"]), safe(str(run_dir)))
+    if _given("chunk_size") and given["chunk_size"] != meta["chunk_size"]:
+        differs("--chunk-size", given["chunk_size"], meta["chunk_size"])
+    if problems:
+        raise UsageError(f"--resume {safe(str(run_dir))} continues the run saved there, which "
+                         f"{'; '.join(problems)} disagrees: drop the option (only --jobs, --backend, "
+                         "--scheduler, --csv and --quiet may be added), or start a new run")
+
+
+def _canon(spec, assignment: str) -> str:
+    """The declared name of the parameter an assignment ``NAME=VALUE`` sets (aliases too)."""
+    key = assignment.split("=", 1)[0].strip().lower().replace("-", "_")
+    for p in spec.game.params:
+        if key == p.name or key in p.aliases:
+            return p.name
+    return key
 
 
 for _name in REGISTRY:
@@ -144,7 +363,8 @@ def _common_experiment_options(f):
         click.option("--bots", default=None, help="bots per seat, as for a run"),
         click.option("--players", "-p", type=int, default=None, help="number of players"),
         click.option("--seed", default="1", show_default=True, help="master seed (shared by every variant)"),
-        click.option("--jobs", "-j", type=int, default=0, help="worker processes (0: all cores)"),
+        click.option("--jobs", "-j", type=int, default=0,
+                     help="worker processes (0: all cores; at most the cores available)"),
         click.option("--chunk-size", type=int, default=None, help="games per chunk"),
         click.option("--backend", default=None, help="loky, dask, threading, sequential"),
         click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler (with --backend dask)"),
@@ -157,20 +377,48 @@ def _common_experiment_options(f):
 
 
 def _experiment_dir(out, game, kind):
+    """The report folder of an experiment, checked (not a user's folder, not a run) and
+    created; returns it and the topmost folder created (removed again on a refusal)."""
     from datetime import datetime
-    from pathlib import Path
-    from .output import prepare_out_dir
-    if out:
-        return prepare_out_dir(out)
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    return prepare_out_dir(Path("reports") / f"{game}-{kind}-{stamp}")
+    from .validate import check_out_dir, create_out_dir
+    if out is not None:
+        if not out.strip():
+            raise UsageError("--out: the path is empty")
+        path = Path(out)
+    else:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        path = Path("reports") / f"{game}-{kind}-{stamp}"
+        k = 1
+        while path.exists():
+            k += 1
+            path = Path("reports") / f"{game}-{kind}-{stamp}-{k}"
+    check_out_dir(path, "experiment")
+    return create_out_dir(path)
 
 
 def _seed(seed):
-    try:
-        return int(seed)
-    except ValueError:
-        raise UsageError(f"--seed must be an integer, not {seed!r}") from None
+    from .runner import parse_seed
+    return parse_seed(seed)
+
+
+def _check_experiment(g, games, bots, players, seed, jobs, chunk_size, backend, scheduler):
+    """The options every experiment shares, checked as a run checks them."""
+    from .runner import parse_games
+    jobs, chunk_size = _check_run_options(jobs, chunk_size, backend, scheduler)
+    n = parse_games(games)
+    s = _seed(seed)
+    p = g.check_players(players)
+    g.choose_bots(bots, p)
+    return jobs, chunk_size, n, s
+
+
+def _check_arms(g, variants, bots, players, seed, n):
+    """Every variant's rules, data files and bots, before any folder is created."""
+    from .experiments import build_arms
+    from .validate import check_variant_name
+    for name, _ in variants:
+        check_variant_name(name)
+    return build_arms(g, variants, bots, players, seed, n)
 
 
 @cli.command("compare")
@@ -196,56 +444,117 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
 
     Example: sim compare puluc --games 2e5 --variant base: --variant nine:track=9
     """
+    import math
+
     from analysis.experiments import compare_text, write_compare_report
-    from .experiments import compare, load_variants_file, parse_variant
-    get_game(game)
+    from . import toml as TOML
+    from .experiments import compare, load_variants_file, metric_names, parse_variant
+    g = get_game(game)
+    jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
+                                                    chunk_size, backend, scheduler)
     vs = [parse_variant(v) for v in variants]
     if variants_file:
+        TOML.load(variants_file, "--variants")  # a regular, small, UTF-8, sane TOML file
         vs += load_variants_file(variants_file)
     if robust_:
         return _robust(game, vs, (), None, True, True, games, bots, players, seed, jobs, chunk_size,
                        backend, scheduler, out, quiet)
+    if len(vs) < 2:
+        raise UsageError("sim compare needs at least two --variant (the first is the reference)")
     if not 0 < alpha < 0.5 or not 0 < beta < 0.5:
         raise UsageError("--alpha and --beta must be between 0 and 0.5")
-    out_dir = _experiment_dir(out, game, "compare")
+    arms, _ = _check_arms(g, vs, bots, players, seed_v, n)
+    if sprt:
+        if sprt_metric not in metric_names(g, arms[0].spec.players):
+            raise UsageError(f"--sprt-metric must be one of: "
+                             f"{', '.join(metric_names(g, arms[0].spec.players))}")
+        if not (math.isfinite(sprt_d) and 0 < sprt_d < 1e6):
+            raise UsageError("--sprt-d must be a positive difference")
+    out_dir, top = _experiment_dir(out, game, "compare")
     echo = None if quiet else (lambda line: click.echo(line, err=True))
-    res = compare(game, vs, games, bots=bots, players=players, seed=_seed(seed), jobs=jobs,
-                  chunk_size=chunk_size, backend=backend, scheduler=scheduler,
-                  progress=(not quiet) and sys.stderr.isatty() and not sprt,
-                  sprt_d=sprt_d if sprt else None, sprt_metric=sprt_metric, alpha=alpha, beta=beta,
-                  echo=echo if sprt else None)
-    path = write_compare_report(res, out_dir)
+    with _cleanup_on_refusal(top), _sigterm_stops_cleanly():
+        res = compare(game, vs, games, bots=bots, players=players, seed=seed_v, jobs=jobs,
+                      chunk_size=chunk_size, backend=backend, scheduler=scheduler,
+                      progress=(not quiet) and sys.stderr.isatty() and not sprt,
+                      sprt_d=sprt_d if sprt else None, sprt_metric=sprt_metric, alpha=alpha,
+                      beta=beta, echo=echo if sprt else None)
+        path = write_compare_report(res, out_dir)
     if not quiet:
         click.echo(compare_text(res))
         if sprt:
             stop = "stopped by the SPRT" if res.manifest["stopped_by_sprt"] else "no decision: fixed-size result"
             click.echo(f"games needed: {res.manifest['games_completed']:,} ({stop})")
-    click.echo(f"report: {path}")
-    return 130 if res.partial else 0
+    click.echo(f"report: {safe(str(path))}")
+    return _experiment_status(res.partial)
+
+
+def _experiment_status(partial: bool) -> int:
+    from .runner import terminated_seen
+    if not partial:
+        return 0
+    return EXIT_TERMINATED if terminated_seen() else EXIT_INTERRUPTED
+
+
+def _sweep_rate(g, grid, bots, players, seed) -> float:
+    """One core's games/s on the sweep's first variant (to say how long a sweep takes)."""
+    from .runner import make_spec, measure_rate
+    spec = make_spec(g, 1, {k: v[0] for k, v in grid}, bots, players, seed)
+    ids, par = g.bot_arrays(spec.bots)
+    g.run_chunk(spec.ctx, spec.players, spec.seed, 0, 0, ids, par)  # compile (or load)
+    return measure_rate(g, spec.ctx, spec.players, spec.seed, ids, par)
 
 
 @cli.command("sweep")
 @click.argument("game")
 @click.option("--param", "params", multiple=True, metavar="NAME=LO..HI[:STEP] | NAME=V1,V2",
               help="a parameter to sweep; several make a grid")
+@click.option("--yes", "-y", is_flag=True,
+              help="run a grid of more than 50 variants (the command says how long it takes)")
 @_common_experiment_options
-def sweep_cmd(game, params, games, bots, players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
+def sweep_cmd(game, params, yes, games, bots, players, seed, jobs, chunk_size, backend, scheduler,
+              out, quiet):
     """Sweep rule parameters: every metric against the parameter, with confidence bands.
 
     Example: sim sweep puluc --param track=7..15 --games 1e5
     """
+    import itertools
+
     from analysis.experiments import compare_text, write_compare_report
-    from .experiments import sweep
-    get_game(game)
-    out_dir = _experiment_dir(out, game, "sweep")
-    res = sweep(game, list(params), games, bots=bots, players=players, seed=_seed(seed), jobs=jobs,
-                chunk_size=chunk_size, backend=backend, scheduler=scheduler,
-                progress=(not quiet) and sys.stderr.isatty())
-    path = write_compare_report(res, out_dir)
+    from .experiments import _fmt, sweep
+    from .runner import _duration
+    from .validate import GRID_ASK, GRID_MAX, grid_size, parse_sweep
+    g = get_game(game)
+    jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
+                                                    chunk_size, backend, scheduler)
+    grid = parse_sweep(list(params), g)  # ranges checked before anything is expanded
+    size = grid_size(grid)
+    if size > GRID_MAX:
+        raise UsageError(f"--param gives a grid of {size:,} variants; a sweep runs at most "
+                         f"{GRID_MAX:,} (sweep fewer values, or fewer parameters at once)")
+    if size > GRID_ASK:
+        sec = size * n / (_sweep_rate(g, grid, bots, players, seed_v) * jobs)
+        what = (f"a grid of {size:,} variants of {n:,} games each (about {_duration(sec)} "
+                f"on {jobs} workers here)")
+        if not yes:
+            raise UsageError(f"--param gives {what}; add --yes to run a sweep of more than "
+                             f"{GRID_ASK} variants")
+        _note(f"sweeping {what}")
+    names = [k for k, _ in grid]
+    variants = [(",".join(f"{k}={_fmt(v)}" for k, v in zip(names, combo)), dict(zip(names, combo)))
+                for combo in itertools.product(*[vals for _, vals in grid])]
+    _check_arms(g, variants, bots, players, seed_v, n)
+    # the checked grid, as value lists (no range is expanded again)
+    canonical = [f"{k}=" + ",".join(_fmt(v) for v in vals) for k, vals in grid]
+    out_dir, top = _experiment_dir(out, game, "sweep")
+    with _cleanup_on_refusal(top), _sigterm_stops_cleanly():
+        res = sweep(game, canonical, games, bots=bots, players=players, seed=seed_v, jobs=jobs,
+                    chunk_size=chunk_size, backend=backend, scheduler=scheduler,
+                    progress=(not quiet) and sys.stderr.isatty())
+        path = write_compare_report(res, out_dir)
     if not quiet:
         click.echo(compare_text(res, keys=["first player score", "no winner", "capped"]))
-    click.echo(f"report: {path}")
-    return 130 if res.partial else 0
+    click.echo(f"report: {safe(str(path))}")
+    return _experiment_status(res.partial)
 
 
 @cli.command("skill")
@@ -259,18 +568,29 @@ def skill_cmd(game, sets, games, bots, players, seed, jobs, chunk_size, backend,
     """
     from analysis.experiments import skill_text, write_skill_report
     from .experiments import skill
-    from .game import _split_bots
+    from .runner import make_spec
     g = get_game(game)
+    from .game import _split_bots
     # the bot-spec parser of a run: "merchant:plans=2,w_war=3,random" is two bots
     names = [b.strip() for b in (_split_bots(bots) if bots else [b.name for b in g.bots])]
-    out_dir = _experiment_dir(out, game, "skill")
-    res = skill(game, names, games, players=players, seed=_seed(seed), rules=parse_assignments(sets),
-                jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler,
-                progress=(not quiet) and sys.stderr.isatty())
-    path = write_skill_report(res, out_dir)
+    jobs, chunk_size, n, seed_v = _check_experiment(g, games, None, players, seed, jobs,
+                                                    chunk_size, backend, scheduler)
+    rules = _assignments(game, sets)
+    p = g.check_players(players)
+    if len(names) < 2:
+        raise UsageError("sim skill needs at least two bots")
+    for b in names:
+        g.choose_bots(b, p)  # names and settings
+    make_spec(g, n, rules, None, p, seed_v)  # rules and data files
+    out_dir, top = _experiment_dir(out, game, "skill")
+    with _cleanup_on_refusal(top), _sigterm_stops_cleanly():
+        res = skill(game, names, games, players=players, seed=seed_v, rules=rules,
+                    jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler,
+                    progress=(not quiet) and sys.stderr.isatty())
+        path = write_skill_report(res, out_dir)
     if not quiet:
         click.echo(skill_text(res))
-    click.echo(f"report: {path}")
+    click.echo(f"report: {safe(str(path))}")
 
 
 @cli.command("impact")
@@ -293,17 +613,35 @@ def impact_cmd(game, card, mode, metric, sets, games, bots, players, seed, jobs,
     """
     from analysis.impact import impact_text, write_impact_report
     from .experiments import impact
+    from .params import _suggest
+    from .runner import make_spec
     g = get_game(game)
-    out_dir = _experiment_dir(out, game, "impact")
-    res = impact(game, card, mode, games, rules=parse_assignments(sets), workdir=out_dir, bots=bots,
-                 players=players, seed=_seed(seed), jobs=jobs, chunk_size=chunk_size,
-                 backend=backend, scheduler=scheduler, progress=(not quiet) and sys.stderr.isatty(),
-                 metric=metric)
-    path = write_impact_report(g, res, out_dir, card)
+    jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
+                                                    chunk_size, backend, scheduler)
+    rules = _assignments(game, sets)
+    spec = make_spec(g, n, rules, bots, players, seed_v)  # rules, data files, bots
+    if not g.events:
+        raise UsageError(f"{g.name} records no card or event draws, so it has no card impact")
+    if card is not None:
+        if g.card_rules is None:
+            raise UsageError(f"{g.name} cannot remove cards from its deck (no card_rules)")
+        known = list(g.card_names(spec.rules)) if g.card_names else []
+        if known and card != "all" and card not in known:
+            raise UsageError(f"unknown card '{safe(card)}' for {g.name}{_suggest(card, known)}; "
+                             f"known: all, {', '.join(known)}")
+    if mode is not None and mode not in ("remove", "neutral"):
+        raise UsageError(f"--mode must be remove or neutral, not {safe(repr(mode))}")
+    out_dir, top = _experiment_dir(out, game, "impact")
+    with _cleanup_on_refusal(top), _sigterm_stops_cleanly():
+        res = impact(game, card, mode, games, rules=rules, workdir=out_dir, bots=bots,
+                     players=players, seed=seed_v, jobs=jobs, chunk_size=chunk_size,
+                     backend=backend, scheduler=scheduler,
+                     progress=(not quiet) and sys.stderr.isatty(), metric=metric)
+        path = write_impact_report(g, res, out_dir, card)
     if not quiet:
         click.echo(impact_text(res))
-    click.echo(f"report: {path}")
-    return 130 if res.partial else 0
+    click.echo(f"report: {safe(str(path))}")
+    return _experiment_status(res.partial)
 
 
 @cli.command("robust")
@@ -333,11 +671,13 @@ def robust_cmd(what, game, variants, variants_file, sets, metric, early_stop, co
     sim robust compare puluc --variant base: --variant nine:track=9
     """
     from .experiments import load_variants_file, parse_variant
+    from . import toml as TOML
     if what == "compare":
         if not game:
             raise UsageError("sim robust compare needs a game: sim robust compare GAME --variant ...")
         vs = [parse_variant(v) for v in variants]
         if variants_file:
+            TOML.load(variants_file, "--variants")
             vs += load_variants_file(variants_file)
         if len(vs) != 2:
             raise UsageError("sim robust compare takes two --variant: the reference first, then the "
@@ -358,21 +698,27 @@ def _robust(game, variants, sets, metric, early_stop, combine, games, bots, play
     """sim robust (and sim compare --robust): play, write the report, print the verdicts."""
     from analysis.robust import robust_text, write_robust_report
     from .robust import robust
-    if jobs < 0:
-        raise UsageError(f"--jobs must be 0 (all cores) or more, not {jobs}")
-    if chunk_size is not None and chunk_size < 1:
-        raise UsageError(f"--chunk-size must be at least 1, not {chunk_size}")
-    out_dir = _experiment_dir(out, game, "robust-compare" if variants else "robust")
+    from .runner import make_spec
+    g = get_game(game)
+    jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
+                                                    chunk_size, backend, scheduler)
+    rules = _assignments(game, sets)
+    make_spec(g, n, rules, bots, players, seed_v)  # rules, data files, bots
+    if variants:
+        _check_arms(g, [(k, {**rules, **v}) for k, v in variants], bots, players, seed_v, n)
+    out_dir, top = _experiment_dir(out, game, "robust-compare" if variants else "robust")
     command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
-    res = robust(game, games, rules=parse_assignments(sets), bots=bots, players=players,
-                 seed=_seed(seed), variants=variants, metric=metric, jobs=jobs, chunk_size=chunk_size,
-                 backend=backend, scheduler=scheduler, progress=(not quiet) and sys.stderr.isatty(),
-                 early_stop=early_stop, combine=combine, command=command)
-    path = write_robust_report(res, out_dir)
+    with _cleanup_on_refusal(top), _sigterm_stops_cleanly():
+        res = robust(game, games, rules=rules, bots=bots, players=players, seed=seed_v,
+                     variants=variants, metric=metric, jobs=jobs, chunk_size=chunk_size,
+                     backend=backend, scheduler=scheduler,
+                     progress=(not quiet) and sys.stderr.isatty(), early_stop=early_stop,
+                     combine=combine, command=command)
+        path = write_robust_report(res, out_dir)
     if not quiet:
         click.echo(robust_text(res))
-    click.echo(f"report: {path}")
-    return 130 if res.manifest.get("partial") else 0
+    click.echo(f"report: {safe(str(path))}")
+    return _experiment_status(bool(res.manifest.get("partial")))
 
 
 @cli.command("games")
@@ -389,8 +735,10 @@ def games_cmd():
 def rules_cmd(game):
     """Every rule parameter of GAME with its default, allowed values and meaning."""
     g = get_game(game)
+    from .seeds import seeds_dir
+    doc = seeds_dir(g.name) / "RULES.md"  # where it is, in a checkout or an installed package
     click.echo(f"{g.title} (version {g.version}), {'/'.join(map(str, g.players))} players. "
-               f"Rules as implemented: {g.rules_doc}")
+               f"Rules as implemented: {doc if doc.is_file() else g.rules_doc}")
     click.echo("")
     click.echo("Rule parameters (change with --set NAME=VALUE), grouped by what they are:")
     groups = (("rule", "Rules of the rulebook"), ("variant", "Variants the rulebook offers"),
@@ -429,30 +777,78 @@ def report_cmd(run_dir):
     """Rebuild the report of a saved run, comparison, sweep, impact or skill table,
     without simulating again."""
     import json
-    from pathlib import Path
+
+    from .lock import RunLock
     d = Path(run_dir)
+    shown = safe(str(run_dir))
+    if not d.is_dir():
+        raise UsageError(f"{shown} is not a finished run directory (no such directory)")
+
+    def load_json(name):
+        try:
+            data = json.loads((d / name).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+            why = "not valid JSON" if isinstance(e, ValueError) else getattr(e, "strerror", None) or e
+            raise UsageError(f"{shown}/{name} is damaged ({safe(why)})") from None
+        if not isinstance(data, dict):
+            raise UsageError(f"{shown}/{name} is damaged (not a JSON object)")
+        return data
+
+    # read and check everything first: a folder that is not a saved result is left untouched
     if (d / "robust.json").is_file():
         from analysis.robust import write_robust_report
         from .robust import RobustResult
-        path = write_robust_report(RobustResult.from_dict(json.loads((d / "robust.json").read_text())), d)
+        try:
+            rres = RobustResult.from_dict(load_json("robust.json"))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise UsageError(f"{shown}/robust.json is damaged "
+                             f"({safe(type(e).__name__)}: {safe(e)})") from None
+
+        def write():
+            return write_robust_report(rres, d)
     elif (d / "experiment.json").is_file():
         from analysis.experiments import load_experiment, write_compare_report
         from analysis.impact import write_impact_report
-        data = json.loads((d / "experiment.json").read_text())
-        res = load_experiment(data)
+        data = load_json("experiment.json")
+        try:
+            res = load_experiment(data)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise UsageError(f"{shown}/experiment.json is damaged "
+                             f"({safe(type(e).__name__)}: {safe(e)})") from None
         if res.kind == "impact":
-            path = write_impact_report(res.game, res, d, data.get("card"))
+            def write():
+                return write_impact_report(res.game, res, d, data.get("card"))
         else:
-            path = write_compare_report(res, d)
+            def write():
+                return write_compare_report(res, d)
     elif (d / "skill.json").is_file():
         from analysis.experiments import load_skill, write_skill_report
-        path = write_skill_report(load_skill(json.loads((d / "skill.json").read_text())), d)
+        try:
+            res = load_skill(load_json("skill.json"))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise UsageError(f"{shown}/skill.json is damaged "
+                             f"({safe(type(e).__name__)}: {safe(e)})") from None
+
+        def write():
+            return write_skill_report(res, d)
     else:
         from analysis.report import write_report
         from .output import load_run
         summary, manifest = load_run(d)
-        path = write_report(summary, manifest, get_game(manifest["game"]), d)
-    click.echo(f"report: {path}")
+        game = get_game(manifest["game"])
+
+        def write():
+            return write_report(summary, manifest, game, d)
+    try:
+        with RunLock(d):
+            path = write()
+    except OSError as e:
+        from .io import is_disk_full
+        if is_disk_full(e):
+            raise UsageError(f"cannot write the report into {shown}: the disk is full") from None
+        raise UsageError(f"cannot write the report into {shown}: "
+                         f"{safe(e.strerror or str(e))}") from None
+    click.echo(f"report: {safe(str(path))}")
 
 
 def main():  # console-script entry point

@@ -15,7 +15,6 @@ that stops early stops at the same game whatever the number of jobs.
 from __future__ import annotations
 
 import itertools
-import math
 import sys
 import time
 from dataclasses import dataclass, field
@@ -201,15 +200,8 @@ def parse_variant(text: str) -> tuple[str, dict]:
 
 def load_variants_file(path) -> list[tuple[str, dict]]:
     """A TOML file of named variants: ``[variants.nine]`` tables of parameter = value."""
-    import tomllib
-    from pathlib import Path
-    p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text())
-    except FileNotFoundError:
-        raise UsageError(f"--variants {path}: no such file") from None
-    except tomllib.TOMLDecodeError as e:
-        raise UsageError(f"--variants {path}: not valid TOML ({e})") from None
+    from . import toml as TOML
+    data = TOML.load(path, "--variants")  # regular, small, UTF-8 TOML; one clear line otherwise
     table = data.get("variants", data)
     if not isinstance(table, dict) or not table:
         raise UsageError(f"--variants {path}: expected [variants.NAME] tables")
@@ -223,41 +215,11 @@ def load_variants_file(path) -> list[tuple[str, dict]]:
 
 
 def parse_sweep(items: list[str], game: Game) -> list[tuple[str, list]]:
-    """``track=7..15``, ``track=7..15:2``, ``exit=any,pile`` -> [(param, [values])]; several = grid."""
-    out = []
-    by_name = {p.name: p for p in game.params}
-    by_name.update({a: p for p in game.params for a in p.aliases})
-    for item in items:
-        if "=" not in item:
-            raise UsageError(f"--param takes NAME=RANGE or NAME=V1,V2,..., not {item!r}")
-        name, spec = (x.strip() for x in item.split("=", 1))
-        name = by_name[name].name if name in by_name else name
-        if name not in by_name:
-            game.resolve_rules({name: None})  # raises the usual "unknown parameter" error
-        p = by_name[name]
-        if ".." in spec:
-            lo, _, rest = spec.partition("..")
-            hi, _, step = rest.partition(":")
-            try:
-                lo_v, hi_v = float(lo), float(hi)
-                st = float(step) if step else 1.0
-            except ValueError:
-                raise UsageError(f"--param {item!r}: a range is LO..HI or LO..HI:STEP") from None
-            if st <= 0 or hi_v < lo_v:
-                raise UsageError(f"--param {item!r}: the range is empty")
-            k = int(math.floor((hi_v - lo_v) / st + 1e-9)) + 1
-            vals = [lo_v + i * st for i in range(k)]
-            if p.kind == "int":
-                vals = [int(round(v)) for v in vals]
-        else:
-            vals = [v.strip() for v in spec.split(",") if v.strip()]
-        vals = [p.parse(v) for v in vals]
-        if not vals:
-            raise UsageError(f"--param {item!r} has no values")
-        out.append((name, vals))
-    if not out:
-        raise UsageError("sim sweep needs at least one --param NAME=RANGE")
-    return out
+    """``track=7..15``, ``track=7..15:2``, ``exit=any,pile`` -> [(param, [values])]; several =
+    a grid.  The checks (ranges before expansion, each parameter once) live in
+    :func:`sim.validate.parse_sweep`, shared with the command line."""
+    from .validate import parse_sweep as checked
+    return checked(items, game)
 
 
 # ------------------------------------------------------------------------ the engine

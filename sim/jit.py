@@ -21,7 +21,7 @@ that tried to allocate would fail to compile, loudly, rather than leak.
 import numpy as np
 from numba import njit
 
-from . import jitcache  # noqa: F401  (the cache keyed on source content: before any decorator)
+from . import jitcache  # noqa: F401,E402  (the cache keyed on source content: before any decorator)
 
 kernel = njit(cache=True, error_model="numpy")
 helper = njit(cache=True, error_model="numpy", _nrt=False)

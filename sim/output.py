@@ -1,10 +1,15 @@
 """Where a run's files go: results (Parquet, optional CSV), manifest and report.
 
-Every file is written atomically; the manifest is written last, so a directory
-with a manifest holds a finished set of files.
+Every file is written atomically and flushed to the disk.  ``manifest.json`` and
+``summary.json`` always form a consistent pair: a save first removes the manifest, then
+writes the summary, the optional CSV and the report, and the manifest last, holding the
+sha256 of the summary it describes.  A reader (``sim report``, :func:`load_run`) finds
+either no manifest (a save was interrupted: resuming the run writes the pair again) or a
+manifest whose summary checksum matches.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import datetime
 from pathlib import Path
@@ -12,8 +17,9 @@ from pathlib import Path
 import pandas as pd
 
 from .game import short_params
-from .io import atomic_write, check_writable_dir, write_json, write_text
+from .io import atomic_write, check_writable_dir, remove, write_json, write_text
 from .params import UsageError
+from .validate import safe
 
 RESULTS = "results.parquet"
 SUMMARY = "summary.json"
@@ -38,15 +44,22 @@ def prepare_out_dir(path) -> Path:
     try:
         return check_writable_dir(path)
     except OSError as e:
-        raise UsageError(f"cannot write to --out {path}: {e.strerror or e}") from None
+        raise UsageError(f"cannot write to --out {safe(str(path))}: {e.strerror or e}") from None
 
 
 def save_run(result, out_dir, csv: bool = False, report: bool = True) -> dict:
-    """Write the merged statistics, the optional CSV, the report and (last) the manifest."""
+    """Write the merged statistics, the optional CSV, the report and (last) the manifest.
+
+    The manifest is removed first and written last with the summary's checksum, so that
+    no reader ever sees a manifest beside a summary it does not describe (a ``kill -9``
+    during the save leaves no manifest; resuming the run saves again)."""
     out_dir = Path(out_dir)
     manifest = dict(result.manifest)
     paths = {}
-    paths["summary"] = write_text(out_dir / SUMMARY, result.summary.to_json())
+    remove(out_dir / MANIFEST)
+    text = result.summary.to_json()
+    paths["summary"] = write_text(out_dir / SUMMARY, text)
+    manifest["summary_sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
     if result.frame is not None:
         df = result.frame
         paths["results"] = atomic_write(out_dir / RESULTS, lambda tmp: df.to_parquet(tmp, index=False))
@@ -75,15 +88,53 @@ def _write_csv(result, out_dir: Path, tmp: str) -> None:
 
 
 def load_run(run_dir):
-    """(Summary, manifest) of a saved run, with a clear error for a directory that is not one."""
+    """(Summary, manifest) of a saved run, checked to be a consistent pair, with one clear
+    error line for a directory that is not a finished run or whose files are damaged."""
     from .summary import Summary
     run_dir = Path(run_dir)
+    shown = safe(str(run_dir))
     man = run_dir / MANIFEST
     summ = run_dir / SUMMARY
-    if not man.is_file() or not summ.is_file():
-        raise UsageError(f"{run_dir} is not a finished run directory (needs {MANIFEST} and {SUMMARY})")
-    manifest = json.loads(man.read_text())
-    return Summary.from_json(summ.read_text()), manifest
+    if not man.is_file():
+        if summ.is_file() and (run_dir / "run.json").is_file():
+            game = _game_of(run_dir)
+            raise UsageError(f"{shown}: the last save of this run was interrupted (no {MANIFEST}); "
+                             f"finish it with: sim {game} --resume {shown}")
+        raise UsageError(f"{shown} is not a finished run directory (needs {MANIFEST} and {SUMMARY})")
+    if not summ.is_file():
+        raise UsageError(f"{shown} is not a finished run directory (needs {MANIFEST} and {SUMMARY})")
+    try:
+        manifest = json.loads(man.read_text(encoding="utf-8"))
+        text = summ.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise UsageError(f"{shown}: {MANIFEST} or {SUMMARY} is damaged ({safe(_why(e))})") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("game"), str):
+        raise UsageError(f"{shown}/{MANIFEST} is not the manifest of a sim run")
+    want = manifest.get("summary_sha256")
+    if want is not None and hashlib.sha256(text.encode("utf-8")).hexdigest() != want:
+        raise UsageError(f"{shown}: {SUMMARY} is not the one {MANIFEST} describes (a save was "
+                         f"interrupted, or a file was edited); finish the run with: "
+                         f"sim {safe(manifest['game'])} --resume {shown}")
+    try:
+        summary = Summary.from_json(text)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
+        raise UsageError(f"{shown}/{SUMMARY} is damaged ({safe(_why(e))})") from None
+    return summary, manifest
+
+
+def _why(e: BaseException) -> str:
+    if isinstance(e, json.JSONDecodeError):
+        return f"not valid JSON: {e.msg} at line {e.lineno}"
+    if isinstance(e, OSError):
+        return e.strerror or str(e)
+    return f"{type(e).__name__}: {e}"[:200]
+
+
+def _game_of(run_dir: Path) -> str:
+    try:
+        return safe(json.loads((run_dir / "run.json").read_text())["fingerprint"]["game"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return "GAME"
 
 
 def load_rows(run_dir):
@@ -96,4 +147,4 @@ def load_rows(run_dir):
         parts = ChunkStore(run_dir).finished_parts()
         if parts:
             return pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
-    raise UsageError(f"{run_dir} has no per-game rows (run with --raw)")
+    raise UsageError(f"{safe(str(run_dir))} has no per-game rows (run with --raw)")

@@ -26,10 +26,18 @@ import numpy as np
 from . import __version__
 from .game import BotChoice, Game
 from .games import get as get_game
+from .io import DiskFull, is_disk_full
 from .params import UsageError
+from .validate import cores
 
 MAX_GAMES = 10_000_000_000
-BACKENDS = ("loky", "threading", "sequential", "dask")
+DEFAULT_SEED = 1
+#: a run expected to take longer than this (seconds) says how long, and how much disk, first
+ANNOUNCE_AFTER = 300.0
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into a clean stop like Ctrl-C (the command exits with status 143)."""
 
 
 @dataclass
@@ -42,6 +50,10 @@ class RunSpec:
     bots: tuple[BotChoice, ...]
     games: int
     seed: int
+    #: what ``game.prepare`` built from the rules and data files (prepared once, here)
+    ctx: Any = field(default=None, repr=False, compare=False)
+    #: the content of the data files: ``{"files": [[name, sha256], ...], "prepared": sha256}``
+    data: dict = field(default_factory=dict)
 
     @property
     def rules_changed(self) -> dict:
@@ -49,10 +61,19 @@ class RunSpec:
                 if self.rules[p.name] != p.default}
 
     def fingerprint(self) -> dict:
-        """What must match for a directory's finished chunks to be reused (resume)."""
+        """What must match for a directory's finished chunks to be reused (resume): the
+        game, its version, the rules, the content of every data file, bots, seed, games."""
         return {"game": self.game.name, "game_version": self.game.version, "players": self.players,
                 "rules": {k: _show(v) if isinstance(v, tuple) else v for k, v in self.rules.items()},
+                "data": self.data,
                 "bots": [c.label for c in self.bots], "seed": self.seed, "games": self.games}
+
+    def run_id(self) -> str:
+        """sha256 of the fingerprint: every chunk record carries it."""
+        import hashlib
+        import json
+        text = json.dumps(self.fingerprint(), sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def describe(self) -> str:
         changed = ",".join(f"{k}={_show(v)}" for k, v in self.rules_changed.items())
@@ -68,6 +89,9 @@ class RunResult:
     chunks: list = field(default_factory=list)
     summary: Any = None  # sim.summary.Summary of every finished game
     out_dir: Any = None
+    stopped: str | None = None   # why the run stopped early (Stop.*), None if it did not
+    failure: Any = None          # the error behind a worker death or a full disk
+    disk_needed: int | None = None  # bytes the unfinished chunks and the report still need
 
 
 def _show(v) -> str:
@@ -78,37 +102,88 @@ def _show(v) -> str:
 
 def parse_games(value) -> int:
     """``1e6``, ``250000``, ``2.5e5``, ``1_000_000`` -> an integer number of games (>= 1)."""
+    from .validate import safe
     raw = value
     if isinstance(value, str):
         value = value.strip().replace("_", "").replace(",", "")
+        if not value.isascii():  # float() reads other scripts' digits: not a number typed here
+            raise UsageError(f"--games must be a whole number such as 1e6 or 250000, not {safe(repr(raw))}")
     try:
         f = float(value)
     except (TypeError, ValueError):
-        raise UsageError(f"--games must be a whole number such as 1e6 or 250000, not {raw!r}") from None
+        raise UsageError(f"--games must be a whole number such as 1e6 or 250000, not {safe(repr(raw))}") from None
     if not math.isfinite(f) or f != int(f):
-        raise UsageError(f"--games must be a whole number of games, not {raw!r}")
+        raise UsageError(f"--games must be a whole number of games, not {safe(repr(raw))}")
     n = int(f)
     if n < 1:
-        raise UsageError(f"--games must be at least 1, not {raw!r}")
+        raise UsageError(f"--games must be at least 1, not {safe(repr(raw))}")
     if n > MAX_GAMES:
-        raise UsageError(f"--games {raw} is more than this tool runs in one go ({MAX_GAMES:.0e})")
+        raise UsageError(f"--games {safe(raw)} is more than this tool runs in one go ({MAX_GAMES:.0e})")
     return n
 
 
-def make_spec(game, games, rules=None, bots=None, players=None, seed=0) -> RunSpec:
+def make_spec(game, games, rules=None, bots=None, players=None, seed=DEFAULT_SEED) -> RunSpec:
+    from . import toml as TOML
     g = game if isinstance(game, Game) else get_game(game)
     n = parse_games(games)
     p = g.check_players(players)
     r = g.resolve_rules(rules)
     b = g.choose_bots(bots, p)
+    s = parse_seed(seed)
+    # checks between parameters and data files fail here, before any output; the data
+    # files' content (and what was built from it) becomes part of the run's identity
+    with TOML.recording() as files:
+        ctx = g.prepare(r, p)
+    data = {"files": [list(f) for f in files], "prepared": digest(ctx)}
+    return RunSpec(g, p, r, b, n, s, ctx=ctx, data=data)
+
+
+def parse_seed(seed) -> int:
+    from .validate import safe
+    if isinstance(seed, bool):
+        raise UsageError(f"--seed must be an integer, not {seed!r}")
     try:
-        s = int(seed)
+        text = str(seed).strip().replace("_", "")
+        if not isinstance(seed, int) and not text.isascii():
+            raise ValueError
+        s = int(text) if not isinstance(seed, int) else seed
     except (TypeError, ValueError):
-        raise UsageError(f"--seed must be an integer, not {seed!r}") from None
+        raise UsageError(f"--seed must be an integer, not {safe(repr(seed))}") from None
     if not 0 <= s < 2 ** 64:
-        raise UsageError(f"--seed must be in 0..2**64-1, not {seed}")
-    g.prepare(r, p)  # checks between parameters and data files fail here, before any output
-    return RunSpec(g, p, r, b, n, s)
+        raise UsageError(f"--seed must be in 0..2**64-1, not {s if abs(s) < 10**30 else f'{s:.3g}'}")
+    return s
+
+
+def digest(obj) -> str:
+    """sha256 of a prepared context (numpy arrays, numbers, strings, tuples, lists, dicts),
+    the same in every process and on every machine."""
+    import hashlib
+    h = hashlib.sha256()
+
+    def feed(o):
+        if isinstance(o, np.ndarray):
+            a = np.ascontiguousarray(o)
+            h.update(f"A{a.dtype.str}{a.shape}".encode())
+            h.update(a.tobytes())
+        elif isinstance(o, (bool, int, float, str, type(None), np.generic)):
+            h.update(f"S{type(o).__name__}:{o!r};".encode())
+        elif isinstance(o, (tuple, list)):
+            h.update(f"L{len(o)}(".encode())
+            for x in o:
+                feed(x)
+            h.update(b")")
+        elif isinstance(o, dict):
+            h.update(f"D{len(o)}(".encode())
+            for k in sorted(o, key=repr):
+                feed(k)
+                feed(o[k])
+            h.update(b")")
+        else:  # anything else a game may return: its pickle (stable for a given version)
+            import pickle
+            h.update(b"P" + pickle.dumps(o, protocol=4))
+
+    feed(obj)
+    return h.hexdigest()
 
 
 def bytes_per_game(game: Game, players: int) -> int:
@@ -142,18 +217,69 @@ def check_memory(spec: RunSpec):
             f"but only {have / 2**30:.1f} GiB of memory is available; run fewer games")
 
 
-def check_disk(spec: RunSpec, out_dir):
-    """Refuse row-keeping runs whose rows (at most their in-memory size) cannot fit on the disk."""
+#: the report (pages, standalone page with embedded figures, PNGs): a generous bound
+REPORT_BYTES = 8 * 2 ** 20
+
+
+def _one_game_files(game: Game, players: int) -> tuple[int, int]:
+    """(bytes of a chunk record, bytes of a Parquet part) for a chunk of one game: the fixed
+    cost of every chunk on disk (schema, footers, histogram headers)."""
+    import io
+    import json
+
+    from .results import allocate, to_frame
+    from .summary import Summary
+    cols = {k: np.zeros_like(v) for k, v in allocate(game, players, 1).items()}
+    rec = len(json.dumps(Summary.from_columns(game, players, cols).to_dict())) + 400
+    buf = io.BytesIO()
+    to_frame(game, players, [(0, cols)]).to_parquet(buf, index=False)
+    return rec, len(buf.getvalue())
+
+
+def disk_needed(spec: RunSpec, chunks: int, rows: str, csv: bool = False) -> int:
+    """Bytes a run writes: its chunk records, its per-game rows (when kept on disk, with each
+    part's own overhead), an optional CSV and the report.  Row bytes are their size in
+    memory, an upper bound for Parquet."""
+    rec, part = _one_game_files(spec.game, spec.players)
+    need = REPORT_BYTES + chunks * int(2.5 * rec)  # a record grows with its histograms
+    if rows == "disk":
+        need += spec.games * bytes_per_game(spec.game, spec.players) + chunks * part
+        if csv:
+            need += spec.games * bytes_per_game(spec.game, spec.players) * 3
+    return need
+
+
+def _free_space(out_dir) -> tuple[Path, int]:
     import shutil
-    need = bytes_per_game(spec.game, spec.players) * spec.games
     path = Path(out_dir)
     while not path.exists() and path != path.parent:
         path = path.parent
-    free = shutil.disk_usage(path).free
+    return path, shutil.disk_usage(path).free
+
+
+def _size(n: float) -> str:
+    for unit, k in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= k:
+            return f"{n / k:.1f} {unit}"
+    return f"{int(n)} bytes"
+
+
+def check_disk(spec: RunSpec, out_dir, rows: str = "disk", chunks: int | None = None,
+               csv: bool = False) -> int:
+    """Refuse a run whose files (rows, records, report) cannot fit on the disk; returns the
+    bytes needed."""
+    if chunks is None:
+        chunks = len(plan_chunks(spec.games, None, cores()))
+    need = disk_needed(spec, chunks, rows, csv)
+    path, free = _free_space(out_dir)
     if need > free:
+        from .validate import safe
+        what = "with per-game rows " if rows == "disk" else ""
+        hint = "run fewer games or without --raw" if rows == "disk" else "run fewer games"
         raise UsageError(
-            f"--games {spec.games:.3g} with per-game rows needs up to {need / 2**30:.1f} GiB of disk "
-            f"but {path} has {free / 2**30:.1f} GiB free; run fewer games or without --raw")
+            f"--games {spec.games:.3g} {what}needs up to {_size(need)} of disk "
+            f"({chunks:,} chunks and the report) but {safe(str(path))} has {_size(free)} free; {hint}")
+    return need
 
 
 def plan_chunks(games: int, chunk_size: int | None, jobs: int) -> list[tuple[int, int]]:
@@ -164,31 +290,48 @@ def plan_chunks(games: int, chunk_size: int | None, jobs: int) -> list[tuple[int
 
 
 def resolve_jobs(jobs: int | None) -> int:
-    cores = os.cpu_count() or 1
+    """Worker processes: 0 or None = every core, negative = joblib style (-1 = all cores);
+    never more than the cores available (more would only add processes and memory)."""
+    n = cores()
     if jobs is None or jobs == 0:
-        return cores
+        return n
     jobs = int(jobs)
-    if jobs < 0:  # joblib style: -1 = all cores
-        return max(1, cores + 1 + jobs)
-    return jobs
+    if jobs < 0:
+        return max(1, n + 1 + jobs)
+    return min(jobs, n)
+
+
+_DEFERRED = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextmanager
-def _sigint_deferred():
-    """Hold a Ctrl-C until the block is done: a chunk is recorded (rows, statistics record,
-    in-memory summary) whole or not at all, so the report, the manifest and the files on
-    disk always agree.  Only the main thread can take signals; elsewhere this does nothing."""
+def _signals_deferred():
+    """Hold a Ctrl-C (and a SIGTERM the command turned into a clean stop) until the block is
+    done: a chunk is recorded (rows, statistics record, in-memory summary) whole or not at
+    all, so the report, the manifest and the files on disk always agree.  Only the main
+    thread can take signals; elsewhere this does nothing."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     caught = []
-    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    old = {}
+    for sig in _DEFERRED:
+        h = signal.getsignal(sig)
+        if sig == signal.SIGINT or callable(h):  # SIGTERM only where a handler was installed
+            old[sig] = h
+            signal.signal(sig, lambda signum, frame: caught.append(signum))
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, old)
+        for sig, h in old.items():
+            signal.signal(sig, h)
         if caught:
+            if signal.SIGTERM in caught and callable(old.get(signal.SIGTERM)):
+                old[signal.SIGTERM](signal.SIGTERM, None)
             raise KeyboardInterrupt
+
+
+_sigint_deferred = _signals_deferred  # the former name
 
 
 def _play_chunk(game_name: str, ctx, players: int, seed: int, start: int, count: int,
@@ -200,6 +343,27 @@ def _play_chunk(game_name: str, ctx, players: int, seed: int, start: int, count:
     cols = game.run_chunk(ctx, players, seed, start, count, bot_ids, bot_par)
     summary = Summary.from_columns(game, players, cols)
     return start, count, summary, (cols if keep_rows else None), time.perf_counter() - t0
+
+
+def _worker_init(parent: int, poll: float = 0.5) -> None:
+    """Worker initialiser: end this worker when the process that started it dies.
+
+    A worker whose parent was killed (``kill -9``, the OOM killer) would otherwise live on,
+    blocked writing a result nobody reads.  A daemon thread watches the parent's pid: when
+    the worker is re-parented, it exits at once (``os._exit``: nothing to clean, the chunk
+    it was playing is not recorded and a resume plays it again)."""
+    # (not prctl(PR_SET_PDEATHSIG): it fires when the parent *thread* that started the
+    # worker ends, and loky may start workers from a thread of its own)
+    if os.getppid() != parent:  # orphaned before we started
+        os._exit(1)
+
+    def watch():
+        while True:
+            time.sleep(poll)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="sim-parent-watch", daemon=True).start()
 
 
 @contextmanager
@@ -230,12 +394,53 @@ def _progress_bar(total: int, enabled: bool, desc: str, initial: int = 0):
 
 
 ROWS = ("none", "memory", "disk")
+#: the fixed cost of a chunk besides its games (dispatch, files, flushes to the disk): seconds
+CHUNK_OVERHEAD_S = 0.01
+
+
+def measure_rate(game: Game, ctx, players: int, seed: int, bot_ids, bot_par,
+                 budget: float = 0.05) -> float:
+    """Games per second of one core on this run (a few of its first games, timed)."""
+    n = 16
+    while True:
+        t0 = time.perf_counter()
+        game.run_chunk(ctx, players, seed, 0, n, bot_ids, bot_par)
+        dt = time.perf_counter() - t0
+        if dt >= budget or n >= 1 << 14:
+            return n / max(dt, 1e-9)
+        n *= 2
+
+
+def _duration(sec: float) -> str:
+    if sec < 90:
+        return f"{sec:.0f} s"
+    if sec < 5400:
+        return f"{sec / 60:.0f} minutes"
+    if sec < 2 * 86400:
+        return f"{sec / 3600:.1f} hours"
+    return f"{sec / 86400:.1f} days"
+
+
+def estimate(spec: RunSpec, todo: list, rate: float, workers: int, rows: str) -> tuple[float, int]:
+    """(seconds, bytes on disk) the chunks still to play will take."""
+    games = sum(c for _, c in todo)
+    sec = games / (rate * max(workers, 1)) + len(todo) * CHUNK_OVERHEAD_S / max(workers, 1)
+    sub = RunSpec(spec.game, spec.players, spec.rules, spec.bots, max(games, 1), spec.seed)
+    return sec, disk_needed(sub, len(todo), rows) - REPORT_BYTES
+
+
+class Stop:
+    """Why a run stopped before its last chunk (None: it did not)."""
+    INTERRUPTED = "interrupted"     # Ctrl-C
+    TERMINATED = "terminated"       # SIGTERM
+    WORKER = "worker died"          # a worker process was killed (or ran out of memory)
+    DISK = "disk full"              # writing a chunk's files failed: no space left
 
 
 def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = None,
             backend: str | None = None, progress: bool | None = None,
             command: str | None = None, rows: str = "memory", out_dir=None,
-            scheduler: str | None = None) -> RunResult:
+            scheduler: str | None = None, note=None) -> RunResult:
     """Play the run.
 
     ``rows``: keep one row per game in memory (``"memory"``, the Python API), write them
@@ -243,7 +448,10 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
     statistics (``"none"``: memory does not grow with the number of games).
     ``out_dir``: finished chunks are checkpointed there as they complete; running the
     same spec into the same directory again skips them (resume).
-    Ctrl-C keeps the finished chunks and marks the result partial.
+    Ctrl-C (and SIGTERM where the caller turned it into :class:`Terminated`), a worker that
+    dies and a full disk stop the run cleanly: the finished chunks are kept and the result is
+    marked partial, with the reason in ``result.stopped``.  ``note(text)`` is told, before a
+    long run starts, how long it will take and how much disk it will use.
     """
     from .results import to_frame
     from .store import ChunkStore
@@ -253,15 +461,15 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
         raise ValueError(f"rows must be one of {ROWS}")
     if rows == "disk" and out_dir is None:
         raise ValueError("rows='disk' needs an out_dir")
-    if rows == "memory":
-        check_memory(spec)
-    elif rows == "disk":
-        check_disk(spec, out_dir)
     jobs = resolve_jobs(jobs)
     backend = backend or ("sequential" if jobs == 1 else "loky")
     check_backend(backend)
     if scheduler and backend != "dask":
         raise UsageError("--scheduler needs --backend dask")
+    if rows == "memory":
+        check_memory(spec)
+    if out_dir is not None:
+        check_disk(spec, out_dir, rows, len(plan_chunks(spec.games, chunk_size, jobs)))
     if progress is None:
         progress = sys.stderr.isatty()
     store = None
@@ -276,11 +484,12 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
     summaries: dict[int, Summary] = {}
     frames: dict[int, dict] = {}
     if store is not None:
-        summaries.update(store.finished(chunks, need_rows=(rows == "disk")))
+        summaries.update(store.finished(chunks, need_rows=(rows == "disk"), players=spec.players))
     resumed = len(summaries)
     todo = [(s, c) for s, c in chunks if s not in summaries]
     chunk_seconds = 0.0
-    partial = False
+    stopped = None
+    failure = None
     bar = None
     results = None
     keep = rows != "none"
@@ -288,25 +497,35 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
     def collect(res):
         nonlocal chunk_seconds
         s, c, summ, cols, sec = res
-        with _sigint_deferred():
+        with _signals_deferred():
+            part = None
             if rows == "disk":
-                store.save_rows(s, to_frame(game, spec.players, [(s, cols)]))
+                part = store.save_rows(s, to_frame(game, spec.players, [(s, cols)]))
             elif rows == "memory":
                 frames[s] = cols
             if store is not None:
-                store.save_summary(s, c, summ)
+                store.save_summary(s, c, summ, part)
             summaries[s] = summ
         chunk_seconds += sec
         if bar is not None:
             bar.update(c)
 
     try:
-        ctx = game.prepare(spec.rules, spec.players)
+        ctx = spec.ctx if spec.ctx is not None else game.prepare(spec.rules, spec.players)
         bot_ids, bot_par = game.bot_arrays(spec.bots)
         # compile (or load from the cache) once here, before any worker starts
         with _compile_notice(game, progress):
             game.run_chunk(ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
         t_warm = time.perf_counter() - t0
+        if todo and note is not None:
+            workers = jobs
+            rate = measure_rate(game, ctx, spec.players, spec.seed, bot_ids, bot_par)
+            sec, need = estimate(spec, todo, rate, workers, rows if store is not None else "none")
+            if sec > ANNOUNCE_AFTER:
+                disk = f" and write about {_size(need)}" if store is not None else ""
+                note(f"this run will take about {_duration(sec)} ({len(todo):,} chunks on {workers} "
+                     f"workers at about {rate:,.0f} games/s each){disk}; Ctrl-C stops it and "
+                     "keeps the finished chunks for --resume")
         bar = _progress_bar(spec.games, progress, spec.describe(),
                             initial=sum(c for s, c in chunks if s in summaries))
         t1 = time.perf_counter()
@@ -316,11 +535,25 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
                             jobs, backend, scheduler, ordered=False)
         for res in results:
             collect(res)
+    except Terminated:
+        stopped = Stop.TERMINATED
     except KeyboardInterrupt:
-        partial = True
+        stopped = Stop.INTERRUPTED
+    except DiskFull as e:
+        stopped, failure = Stop.DISK, e
+    except Exception as e:  # noqa: BLE001 - only the failures below; the rest propagate
+        if is_disk_full(e):
+            stopped, failure = Stop.DISK, DiskFull(out_dir or ".")
+        elif _is_worker_death(e):
+            stopped, failure = Stop.WORKER, e
+        else:
+            raise
     finally:
         if results is not None:
-            results.close()  # stops the workers of an interrupted run
+            try:
+                results.close()  # stops the workers of an interrupted run
+            except Exception:  # noqa: BLE001 - a broken pool is already being reported
+                pass
         if bar is not None:
             bar.close()
     t_sim = time.perf_counter() - t1
@@ -330,8 +563,7 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
     frame = None
     if rows == "memory":
         frame = to_frame(game, spec.players, [(s, frames[s]) for s in sorted(frames)])
-    if summary.n < spec.games:
-        partial = True
+    partial = stopped is not None or summary.n < spec.games
     finished = datetime.now(timezone.utc)
     manifest = build_manifest(spec, jobs=jobs, backend=backend, chunks=chunks,
                               chunks_done=len(order), games_done=summary.n, partial=partial,
@@ -341,60 +573,134 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
                               command=command)
     manifest["chunks_resumed"] = resumed
     manifest["rows"] = rows
+    if stopped is not None:
+        manifest["stopped"] = stopped
     if backend == "dask":
         manifest["scheduler"] = scheduler or "local cluster"
     if frame is not None:
         frame.attrs["manifest"] = manifest
-    return RunResult(spec, frame, manifest, partial, chunks, summary, out_dir)
+    res = RunResult(spec, frame, manifest, partial, chunks, summary, out_dir)
+    res.stopped = stopped
+    res.failure = failure
+    if failure is not None and stopped == Stop.DISK:
+        left = [(s, c) for s, c in chunks if s not in summaries]
+        sub = RunSpec(spec.game, spec.players, spec.rules, spec.bots,
+                      max(1, sum(c for _, c in left)), spec.seed)
+        res.disk_needed = disk_needed(sub, len(left), rows)
+    return res
+
+
+def _is_worker_death(e: BaseException) -> bool:
+    """A worker process died under us: loky's TerminatedWorkerError / a broken pool, or
+    Dask giving up on a task whose workers kept dying."""
+    names = {c.__name__ for c in type(e).__mro__}
+    return bool(names & {"TerminatedWorkerError", "BrokenProcessPool", "KilledWorker",
+                         "BrokenExecutor"})
 
 
 def check_backend(backend: str) -> None:
-    if backend not in BACKENDS:
-        raise UsageError(f"unknown backend '{backend}'; known: {', '.join(BACKENDS)}")
+    from .validate import check_backend as _check
+    _check(backend, None)
 
 
 def run_tasks(func, arg_list, jobs: int, backend: str, scheduler: str | None = None,
               ordered: bool = False):
     """Yield ``func(*args)`` for every ``args`` on the chosen backend: in the order given
     (``ordered``) or as they finish.  Closing the generator stops the remaining tasks and any
-    Dask cluster it started."""
+    Dask cluster it started.  Local worker processes end themselves if this process dies."""
     check_backend(backend)
     if backend == "sequential":
         for args in arg_list:
             yield func(*args)
         return
+    import warnings
+
     from joblib import Parallel, delayed, parallel_config
     client = cluster = None
     n_jobs = jobs
+    extra = {}
+    stopped_early = True
+    _quiet_cancellations()
     try:
         if backend == "dask":
             client, cluster = _dask_client(scheduler, jobs)
             n_jobs = -1
-        with parallel_config(backend=backend, n_jobs=n_jobs):
+            # callbacks of futures cancelled by Ctrl-C log tracebacks from the client's event
+            # loop; a failing chunk still raises here, with its own error
+            import logging
+            logging.getLogger("tornado.application").setLevel(logging.CRITICAL + 1)
+        elif backend == "loky":
+            extra = {"initializer": _worker_init, "initargs": (os.getpid(),)}
+        with parallel_config(backend=backend, n_jobs=n_jobs, **extra):
             # max_nbytes=None: no memory-mapping of the (small) rule arrays, which would
             # reach the kernel as read-only arrays, a type numba compiles anew
             par = Parallel(return_as="generator" if ordered else "generator_unordered",
                            batch_size=1, max_nbytes=None, pre_dispatch="2*n_jobs")
-            yield from par(delayed(func)(*args) for args in arg_list)
+            gen = par(delayed(func)(*args) for args in arg_list)
+            try:
+                yield from gen
+                stopped_early = False
+            finally:
+                if stopped_early:  # joblib warns about the tasks it cancels: we asked it to
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        gen.close()
     finally:
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
+        if client is not None or cluster is not None:
+            if stopped_early:
+                _quiet_dask()  # an interrupted cluster's late callbacks log tracebacks
+            if client is not None:
+                client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+_QUIETED = []
+
+
+def _quiet_cancellations() -> None:
+    """joblib warns that the tasks it cancels on Ctrl-C were wasted: we stopped them."""
+    if not _QUIETED:
+        import warnings
+        warnings.filterwarnings("ignore", message=r".*tasks.*(cancelled|not used)", category=UserWarning)
+        _QUIETED.append(True)
+
+
+def _quiet_dask() -> None:
+    """Dask's shutdown after Ctrl-C (cancelled tasks, closed streams) logs warnings and
+    tracebacks from its event loop, some after the cluster is closed: not for the user.
+    The run itself says what happened in one line."""
+    import logging
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def _dask_client(scheduler: str | None, jobs: int):
+    import logging
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:  # pragma: no cover - dask is a dependency
         raise UsageError("--backend dask needs dask.distributed (pip install 'dask[distributed]')")
+    from .validate import probe_scheduler, safe
     if scheduler:
+        probe_scheduler(scheduler)
         try:
             return Client(scheduler, timeout="20s"), None
-        except OSError as e:
-            raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
-    cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+        except (OSError, TimeoutError) as e:
+            raise UsageError(f"cannot reach the Dask scheduler at {safe(scheduler)}: {e}") from None
+    # the local cluster's processes ignore Ctrl-C (this process stops them): no tracebacks
+    # from every worker and nanny when the terminal's Ctrl-C reaches the whole group
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        import warnings
+        with warnings.catch_warnings():  # e.g. "port 8787 in use": nothing the user asked for
+            warnings.simplefilter("ignore")
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                   dashboard_address=":0", silence_logs=logging.ERROR)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, old)
     return Client(cluster), cluster
 
 
@@ -460,7 +766,7 @@ def build_manifest(spec: RunSpec, *, jobs, backend, chunks, chunks_done, games_d
 
 
 def simulate(game, games, rules: dict | None = None, bots: Sequence[str] | str | None = None,
-             players: int | None = None, seed: int = 0, jobs: int | None = None,
+             players: int | None = None, seed: int = DEFAULT_SEED, jobs: int | None = None,
              chunk_size: int | None = None, backend: str | None = None,
              progress: bool | None = False):
     """Play ``games`` games and return the results as a pandas DataFrame, one row per game.
@@ -476,3 +782,15 @@ def simulate(game, games, rules: dict | None = None, bots: Sequence[str] | str |
     spec = make_spec(game, games, rules, bots, players, seed)
     return execute(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
                    progress=progress, rows="memory").frame
+
+
+_terminated = threading.Event()
+
+
+def note_terminated() -> None:
+    """Remember that this process was asked to stop by SIGTERM (exit status 143)."""
+    _terminated.set()
+
+
+def terminated_seen() -> bool:
+    return _terminated.is_set()

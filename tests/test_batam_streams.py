@@ -11,7 +11,7 @@ import numpy as np
 from sim.games.batam import GAME
 from sim.games.batam import kernel as K
 from sim.rng import DICE, SETUP, Stream, py_game_base, py_substream_start
-from tests.test_batam_rules import blank, bot_params, make_ctx, mini_ctx, node, put_board
+from tests.test_batam_rules import blank, bot_params, make_ctx, mini_ctx, node
 
 
 def reseed(rs, seed, players):

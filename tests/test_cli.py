@@ -81,7 +81,7 @@ def test_default_out_dir_is_under_reports(tmp_path, monkeypatch):
     (["puluc", "--games", "-5"], "--games must be at least 1"),
     (["puluc", "--games", "2.5"], "whole number"),
     (["puluc", "--games", "1e30"], "more than this tool runs"),
-    (["puluc", "--games", "5e9", "--raw"], "GiB of disk"),
+    (["puluc", "--games", "5e9", "--raw"], "of disk"),
     (["puluc", "--games", "10", "--csv", "--no-raw"], "--csv needs the per-game rows"),
     (["puluc", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
     (["puluc", "--resume", "/nonexistent/run"], "nothing to resume"),

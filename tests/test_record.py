@@ -1,6 +1,5 @@
 """The shared record buffer (sim/record.py): events appended in order, nothing written
 without room, overflow detected, indices parsed."""
-import numpy as np
 import pytest
 from numba import njit
 

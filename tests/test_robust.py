@@ -244,7 +244,6 @@ def test_resolve_metric():
 def test_conditions_agree_with_independent_runs():
     res = robust("puluc", 1500, seed=5, jobs=1, progress=False, early_stop=False, combine=False,
                  chunk_size=400)
-    g = res.game
     by = {c.label: c for c in res.conditions}
     Q = len(res.layout["quantities"])
     base = simulate("puluc", 1500, seed=5)

@@ -129,8 +129,8 @@ def test_ctrl_c_while_a_chunk_is_being_recorded_records_it_whole(tmp_path, monke
     real = ChunkStore.save_summary
     calls = {"n": 0}
 
-    def save_then_interrupt(self, start, count, summary):
-        real(self, start, count, summary)
+    def save_then_interrupt(self, start, count, summary, part=None):
+        real(self, start, count, summary, part)
         calls["n"] += 1
         if calls["n"] == 3:   # the record is on disk, the run has not counted it yet
             os.kill(os.getpid(), signal.SIGINT)

@@ -6,15 +6,16 @@ Python lists (names) for reports and tests.
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from ... import toml as TOML
 from ...params import ParamError
+from ...seeds import seeds_dir
 
-SEEDS = Path(__file__).resolve().parents[3] / "seeds" / "balam"
+SEEDS = seeds_dir("balam")
 BUILTIN = {
     "board": {"default": SEEDS / "board.toml", "small": SEEDS / "board_small.toml"},
     "katun": {"default": SEEDS / "katun.toml"},
@@ -36,14 +37,7 @@ MAX_SPACES = 4
 
 
 def _load(path, what) -> dict:
-    p = Path(path)
-    if not p.is_file():
-        raise ParamError(f"{what} file {str(path)!r} does not exist")
-    try:
-        with open(p, "rb") as f:
-            return tomllib.load(f)
-    except tomllib.TOMLDecodeError as e:
-        raise ParamError(f"{what} file {p.name} is not valid TOML: {e}") from None
+    return TOML.load(path, what)
 
 
 def resolve_file(value: str, kind: str) -> Path:
@@ -77,7 +71,7 @@ def load_board(path) -> Board:
         if tid in tiles:
             raise ParamError(f"board file {name}: tile {tid} is described twice")
         sp = t.get("spaces")
-        if not isinstance(sp, int) or not 2 <= sp <= MAX_SPACES:
+        if type(sp) is not int or not 2 <= sp <= MAX_SPACES:
             raise ParamError(f"board file {name}: tile {tid} must have 2 to 4 spaces, not {sp!r}")
         if t.get("colour") not in COLOURS:
             raise ParamError(f"board file {name}: tile {tid} has colour {t.get('colour')!r}; "
@@ -200,11 +194,11 @@ def load_deck(path) -> Deck:
     keys, titles, counts = [None] * N_TYPES, [None] * N_TYPES, [0] * N_TYPES
     for t in types:
         code = t.get("code")
-        if not isinstance(code, int) or not 0 <= code < N_TYPES or keys[code] is not None:
+        if type(code) is not int or not 0 <= code < N_TYPES or keys[code] is not None:
             raise ParamError(f"katun file {name}: card type codes must be 0..16, each once "
                              f"(bad or repeated code {code!r})")
         cnt = t.get("count")
-        if not isinstance(cnt, int) or not 0 <= cnt <= 40:
+        if type(cnt) is not int or not 0 <= cnt <= 40:
             raise ParamError(f"katun file {name}: type {code} count must be 0..40, not {cnt!r}")
         keys[code] = str(t.get("key", f"type{code}"))
         titles[code] = str(t.get("name", keys[code]))
@@ -277,7 +271,7 @@ def load_components(path) -> Components:
 
     def nonneg(tab, key, where, lo=0, hi=1000):
         v = tab.get(key)
-        if not isinstance(v, int) or not lo <= v <= hi:
+        if type(v) is not int or not lo <= v <= hi:
             raise ParamError(f"components file {name}: {where}.{key} must be an integer "
                              f"{lo}..{hi}, not {v!r}")
         return v

@@ -8,15 +8,16 @@ wrong.  A parameter value ``standard`` names the file shipped in
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from ... import toml as TOML
 from ...params import ParamError
+from ...seeds import seeds_dir
 
-SEEDS = Path(__file__).resolve().parents[3] / "seeds" / "batam"
+SEEDS = seeds_dir("batam")
 DEFAULT_FILES = {
     "board": "board.toml",
     "dice": "dice.toml",
@@ -42,14 +43,7 @@ def resolve_path(what: str, value: str) -> Path:
 
 
 def _read_toml(what: str, path: Path) -> dict:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        raise ParamError(f"{what} file '{path}' cannot be read") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ParamError(f"{what} file '{path}' is not valid TOML ({e})") from None
+    return TOML.load(path, what)
 
 
 def _int(what: str, path: Path, key: str, v, lo: int, hi: int) -> int:
@@ -330,11 +324,7 @@ def load_all(rules: dict) -> dict:
     stamp = []
     for what, v in zip(("board", "dice", "tiles", "cards", "components"), names):
         p = resolve_path(what, v)
-        try:
-            st = p.stat()
-            stamp.append((str(p.resolve()), st.st_mtime_ns, st.st_size))
-        except OSError:
-            raise ParamError(f"{what} file '{p}' cannot be read") from None
+        stamp.append((str(p), TOML.digest(p, what)))  # the content, not the time stamp
     return _load_all(*names, tuple(stamp))
 
 

@@ -66,10 +66,10 @@ def report_figures(manifest: dict, out_dir) -> list:
 
 # ----------------------------------------------------------------- card impact (sim impact)
 def _deck(rules: dict):
-    import tomllib
+    from sim import toml as TOML
     what, key = ("tiles", "tile") if rules["compass"] == "tiles" else ("cards", "card")
     path = DATA.resolve_path(what, rules[what])
-    return what, key, tomllib.loads(path.read_text()).get(key, [])
+    return what, key, TOML.load(path, f"{what} file").get(key, [])
 
 
 def card_names(rules: dict) -> list:

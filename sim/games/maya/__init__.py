@@ -2,16 +2,17 @@
 from __future__ import annotations
 
 import math
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
 from ...game import Bot, Column, Game
+from ... import toml as TOML
 from ...params import Param, ParamError
+from ...seeds import seeds_dir
 from . import kernel as K
 
-SEEDS = Path(__file__).resolve().parents[3] / "seeds" / "maya"
+SEEDS = seeds_dir("maya")
 RULES_DOC = str(SEEDS / "RULES.md")
 BOARDS = {"standard": SEEDS / "board.toml"}
 
@@ -121,18 +122,13 @@ _CODES = {
 def load_board(spec: str) -> dict:
     """Read and check a board file; returns rows, cols, levels, colours."""
     path = BOARDS.get(spec, Path(spec))
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except FileNotFoundError:
-        raise ParamError(f"board file {str(path)!r} does not exist") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ParamError(f"board file {str(path)!r} is not valid TOML: {e}") from None
+    data = TOML.load(path, "board")
     for key in ("rows", "cols", "levels", "colours"):
         if key not in data:
             raise ParamError(f"board file {str(path)!r} lacks '{key}'")
     rows, cols, levels = data["rows"], data["cols"], data["levels"]
-    if not all(isinstance(v, int) and v >= 1 for v in (rows, cols, levels)):
+    # booleans are not integers (TOML's true is Python's True, an int)
+    if not all(type(v) is int and v >= 1 for v in (rows, cols, levels)):
         raise ParamError("board file: rows, cols and levels must be positive integers")
     n = rows * cols
     if not 2 <= n <= 12:
@@ -140,7 +136,8 @@ def load_board(spec: str) -> dict:
     if not 2 <= levels <= n:
         raise ParamError(f"board file: levels must be 2..{n} (one colour per tower), not {levels}")
     colours = data["colours"]
-    if not isinstance(colours, list) or len(colours) != n or len(set(colours)) != n:
+    if (not isinstance(colours, list) or not all(isinstance(c, str) for c in colours)
+            or len(colours) != n or len(set(colours)) != n):
         raise ParamError(f"board file: 'colours' must name {n} different colours (one per tower)")
     return {"rows": rows, "cols": cols, "levels": levels, "colours": [str(c) for c in colours]}
 

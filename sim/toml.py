@@ -1,0 +1,181 @@
+"""The one way this project reads a TOML file (a game's data file or a variants file).
+
+Every file a user can name goes through :func:`load`:
+
+* regular files only: a directory, a device (``/dev/zero``), a FIFO or a socket is refused
+  before anything is read (the file is opened without blocking, then checked);
+* at most :data:`MAX_BYTES` bytes (data files are a few kilobytes);
+* UTF-8 text (a UTF-16 file or a binary file is named as such);
+* nesting at most :data:`MAX_DEPTH` tables or arrays deep;
+
+and every problem is one :class:`~sim.params.ParamError` line naming the file.  Python
+3.10 reads TOML with the ``tomli`` backport, 3.11 and later with ``tomllib``.
+
+The content of every file read is hashed: :func:`recording` collects ``(name, sha256)`` of
+the files read inside it, so a run's identity can include the content of its data files.
+"""
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import stat
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10: the backport, same API
+    import tomli as tomllib
+
+from .params import ParamError
+
+MAX_BYTES = 4 * 2 ** 20
+MAX_DEPTH = 32
+
+TOMLDecodeError = tomllib.TOMLDecodeError
+
+_local = threading.local()
+
+
+def _shown(path) -> str:
+    from .validate import safe
+    return safe(repr(str(path)))
+
+
+def read_bytes(path, what: str, max_bytes: int = MAX_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes``; a ParamError line otherwise."""
+    name = f"{what} file {_shown(path)}"
+    if str(path).strip() == "":
+        raise ParamError(f"{what} file: the path is empty")
+    try:
+        # O_NONBLOCK: opening a FIFO does not wait for a writer; it changes nothing for files
+        fd = os.open(os.fspath(path), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise ParamError(f"{name} cannot be read: it does not exist") from None
+    except IsADirectoryError:
+        raise ParamError(f"{name} is a directory, not a file") from None
+    except OSError as e:
+        raise ParamError(f"{name} cannot be read: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise ParamError(f"{name} is a directory, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise ParamError(f"{name} is not a regular file (a device, pipe or socket)")
+        if st.st_size > max_bytes:
+            raise ParamError(f"{name} is {st.st_size:,} bytes; data files may hold at most "
+                             f"{max_bytes:,}")
+        chunks, total = [], 0
+        while True:
+            b = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not b:
+                break
+            chunks.append(b)
+            total += len(b)
+            if total > max_bytes:  # it grew while we read it
+                raise ParamError(f"{name} holds more than {max_bytes:,} bytes")
+        return b"".join(chunks)
+    except OSError as e:
+        if e.errno == errno.EISDIR:
+            raise ParamError(f"{name} is a directory, not a file") from None
+        raise ParamError(f"{name} cannot be read: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+
+
+def decode(data: bytes, path, what: str) -> str:
+    name = f"{what} file {_shown(path)}"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ParamError(f"{name} is UTF-16 text; save it as UTF-8")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ParamError(f"{name} is not UTF-8 text (byte {e.start}); is it a binary file?") from None
+    if "\x00" in text:
+        raise ParamError(f"{name} holds NUL bytes: it is not a text file")
+    return text.removeprefix("\ufeff")
+
+
+def _depth_ok(obj, limit: int) -> bool:
+    """Whether ``obj`` nests at most ``limit`` dicts/lists deep (iterative: no recursion)."""
+    stack = [(obj, 1)]
+    while stack:
+        o, d = stack.pop()
+        if isinstance(o, dict):
+            items = o.values()
+        elif isinstance(o, list):
+            items = o
+        else:
+            continue
+        if d > limit:
+            return False
+        stack.extend((v, d + 1) for v in items if isinstance(v, (dict, list)))
+    return True
+
+
+def _bracket_depth(text: str) -> int:
+    """An upper bound on the nesting of arrays and inline tables, counted without parsing
+    (brackets inside strings count too: a bound, not the exact depth)."""
+    depth = best = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            if depth > best:
+                best = depth
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+    return best
+
+
+def loads(text: str, path, what: str, max_depth: int = MAX_DEPTH) -> dict:
+    name = f"{what} file {_shown(path)}"
+    if _bracket_depth(text) > 4 * max_depth:  # refuse absurd nesting before the parser recurses
+        raise ParamError(f"{name} nests arrays or tables more than {max_depth} deep")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ParamError(f"{name} is not valid TOML ({e})") from None
+    except RecursionError:
+        raise ParamError(f"{name} nests arrays or tables more than {max_depth} deep") from None
+    if not _depth_ok(data, max_depth):
+        raise ParamError(f"{name} nests arrays or tables more than {max_depth} deep")
+    return data
+
+
+def load(path, what: str) -> dict:
+    """Read, check and parse a TOML file; ``what`` names it in messages ("board", "--variants")."""
+    data = read_bytes(path, what)
+    _record(path, data)
+    return loads(decode(data, path, what), path, what)
+
+
+def digest(path, what: str) -> str:
+    """sha256 of a data file's content (checked like :func:`load`), recorded like a read."""
+    data = read_bytes(path, what)
+    _record(path, data)
+    return hashlib.sha256(data).hexdigest()
+
+
+def _record(path, data: bytes) -> None:
+    rec = getattr(_local, "files", None)
+    if rec is not None:
+        item = (Path(path).name, hashlib.sha256(data).hexdigest())
+        rec[item] = item
+
+
+@contextmanager
+def recording():
+    """Collect ``(file name, sha256)`` of every file read inside the block (this thread)."""
+    outer = getattr(_local, "files", None)
+    _local.files = {}
+    box: list = []
+    try:
+        yield box
+    finally:
+        box.extend(sorted(_local.files.values()))
+        if outer is not None:
+            outer.update(_local.files)
+        _local.files = outer
