@@ -7,7 +7,7 @@ was edited, until ``__pycache__`` was deleted by hand.
 
 Here every jitted function of the ``sim`` package is cached under a directory named by
 a hash of the sources it can depend on: the shared jitted modules (every ``sim/*.py``
-that uses numba) plus, for a game's functions, the jitted modules of that game's folder.
+that defines jitted code) plus, for a game's functions, the jitted modules of that game's folder.
 Edit any of them and the key changes, so the kernel is compiled afresh; edit another
 game, the CLI or the reports and nothing recompiles.  Functions outside the package
 (tests, notebooks) keep numba's own locators.
@@ -30,7 +30,7 @@ from numba.core import caching
 
 PKG = Path(__file__).resolve().parent
 GAMES = PKG / "games"
-_MARKERS = (b"numba", b"jit import")
+_MARKERS = (b"@njit", b"njit(", b"@kernel", b"@helper")  # files that define jitted code
 
 
 def _jitted_sources(folder: Path, recursive: bool) -> list[Path]:
