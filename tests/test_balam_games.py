@@ -88,7 +88,8 @@ SWEEP = [({}, 2), ({}, 3), ({}, 4), ({"catastrophes": "all"}, 3),
          ({"village_production": "forest", "control": "each"}, 4),
          ({"ball_games": 5, "eclipse_jitter": 4}, 2), ({"horizon": 6}, 3),
          ({"max_turns": 12}, 2), ({"board": "small"}, 3), ({"expedition": "produced"}, 2),
-         ({"piles": "random"}, 2), ({"neutral_cards": "1,7,9,15", "ball_games": 3}, 2)]
+         ({"piles": "random"}, 2), ({"neutral_cards": "1,7,9,15", "ball_games": 3}, 2),
+         ({"layout": "fixed"}, 2), ({"layout": "fixed", "board": "small"}, 4)]
 
 
 @pytest.mark.parametrize("rules,players", SWEEP)

@@ -79,10 +79,12 @@ def order6(stream):
     return out
 
 
-def layout_hash(perm):
+def layout_hash(infos):
+    """The kernel's layout_hash: the contents of the tile on each cell, in cell order."""
     h = 0
-    for x in perm:
-        h = py_mix64((h + x + _GOLDEN) & _MASK)
+    for sp, col, forest, sea, volc, cen in infos:
+        code = sp + 8 * col + 64 * forest + 128 * sea + 256 * volc + 512 * cen
+        h = py_mix64((h + code + _GOLDEN) & _MASK)
     return h >> 1
 
 MAIZE, CACAO, SHELL, JADE, OBSID, PRIS = range(6)
@@ -162,7 +164,7 @@ class Balam:
                 j = st.rand_int(i + 1)
                 perm[i], perm[j] = perm[j], perm[i]
         self.perm = perm
-        self.layout = layout_hash(perm)
+        self.layout = layout_hash([[int(x) for x in board.info[perm[s]]] for s in range(S)])
         self.sites = [Site(*[int(x) for x in board.info[perm[s]]]) for s in range(S)]
         self.nbrs = [list(board.nbr[s, :board.nnb[s]]) for s in range(len(board.names))]
         self.kings = [King() for _ in range(players)]
@@ -197,6 +199,7 @@ class Balam:
         self.known = [0] * players
         self.dpos = 0
         self.slots = []
+        self.divined = set()   # card types some king saw by divination (for the tests)
 
     # ----------------------------------------------------------- small rules
     def gain(self, p, t, n):
@@ -384,6 +387,13 @@ class Balam:
 
     def divination(self, rfirst, nslots):
         """Who sees which face-down slots this round (self.known: bit masks)."""
+        self._divination(rfirst, nslots)
+        for q in range(self.NP):
+            for k in range(nslots):
+                if (self.known[q] >> k) & 1:
+                    self.divined.add(int(self.deck_t.ctype[self.slots[k]]))
+
+    def _divination(self, rfirst, nslots):
         counts = [self.count(q, OBSERV) for q in range(self.NP)]
         self.known = [0] * self.NP
         m1 = max(counts)
@@ -1688,9 +1698,10 @@ def play(seed: int, game_index: int, rules=None, bots=("random", "random")) -> d
                          bots=",".join(bots))
 
 
-def replay_random(rules: dict, players: int, seed: int, game: int, bots=None):
+def replay_random(rules: dict, players: int, seed: int, game: int, bots=None, engine=False):
     """Replay one game with the resolved rule parameters: all-random by default, or with
-    ``bots`` (a spec as the CLI takes it, e.g. "merchant,random"; any bot)."""
+    ``bots`` (a spec as the CLI takes it, e.g. "merchant,random"; any bot).  Returns the
+    recorded columns, or with ``engine`` the played engine (its state, ``divined`` ...)."""
     from sim.games.balam import GAME, _ball_target, target_position
     ids = par = None
     if bots is not None:
@@ -1708,7 +1719,7 @@ def replay_random(rules: dict, players: int, seed: int, game: int, bots=None):
               neutral=() if rules["neutral_cards"] == "none" else rules["neutral_cards"],
               random_layout=rules["layout"] == "random",
               posb=target_position(deck, _ball_target(rules, players)))
-    return g.play().columns()
+    return g.play() if engine else g.play().columns()
 
 
 def replay(rules: dict, bots, players: int, seed: int, game: int):

@@ -343,5 +343,6 @@ GAME = Game(
          "ref_games": 100},
     ),
     notes={"board_file": str(D.SEEDS / "board.toml"),
-           "board_png": "sim.games.balam.draw:draw_board (board_file, png_path)"},
+           "board_png": "sim.games.balam.draw:draw_board (board_file, png_path)",
+           "tiles_png": "sim.games.balam.draw:draw_tiles (board_file, png_path)"},
 )

@@ -555,11 +555,15 @@ def draw_layout(rs, base, R, tinfo, info, perm):
 
 
 @helper
-def layout_hash(perm):
-    """A 63-bit identifier of the layout (the tile on each cell, in cell order)."""
+def layout_hash(info):
+    """A 63-bit identifier of the layout: a hash of the tile on each cell, in cell order,
+    by its contents (so layouts that differ only by swapping tiles alike are one layout,
+    and the same cells with another board file's tiles are another)."""
     h = np.uint64(0)
-    for s in range(perm.shape[0]):
-        h = mix64(h + np.uint64(perm[s]) + GOLDEN)
+    for s in range(info.shape[0]):
+        code = (info[s, 0] + 8 * info[s, 1] + 64 * info[s, 2] + 128 * info[s, 3]
+                + 256 * info[s, 4] + 512 * info[s, 5])
+        h = mix64(h + np.uint64(code) + GOLDEN)
     return np.int64(h >> np.uint64(1))
 
 
@@ -2427,7 +2431,7 @@ def run_games(seed, start, count, R, nbr, nnb, tinfo, ctype, cgain, cnopt, cid, 
         rs[SL_BASE] = base
         draw_layout(rs, base, R, tinfo, info, perm)
         site_terms(bot_par, info, W)
-        layout[j] = layout_hash(perm)
+        layout[j] = layout_hash(info)
         reset_state(own, bld, tok, sm, pl, gs, R)
         ndeck = build_deck(rs, base, ctype, cid, R, deck, tmpdeck, ids, keys)
         open_substream(rs, SL_CH, base, SETUP, 0)
