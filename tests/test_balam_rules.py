@@ -269,8 +269,7 @@ def test_solver_matches_the_best_routing():
     cnt = np.array([1, 2, 0, 0, 2, 1], np.int64)
     cap = np.array([2, 2, 2, 0, 1 << 30], np.int64)
     x = np.zeros((6, 5), np.int64)
-    K.solve_assignment(cnt, cap, val, x, np.zeros(32, np.int64), np.zeros(16),
-                       np.arange(6, dtype=np.int64))
+    K.solve_assignment(cnt, cap, val, x, np.zeros(32, np.int64), np.zeros(16))
     assert (x * np.maximum(val, 0)).sum() == pytest.approx(8.35)
     assert x[:, K.DK_LOSE].sum() == 0
 

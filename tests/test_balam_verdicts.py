@@ -137,14 +137,17 @@ def test_payments_between_riches_of_equal_value_go_either_way():
     # jade and obsidian are worth the same in hand: the type paid follows the turn's random
     # order of types; a lower value (maize) is always paid first
     hv = np.zeros(12)
-    order = np.zeros(6, np.int64)
     paid = []
     for g in range(400):
         pos = Pos([(4, MAIZE, 1, 0, 0, 0)], [])
         pos.seed(g)
         K.hand_values(pos.bot_par[0], pos.R, pos.gs, hv)
         assert hv[JADE] == hv[OBSID] and hv[MAIZE] < hv[JADE]
-        K.type_ranks(pos.rs, 1, hv, order)
+        K.pay_sequence(pos.rs, 1, hv, pos.bot_par[0], K.NBW + 2 * 1, False)
+        seq = hv[6:12].astype(int).tolist()
+        assert sorted(seq) == list(range(6)) and seq[0] == MAIZE
+        assert [hv[t] for t in seq] == sorted(hv[:6])          # by value in hand
+        assert balam_ref.pay_sequence(Stream(0, g, 1), hv[:6].tolist()) == seq
         paid.append(K.cheapest_held(np.array([0, 0, 0, 1, 1, 0], np.int64), hv))
         assert K.cheapest_held(np.array([1, 0, 0, 1, 1, 0], np.int64), hv) == MAIZE
     assert 140 < paid.count(JADE) < 260 and paid.count(JADE) + paid.count(OBSID) == 400

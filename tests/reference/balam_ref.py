@@ -67,16 +67,25 @@ def choose_subset(stream, opts, n):
     return opts[:n]
 
 
-def order6(stream):
-    """The kernel's draw_order6: a random order of the six riches types (one draw of 720)."""
-    r = stream.rand_int(720)
-    left = list(range(6))
-    out = []
+def pay_sequence(stream, hv):
+    """The kernel's pay_sequence: types by value in hand (insertion sort, equal values in
+    type order), then each run of equal values shuffled (Fisher-Yates on ``stream``)."""
+    seq = []
     for i in range(6):
-        m = 6 - i
-        out.append(left.pop(r % m))
-        r //= m
-    return out
+        j = len(seq)
+        while j > 0 and cmp_tie(hv[seq[j - 1]], hv[i]) > 0:
+            j -= 1
+        seq.insert(j, i)
+    i = 0
+    while i < 6:
+        e = i + 1
+        while e < 6 and cmp_tie(hv[seq[e]], hv[seq[i]]) == 0:
+            e += 1
+        for a in range(e - 1, i, -1):
+            b = i + stream.rand_int(a - i + 1)
+            seq[a], seq[b] = seq[b], seq[a]
+        i = e
+    return seq
 
 
 def layout_hash(infos):
@@ -919,18 +928,12 @@ class Balam:
             v = 0.25 * W[BW_RISK] * f * rl
         return v * W[BW_BUILD]
 
-    def cheaper(self, hv, t, best):
-        """Type t pays before type ``best``: lower value in hand, or equal and earlier in
-        this turn's random order of types (self.type_rank)."""
-        d = cmp_tie(-hv[t], -hv[best])
-        return d > 0 or (d == 0 and self.type_rank[t] < self.type_rank[best])
-
     def cheapest_held(self, hand, hv):
-        best = -1
-        for t in range(6):
-            if hand[t] > 0 and (best < 0 or self.cheaper(hv, t, best)):
-                best = t
-        return best
+        """The first held type in this turn's payment order (self.pay_seq)."""
+        for t in self.pay_seq:
+            if hand[t] > 0:
+                return t
+        return -1
 
     def cost_value(self, hand, hv, code, spend):
         b = code - 1
@@ -942,10 +945,9 @@ class Balam:
             return hv[kind] * int(self.c.cost_n[b])
         v = 0.0
         for _ in range(int(self.c.cost_any[b])):
-            best = -1
-            for t in range(6):
-                if hand[t] - spend[t] > 0 and (best < 0 or self.cheaper(hv, t, best)):
-                    best = t
+            best = next((t for t in self.pay_seq if hand[t] - spend[t] > 0), -1)
+            if best < 0:
+                break
             spend[best] += 1
             v += hv[best]
         return v
@@ -1331,10 +1333,7 @@ class Balam:
             self.turn_card(p, card_slot)
             return
         # --- the turn's options, one argmax with uniform ties: card, pass, plans, attacks
-        order = order6(bs)
-        self.type_rank = [0] * 6
-        for i, t in enumerate(order):
-            self.type_rank[t] = i
+        self.pay_seq = pay_sequence(bs, hv)
         hand = list(K.hand)
         tax_t = self.cheapest_held(hand, hv)
         tax_v = hv[tax_t]
@@ -1537,13 +1536,31 @@ class Balam:
         else:
             self.sites[x[1]].token[x[2]] = t
 
+    def type_order(self, cnt, cap, val, p):
+        """The kernel's solve_group: the order in which the solver serves the riches types,
+        each class of present types worth the same on every kind with room shuffled."""
+        order = list(range(6))
+        done = set()
+        for t in range(6):
+            if cnt[t] == 0 or t in done:
+                continue
+            memb = [u for u in range(t, 6) if cnt[u] > 0 and u not in done
+                    and all(cap[k] <= 0 or cmp_tie(val[u][k], val[t][k]) == 0 for k in range(5))]
+            done |= set(memb)
+            shuf = list(memb)
+            for a in range(len(shuf) - 1, 0, -1):
+                j = self.bot[p].rand_int(a + 1)
+                shuf[a], shuf[j] = shuf[j], shuf[a]
+            for m, sh in zip(memb, shuf):
+                order[m] = sh
+        return order
+
     def distribute_heuristic(self, p, last, items, sinks):
         """The kernel's heuristic distribution: group by group (in the order of their
         first riches), an exact assignment of riches types to sink kinds."""
         if not items:
             return
         val = self.dist_values(self.W[p], last)
-        order = order6(self.bot[p])   # the solver's tie-break between riches types
         done = set()
         for i, (_, grp) in enumerate(items):
             if grp in done:
@@ -1567,7 +1584,7 @@ class Balam:
                 for t in range(6):
                     x[t][DK_LOSE] = cnt[t]
             else:
-                x = solve_assignment(cnt, cap, val, order)
+                x = solve_assignment(cnt, cap, val, self.type_order(cnt, cap, val, p))
             for t, g2 in items[i:]:
                 if g2 == grp:
                     for kind in range(5):
@@ -1749,7 +1766,7 @@ def solve_assignment(cnt, cap, val, order=tuple(range(6))):
                     if val[t][k] < 0.0:
                         continue
                     d = dt[t] - val[t][k]
-                    if cmp_tie(-d, -dk[k]) > 0:
+                    if d < dk[k] - 1e-12:
                         dk[k] = d
                         pk[k] = t
                         changed = True
@@ -1759,7 +1776,7 @@ def solve_assignment(cnt, cap, val, order=tuple(range(6))):
                 for t in order:
                     if x[t][k] > 0:
                         d = dk[k] + val[t][k]
-                        if cmp_tie(-d, -dt[t]) > 0:
+                        if d < dt[t] - 1e-12:
                             dt[t] = d
                             pt[t] = k
                             changed = True
@@ -1768,7 +1785,7 @@ def solve_assignment(cnt, cap, val, order=tuple(range(6))):
         bk = -1
         bd = 1e17
         for k in range(5):
-            if free[k] > 0 and cmp_tie(-dk[k], -bd) > 0:
+            if free[k] > 0 and dk[k] < bd - 1e-12:
                 bd = dk[k]
                 bk = k
         if bk < 0:

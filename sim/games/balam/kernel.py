@@ -200,25 +200,6 @@ def choose_subset(rs, k, opts, m, n):
         opts[j] = x
 
 
-@helper_inline
-def draw_order6(rs, k, order):
-    """order[0..5]: a uniformly random order of the six riches types (one draw of 720:
-    the draw's mixed-radix digits pick each next type among those left, in type order)."""
-    r = rand_int(rs, k, 720)
-    used = 0
-    for i in range(6):
-        m = 6 - i
-        j = r % m
-        r //= m
-        for t in range(6):
-            if (used >> t) & 1 == 0:
-                if j == 0:
-                    order[i] = t
-                    used |= 1 << t
-                    break
-                j -= 1
-
-
 @helper
 def gain(pl, gs, p, t, n):
     """King p takes up to n riches of type t from the supply; returns how many he got."""
@@ -580,47 +561,87 @@ def rounds_left(gs, R):
 
 
 @helper_inline
-def hand_values(W, R, gs, hv):
-    """Value of one riches of each type in the king's hand (heuristic bots)."""
+def hand_value(W, last, t):
+    """Value of one riches of type t in the king's hand (heuristic bots); on the last round
+    only the end bonus is left."""
+    if last:
+        return 0.5 * W[BW_PRES]
     wh = W[BW_HAND]
-    hv[MAIZE] = 0.9 * wh
-    hv[CACAO] = 1.15 * wh
-    hv[SHELL] = 1.05 * wh
-    hv[JADE] = 1.0 * wh
-    hv[OBSID] = 1.0 * wh
-    hv[PRIS] = 1.1 * wh
-    if gs[GS_BALLS] >= R[R_BALLS]:  # last round: only the end bonus is left
-        for t in range(6):
-            hv[t] = 0.5 * W[BW_PRES]
+    if t == MAIZE:
+        return 0.9 * wh
+    if t == CACAO:
+        return 1.15 * wh
+    if t == SHELL:
+        return 1.05 * wh
+    if t == PRIS:
+        return 1.1 * wh
+    return 1.0 * wh   # jade, obsidian
 
 
 @helper_inline
-def type_ranks(rs, k, hv, order):
-    """hv[6 + t]: the rank of riches type t in a uniformly random order drawn on stream k
-    (``order`` is scratch): how the heuristic breaks ties between riches types of equal
-    value when it pays, for the whole turn (so that its plan and its payments agree)."""
-    draw_order6(rs, k, order)
+def hand_values(W, R, gs, hv):
+    """hv[t]: value of one riches of each type in the king's hand (heuristic bots)."""
+    last = gs[GS_BALLS] >= R[R_BALLS]
+    for t in range(6):
+        hv[t] = hand_value(W, last, t)
+
+
+@helper
+def pay_orders(W, off):
+    """W[off + 12 * last + i]: the riches types sorted by hand value (insertion sort,
+    equal values in type order), W[off + 12 * last + 6 + i] = 1 where position i starts a
+    run of equal values (cmp_tie against the run's first); for last = 0 and 1.  Filled with
+    the bots' weights (site_terms): pay_sequence then only shuffles the runs."""
+    for last in range(2):
+        b = off + 12 * last
+        for i in range(6):
+            v = hand_value(W, last == 1, i)
+            j = i - 1
+            while j >= 0 and cmp_tie(hand_value(W, last == 1, np.int64(W[b + j])), v) > 0:
+                W[b + j + 1] = W[b + j]
+                j -= 1
+            W[b + j + 1] = i
+        start = 0
+        for i in range(6):
+            W[b + 6 + i] = 0.0
+            if i == 0 or cmp_tie(hand_value(W, last == 1, np.int64(W[b + i])),
+                                 hand_value(W, last == 1, np.int64(W[b + start]))) != 0:
+                W[b + 6 + i] = 1.0
+                start = i
+
+
+@helper_inline
+def pay_sequence(rs, k, hv, W, off, last):
+    """hv[6:12]: the six riches types in the order the heuristic pays with them this turn
+    (so that its plans and its payments agree): the lowest value in hand first; types of
+    equal value (jade and obsidian; every type on the last round) in a uniformly random
+    order, drawn on stream k (Fisher-Yates within each run of equal values).  The sorted
+    order and its runs come from pay_orders (W[off:])."""
+    b = off + (12 if last else 0)
     for i in range(6):
-        hv[6 + order[i]] = i
-
-
-@helper_inline
-def cheaper(hv, t, best):
-    """Type t is a cheaper payment than type ``best``: lower value in hand, or an equal
-    value and an earlier rank in this turn's random order (hv[6 + t])."""
-    d = cmp_tie(-hv[t], -hv[best])
-    return d > 0 or (d == 0 and hv[6 + t] < hv[6 + best])
+        hv[6 + i] = W[b + i]
+    i = 0
+    while i < 6:
+        e = i + 1
+        while e < 6 and W[b + 6 + e] == 0.0:
+            e += 1
+        for a in range(e - 1, i, -1):
+            j = i + rand_int(rs, k, a - i + 1)
+            x = hv[6 + a]
+            hv[6 + a] = hv[6 + j]
+            hv[6 + j] = x
+        i = e
 
 
 @helper_inline
 def cheapest_held(hand, hv):
-    """The held riches type the heuristic pays with: the lowest value in hand (hv[0:6]),
-    ties by the turn's random order of types (hv[6:12])."""
-    best = np.int64(-1)
-    for t in range(6):
-        if hand[t] > 0 and (best < 0 or cheaper(hv, t, best)):
-            best = t
-    return best
+    """The held riches type the heuristic pays with: the first held in this turn's payment
+    order (hv[6:12], pay_sequence)."""
+    for i in range(6):
+        t = np.int64(hv[6 + i])
+        if hand[t] > 0:
+            return t
+    return np.int64(-1)
 
 
 @helper_inline
@@ -765,6 +786,8 @@ def cost_value(hand, hv, R, code, spend):
     v = 0.0
     for _ in range(R[R_CANY + b]):
         t = cheapest_held_after(hand, spend, hv)
+        if t < 0:
+            break   # cannot pay (the caller only uses the values of affordable buildings)
         spend[t] += 1
         v += hv[t]
     return v
@@ -772,11 +795,11 @@ def cost_value(hand, hv, R, code, spend):
 
 @helper_inline
 def cheapest_held_after(hand, spend, hv):
-    best = np.int64(-1)
-    for t in range(6):
-        if hand[t] - spend[t] > 0 and (best < 0 or cheaper(hv, t, best)):
-            best = t
-    return best
+    for i in range(6):
+        t = np.int64(hv[6 + i])
+        if hand[t] - spend[t] > 0:
+            return t
+    return np.int64(-1)
 
 
 # ======================================================================= building turns
@@ -1583,13 +1606,13 @@ def dist_values(W, R, gs, own, bld, nbr, nnb, p, val, last, hv):
 
 
 @helper
-def solve_assignment(cnt, cap, val, x, isc, fsc, order):
+def solve_assignment(cnt, cap, val, x, isc, fsc):
     """Route cnt[t] riches of each type t to sink kinds with capacities cap[kind]
     (cap[LOSE] unbounded), maximising sum val[t, kind] * x[t, kind] (val < 0: not
     allowed).  Exact: successive shortest paths (Bellman-Ford) on the tiny
-    type -> kind network, i.e. a min-cost flow.  Types are scanned in ``order`` (a
-    permutation of 0..5): among routings of equal value the first type in that order is
-    served first, so a random order breaks ties between types uniformly."""
+    type -> kind network, i.e. a min-cost flow (path costs within 1e-12 are equal: float
+    rounding).  Among routings of equal value the lower type index is served first
+    (solve_group breaks those ties at random)."""
     x[:, :] = 0
     left = isc[0:6]
     free = isc[6:11]
@@ -1610,26 +1633,24 @@ def solve_assignment(cnt, cap, val, x, isc, fsc, order):
             pk[k] = -1
         for _ in range(12):
             changed = False
-            for ti in range(6):
-                t = order[ti]
+            for t in range(6):
                 if dt[t] >= 1e17:
                     continue
                 for k in range(5):
                     if val[t, k] < 0.0:
                         continue
                     d = dt[t] - val[t, k]
-                    if cmp_tie(-d, -dk[k]) > 0:
+                    if d < dk[k] - 1e-12:
                         dk[k] = d
                         pk[k] = t
                         changed = True
             for k in range(5):
                 if dk[k] >= 1e17:
                     continue
-                for ti in range(6):
-                    t = order[ti]
+                for t in range(6):
                     if x[t, k] > 0:
                         d = dk[k] + val[t, k]
-                        if cmp_tie(-d, -dt[t]) > 0:
+                        if d < dt[t] - 1e-12:
                             dt[t] = d
                             pt[t] = k
                             changed = True
@@ -1638,7 +1659,7 @@ def solve_assignment(cnt, cap, val, x, isc, fsc, order):
         bk = -1
         bd = 1e17
         for k in range(5):
-            if free[k] > 0 and cmp_tie(-dk[k], -bd) > 0:
+            if free[k] > 0 and dk[k] < bd - 1e-12:
                 bd = dk[k]
                 bk = k
         if bk < 0:
@@ -1665,6 +1686,72 @@ def solve_assignment(cnt, cap, val, x, isc, fsc, order):
                 break
             k = pt[t]
             x[t, k] -= m
+
+
+@helper_inline
+def same_row(val, cap, t, u):
+    """Riches types t and u are worth the same on every sink kind with room."""
+    for k in range(5):
+        if cap[k] > 0 and cmp_tie(val[u, k], val[t, k]) != 0:
+            return False
+    return True
+
+
+@helper
+def solve_group(cnt, cap, val, x, isc, fsc, rs, k, scr):
+    """solve_assignment with the ties between riches types broken uniformly on stream k.
+    The solver serves the lower type index first among routings of equal value; types of
+    the group that are worth the same on every kind with room are interchangeable to it,
+    so each such class is renumbered in a random order for the solve (slot i holds type
+    order[i]).  Draws nothing when no two types of the group are alike.  ``scr`` (int64,
+    54) and fsc[32:62] are scratch."""
+    order = scr[0:6]
+    memb = scr[6:12]
+    shuf = scr[12:18]
+    xs = scr[18:48]
+    cs = scr[48:54]
+    for t in range(6):
+        order[t] = t
+    done = 0
+    moved = False
+    for t in range(6):
+        if cnt[t] == 0 or (done >> t) & 1:
+            continue
+        m = 0
+        for u in range(t, 6):
+            if cnt[u] > 0 and (done >> u) & 1 == 0 and same_row(val, cap, t, u):
+                memb[m] = u
+                shuf[m] = u
+                m += 1
+                done |= 1 << u
+        for a in range(m - 1, 0, -1):
+            j = rand_int(rs, k, a + 1)
+            y = shuf[a]
+            shuf[a] = shuf[j]
+            shuf[j] = y
+        for i in range(m):
+            order[memb[i]] = shuf[i]
+            if shuf[i] != memb[i]:
+                moved = True
+    if not moved:
+        solve_assignment(cnt, cap, val, x, isc, fsc[0:16])
+        return
+    vt = fsc[32:62]
+    for t in range(6):
+        for kk in range(5):
+            vt[t * 5 + kk] = val[t, kk]
+    for i in range(6):
+        cs[i] = cnt[order[i]]
+        for kk in range(5):
+            val[i, kk] = vt[order[i] * 5 + kk]
+    solve_assignment(cs, cap, val, x, isc, fsc[0:16])
+    for i in range(6):
+        for kk in range(5):
+            xs[order[i] * 5 + kk] = x[i, kk]
+    for t in range(6):
+        for kk in range(5):
+            val[t, kk] = vt[t * 5 + kk]
+            x[t, kk] = xs[t * 5 + kk]
 
 
 @helper
@@ -1728,8 +1815,7 @@ def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, 
     cnt = queue[S + 16:S + 22]
     cap = queue[S + 24:S + 29]
     isc = queue[S + 32:S + 56]
-    order = queue[S + 56:S + 62]
-    draw_order6(rs, 1 + p, order)   # the solver's tie-break between riches types
+    scr = queue[S + 56:S + 110]
     for i in range(ni):
         g = items[i, 1]
         if g < 0:
@@ -1751,7 +1837,7 @@ def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, 
             for t in range(6):
                 x[t, DK_LOSE] = cnt[t]
         else:
-            solve_assignment(cnt, cap, val, x, isc, fsc[0:16], order)
+            solve_group(cnt, cap, val, x, isc, fsc, rs, 1 + p, scr)
         for j in range(i, ni):
             if items[j, 1] == g:
                 t = items[j, 0]
@@ -1976,7 +2062,7 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
                   bot_ids, bot_par, p, card_slot, comp, queue, opts, tmp, hv)
         return
     # --- the turn's options, one argmax with uniform ties: card, pass, plans, attacks
-    type_ranks(rs, bs, hv, tmp[48:54])   # ties between riches types when paying
+    pay_sequence(rs, bs, hv, W, NBW + 2 * S, last)   # the order of payment, ties drawn
     for t in range(6):
         hand[t] = pl[p, P_HAND + t]
     tax_t = cheapest_held(hand, hv)
@@ -2028,6 +2114,9 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
                 if fv[code] > free_nv:
                     free_nv = fv[code]
         can_found = pl[p, P_LARGE] > 0
+        s1 = np.int64(-1)
+        v1 = -1e18
+        t1 = np.int64(0)
         for s in range(S):
             sv[s] = -1e300
             if own[s] == -1:
@@ -2061,7 +2150,10 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
                     if v > bvs:
                         bvs = v
             sv[s] = bvs
-        s1 = top_site(sv, -1, rs, bs)
+            if bvs > -1e18:   # the best site so far (top_site's scan, done in this pass)
+                ok, v1, t1 = take(rs, bs, bvs, v1, t1)
+                if ok:
+                    s1 = np.int64(s)
         s2 = top_site(sv, s1, rs, bs) if W[BW_PLANS] >= 2.0 and s1 >= 0 else np.int64(-1)
         for i in range(2 if W[BW_PLANS] >= 2.0 else 1):
             s = s1 if i == 0 else s2
@@ -2368,7 +2460,7 @@ def site_terms(bot_par, info, out):
     """out[q]: king q's weights, then the heuristic's fixed terms for founding a city on
     each site of this game's layout: out[q, NBW + s] the bonus for expanding there,
     out[q, NBW + S + s] the exposure to volcanoes and the sea (filled once per game rather
-    than on every turn)."""
+    than on every turn), then its payment orders (out[q, NBW + 2S:], pay_orders)."""
     NP = out.shape[0]
     S = info.shape[0]
     for q in range(NP):
@@ -2378,12 +2470,13 @@ def site_terms(bot_par, info, out):
             out[q, NBW + s] = bot_par[q, BW_EXPAND] * (0.6 + 0.15 * info[s, I_SPACES]
                                                        + 0.1 * info[s, I_CENOTE])
             out[q, NBW + S + s] = bot_par[q, BW_RISK] * 0.3 * (info[s, I_VOLC] + info[s, I_SEA])
+        pay_orders(out[q], NBW + 2 * S)
 
 
 @kernel
 def with_site_terms(bot_par, info):
     """site_terms into a new array (hand-built positions in the tests)."""
-    out = np.zeros((bot_par.shape[0], NBW + 2 * info.shape[0]))
+    out = np.zeros((bot_par.shape[0], NBW + 2 * info.shape[0] + 24))
     site_terms(bot_par, info, out)
     return out
 
@@ -2400,7 +2493,7 @@ def run_games(seed, start, count, R, nbr, nnb, tinfo, ctype, cgain, cnopt, cid, 
     S = nbr.shape[0]
     info = np.zeros((S, 6), np.int64)      # this game's tile on each cell
     perm = np.zeros(S, np.int64)
-    W = np.zeros((NP, NBW + 2 * S))        # weights and this game's site terms
+    W = np.zeros((NP, NBW + 2 * S + 24))   # weights, this game's site terms, pay orders
     own, bld, tok, sm, pl, gs = new_state(S, NP)
     rs = np.zeros(NRS, np.uint64)
     N = ctype.shape[0]
