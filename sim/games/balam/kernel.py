@@ -1616,10 +1616,31 @@ def solve_assignment(cnt, cap, val, x, isc, fsc):
     x[:, :] = 0
     left = isc[0:6]
     free = isc[6:11]
+    one = -1
     for t in range(6):
         left[t] = cnt[t]
+        if cnt[t] > 0:
+            one = t if one == -1 else 6
     for k in range(5):
         free[k] = cap[k]
+    if one >= 0 and one < 6:
+        # one riches type: the shortest paths are its kinds by value, so fill them best
+        # first (the same choices, ties to the lower kind, and the same x as below)
+        t = one
+        while left[t] > 0:
+            bk = -1
+            bd = 1e17
+            for k in range(5):
+                if free[k] > 0 and val[t, k] >= 0.0 and -val[t, k] < bd - 1e-12:
+                    bd = -val[t, k]
+                    bk = k
+            if bk < 0:
+                break
+            m = min(free[bk], left[t])
+            x[t, bk] += m
+            free[bk] -= m
+            left[t] -= m
+        return
     dt = fsc[0:6]
     dk = fsc[6:11]
     pt = isc[11:17]   # predecessor kind of a type (-1: from the source)
@@ -1710,8 +1731,14 @@ def solve_group(cnt, cap, val, x, isc, fsc, rs, k, scr):
     shuf = scr[12:18]
     xs = scr[18:48]
     cs = scr[48:54]
+    present = 0
     for t in range(6):
         order[t] = t
+        if cnt[t] > 0:
+            present += 1
+    if present < 2:
+        solve_assignment(cnt, cap, val, x, isc, fsc[0:16])
+        return
     done = 0
     moved = False
     for t in range(6):
@@ -2460,7 +2487,7 @@ def site_terms(bot_par, info, out):
     """out[q]: king q's weights, then the heuristic's fixed terms for founding a city on
     each site of this game's layout: out[q, NBW + s] the bonus for expanding there,
     out[q, NBW + S + s] the exposure to volcanoes and the sea (filled once per game rather
-    than on every turn), then its payment orders (out[q, NBW + 2S:], pay_orders)."""
+    than on every turn).  Its payment orders (out[q, NBW + 2S:]) are pay_orders'."""
     NP = out.shape[0]
     S = info.shape[0]
     for q in range(NP):
@@ -2470,14 +2497,15 @@ def site_terms(bot_par, info, out):
             out[q, NBW + s] = bot_par[q, BW_EXPAND] * (0.6 + 0.15 * info[s, I_SPACES]
                                                        + 0.1 * info[s, I_CENOTE])
             out[q, NBW + S + s] = bot_par[q, BW_RISK] * 0.3 * (info[s, I_VOLC] + info[s, I_SEA])
-        pay_orders(out[q], NBW + 2 * S)
 
 
 @kernel
 def with_site_terms(bot_par, info):
-    """site_terms into a new array (hand-built positions in the tests)."""
+    """site_terms and pay_orders into a new array (hand-built positions in the tests)."""
     out = np.zeros((bot_par.shape[0], NBW + 2 * info.shape[0] + 24))
     site_terms(bot_par, info, out)
+    for q in range(out.shape[0]):
+        pay_orders(out[q], NBW + 2 * info.shape[0])
     return out
 
 
@@ -2494,6 +2522,10 @@ def run_games(seed, start, count, R, nbr, nnb, tinfo, ctype, cgain, cnopt, cid, 
     info = np.zeros((S, 6), np.int64)      # this game's tile on each cell
     perm = np.zeros(S, np.int64)
     W = np.zeros((NP, NBW + 2 * S + 24))   # weights, this game's site terms, pay orders
+    for q in range(NP):
+        for i in range(NBW):
+            W[q, i] = bot_par[q, i]
+        pay_orders(W[q], NBW + 2 * S)      # they depend on the weights alone
     own, bld, tok, sm, pl, gs = new_state(S, NP)
     rs = np.zeros(NRS, np.uint64)
     N = ctype.shape[0]
