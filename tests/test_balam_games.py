@@ -12,13 +12,13 @@ def run(players, bots, rules=None, n=200, seed=1, start=0, raw=False):
     ctx = GAME.prepare(r, players)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
     if raw:  # the kernel's own per-seat rows (audit counter included)
-        R, nbr, nnb, info, ctype, cgain, cnopt = ctx
         p2 = np.zeros((players, K.NBW))
         p2[:, :min(par.shape[1], K.NBW)] = par[:, :K.NBW]
-        z = [np.zeros(n, dt) for dt in (np.int8, np.int8, np.int16, np.int32, np.int8, np.int8, np.int16)]
+        z = [np.zeros(n, dt) for dt in (np.int8, np.int8, np.int16, np.int32, np.int8, np.int8,
+                                        np.int16, np.int64)]
         seat = np.zeros((n, players, K.NPL), np.int32)
-        K.run_games(np.uint64(seed), np.int64(start), np.int64(n), R, nbr, nnb, info, ctype, cgain,
-                    cnopt, ids, p2, *z, seat, np.zeros(n, np.int16), np.zeros(n, np.int8))
+        K.run_games(np.uint64(seed), np.int64(start), np.int64(n), *ctx, ids, p2, *z, seat,
+                    np.zeros(n, np.int16), np.zeros(n, np.int8))
         return seat
     return GAME.run_chunk(ctx, players, seed, start, n, ids, par)
 
@@ -65,7 +65,7 @@ def test_lengthened_balam_is_longer_and_horizon_caps():
     base = run(2, "builder", n=100)
     long = run(2, "builder", {"ball_games": 5}, n=100)
     assert long["rounds"].mean() > base["rounds"].mean() + 5
-    capped = run(2, "builder", {"max_rounds": 3}, n=50)
+    capped = run(2, "builder", {"horizon": 3}, n=50)
     assert capped["capped"].all() and (capped["winner"] == -1).all()
     assert np.allclose(capped["win"], 0.5) and (capped["end_reason"] == 2).all()
 
@@ -86,9 +86,10 @@ def test_builder_beats_random_clearly():
 
 SWEEP = [({}, 2), ({}, 3), ({}, 4), ({"catastrophes": "all"}, 3),
          ({"village_production": "forest", "control": "each"}, 4),
-         ({"ball_games": 5, "eclipse_jitter": 4}, 2), ({"max_rounds": 6}, 3),
+         ({"ball_games": 5, "eclipse_jitter": 4}, 2), ({"horizon": 6}, 3),
          ({"max_turns": 12}, 2), ({"board": "small"}, 3), ({"expedition": "produced"}, 2),
-         ({"piles": "random"}, 2), ({"neutral_cards": "1,7,9,15", "ball_games": 3}, 2)]
+         ({"piles": "random"}, 2), ({"neutral_cards": "1,7,9,15", "ball_games": 3}, 2),
+         ({"layout": "fixed"}, 2), ({"layout": "fixed", "board": "small"}, 4)]
 
 
 @pytest.mark.parametrize("rules,players", SWEEP)

@@ -8,7 +8,9 @@ replays kernel games of every heuristic bot (builder, warlord, merchant, priest)
 and mixed with the random bot, with 2, 3 and 4 players and under the rule variants
 that change what the bots see (catastrophes for all, forest villages, summed control,
 eclipse jitter, the small board, a longer game, plans=2, random piles, neutralised card
-types), and must reproduce every recorded column of every game.
+types, the fixed layout of versions before 5 and the random one), and must reproduce
+every recorded column of every game (the layout identifier included), with every tie the
+bots break on their own streams.
 """
 import numpy as np
 import pytest
@@ -29,6 +31,9 @@ MIXES = [
     (3, "warlord,builder,priest", {"board": "small"}, 60),
     (2, "warlord,priest", {"ball_games": 5}, 40),
     (3, "merchant,random,warlord", {"neutral_cards": "9,13,7", "piles": "random"}, 40),
+    (2, "merchant", {"layout": "fixed"}, 80),
+    (4, "builder,warlord,merchant,priest", {"layout": "fixed", "catastrophes": "all"}, 30),
+    (3, "priest,merchant,builder", {"layout": "random", "board": "small"}, 40),
 ]
 
 

@@ -11,11 +11,90 @@ and card choices), with the same floating-point operations in the same order, so
 that their values and ties come out bit for bit as in the kernel.  They evaluate on a
 snapshot of the board in the kernel's layout (``own``, ``bld``, ``tok``: see
 ``Balam.snap``) and act through this engine's own rule methods.
+
+Chance (RULES.md, Chance): every purpose draws from its own substream of (seed, game):
+the layout, the deck's keys per card identity, the piles, the Eclipse, the first player
+and each war's dice.  Ties (RULES.md, Bots): values within 1e-9 (relative) are equal and
+the bot draws among equals on its own stream (``take``, the reservoir rule of
+sim.rng.tie_wins).
 """
 from __future__ import annotations
 
 from sim.games.balam import data as D
-from sim.rng import Stream
+from sim.rng import (DECK, DICE, GAME_PURPOSES, SETUP, Stream, py_game_base, py_keyed_order,
+                     py_mix64)
+
+P_LAYOUT, P_PILES, P_ECLIPSE = GAME_PURPOSES, GAME_PURPOSES + 1, GAME_PURPOSES + 2
+_GOLDEN = 0x9E3779B97F4A7C15
+_MASK = (1 << 64) - 1
+
+
+def cmp_tie(v, best):
+    """The kernel's cmp_tie: 1 better, 0 equal (within 1e-9 relative), -1 worse."""
+    tol = 1e-9 * max(1.0, abs(best))
+    if v > best + tol:
+        return 1
+    if v >= best - tol:
+        return 0
+    return -1
+
+
+def take(stream, v, best, ties):
+    """The kernel's take: one argmax step with uniform ties on ``stream``."""
+    d = cmp_tie(v, best)
+    if d > 0:
+        return True, v, 1
+    if d == 0:
+        ties += 1
+        return stream.rand_int(ties) == 0, best, ties
+    return False, best, ties
+
+
+def pick(stream, n):
+    """A uniform index in [0, n), no draw when n == 1."""
+    return 0 if n <= 1 else stream.rand_int(n)
+
+
+def choose_subset(stream, opts, n):
+    """A uniform n of ``opts`` (the kernel's partial Fisher-Yates), in the kernel's order."""
+    opts = list(opts)
+    m = len(opts)
+    if n >= m:
+        return opts[:n]
+    for i in range(n):
+        j = i + pick(stream, m - i)
+        opts[i], opts[j] = opts[j], opts[i]
+    return opts[:n]
+
+
+def pay_sequence(stream, hv):
+    """The kernel's pay_sequence: types by value in hand (insertion sort, equal values in
+    type order), then each run of equal values shuffled (Fisher-Yates on ``stream``)."""
+    seq = []
+    for i in range(6):
+        j = len(seq)
+        while j > 0 and cmp_tie(hv[seq[j - 1]], hv[i]) > 0:
+            j -= 1
+        seq.insert(j, i)
+    i = 0
+    while i < 6:
+        e = i + 1
+        while e < 6 and cmp_tie(hv[seq[e]], hv[seq[i]]) == 0:
+            e += 1
+        for a in range(e - 1, i, -1):
+            b = i + stream.rand_int(a - i + 1)
+            seq[a], seq[b] = seq[b], seq[a]
+        i = e
+    return seq
+
+
+def layout_hash(infos):
+    """The kernel's layout_hash: the contents of the tile on each cell, in cell order."""
+    h = 0
+    for sp, col, forest, sea, volc, cen in infos:
+        code = sp + 8 * col + 64 * forest + 128 * sea + 256 * volc + 512 * cen
+        h = py_mix64((h + code + _GOLDEN) & _MASK)
+    return h >> 1
 
 MAIZE, CACAO, SHELL, JADE, OBSID, PRIS = range(6)
 VILLAGE, GARRISON, PALACE, TEMPLE, MARKET, RESERVE, BALLCOURT, OBSERV = range(1, 9)
@@ -70,8 +149,11 @@ class Balam:
     def __init__(self, board, deck, comp, players, ball_target, seed, game, max_rounds=40,
                  hit_all=False, forest_only=False, control_sum=False, eclipse_jitter=0,
                  max_turns=400, bot_ids=None, bot_par=None, posb=0, expedition_types=6,
-                 random_piles=False, neutral=()):
+                 random_piles=False, neutral=(), random_layout=True):
         self.b, self.deck_t, self.c = board, deck, comp
+        self.seed, self.game = seed, game
+        self.base = py_game_base(seed, game)
+        self.wars = 0
         self.NP = players
         self.target = ball_target
         self.max_rounds = max_rounds
@@ -81,9 +163,18 @@ class Balam:
         self.neutral = frozenset(neutral)
         self.max_turns = max_turns
         self.expedition_types = expedition_types
-        self.chance = Stream(seed, game, 0)
         self.bot = [Stream(seed, game, 1 + p) for p in range(players)]
-        self.sites = [Site(*[int(x) for x in board.info[s]]) for s in range(len(board.names))]
+        # the layout: the board file's tiles permuted over its land cells (Fisher-Yates)
+        S = len(board.names)
+        perm = list(range(S))
+        if random_layout:
+            st = Stream.substream(seed, game, P_LAYOUT, 0)
+            for i in range(S - 1, 0, -1):
+                j = st.rand_int(i + 1)
+                perm[i], perm[j] = perm[j], perm[i]
+        self.perm = perm
+        self.layout = layout_hash([[int(x) for x in board.info[perm[s]]] for s in range(S)])
+        self.sites = [Site(*[int(x) for x in board.info[perm[s]]]) for s in range(S)]
         self.nbrs = [list(board.nbr[s, :board.nnb[s]]) for s in range(len(board.names))]
         self.kings = [King() for _ in range(players)]
         for k in self.kings:
@@ -117,6 +208,7 @@ class Balam:
         self.known = [0] * players
         self.dpos = 0
         self.slots = []
+        self.divined = set()   # card types some king saw by divination (for the tests)
 
     # ----------------------------------------------------------- small rules
     def gain(self, p, t, n):
@@ -245,21 +337,20 @@ class Balam:
     # ----------------------------------------------------------- deck
     def build_deck(self):
         ct = self.deck_t.ctype
-        rnd = self.chance
-        others = [c for c in range(len(ct)) if ct[c] not in (0, 7, 8)]
-        for i in range(len(others) - 1, 0, -1):
-            j = rnd.rand_int(i + 1)
-            others[i], others[j] = others[j], others[i]
-        pros = [c for c in range(len(ct)) if ct[c] == 0]
-        for i in range(len(pros) - 1, 0, -1):
-            j = rnd.rand_int(i + 1)
-            pros[i], pros[j] = pros[j], pros[i]
+        cid = [int(x) for x in self.deck_t.cid]
+        by_id = {cid[c]: c for c in range(len(ct))}
+        # both shuffles: cards sorted by a key drawn for each card identity (purpose DECK)
+        others = [by_id[i] for i in py_keyed_order(
+            self.base, DECK, [cid[c] for c in range(len(ct)) if ct[c] not in (0, 7, 8)])]
+        pros = [by_id[i] for i in py_keyed_order(
+            self.base, DECK, [cid[c] for c in range(len(ct)) if ct[c] == 0])]
         balls = [c for c in range(len(ct)) if ct[c] == 7]
         npiles = len(balls) + 1
         deck = list(pros)
         n = len(others)
         pos = 0
         need = n % npiles
+        rnd = Stream.substream(self.seed, self.game, P_PILES, 0) if self.random_piles else None
         for k in range(npiles):
             if self.random_piles:
                 left = npiles - k
@@ -276,6 +367,7 @@ class Balam:
         if ecl:
             mid = len(deck) // 2
             if self.jitter > 0:
+                rnd = Stream.substream(self.seed, self.game, P_ECLIPSE, 0)
                 mid += rnd.rand_int(2 * self.jitter + 1) - self.jitter
                 mid = min(max(mid, 0), len(deck))
             deck.insert(mid, ecl[0])
@@ -304,6 +396,13 @@ class Balam:
 
     def divination(self, rfirst, nslots):
         """Who sees which face-down slots this round (self.known: bit masks)."""
+        self._divination(rfirst, nslots)
+        for q in range(self.NP):
+            for k in range(nslots):
+                if (self.known[q] >> k) & 1:
+                    self.divined.add(int(self.deck_t.ctype[self.slots[k]]))
+
+    def _divination(self, rfirst, nslots):
         counts = [self.count(q, OBSERV) for q in range(self.NP)]
         self.known = [0] * self.NP
         m1 = max(counts)
@@ -387,12 +486,15 @@ class Balam:
                 od += 1
             if k * 3 + o <= base:
                 od = 0
-        for x, kk in obs[:od]:
-            self.sites[x].token[kk] = None
-            self.supply[OBSID] += 1
+        if obs:   # which obsidian: uniformly among the defender's (his stream)
+            for x, kk in choose_subset(self.bot[q], obs, od):
+                self.sites[x].token[kk] = None
+                self.supply[OBSID] += 1
+        dice = Stream.substream(self.seed, self.game, DICE, self.wars)   # this war's dice
+        self.wars += 1
         succ = skulls = 0
         for _ in range(k):
-            f = int(self.c.faces[self.chance.rand_int(len(self.c.faces))])
+            f = int(self.c.faces[dice.rand_int(len(self.c.faces))])
             if f < 0:
                 skulls += 1
             else:
@@ -403,12 +505,13 @@ class Balam:
                 break
             if self.bot_ids[p] == RANDOM:
                 kk = gl[self.bot[p].rand_int(len(gl))]
-            else:  # an empty garrison first
+            else:  # an empty garrison first, equals uniformly
                 kk = gl[0]
+                bv, ties = -1e18, 0
                 for x in gl:
-                    if A.token[x] is None:
+                    ok, bv, ties = take(self.bot[p], 1.0 if A.token[x] is None else 0.0, bv, ties)
+                    if ok:
                         kk = x
-                        break
             self.remove(a, kk)
             self.kings[p].t["garrisons_lost"] += 1
         pts = succ + o - (base + od)
@@ -423,12 +526,12 @@ class Balam:
                 kk = cand[self.bot[p].rand_int(len(cand))]
             elif wipe:
                 kk = cand[0]
-            else:  # the most valuable building first (PRIORITY), first space on ties
+            else:  # the most valuable building first (PRIORITY), equals uniformly
                 kk = cand[0]
-                bp = -1
+                bv, ties = -1e18, 0
                 for x in cand:
-                    if PRIORITY[B.building[x]] > bp:
-                        bp = PRIORITY[B.building[x]]
+                    ok, bv, ties = take(self.bot[p], PRIORITY[B.building[x]] + 0.0, bv, ties)
+                    if ok:
                         kk = x
             code = self.remove(b, kk)
             pts -= 2 if code in WIDE else 1
@@ -470,9 +573,10 @@ class Balam:
                 pay = self.bot[p].rand_int(2) == 1
             else:
                 keep = pay_n * (1.0 + 0.1 * self.pts[pay_t])
-                pay = self.loss_value(p, kt, self.rounds_left()) > keep
-        if pay:
-            for s, k in tokens[:pay_n]:
+                d = cmp_tie(self.loss_value(p, kt, self.rounds_left()), keep)
+                pay = d > 0 or (d == 0 and self.bot[p].rand_int(2) == 0)
+        if pay:   # which tokens: uniformly among those holding the riches
+            for s, k in choose_subset(self.bot[p], tokens, pay_n):
                 self.sites[s].token[k] = None
                 self.supply[pay_t] += 1
             self.kings[p].t["catastrophes_paid"] += 1
@@ -494,8 +598,8 @@ class Balam:
                         break
                     if self.bot_ids[p] == RANDOM:
                         s, k = cand[self.bot[p].rand_int(len(cand))]
-                    else:
-                        s, k = cand[-1]
+                    else:   # every building of the code is worth the same: uniformly
+                        s, k = cand[pick(self.bot[p], len(cand))]
                     self.remove(s, k)
                     lost += 1
         self.kings[p].t["buildings_lost_katun"] += lost
@@ -522,7 +626,7 @@ class Balam:
             elif no > 1:
                 W = self.W[p]
                 hv = self.hand_values(W)
-                bv = -1.0
+                bv, ties = -1e18, 0
                 for i in range(no):
                     gi = [int(x) for x in self.deck_t.cgain[c, i]]
                     v = gi[6] * W[BW_PRES]
@@ -531,8 +635,8 @@ class Balam:
                     for t in range(6):  # what the supply cannot give is worth nothing
                         if gi[t] > self.supply[t]:
                             v -= (gi[t] - self.supply[t]) * hv[t]
-                    if v > bv:
-                        bv = v
+                    ok, bv, ties = take(rnd, v, bv, ties)
+                    if ok:
                         j = i
             g = self.deck_t.cgain[c, j]
             for t in range(6):
@@ -547,8 +651,10 @@ class Balam:
             elif opts:
                 hv = self.hand_values(self.W[p])
                 t = opts[0]
+                bv, ties = -1e18, 0
                 for x in opts:
-                    if hv[x] > hv[t]:
+                    ok, bv, ties = take(rnd, hv[x], bv, ties)
+                    if ok:
                         t = x
                 self.gain(p, t, 1)
         elif kt == 4:
@@ -563,11 +669,11 @@ class Balam:
                 else:
                     hv = self.hand_values(self.W[p])
                     q, t = opts[0]
-                    bv = -1e9
+                    bv, ties = -1e18, 0
                     for q2, t2 in opts:
                         v = hv[t2] + 0.01 * self.kings[q2].prestige
-                        if v > bv:
-                            bv = v
+                        ok, bv, ties = take(rnd, v, bv, ties)
+                        if ok:
                             q, t = q2, t2
                 self.kings[q].hand[t] -= 1
                 self.kings[p].hand[t] += 1
@@ -584,12 +690,15 @@ class Balam:
                     if r == len(opts):
                         continue
                     s, k = opts[r]
-                else:  # the riches worth most temple points; none worth a point: keep
+                else:  # the riches worth most temple points (equals uniformly); none: keep
                     x = None
-                    bp = 0
+                    bv, ties = -1e18, 0
                     for s2, k2 in opts:
-                        if self.pts[self.sites[s2].token[k2]] > bp:
-                            bp = self.pts[self.sites[s2].token[k2]]
+                        pts = self.pts[self.sites[s2].token[k2]]
+                        if pts <= 0:
+                            continue
+                        ok, bv, ties = take(rnd, pts + 0.0, bv, ties)
+                        if ok:
                             x = (s2, k2)
                     if x is None:
                         continue
@@ -819,22 +928,12 @@ class Balam:
             v = 0.25 * W[BW_RISK] * f * rl
         return v * W[BW_BUILD]
 
-    @staticmethod
-    def pay_order(hv, t):
-        return hv[t] * 8.0 + t
-
-    def cheapest_held(self, hand, hv, avoid=-1):
-        best = -1
-        bv = 1e18
-        for t in range(6):
-            if hand[t] > 0 and t != avoid:
-                v = self.pay_order(hv, t)
-                if v < bv:
-                    bv = v
-                    best = t
-        if best < 0 and avoid >= 0 and hand[avoid] > 0:
-            best = avoid
-        return best
+    def cheapest_held(self, hand, hv):
+        """The first held type in this turn's payment order (self.pay_seq)."""
+        for t in self.pay_seq:
+            if hand[t] > 0:
+                return t
+        return -1
 
     def cost_value(self, hand, hv, code, spend):
         b = code - 1
@@ -846,14 +945,9 @@ class Balam:
             return hv[kind] * int(self.c.cost_n[b])
         v = 0.0
         for _ in range(int(self.c.cost_any[b])):
-            best = -1
-            bv = 1e18
-            for t in range(6):
-                if hand[t] - spend[t] > 0:
-                    vv = self.pay_order(hv, t)
-                    if vv < bv:
-                        bv = vv
-                        best = t
+            best = next((t for t in self.pay_seq if hand[t] - spend[t] > 0), -1)
+            if best < 0:
+                break
             spend[best] += 1
             v += hv[best]
         return v
@@ -931,7 +1025,7 @@ class Balam:
         st = self.sites[s]
         while len(plan) < 4:
             best = -1
-            bv = 0.05
+            bv, ties, bval = -1e18, 0, 0.0
             fm = self.fit_mask(own, bld, large, p, s) & self.afford_mask(hand)
             base = 0.0
             if fm & ((1 << VILLAGE) | (1 << TEMPLE) | (1 << PALACE) | (1 << RESERVE)):
@@ -946,9 +1040,11 @@ class Balam:
                 if own[s] == -1:
                     v += W[NBW + s]
                     v -= W[NBW + S + s]
-                if v > bv:
-                    bv = v
-                    best = code
+                if v <= 0.05:
+                    continue
+                ok, bv, ties = take(self.bot[p], v, bv, ties)
+                if ok:
+                    best, bval = code, v
             if best < 0:
                 break
             self.cost_value(hand, hv, best, spend)
@@ -967,7 +1063,7 @@ class Balam:
                     cnt[st.colour] += 1
             cnt[5 + best] += 1
             plan.append(best)
-            total += bv
+            total += bval
         for c in plan:
             if c == VILLAGE:
                 if not self.forest_only or st.forest == 1:
@@ -1184,10 +1280,22 @@ class Balam:
             self.pay_building_heur(p, c, hv)
             self.place(p, s, c)
 
+    def top_site(self, sv, skip, stream):
+        """The kernel's top_site: highest screen value, equals uniformly; -1: none."""
+        best, bv, ties = -1, -1e18, 0
+        for s in range(len(sv)):
+            if s == skip or sv[s] <= -1e18:
+                continue
+            ok, bv, ties = take(stream, sv[s], bv, ties)
+            if ok:
+                best = s
+        return best
+
     def heuristic_turn(self, p):
         W = self.W[p]
         NP = self.NP
         K = self.kings[p]
+        bs = self.bot[p]
         own, bld, tok = self.snap()
         S = len(own)
         hv = self.hand_values(W)
@@ -1211,27 +1319,28 @@ class Balam:
                 unseen += left[kt]
         ev = ev / unseen if unseen > 0 else 0.0
         card_slot = -1
-        card_v = -1e18
+        card_v, ties = -1e18, 0
         for k in range(len(self.slots)):
             c = self.slots[k]
             if c is None:
                 continue
             v = cv[int(ctype[c])] if (known >> k) & 1 else ev
-            if v > card_v + 1e-12:
-                card_v = v
+            ok, card_v, ties = take(bs, v, card_v, ties)
+            if ok:
                 card_slot = k
         tot = sum(K.hand)
         if tot == 0:
             self.turn_card(p, card_slot)
             return
-        # --- the tax and passing
+        # --- the turn's options, one argmax with uniform ties: card, pass, plans, attacks
+        self.pay_seq = pay_sequence(bs, hv)
         hand = list(K.hand)
         tax_t = self.cheapest_held(hand, hv)
         tax_v = hv[tax_t]
         best_kind = 0
-        best_v = card_v
-        if -tax_v > best_v:
-            best_v = -tax_v
+        best_v, ties = card_v, 1
+        ok, best_v, ties = take(bs, -tax_v, best_v, ties)
+        if ok:
             best_kind = 1
         # --- building
         hand[tax_t] -= 1
@@ -1260,10 +1369,6 @@ class Balam:
                 vill[c] = (self.econ(cnt, cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], W,
                                      last) - base) * rl * W[BW_BUILD]
                 cnt[c] -= 1
-            s1 = -1
-            s2 = -1
-            v1 = -1e18
-            v2 = -1e18
             tiles = self.tile_mask()
             free_nv = -1e18
             for code in range(2, 9):
@@ -1271,6 +1376,7 @@ class Balam:
                     if fv[code] > free_nv:
                         free_nv = fv[code]
             can_found = K.large > 0
+            sv = [-1e300] * S
             for s in range(S):
                 st = self.sites[s]
                 if own[s] == -1:
@@ -1303,19 +1409,19 @@ class Balam:
                             v = fv[code]
                         if v > bvs:
                             bvs = v
-                if bvs > v1:
-                    s2, v2 = s1, v1
-                    s1, v1 = s, bvs
-                elif bvs > v2:
-                    s2, v2 = s, bvs
-            for i in range(2 if W[BW_PLANS] >= 2.0 else 1):
-                s = s1 if i == 0 else s2
+                sv[s] = bvs
+            plans = 2 if W[BW_PLANS] >= 2.0 else 1
+            s1 = self.top_site(sv, -1, bs)
+            s2 = self.top_site(sv, s1, bs) if plans == 2 and s1 >= 0 else -1
+            for s in (s1, s2)[:plans]:
                 if s < 0:
                     continue
                 v, plan = self.plan_site(own, bld, W, p, s, hand, cnt, hv, rl, last, riv_bc,
                                          riv_ob)
-                if plan and v - tax_v > best_v:
-                    best_v = v - tax_v
+                if not plan:
+                    continue
+                ok, best_v, ties = take(bs, v - tax_v, best_v, ties)
+                if ok:
                     best_kind = 2
                     best_site = s
                     bplan = list(plan)
@@ -1343,8 +1449,8 @@ class Balam:
                 dmg = min(exp_pts, nb + 0.0)
                 v = W[BW_WAR] * dmg * (0.8 * rl + 1.5 * W[BW_PRES]) - psk * g * 1.0 - 0.8 * oa
                 v -= tax_v
-                if v > best_v:
-                    best_v = v
+                ok, best_v, ties = take(bs, v, best_v, ties)
+                if ok:
                     best_kind = 3
                     ba, bb, bk, bo = a, b, g, oa
         if best_kind == 0:
@@ -1416,8 +1522,11 @@ class Balam:
         self.deliver(p, t, grp, DK_CODE[kind], sinks)
 
     def deliver(self, p, t, grp, code, sinks):
-        """One riches of type t to the first sink of building ``code`` in group grp."""
-        x = next(x for x in sinks if x[0] == code and x[3] == grp and x[4] > 0)
+        """One riches of type t to a sink of building ``code`` in group grp: a temple or
+        palace, the first with room; a reserve or garrison (the token stays there),
+        uniformly among those with room (king p's stream)."""
+        room = [x for x in sinks if x[0] == code and x[3] == grp and x[4] > 0]
+        x = room[pick(self.bot[p], len(room))] if code in (RESERVE, GARRISON) else room[0]
         x[4] -= 1
         if code == TEMPLE:
             self.prestige(p, "ceremony", int(self.c.points[t]))
@@ -1426,6 +1535,25 @@ class Balam:
             self.kings[p].hand[t] += 1
         else:
             self.sites[x[1]].token[x[2]] = t
+
+    def type_order(self, cnt, cap, val, p):
+        """The kernel's solve_group: the order in which the solver serves the riches types,
+        each class of present types worth the same on every kind with room shuffled."""
+        order = list(range(6))
+        done = set()
+        for t in range(6):
+            if cnt[t] == 0 or t in done:
+                continue
+            memb = [u for u in range(t, 6) if cnt[u] > 0 and u not in done
+                    and all(cap[k] <= 0 or cmp_tie(val[u][k], val[t][k]) == 0 for k in range(5))]
+            done |= set(memb)
+            shuf = list(memb)
+            for a in range(len(shuf) - 1, 0, -1):
+                j = self.bot[p].rand_int(a + 1)
+                shuf[a], shuf[j] = shuf[j], shuf[a]
+            for m, sh in zip(memb, shuf):
+                order[m] = sh
+        return order
 
     def distribute_heuristic(self, p, last, items, sinks):
         """The kernel's heuristic distribution: group by group (in the order of their
@@ -1456,7 +1584,7 @@ class Balam:
                 for t in range(6):
                     x[t][DK_LOSE] = cnt[t]
             else:
-                x = solve_assignment(cnt, cap, val)
+                x = solve_assignment(cnt, cap, val, self.type_order(cnt, cap, val, p))
             for t, g2 in items[i:]:
                 if g2 == grp:
                     for kind in range(5):
@@ -1468,7 +1596,7 @@ class Balam:
     # ----------------------------------------------------------- the game
     def play(self):
         deck = self.build_deck()
-        first = self.chance.rand_int(self.NP)
+        first = Stream.substream(self.seed, self.game, SETUP, 0).rand_int(self.NP)
         for q in range(self.NP):
             self.gain(q, MAIZE, int(self.c.start_maize))
         cur = first
@@ -1548,6 +1676,7 @@ class Balam:
         """The recorded columns of this game, named as the kernel's."""
         ks = self.kings
         out = {"end_reason": self.end, "first_player": self.first, "rounds": self.round,
+               "layout": self.layout,
                "turns": self.turns, "ball_games": self.balls, "eclipse_round": self.eclipse_round,
                "cards_turned": self.cards_turned,
                "lead_changes": self.lead_changes, "lead_settled": self.lead_settled,
@@ -1586,9 +1715,10 @@ def play(seed: int, game_index: int, rules=None, bots=("random", "random")) -> d
                          bots=",".join(bots))
 
 
-def replay_random(rules: dict, players: int, seed: int, game: int, bots=None):
+def replay_random(rules: dict, players: int, seed: int, game: int, bots=None, engine=False):
     """Replay one game with the resolved rule parameters: all-random by default, or with
-    ``bots`` (a spec as the CLI takes it, e.g. "merchant,random"; any bot)."""
+    ``bots`` (a spec as the CLI takes it, e.g. "merchant,random"; any bot).  Returns the
+    recorded columns, or with ``engine`` the played engine (its state, ``divined`` ...)."""
     from sim.games.balam import GAME, _ball_target, target_position
     ids = par = None
     if bots is not None:
@@ -1597,15 +1727,16 @@ def replay_random(rules: dict, players: int, seed: int, game: int, bots=None):
     deck = D.load_deck(D.resolve_file(rules["katun"], "katun"))
     comp = D.load_components(D.resolve_file(rules["components"], "components"))
     g = Balam(board, deck, comp, players, _ball_target(rules, players), seed, game,
-              max_rounds=rules["max_rounds"], hit_all=rules["catastrophes"] == "all",
+              max_rounds=rules["horizon"], hit_all=rules["catastrophes"] == "all",
               forest_only=rules["village_production"] == "forest",
               control_sum=rules["control"] == "sum", eclipse_jitter=rules["eclipse_jitter"],
               max_turns=rules["max_turns"], bot_ids=ids, bot_par=par,
               expedition_types=6 if rules["expedition"] == "any" else 5,
               random_piles=rules["piles"] == "random",
               neutral=() if rules["neutral_cards"] == "none" else rules["neutral_cards"],
+              random_layout=rules["layout"] == "random",
               posb=target_position(deck, _ball_target(rules, players)))
-    return g.play().columns()
+    return g.play() if engine else g.play().columns()
 
 
 def replay(rules: dict, bots, players: int, seed: int, game: int):
@@ -1613,10 +1744,11 @@ def replay(rules: dict, bots, players: int, seed: int, game: int):
     return replay_random(rules, players, seed, game, bots=bots)
 
 
-def solve_assignment(cnt, cap, val):
+def solve_assignment(cnt, cap, val, order=tuple(range(6))):
     """The kernel's solve_assignment: route cnt[t] riches of each type to sink kinds with
     capacities cap[kind], maximising the total of val[t][kind] (val < 0: not allowed), by
-    successive shortest paths (Bellman-Ford).  Returns x[t][kind]."""
+    successive shortest paths (Bellman-Ford), types scanned in ``order``.  Returns
+    x[t][kind]."""
     x = [[0] * 5 for _ in range(6)]
     left = list(cnt)
     free = list(cap)
@@ -1627,7 +1759,7 @@ def solve_assignment(cnt, cap, val):
         pk = [-1] * 5
         for _ in range(12):
             changed = False
-            for t in range(6):
+            for t in order:
                 if dt[t] >= 1e17:
                     continue
                 for k in range(5):
@@ -1641,7 +1773,7 @@ def solve_assignment(cnt, cap, val):
             for k in range(5):
                 if dk[k] >= 1e17:
                     continue
-                for t in range(6):
+                for t in order:
                     if x[t][k] > 0:
                         d = dk[k] + val[t][k]
                         if d < dt[t] - 1e-12:

@@ -17,46 +17,67 @@ PARAMS = (
     Param("ball_games", 0,
           "the game ends at the end of the round of this ball game; 0 = by player count "
           "(2nd with 2 players, 3rd with 3, 4th with 4); 2..5 allowed, 5 = 'lengthened Balam'",
-          "int", 0, 5, source="Setup: Choosing the length of the game"),
-    Param("max_rounds", 40, "horizon: rounds after which an unfinished game stops (a draw)",
-          "int", 1, 1000, source="Round Structure (horizon, not a rule)"),
+          "int", 0, 5, source="Setup: Choosing the length of the game", role="variant",
+          alternatives=(2, 5)),
+    Param("layout", "random",
+          "how the site tiles are laid out: 'random' = each game draws its own layout (the "
+          "board file's land tiles permuted over its land cells; sea tiles stay in the "
+          "corners, red-cross tiles set aside); 'fixed' = the board file as printed in every "
+          "game (versions before 5)", "choice", choices=("random", "fixed"),
+          source="Setup: Building the board ('either at random or according to the taste of "
+                 "the player who knows the rules')", role="variant"),
+    Param("horizon", 40, "rounds after which an unfinished game stops (a draw)",
+          "int", 1, 1000, source="Round Structure (horizon, not a rule)", role="horizon",
+          aliases=("max_rounds",)),
     Param("catastrophes", "drawer",
           "'drawer': a catastrophe strikes the king who turned it; 'all': every king, "
           "drawer first (the Volcano still strikes the drawer only, as its card says)", "choice",
-          choices=("drawer", "all"), source="4 - KATUN: Catastrophes (reading)"),
+          choices=("drawer", "all"), source="4 - KATUN: Catastrophes (reading)", role="reading"),
     Param("expedition", "any",
           "Expedition return: 'any' of the six riches types, prisoners included (riches are six "
           "types); 'produced': one of the five types villages produce", "choice",
-          choices=("any", "produced"), source="4 - KATUN: 3 - Expedition return (reading)"),
+          choices=("any", "produced"), source="4 - KATUN: 3 - Expedition return (reading)",
+          role="reading"),
     Param("village_production", "all",
           "'all': every village produces; 'forest': only villages on forest sites",
-          "choice", choices=("all", "forest"), source="5 - PRODUCTION (reading)"),
+          "choice", choices=("all", "forest"), source="5 - PRODUCTION (reading)", role="reading"),
     Param("control", "sum",
           "'sum': a site blocks your riches when your enemies' small pyramids there outnumber "
           "yours (the rulebook's words); 'each': only when one enemy alone has more", "choice",
-          choices=("each", "sum"), source="6 - DISTRIBUTION: Transport (reading)"),
+          choices=("each", "sum"), source="6 - DISTRIBUTION: Transport (reading)", role="reading"),
     Param("eclipse_jitter", 0, "the Eclipse goes this many cards either side of the exact "
           "middle, uniformly (0: exactly in the middle)", "int", 0, 30,
-          source="Setup: Building the card deck ('roughly in the middle')"),
+          source="Setup: Building the card deck ('roughly in the middle'; reading)",
+          role="reading", alternatives=(3, 6)),
     Param("piles", "larger_first", "the shuffled cards are cut into (ball games + 1) piles "
           "as equal as possible: 'larger_first' puts the piles with one card more on top "
           "(a fixed game length); 'random' draws which piles they are (two-player games then "
           "last 10 or 11 rounds)", "choice", choices=("larger_first", "random"),
-          source="Setup: Building the card deck ('6 piles of roughly equal size'; reading)"),
+          source="Setup: Building the card deck ('6 piles of roughly equal size'; reading)",
+          role="reading"),
     Param("max_turns", 400, "safety valve: turns in one round after which the player to "
           "move must turn a card (never reached by the bundled bots)", "int", 10, 100000,
-          source="Round Structure (horizon, not a rule)"),
+          source="Round Structure (horizon, not a rule)", role="horizon"),
     Param("neutral_cards", "none",
           "card impact: card type codes (0..16, as printed: 9 = Drought ...) whose cards are "
-          "turned and counted but have no effect (a neutral ball game still ends the game)",
-          "intlist", 0, 16, choices=("none",), source="4 - KATUN (analysis switch, not a rule)"),
-    Param("board", "default", "board file (site tiles, sea, paths); 'small': a 4 x 5 board "
-          "of 16 sites", "file", choices=("default", "small"),
-          source="Components; Setup: Building the board"),
-    Param("katun", "default", "Katun deck file (types, counts, Favourable/Prosperous gains)",
-          "file", choices=("default",), source="4 - KATUN"),
+          "turned and counted but have no effect (a neutral ball game still ends the game); "
+          "the bots do not know which: they value every card as the rulebook says",
+          "intlist", 0, 16, choices=("none",), source="4 - KATUN (analysis switch, not a rule)",
+          role="analysis"),
+    Param("board", "default", "board file: the grid of land cells, sea and paths, and the "
+          "site tiles. The rulebook lists 33 site tiles but not what each holds, so every "
+          "tile's spaces, colour and features are this project's assumption (see "
+          "seeds/balam/RULES.md, Assumptions); 'small': a 4 x 5 board of 16 of the tiles",
+          "file", choices=("default", "small"),
+          source="Components; Setup: Building the board (tile contents not printed: an "
+                 "assumption)", role="data"),
+    Param("katun", "default", "Katun deck file (types, counts, Favourable/Prosperous gains; "
+          "the gains are not printed in the rulebook: an assumption)",
+          "file", choices=("default",), source="4 - KATUN (gains not printed: an assumption)",
+          role="data"),
     Param("components", "default", "components file (supplies, pyramids, tiles, costs, "
-          "ceremony points, dice, setup)", "file", choices=("default",), source="Components"),
+          "ceremony points, dice, setup)", "file", choices=("default",), source="Components",
+          role="data"),
 )
 
 _W = ("w_prestige", "w_hand", "w_reserve", "w_build", "w_expand", "w_war", "w_market",
@@ -139,6 +160,8 @@ _SEAT_FIELDS = (
 
 COLUMNS = (
     Column("rounds", "int16", "rounds played"),
+    Column("layout", "int64", "identifier of the game's site layout (a hash of the tile on "
+           "each cell): equal for games played on the same layout", summarize=False),
     Column("turns", "int32", "turns played by all kings"),
     Column("ball_games", "int8", "ball game cards turned"),
     Column("eclipse_round", "int8", "round in which the Eclipse was turned (0: never)"),
@@ -209,7 +232,7 @@ def prepare(rules: dict, players: int):
     R = np.zeros(K.N_R, np.int64)
     R[K.R_NP] = players
     R[K.R_BALLS] = B
-    R[K.R_MAXR] = rules["max_rounds"]
+    R[K.R_MAXR] = rules["horizon"]
     R[K.R_START] = comp.start_maize
     R[K.R_CHAAK] = comp.chaak_maize
     R[K.R_HIT] = {"drawer": K.HIT_DRAWER, "all": K.HIT_ALL}[rules["catastrophes"]]
@@ -218,6 +241,7 @@ def prepare(rules: dict, players: int):
     R[K.R_CTRL] = {"each": K.CTRL_EACH, "sum": K.CTRL_SUM}[rules["control"]]
     R[K.R_ECLJ] = rules["eclipse_jitter"]
     R[K.R_PILES] = {"larger_first": K.PILES_LARGER_FIRST, "random": K.PILES_RANDOM}[rules["piles"]]
+    R[K.R_LAYOUT] = {"fixed": K.LAYOUT_FIXED, "random": K.LAYOUT_RANDOM}[rules["layout"]]
     R[K.R_LARGE] = comp.large
     R[K.R_SMALL] = comp.small
     R[K.R_CENF] = comp.cenote_factor
@@ -235,11 +259,11 @@ def prepare(rules: dict, players: int):
     R[K.R_PTS:K.R_PTS + 6] = comp.points
     R[K.R_FACE:K.R_FACE + len(comp.faces)] = comp.faces
     R[K.R_KCNT:K.R_KCNT + K.NK] = np.bincount(deck.ctype, minlength=K.NK)[:K.NK]
-    return (R, board.nbr, board.nnb, board.info, deck.ctype, deck.cgain, deck.cnopt)
+    return (R, board.nbr, board.nnb, board.info, deck.ctype, deck.cgain, deck.cnopt, deck.cid)
 
 
 def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par):
-    R, nbr, nnb, info, ctype, cgain, cnopt = ctx
+    R, nbr, nnb, tinfo, ctype, cgain, cnopt, cid = ctx
     par = np.zeros((players, K.NBW), np.float64)
     w = min(bot_par.shape[1], K.NBW)
     par[:, :w] = bot_par[:, :w]
@@ -250,14 +274,15 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par):
     balls = np.empty(count, np.int8)
     ecl = np.empty(count, np.int8)
     cards = np.empty(count, np.int16)
+    layout = np.empty(count, np.int64)
     seat = np.empty((count, players, K.NPL), np.int32)
     changes = np.empty(count, np.int16)
     settled = np.empty(count, np.int8)
-    K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, nbr, nnb, info, ctype,
-                cgain, cnopt, np.asarray(bot_ids, np.int64), par, end, first, rounds, turns,
-                balls, ecl, cards, seat, changes, settled)
+    K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, nbr, nnb, tinfo, ctype,
+                cgain, cnopt, cid, np.asarray(bot_ids, np.int64), par, end, first, rounds,
+                turns, balls, ecl, cards, layout, seat, changes, settled)
     out = {"end_reason": end, "first_player": first, "rounds": rounds, "turns": turns,
-           "ball_games": balls, "eclipse_round": ecl, "cards_turned": cards,
+           "ball_games": balls, "eclipse_round": ecl, "cards_turned": cards, "layout": layout,
            "lead_changes": changes, "lead_settled": settled}
     for name, f, dt, _ in _SEAT_FIELDS:
         out[name] = seat[:, :, f].astype(dt)
@@ -282,8 +307,11 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par):
 GAME = Game(
     name="balam",
     title="Balam",
-    version=4,   # 4: heuristic bots value observatories by the divination they win or deny
-    #              (3: Expedition may bring a prisoner; Volcano drawer-only under
+    version=5,   # 5: a random site layout per game (layout=random); bots break ties on their
+    #              own stream; chance split by purpose (deck keyed on card identity, dice per
+    #              war); payments by value in hand (4: heuristic bots value observatories by
+    #              the divination they win or deny; 3: Expedition may bring a prisoner; Volcano
+    #              drawer-only under
     #              catastrophes=all; control counts all enemies' pyramids; 2: plans=2 fix)
     players=(2, 3, 4),
     default_players=2,
@@ -309,14 +337,16 @@ GAME = Game(
     report_figures=lambda manifest, out_dir: _impact().report_figures(manifest, out_dir),
     card_names=lambda rules: _impact().card_names(rules),
     card_rules=lambda rules, card, mode, workdir: _impact().card_rules(rules, card, mode, workdir),
-    impact_default_mode="neutral",  # removing a card shortens the game, which moves the seat edges
+    # removing a card type shortens the piles, so every game moves by about a round
+    impact_default_mode="neutral",
     bench=(
         {"label": "merchant-2p", "players": 2, "bots": "merchant", "moves": "turns",
-         "target": {"games_per_s": 10_000}, "ref_games": 200},
+         "ref_games": 200},   # (the 10,000 games/s target was withdrawn: bot quality first)
         {"label": "random-2p", "players": 2, "bots": "random", "moves": "turns"},
         {"label": "merchant-4p", "players": 4, "bots": "merchant", "moves": "turns",
          "ref_games": 100},
     ),
     notes={"board_file": str(D.SEEDS / "board.toml"),
-           "board_png": "sim.games.balam.draw:draw_board (board_file, png_path)"},
+           "board_png": "sim.games.balam.draw:draw_board (board_file, png_path)",
+           "tiles_png": "sim.games.balam.draw:draw_tiles (board_file, png_path)"},
 )

@@ -31,6 +31,7 @@ BUILDINGS = ("village", "garrison", "palace", "temple", "market", "reserve", "ba
              "observatory")
 TILE_PAIRS = ("village_garrison", "palace_temple", "market_reserve", "ballcourt_observatory")
 N_TYPES = 17
+CARD_ID_STRIDE = 64   # card identity = type * 64 + copy (a type holds at most 40 cards)
 MAX_OPT = 4
 MAX_NB = 8
 MAX_SPACES = 4
@@ -47,11 +48,16 @@ def resolve_file(value: str, kind: str) -> Path:
 # ------------------------------------------------------------------ board
 @dataclass
 class Board:
-    names: list
-    rc: np.ndarray        # (S, 2) grid row/col of each site
-    nbr: np.ndarray       # (S, MAX_NB) neighbour ids, -1 padded
+    """A board file: land cells (sites) in grid order, their paths, and the tile the grid
+    prints on each.  The cells and paths are the board; the tiles are what lies on it:
+    with ``layout=random`` each game permutes the tiles over the cells (the kernel's
+    draw_layout), so ``names[s]`` and ``info[s]`` describe cell s as printed."""
+    names: list           # the tile id printed on each land cell
+    rc: np.ndarray        # (S, 2) grid row/col of each land cell
+    nbr: np.ndarray       # (S, MAX_NB) neighbour cells, -1 padded
     nnb: np.ndarray       # (S,)
-    info: np.ndarray      # (S, 6): spaces, colour, forest, seashore, volcano, cenote
+    info: np.ndarray      # (S, 6): spaces, colour, forest, seashore, volcano, cenote of the
+    #                       tile printed on each cell (the tile set, in printed order)
     sea: list             # grid cells holding sea tiles
     rows: int
     cols: int
@@ -165,6 +171,9 @@ class Deck:
     ctype: np.ndarray     # (N,) card type code
     cgain: np.ndarray     # (N, MAX_OPT, 7) riches 0..5 and prestige
     cnopt: np.ndarray     # (N,) options (1 unless a choice)
+    cid: np.ndarray       # (N,) the card's identity, type * 64 + copy (the deck's shuffle
+    #                       keys hang on it, so a deck without some cards keeps the others'
+    #                       relative order)
 
 
 def parse_gain(text: str, where: str) -> np.ndarray:
@@ -219,11 +228,13 @@ def load_deck(path) -> Deck:
     ctype = np.zeros(N, np.int64)
     cgain = np.zeros((N, MAX_OPT, 7), np.int64)
     cnopt = np.ones(N, np.int64)
+    cid = np.zeros(N, np.int64)
     exc = parse_gain(d.get("exceptional", {}).get("gain", "2 maize"), f"katun file {name}, exceptional")
     k = 0
     for code in range(N_TYPES):
         for j in range(counts[code]):
             ctype[k] = code
+            cid[k] = code * CARD_ID_STRIDE + j
             if code == 0:
                 opts = pros[j].get("options", [])
                 if not 1 <= len(opts) <= MAX_OPT:
@@ -240,7 +251,7 @@ def load_deck(path) -> Deck:
             elif code == 2:
                 cgain[k, 0] = exc
             k += 1
-    return Deck(keys, titles, ctype, cgain, cnopt)
+    return Deck(keys, titles, ctype, cgain, cnopt, cid)
 
 
 # ------------------------------------------------------------------ components

@@ -14,8 +14,18 @@ State (allocated once per chunk, reset per game):
 
 Static data: ``R`` (rules and components, see the R_* slots), ``nbr/nnb`` (paths),
 ``info[S, 6]`` (spaces, colour, forest, seashore, volcano, cenote) and the card table
-``ctype/cgain/cnopt``.  Every random number comes from ``rs``: stream 0 is chance
-(deck, first player, dice), stream 1+p is the bot of seat p.
+``ctype/cgain/cnopt/cid``.  The site tiles are placed per game: ``tinfo`` holds the
+tiles as the board file prints them and ``info`` the tile on each cell in this game's
+layout (``draw_layout``).
+
+Random numbers (``rs``, one uint64 counter per slot): slot 1+p is the bot of seat p
+(its choices and every tie it breaks); chance comes from substreams keyed on
+(seed, game, purpose, index) (``sim.rng``), opened in slot ``SL_CH`` when needed:
+the layout (``P_LAYOUT``), the deck's shuffle keys (``DECK``, one key per card
+identity ``cid``), the piles (``P_PILES``), the Eclipse's place (``P_ECLIPSE``), the
+first player (``SETUP``) and each war's dice (``DICE``, index = the war's number in the
+game).  Slot ``SL_BASE`` holds the game's base; slot 0 (the old single chance stream)
+is not used.
 """
 from __future__ import annotations
 
@@ -23,7 +33,8 @@ import numpy as np
 
 from ...drama import drama
 from ...jit import helper, helper_inline, kernel
-from ...rng import rand_int, seed_streams
+from ...rng import (DECK, DICE, GAME_PURPOSES, GOLDEN, SETUP, game_base, keyed_shuffle, mix64,
+                   open_substream, rand_int, tie_wins)
 
 # riches
 MAIZE, CACAO, SHELL, JADE, OBSID, PRIS = 0, 1, 2, 3, 4, 5
@@ -38,7 +49,7 @@ I_SPACES, I_COLOUR, I_FOREST, I_SEA, I_VOLC, I_CENOTE = range(6)
 
 # rules array
 (R_NP, R_BALLS, R_MAXR, R_START, R_CHAAK, R_HIT, R_FOREST, R_CTRL, R_ECLJ, R_LARGE, R_SMALL,
- R_CENF, R_NFACES, R_POSB, R_S, R_NCARDS, R_MAXTURN, R_NEUTRAL, R_PILES) = range(19)
+ R_CENF, R_NFACES, R_POSB, R_S, R_NCARDS, R_MAXTURN, R_NEUTRAL, R_PILES, R_LAYOUT) = range(20)
 R_SUP0 = 20
 R_TILE0 = 26
 R_CANY = 30
@@ -52,6 +63,15 @@ N_R = 98
 HIT_DRAWER, HIT_ALL = 0, 1
 CTRL_EACH, CTRL_SUM = 0, 1
 PILES_LARGER_FIRST, PILES_RANDOM = 0, 1
+LAYOUT_FIXED, LAYOUT_RANDOM = 0, 1
+
+# random number slots (rs): 1 + seat = that seat's bot; chance substreams are opened in
+# SL_CH; SL_BASE holds the game's base (not a stream)
+SL_CH, SL_BASE, NRS = 5, 6, 7
+# Balam's own chance purposes (sim.rng numbers game purposes from GAME_PURPOSES up)
+P_LAYOUT = GAME_PURPOSES       # the permutation of the site tiles over the land cells
+P_PILES = GAME_PURPOSES + 1    # which piles are the larger ones (piles=random)
+P_ECLIPSE = GAME_PURPOSES + 2  # the Eclipse's offset from the middle (eclipse_jitter)
 
 # global state
 GS_SUP = 0
@@ -63,6 +83,7 @@ GS_SEEN = 26      # per type: cards turned so far (public)
 GS_RFIRST = 43
 GS_DEADLOCK = 44
 GS_AUDIT = 45
+GS_WARNO = 46     # wars (attacks) so far this game: the index of the next war's dice
 NG = 48
 MAXSLOT = 5
 
@@ -125,6 +146,58 @@ def reset_state(own, bld, tok, sm, pl, gs, R):
         pl[p, P_SMALL] = R[R_SMALL]
     for k in range(MAXSLOT):
         gs[GS_SLOT + k] = -1
+
+
+# ======================================================================= ties
+# A heuristic bot never breaks a tie by site number, card slot or option order: two
+# values within 1e-9 (relative) of each other are equal, and equal options are chosen
+# uniformly on the bot's own stream (slot 1 + seat), by the reservoir rule of
+# sim.rng.tie_wins (the k-th option found equal to the best so far replaces it with
+# probability 1/k), which draws nothing when there is no tie.
+@helper_inline
+def cmp_tie(v, best):
+    """1 when ``v`` beats ``best``, 0 when they are equal (|v - best| <= 1e-9 max(1, |best|)),
+    -1 when it is worse."""
+    tol = 1e-9 * max(1.0, abs(best))
+    if v > best + tol:
+        return 1
+    if v >= best - tol:
+        return 0
+    return -1
+
+
+@helper_inline
+def take(rs, k, v, best, ties):
+    """One step of an argmax with uniform ties on stream k: (take this option, the best
+    value, the number of options tied for it).  Start with best = -1e18, ties = 0."""
+    d = cmp_tie(v, best)
+    if d > 0:
+        return True, v, np.int64(1)
+    if d == 0:
+        ties += 1
+        return tie_wins(rs, k, ties), best, ties
+    return False, best, ties
+
+
+@helper_inline
+def pick(rs, k, n):
+    """A uniform index in [0, n) from stream k; draws nothing when n == 1."""
+    if n <= 1:
+        return np.int64(0)
+    return rand_int(rs, k, n)
+
+
+@helper_inline
+def choose_subset(rs, k, opts, m, n):
+    """Move a uniformly chosen n of opts[0:m] to opts[0:n] (partial Fisher-Yates on stream
+    k); draws nothing when all m are taken."""
+    if n >= m:
+        return
+    for i in range(n):
+        j = i + pick(rs, k, m - i)
+        x = opts[i]
+        opts[i] = opts[j]
+        opts[j] = x
 
 
 @helper
@@ -365,32 +438,32 @@ def components(own, sm, R, nbr, nnb, p, comp, queue):
 
 # ======================================================================= deck
 @helper
-def build_deck(rs, ctype, R, deck, tmp):
+def build_deck(rs, base, ctype, cid, R, deck, tmp, ids, keys):
     """The rulebook's deck: the other cards shuffled into (ball games + 1) piles with a
     ball game between each two, the shuffled Prosperous Katuns on top, the Eclipse in
-    the middle.  deck[0] is the top card.  Returns the deck size."""
+    the middle.  deck[0] is the top card.  Returns the deck size.
+
+    Both shuffles sort the cards by a key drawn for each card's identity ``cid`` (type *
+    64 + copy; ``sim.rng.keyed_shuffle``, purpose DECK), so a deck without some cards
+    keeps the others in the same relative order.  Which piles are the larger ones
+    (``piles=random``) and the Eclipse's offset (``eclipse_jitter``) come from
+    substreams of their own.  ``tmp``, ``ids`` (int64) and ``keys`` (uint64) are scratch."""
     N = ctype.shape[0]
     n = 0
     for c in range(N):  # the other cards
         t = ctype[c]
         if t != K_PROS and t != K_BALL and t != K_ECLIPSE:
             tmp[n] = c
+            ids[n] = cid[c]
             n += 1
-    for i in range(n - 1, 0, -1):
-        j = rand_int(rs, 0, i + 1)
-        x = tmp[i]
-        tmp[i] = tmp[j]
-        tmp[j] = x
+    keyed_shuffle(tmp, ids, keys, n, base, DECK)
     npros = 0
     for c in range(N):
         if ctype[c] == K_PROS:
             deck[npros] = c
+            ids[npros] = cid[c]
             npros += 1
-    for i in range(npros - 1, 0, -1):
-        j = rand_int(rs, 0, i + 1)
-        x = deck[i]
-        deck[i] = deck[j]
-        deck[j] = x
+    keyed_shuffle(deck, ids, keys, npros, base, DECK)
     nb = 0
     for c in range(N):
         if ctype[c] == K_BALL:
@@ -400,12 +473,14 @@ def build_deck(rs, ctype, R, deck, tmp):
     src = 0
     bi = 0
     need = n % npiles   # piles one card larger than the others
+    if R[R_PILES] == PILES_RANDOM:
+        open_substream(rs, SL_CH, base, P_PILES, 0)
     for k in range(npiles):
         big = 0
         if R[R_PILES] == PILES_RANDOM:
             # which piles are the larger ones: a uniform choice (selection sampling)
             left = npiles - k
-            if need > 0 and (need == left or rand_int(rs, 0, left) < need):
+            if need > 0 and (need == left or rand_int(rs, SL_CH, left) < need):
                 big = 1
                 need -= 1
         elif k < need:
@@ -429,13 +504,48 @@ def build_deck(rs, ctype, R, deck, tmp):
         mid = pos // 2
         j = R[R_ECLJ]
         if j > 0:
-            mid += rand_int(rs, 0, 2 * j + 1) - j
+            open_substream(rs, SL_CH, base, P_ECLIPSE, 0)
+            mid += rand_int(rs, SL_CH, 2 * j + 1) - j
             mid = min(max(mid, 0), pos)
         for i in range(pos, mid, -1):
             deck[i] = deck[i - 1]
         deck[mid] = ecl
         pos += 1
     return pos
+
+
+@helper
+def draw_layout(rs, base, R, tinfo, info, perm):
+    """This game's board: perm[s] is the tile (index in the board file's printed order)
+    on land cell s and info[s] its contents.  ``layout=random``: a uniform permutation of
+    the file's land tiles over its land cells (Fisher-Yates on the P_LAYOUT substream);
+    ``fixed``: the file as printed.  Cells keep their paths; sea cells are not tiles."""
+    S = tinfo.shape[0]
+    for s in range(S):
+        perm[s] = s
+    if R[R_LAYOUT] == LAYOUT_RANDOM:
+        open_substream(rs, SL_CH, base, P_LAYOUT, 0)
+        for i in range(S - 1, 0, -1):
+            j = rand_int(rs, SL_CH, i + 1)
+            x = perm[i]
+            perm[i] = perm[j]
+            perm[j] = x
+    for s in range(S):
+        for f in range(6):
+            info[s, f] = tinfo[perm[s], f]
+
+
+@helper
+def layout_hash(info):
+    """A 63-bit identifier of the layout: a hash of the tile on each cell, in cell order,
+    by its contents (so layouts that differ only by swapping tiles alike are one layout,
+    and the same cells with another board file's tiles are another)."""
+    h = np.uint64(0)
+    for s in range(info.shape[0]):
+        code = (info[s, 0] + 8 * info[s, 1] + 64 * info[s, 2] + 128 * info[s, 3]
+                + 256 * info[s, 4] + 512 * info[s, 5])
+        h = mix64(h + np.uint64(code) + GOLDEN)
+    return np.int64(h >> np.uint64(1))
 
 
 # ======================================================================= bot values
@@ -451,41 +561,87 @@ def rounds_left(gs, R):
 
 
 @helper_inline
-def hand_values(W, R, gs, hv):
-    """Value of one riches of each type in the king's hand (heuristic bots)."""
+def hand_value(W, last, t):
+    """Value of one riches of type t in the king's hand (heuristic bots); on the last round
+    only the end bonus is left."""
+    if last:
+        return 0.5 * W[BW_PRES]
     wh = W[BW_HAND]
-    hv[MAIZE] = 0.9 * wh
-    hv[CACAO] = 1.15 * wh
-    hv[SHELL] = 1.05 * wh
-    hv[JADE] = 1.0 * wh
-    hv[OBSID] = 1.0 * wh
-    hv[PRIS] = 1.1 * wh
-    if gs[GS_BALLS] >= R[R_BALLS]:  # last round: only the end bonus is left
-        for t in range(6):
-            hv[t] = 0.5 * W[BW_PRES]
+    if t == MAIZE:
+        return 0.9 * wh
+    if t == CACAO:
+        return 1.15 * wh
+    if t == SHELL:
+        return 1.05 * wh
+    if t == PRIS:
+        return 1.1 * wh
+    return 1.0 * wh   # jade, obsidian
 
 
 @helper_inline
-def pay_order(hv, t):
-    # cheapest first; ties by type
-    return hv[t] * 8.0 + t
-
-
-@helper_inline
-def cheapest_held(hand, hv, avoid):
-    """The held riches type the heuristic pays with: lowest value, skipping ``avoid``
-    when possible."""
-    best = np.int64(-1)
-    bv = 1e18
+def hand_values(W, R, gs, hv):
+    """hv[t]: value of one riches of each type in the king's hand (heuristic bots)."""
+    last = gs[GS_BALLS] >= R[R_BALLS]
     for t in range(6):
-        if hand[t] > 0 and t != avoid:
-            v = pay_order(hv, t)
-            if v < bv:
-                bv = v
-                best = t
-    if best < 0 and avoid >= 0 and hand[avoid] > 0:
-        best = avoid
-    return best
+        hv[t] = hand_value(W, last, t)
+
+
+@helper
+def pay_orders(W, off):
+    """W[off + 12 * last + i]: the riches types sorted by hand value (insertion sort,
+    equal values in type order), W[off + 12 * last + 6 + i] = 1 where position i starts a
+    run of equal values (cmp_tie against the run's first); for last = 0 and 1.  Filled with
+    the bots' weights (site_terms): pay_sequence then only shuffles the runs."""
+    for last in range(2):
+        b = off + 12 * last
+        for i in range(6):
+            v = hand_value(W, last == 1, i)
+            j = i - 1
+            while j >= 0 and cmp_tie(hand_value(W, last == 1, np.int64(W[b + j])), v) > 0:
+                W[b + j + 1] = W[b + j]
+                j -= 1
+            W[b + j + 1] = i
+        start = 0
+        for i in range(6):
+            W[b + 6 + i] = 0.0
+            if i == 0 or cmp_tie(hand_value(W, last == 1, np.int64(W[b + i])),
+                                 hand_value(W, last == 1, np.int64(W[b + start]))) != 0:
+                W[b + 6 + i] = 1.0
+                start = i
+
+
+@helper_inline
+def pay_sequence(rs, k, hv, W, off, last):
+    """hv[6:12]: the six riches types in the order the heuristic pays with them this turn
+    (so that its plans and its payments agree): the lowest value in hand first; types of
+    equal value (jade and obsidian; every type on the last round) in a uniformly random
+    order, drawn on stream k (Fisher-Yates within each run of equal values).  The sorted
+    order and its runs come from pay_orders (W[off:])."""
+    b = off + (12 if last else 0)
+    for i in range(6):
+        hv[6 + i] = W[b + i]
+    i = 0
+    while i < 6:
+        e = i + 1
+        while e < 6 and W[b + 6 + e] == 0.0:
+            e += 1
+        for a in range(e - 1, i, -1):
+            j = i + rand_int(rs, k, a - i + 1)
+            x = hv[6 + a]
+            hv[6 + a] = hv[6 + j]
+            hv[6 + j] = x
+        i = e
+
+
+@helper_inline
+def cheapest_held(hand, hv):
+    """The held riches type the heuristic pays with: the first held in this turn's payment
+    order (hv[6:12], pay_sequence)."""
+    for i in range(6):
+        t = np.int64(hv[6 + i])
+        if hand[t] > 0:
+            return t
+    return np.int64(-1)
 
 
 @helper_inline
@@ -630,6 +786,8 @@ def cost_value(hand, hv, R, code, spend):
     v = 0.0
     for _ in range(R[R_CANY + b]):
         t = cheapest_held_after(hand, spend, hv)
+        if t < 0:
+            break   # cannot pay (the caller only uses the values of affordable buildings)
         spend[t] += 1
         v += hv[t]
     return v
@@ -637,15 +795,11 @@ def cost_value(hand, hv, R, code, spend):
 
 @helper_inline
 def cheapest_held_after(hand, spend, hv):
-    best = np.int64(-1)
-    bv = 1e18
-    for t in range(6):
+    for i in range(6):
+        t = np.int64(hv[6 + i])
         if hand[t] - spend[t] > 0:
-            vv = pay_order(hv, t)
-            if vv < bv:
-                bv = vv
-                best = t
-    return best
+            return t
+    return np.int64(-1)
 
 
 # ======================================================================= building turns
@@ -679,7 +833,7 @@ def pay_building(pl, gs, rs, R, p, code, is_random, hv):
         pay_any_random(pl, gs, rs, p, R[R_CANY + b])
         return
     for _ in range(R[R_CANY + b]):
-        t = cheapest_held(pl[p, P_HAND:P_HAND + 6], hv, NEG)
+        t = cheapest_held(pl[p, P_HAND:P_HAND + 6], hv)
         pl[p, P_HAND + t] -= 1
         gs[GS_SUP + t] += 1
 
@@ -709,10 +863,12 @@ def random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, must, o
 
 
 @helper
-def plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, last,
+def plan_site(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, last,
               riv_bc, riv_ob, plan, spend):
     """Heuristic: greedy building plan on site s with ``hand`` (already taxed).  Fills
-    plan[0..n-1] with codes; returns (value, n).  hand and cnt are scratch (restored)."""
+    plan[0..n-1] with codes; returns (value, n).  hand and cnt are scratch (restored).
+    Each step takes the building of highest value above 0.05 (equal values: uniformly,
+    on the bot's stream)."""
     sb0 = bld[s, 0]
     sb1 = bld[s, 1]
     sb2 = bld[s, 2]
@@ -727,9 +883,12 @@ def plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, l
     n = 0
     owner0 = own[s]
     large0 = pl[p, P_LARGE]
+    bs = 1 + p
     while n < 4:
         best = np.int64(-1)
-        bv = 0.05
+        bv = -1e18
+        bval = 0.0
+        ties = np.int64(0)
         fm = fit_mask(own, bld, pl, gs, nnb, info, p, s) & afford_mask(hand, R)
         base = 0.0
         if fm & ((1 << VILLAGE) | (1 << TEMPLE) | (1 << PALACE) | (1 << RESERVE)):
@@ -744,9 +903,12 @@ def plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, l
                 # a new city: a pyramid out, one more city for ball games, exposure
                 v += W[NBW + s]
                 v -= W[NBW + own.shape[0] + s]
-            if v > bv:
-                bv = v
+            if v <= 0.05:
+                continue
+            ok, bv, ties = take(rs, bs, v, bv, ties)
+            if ok:
                 best = code
+                bval = v
         if best < 0:
             break
         cost_value(hand, hv, R, best, spend)
@@ -766,7 +928,7 @@ def plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, l
         cnt[5 + best] += 1
         plan[n] = best
         n += 1
-        total += bv
+        total += bval
     # restore
     for i in range(n):
         c = plan[i]
@@ -820,22 +982,27 @@ def defence_obsidian(own, bld, tok, nbr, nnb, b):
 
 
 @helper
-def spend_defence_obsidian(own, bld, tok, gs, nbr, nnb, b, n):
-    """Spend n obsidian from the garrisons of city b, then of its friendly neighbours."""
+def spend_defence_obsidian(own, bld, tok, gs, rs, nbr, nnb, b, n, opts):
+    """Spend n obsidian from the garrisons of city b and of its friendly neighbours: which
+    ones, uniformly among them (the defender's stream; none is worth more than another
+    to the bots)."""
     q = own[b]
+    m = 0
     for k in range(4):
-        if n > 0 and bld[b, k] == GARRISON and tok[b, k] == OBSID:
-            tok[b, k] = -1
-            gs[GS_SUP + OBSID] += 1
-            n -= 1
+        if bld[b, k] == GARRISON and tok[b, k] == OBSID:
+            opts[m] = b * 4 + k
+            m += 1
     for j in range(nnb[b]):
         x = nbr[b, j]
         if own[x] == q:
             for k in range(4):
-                if n > 0 and bld[x, k] == GARRISON and tok[x, k] == OBSID:
-                    tok[x, k] = -1
-                    gs[GS_SUP + OBSID] += 1
-                    n -= 1
+                if bld[x, k] == GARRISON and tok[x, k] == OBSID:
+                    opts[m] = x * 4 + k
+                    m += 1
+    choose_subset(rs, 1 + q, opts, m, n)
+    for i in range(n):
+        tok[opts[i] // 4, opts[i] % 4] = -1
+        gs[GS_SUP + OBSID] += 1
 
 
 @helper
@@ -881,13 +1048,16 @@ def resolve_attack(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bo
                 od += 1
             if k * 3 + o <= base:
                 od = 0
-        spend_defence_obsidian(own, bld, tok, gs, nbr, nnb, b, od)
+        spend_defence_obsidian(own, bld, tok, gs, rs, nbr, nnb, b, od, opts)
     else:
         od = 0
+    # the dice of this war: a substream of its own, indexed by the war's number in the game
+    open_substream(rs, SL_CH, rs[SL_BASE], DICE, gs[GS_WARNO])
+    gs[GS_WARNO] += 1
     succ = 0
     skulls = 0
     for _ in range(k):
-        f = R[R_FACE + rand_int(rs, 0, R[R_NFACES])]
+        f = R[R_FACE + rand_int(rs, SL_CH, R[R_NFACES])]
         if f < 0:
             skulls += 1
         else:
@@ -904,11 +1074,14 @@ def resolve_attack(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bo
         if bot_ids[p] == BOT_RANDOM:
             kk = opts[rand_int(rs, 1 + p, n)]
         else:
+            # an empty garrison first; among equals (empty, or none empty), uniformly
             kk = opts[0]
-            for i in range(n):  # an empty garrison first
-                if tok[a, opts[i]] < 0:
+            bv = -1e18
+            ties = np.int64(0)
+            for i in range(n):
+                ok, bv, ties = take(rs, 1 + p, 1.0 if tok[a, opts[i]] < 0 else 0.0, bv, ties)
+                if ok:
                     kk = opts[i]
-                    break
         remove_building(own, bld, tok, sm, pl, gs, nbr, nnb, a, kk)
         pl[p, T_GLOST] += 1
     pts = succ + o - (base + od)
@@ -933,15 +1106,15 @@ def resolve_attack(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bo
             if not heur:
                 kk = opts[rand_int(rs, 1 + p, n)]
             elif wipe:
-                kk = opts[0]
+                kk = opts[0]   # everything goes: the order changes nothing
             else:
+                # the most valuable building first (PRIORITY); equals uniformly
                 kk = opts[0]
-                bp = -1
+                bv = -1e18
+                ties = np.int64(0)
                 for i in range(n):
-                    c = bld[b, opts[i]]
-                    pr = PRIORITY[c]
-                    if pr > bp:
-                        bp = pr
+                    ok, bv, ties = take(rs, 1 + p, PRIORITY[bld[b, opts[i]]] + 0.0, bv, ties)
+                    if ok:
                         kk = opts[i]
             c = remove_building(own, bld, tok, sm, pl, gs, nbr, nnb, b, kk)
             pts -= width(c)
@@ -981,14 +1154,20 @@ def board_tokens(own, bld, tok, p, t):
 
 
 @helper
-def take_tokens(own, bld, tok, gs, p, t, n):
+def take_tokens(own, bld, tok, gs, rs, p, t, n, opts):
+    """King p pays n riches of type t from his reserves and garrisons: which tokens,
+    uniformly among those holding it (his bot's stream)."""
+    m = 0
     for s in range(own.shape[0]):
         if own[s] == p:
             for k in range(4):
-                if n > 0 and tok[s, k] == t and (bld[s, k] == RESERVE or bld[s, k] == GARRISON):
-                    tok[s, k] = -1
-                    gs[GS_SUP + t] += 1
-                    n -= 1
+                if tok[s, k] == t and (bld[s, k] == RESERVE or bld[s, k] == GARRISON):
+                    opts[m] = s * 4 + k
+                    m += 1
+    choose_subset(rs, 1 + p, opts, m, n)
+    for i in range(n):
+        tok[opts[i] // 4, opts[i] % 4] = -1
+        gs[GS_SUP + t] += 1
 
 
 @helper
@@ -1041,7 +1220,8 @@ def lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, code, n, is_rando
         if is_random == 1:
             x = opts[rand_int(rs, 1 + p, m)]
         else:
-            x = opts[m - 1]
+            # the heuristic values every building of one code alike (per_value): uniformly
+            x = opts[pick(rs, 1 + p, m)]
         remove_building(own, bld, tok, sm, pl, gs, nbr, nnb, x // 4, x % 4)
         lost += 1
     return lost
@@ -1099,9 +1279,10 @@ def catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_p
         else:
             rl = rounds_left(gs, R)
             keep = pn * (1.0 + 0.1 * R[R_PTS + pt])
-            pay = loss_value(own, bld, info, R, bot_par[p], p, kt, rl) > keep
+            d = cmp_tie(loss_value(own, bld, info, R, bot_par[p], p, kt, rl), keep)
+            pay = d > 0 or (d == 0 and tie_wins(rs, 1 + p, 2))
     if pay:
-        take_tokens(own, bld, tok, gs, p, pt, pn)
+        take_tokens(own, bld, tok, gs, rs, p, pt, pn, opts)
         pl[p, T_CPAID] += 1
         return
     pl[p, T_CSUFF] += 1
@@ -1266,12 +1447,17 @@ def cenote_cult(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_p
                 continue
             x = opts[r]
         else:
+            # the riches worth most temple points (none worth a point: keep them); equal
+            # points uniformly
             x = np.int64(-1)
-            bp = 0
+            bv = -1e18
+            ties = np.int64(0)
             for i in range(n):
                 t = tok[opts[i] // 4, opts[i] % 4]
-                if R[R_PTS + t] > bp:
-                    bp = R[R_PTS + t]
+                if R[R_PTS + t] <= 0:
+                    continue
+                ok, bv, ties = take(rs, 1 + p, R[R_PTS + t] + 0.0, bv, ties)
+                if ok:
                     x = opts[i]
             if x < 0:
                 continue
@@ -1307,14 +1493,15 @@ def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cn
                 j = rand_int(rs, 1 + p, no)
             else:
                 hand_values(bot_par[p], R, gs, hv)
-                bv = -1.0
+                bv = -1e18
+                ties = np.int64(0)
                 for i in range(no):
                     v = gain_value(cgain[c, i], hv, bot_par[p])
                     for t in range(6):  # what the supply cannot give is worth nothing
                         if cgain[c, i, t] > gs[GS_SUP + t]:
                             v -= (cgain[c, i, t] - gs[GS_SUP + t]) * hv[t]
-                    if v > bv:
-                        bv = v
+                    ok, bv, ties = take(rs, 1 + p, v, bv, ties)
+                    if ok:
                         j = i
         apply_gain(pl, gs, p, cgain[c, j])
     elif kt == K_EXPED:
@@ -1329,8 +1516,11 @@ def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cn
             else:
                 hand_values(bot_par[p], R, gs, hv)
                 t = opts[0]
+                bv = -1e18
+                ties = np.int64(0)
                 for i in range(n):
-                    if hv[opts[i]] > hv[t]:
+                    ok, bv, ties = take(rs, 1 + p, hv[opts[i]], bv, ties)
+                    if ok:
                         t = opts[i]
             gain(pl, gs, p, t, ONE)
     elif kt == K_CACAO:
@@ -1350,12 +1540,13 @@ def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cn
             else:
                 hand_values(bot_par[p], R, gs, hv)
                 x = opts[0]
-                bv = -1e9
+                bv = -1e18
+                ties = np.int64(0)
                 for i in range(n):
                     q = opts[i] // 8
                     v = hv[opts[i] % 8] + 0.01 * pl[q, P_PRES]
-                    if v > bv:
-                        bv = v
+                    ok, bv, ties = take(rs, 1 + p, v, bv, ties)
+                    if ok:
                         x = opts[i]
             q = x // 8
             t = x % 8
@@ -1419,14 +1610,37 @@ def solve_assignment(cnt, cap, val, x, isc, fsc):
     """Route cnt[t] riches of each type t to sink kinds with capacities cap[kind]
     (cap[LOSE] unbounded), maximising sum val[t, kind] * x[t, kind] (val < 0: not
     allowed).  Exact: successive shortest paths (Bellman-Ford) on the tiny
-    type -> kind network, i.e. a min-cost flow."""
+    type -> kind network, i.e. a min-cost flow (path costs within 1e-12 are equal: float
+    rounding).  Among routings of equal value the lower type index is served first
+    (solve_group breaks those ties at random)."""
     x[:, :] = 0
     left = isc[0:6]
     free = isc[6:11]
+    one = -1
     for t in range(6):
         left[t] = cnt[t]
+        if cnt[t] > 0:
+            one = t if one == -1 else 6
     for k in range(5):
         free[k] = cap[k]
+    if one >= 0 and one < 6:
+        # one riches type: the shortest paths are its kinds by value, so fill them best
+        # first (the same choices, ties to the lower kind, and the same x as below)
+        t = one
+        while left[t] > 0:
+            bk = -1
+            bd = 1e17
+            for k in range(5):
+                if free[k] > 0 and val[t, k] >= 0.0 and -val[t, k] < bd - 1e-12:
+                    bd = -val[t, k]
+                    bk = k
+            if bk < 0:
+                break
+            m = min(free[bk], left[t])
+            x[t, bk] += m
+            free[bk] -= m
+            left[t] -= m
+        return
     dt = fsc[0:6]
     dk = fsc[6:11]
     pt = isc[11:17]   # predecessor kind of a type (-1: from the source)
@@ -1495,6 +1709,78 @@ def solve_assignment(cnt, cap, val, x, isc, fsc):
             x[t, k] -= m
 
 
+@helper_inline
+def same_row(val, cap, t, u):
+    """Riches types t and u are worth the same on every sink kind with room."""
+    for k in range(5):
+        if cap[k] > 0 and cmp_tie(val[u, k], val[t, k]) != 0:
+            return False
+    return True
+
+
+@helper
+def solve_group(cnt, cap, val, x, isc, fsc, rs, k, scr):
+    """solve_assignment with the ties between riches types broken uniformly on stream k.
+    The solver serves the lower type index first among routings of equal value; types of
+    the group that are worth the same on every kind with room are interchangeable to it,
+    so each such class is renumbered in a random order for the solve (slot i holds type
+    order[i]).  Draws nothing when no two types of the group are alike.  ``scr`` (int64,
+    54) and fsc[32:62] are scratch."""
+    order = scr[0:6]
+    memb = scr[6:12]
+    shuf = scr[12:18]
+    xs = scr[18:48]
+    cs = scr[48:54]
+    present = 0
+    for t in range(6):
+        order[t] = t
+        if cnt[t] > 0:
+            present += 1
+    if present < 2:
+        solve_assignment(cnt, cap, val, x, isc, fsc[0:16])
+        return
+    done = 0
+    moved = False
+    for t in range(6):
+        if cnt[t] == 0 or (done >> t) & 1:
+            continue
+        m = 0
+        for u in range(t, 6):
+            if cnt[u] > 0 and (done >> u) & 1 == 0 and same_row(val, cap, t, u):
+                memb[m] = u
+                shuf[m] = u
+                m += 1
+                done |= 1 << u
+        for a in range(m - 1, 0, -1):
+            j = rand_int(rs, k, a + 1)
+            y = shuf[a]
+            shuf[a] = shuf[j]
+            shuf[j] = y
+        for i in range(m):
+            order[memb[i]] = shuf[i]
+            if shuf[i] != memb[i]:
+                moved = True
+    if not moved:
+        solve_assignment(cnt, cap, val, x, isc, fsc[0:16])
+        return
+    vt = fsc[32:62]
+    for t in range(6):
+        for kk in range(5):
+            vt[t * 5 + kk] = val[t, kk]
+    for i in range(6):
+        cs[i] = cnt[order[i]]
+        for kk in range(5):
+            val[i, kk] = vt[order[i] * 5 + kk]
+    solve_assignment(cs, cap, val, x, isc, fsc[0:16])
+    for i in range(6):
+        for kk in range(5):
+            xs[order[i] * 5 + kk] = x[i, kk]
+    for t in range(6):
+        for kk in range(5):
+            val[t, kk] = vt[t * 5 + kk]
+            x[t, kk] = xs[t * 5 + kk]
+
+
 @helper
 def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, last,
                comp, queue, items, sinks, fsc, val, x):
@@ -1550,12 +1836,13 @@ def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, 
                         n += 1
                         break
             kind = opts[rand_int(rs, 1 + p, n)]
-            route(own, tok, pl, gs, R, p, t, g, kind, sinks, ns)
+            route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns)
         return
     dist_values(bot_par[p], R, gs, own, bld, nbr, nnb, p, val, last, fsc[20:26])
     cnt = queue[S + 16:S + 22]
     cap = queue[S + 24:S + 29]
     isc = queue[S + 32:S + 56]
+    scr = queue[S + 56:S + 110]
     for i in range(ni):
         g = items[i, 1]
         if g < 0:
@@ -1577,25 +1864,39 @@ def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, 
             for t in range(6):
                 x[t, DK_LOSE] = cnt[t]
         else:
-            solve_assignment(cnt, cap, val, x, isc, fsc[0:16])
+            solve_group(cnt, cap, val, x, isc, fsc, rs, 1 + p, scr)
         for j in range(i, ni):
             if items[j, 1] == g:
                 t = items[j, 0]
                 for kind in range(5):
                     if x[t, kind] > 0:
                         x[t, kind] -= 1
-                        route(own, tok, pl, gs, R, p, t, g, kind, sinks, ns)
+                        route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns)
                         break
                 items[j, 1] = -1
 
 
 @helper_inline
-def route(own, tok, pl, gs, R, p, t, g, kind, sinks, ns):
+def route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns):
+    """One riches of type t of group g to a sink of ``kind``.  A temple or palace: the
+    first with room (where the riches is used changes nothing).  A reserve or garrison,
+    where the token stays: uniformly among those of the group with room (king p's
+    stream; no draw when there is one)."""
     if kind == DK_LOSE:
         gs[GS_SUP + t] += 1
         return
+    j0 = 0
+    if kind == DK_RESERVE or kind == DK_GARR:
+        m = 0
+        for j in range(ns):
+            if sinks[j, 2] == g and sinks[j, 3] == kind and sinks[j, 4] > 0:
+                m += 1
+        j0 = pick(rs, 1 + p, m)
     for j in range(ns):
         if sinks[j, 2] == g and sinks[j, 3] == kind and sinks[j, 4] > 0:
+            if j0 > 0:
+                j0 -= 1
+                continue
             sinks[j, 4] -= 1
             if kind == DK_TEMPLE:
                 add_prestige(pl, p, P_CER, R[R_PTS + t])
@@ -1720,13 +2021,32 @@ def card_values(R, W, p, hv, rl, cnt, per, onb, scan, tmp, cv):
 
 
 @helper
+def top_site(sv, skip, rs, k):
+    """The site of highest screen value sv[s] (sites at -1e18 or below are not
+    candidates; ``skip`` is left out), equal values uniformly on stream k; -1: none."""
+    best = np.int64(-1)
+    bv = -1e18
+    ties = np.int64(0)
+    for s in range(sv.shape[0]):
+        if s == skip or sv[s] <= -1e18:
+            continue
+        ok, bv, ties = take(rs, k, sv[s], bv, ties)
+        if ok:
+            best = s
+    return best
+
+
+@helper
 def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
                    bot_ids, bot_par, p, comp, queue, opts, tmp, hv, cnt, plan, spend, hand, fsc):
     """Heuristic bot: compare turning a card, building (best greedy plan over the
-    candidate sites), attacking and passing; play the best."""
+    candidate sites), attacking and passing; play the best.  Every choice among equal
+    values (card slots, sites, buildings, the turn's options, payment types) is uniform
+    on the bot's own stream (slot 1 + p)."""
     W = bot_par[p]
     NP = R[R_NP]
     S = own.shape[0]
+    bs = 1 + p
     hand_values(W, R, gs, hv)
     rl = rounds_left(gs, R)
     last = gs[GS_BALLS] >= R[R_BALLS]
@@ -1751,6 +2071,7 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
     ev = ev / unseen if unseen > 0 else 0.0
     card_slot = np.int64(-1)
     card_v = -1e18
+    ties = np.int64(0)
     for k in range(gs[GS_NSLOT]):
         c = gs[GS_SLOT + k]
         if c < 0:
@@ -1759,23 +2080,25 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
             v = cv[ctype[c]]
         else:
             v = ev
-        if v > card_v + 1e-12:
-            card_v = v
+        ok, card_v, ties = take(rs, bs, v, card_v, ties)
+        if ok:
             card_slot = k
     tot = hand_total(pl, p)
     if tot == 0:
         turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
                   bot_ids, bot_par, p, card_slot, comp, queue, opts, tmp, hv)
         return
-    # --- the tax and passing
+    # --- the turn's options, one argmax with uniform ties: card, pass, plans, attacks
+    pay_sequence(rs, bs, hv, W, NBW + 2 * S, last)   # the order of payment, ties drawn
     for t in range(6):
         hand[t] = pl[p, P_HAND + t]
-    tax_t = cheapest_held(hand, hv, NEG)
+    tax_t = cheapest_held(hand, hv)
     tax_v = hv[tax_t]
     best_kind = 0  # 0 card, 1 pass, 2 build, 3 attack
     best_v = card_v
-    if -tax_v > best_v:
-        best_v = -tax_v
+    ties = np.int64(1)
+    ok, best_v, ties = take(rs, bs, -tax_v, best_v, ties)
+    if ok:
         best_kind = 1
     # --- building
     hand[tax_t] -= 1
@@ -1806,11 +2129,9 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
             vill[c] = (econ(cnt[0:5], cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], R, W,
                             last) - base) * rl * W[BW_BUILD]
             cnt[c] -= 1
-        # screen every site on its best first building, plan fully on the best two
-        s1 = -1
-        s2 = -1
-        v1 = -1e18
-        v2 = -1e18
+        # screen every site on its best first building (sv[s]), plan fully on the best
+        # (and the second best with plans=2)
+        sv = fsc[64:64 + S]
         tiles = tile_mask(gs)
         # best first building on a free site, garrisons and markets aside (they need
         # neighbours to be worth anything; the full plan still considers them)
@@ -1820,7 +2141,11 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
                 if fv[code] > free_nv:
                     free_nv = fv[code]
         can_found = pl[p, P_LARGE] > 0
+        s1 = np.int64(-1)
+        v1 = -1e18
+        t1 = np.int64(0)
         for s in range(S):
+            sv[s] = -1e300
             if own[s] == -1:
                 if not can_found:
                     continue
@@ -1851,26 +2176,26 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
                         v = fv[code]
                     if v > bvs:
                         bvs = v
-            if bvs > v1:
-                s2 = s1
-                v2 = v1
-                s1 = s
-                v1 = bvs
-            elif bvs > v2:
-                s2 = s
-                v2 = bvs
+            sv[s] = bvs
+            if bvs > -1e18:   # the best site so far (top_site's scan, done in this pass)
+                ok, v1, t1 = take(rs, bs, bvs, v1, t1)
+                if ok:
+                    s1 = np.int64(s)
+        s2 = top_site(sv, s1, rs, bs) if W[BW_PLANS] >= 2.0 and s1 >= 0 else np.int64(-1)
         for i in range(2 if W[BW_PLANS] >= 2.0 else 1):
             s = s1 if i == 0 else s2
             if s < 0:
                 continue
-            v, n = plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, np.int64(s), hand, cnt,
-                             hv, rl, last, riv_bc, riv_ob, plan, spend)
-            if n > 0 and v - tax_v > best_v:
-                best_v = v - tax_v
+            v, n = plan_site(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, np.int64(s), hand,
+                             cnt, hv, rl, last, riv_bc, riv_ob, plan, spend)
+            if n == 0:
+                continue
+            ok, best_v, ties = take(rs, bs, v - tax_v, best_v, ties)
+            if ok:
                 best_kind = 2
                 best_site = np.int64(s)
-                for i in range(n):
-                    bplan[i] = plan[i]
+                for i2 in range(n):
+                    bplan[i2] = plan[i2]
                 nbplan = n
     hand[tax_t] += 1
     # --- attack
@@ -1905,8 +2230,8 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
             dmg = min(exp_pts, nb + 0.0)
             v = W[BW_WAR] * dmg * (0.8 * rl + 1.5 * W[BW_PRES]) - psk * g * 1.0 - 0.8 * oa
             v -= tax_v
-            if v > best_v:
-                best_v = v
+            ok, best_v, ties = take(rs, bs, v, best_v, ties)
+            if ok:
                 best_kind = 3
                 ba = a
                 bb = b
@@ -1938,7 +2263,7 @@ def heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, sm, cnt, h
     for t in range(6):
         hand[t] = pl[p, P_HAND + t]
     player_counts(own, bld, info, R, p, cnt)
-    v, n = plan_site(own, bld, pl, gs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, last,
+    v, n = plan_site(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, last,
                      riv_bc, riv_ob, plan, spend)
     build_plan(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, plan, n, hv)
 
@@ -2157,14 +2482,14 @@ def audit(own, bld, tok, sm, pl, gs, R, nnb):
 
 
 # ======================================================================= game
-@kernel
-def with_site_terms(bot_par, info):
-    """The bots' weights plus, per king, the heuristic's fixed terms for founding a city
-    on each site: W[NBW + s] the bonus for expanding there, W[NBW + S + s] the exposure
-    to volcanoes and the sea (computed once per chunk rather than on every turn)."""
-    NP = bot_par.shape[0]
+@helper
+def site_terms(bot_par, info, out):
+    """out[q]: king q's weights, then the heuristic's fixed terms for founding a city on
+    each site of this game's layout: out[q, NBW + s] the bonus for expanding there,
+    out[q, NBW + S + s] the exposure to volcanoes and the sea (filled once per game rather
+    than on every turn).  Its payment orders (out[q, NBW + 2S:]) are pay_orders'."""
+    NP = out.shape[0]
     S = info.shape[0]
-    out = np.zeros((NP, NBW + 2 * S))
     for q in range(NP):
         for i in range(NBW):
             out[q, i] = bot_par[q, i]
@@ -2172,29 +2497,47 @@ def with_site_terms(bot_par, info):
             out[q, NBW + s] = bot_par[q, BW_EXPAND] * (0.6 + 0.15 * info[s, I_SPACES]
                                                        + 0.1 * info[s, I_CENOTE])
             out[q, NBW + S + s] = bot_par[q, BW_RISK] * 0.3 * (info[s, I_VOLC] + info[s, I_SEA])
+
+
+@kernel
+def with_site_terms(bot_par, info):
+    """site_terms and pay_orders into a new array (hand-built positions in the tests)."""
+    out = np.zeros((bot_par.shape[0], NBW + 2 * info.shape[0] + 24))
+    site_terms(bot_par, info, out)
+    for q in range(out.shape[0]):
+        pay_orders(out[q], NBW + 2 * info.shape[0])
     return out
 
 
 @kernel
-def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_ids, bot_par,
-              end_reason, first_player, rounds, turns, ball_games, eclipse_round, cards_turned,
-              seat_out, lead_changes, lead_settled):
+def run_games(seed, start, count, R, nbr, nnb, tinfo, ctype, cgain, cnopt, cid, bot_ids,
+              bot_par, end_reason, first_player, rounds, turns, ball_games, eclipse_round,
+              cards_turned, layout, seat_out, lead_changes, lead_settled):
     """seat_out[j, p, f] = pl[p, f] at the end of game j; cities go into column P_LARGE's
     place afterwards (see run_chunk).  The drama columns follow the sole prestige leader
-    after each round's end (after the riches bonus for the last round)."""
+    after each round's end (after the riches bonus for the last round).  ``tinfo``: the
+    board file's tiles in printed order; layout[j]: game j's layout_hash."""
     NP = R[R_NP]
     S = nbr.shape[0]
-    bot_par = with_site_terms(bot_par, info)
+    info = np.zeros((S, 6), np.int64)      # this game's tile on each cell
+    perm = np.zeros(S, np.int64)
+    W = np.zeros((NP, NBW + 2 * S + 24))   # weights, this game's site terms, pay orders
+    for q in range(NP):
+        for i in range(NBW):
+            W[q, i] = bot_par[q, i]
+        pay_orders(W[q], NBW + 2 * S)      # they depend on the weights alone
     own, bld, tok, sm, pl, gs = new_state(S, NP)
-    rs = np.zeros(1 + NP, np.uint64)
+    rs = np.zeros(NRS, np.uint64)
     N = ctype.shape[0]
     deck = np.zeros(N + 1, np.int64)
     tmpdeck = np.zeros(N + 1, np.int64)
+    ids = np.zeros(N + 1, np.int64)
+    keys = np.zeros(N + 1, np.uint64)
     comp = np.zeros(S, np.int64)
     queue = np.zeros(S * 70 + 64, np.int64)
     opts = np.zeros(64, np.int64)
     tmp = np.zeros(64, np.int64)
-    hv = np.zeros(6)
+    hv = np.zeros(12)
     cnt = np.zeros(16, np.int64)
     plan = np.zeros(4, np.int64)
     spend = np.zeros(6, np.int64)
@@ -2207,10 +2550,17 @@ def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_id
     leaders = np.zeros(R[R_MAXR] + 1, np.int64)
     for j in range(count):
         g = start + j
-        seed_streams(rs, seed, g)
+        base = game_base(seed, g)
+        for q in range(NP):                 # the bots' streams (sim.rng: stream 1 + seat)
+            rs[1 + q] = mix64(base + np.uint64(1 + q))
+        rs[SL_BASE] = base
+        draw_layout(rs, base, R, tinfo, info, perm)
+        site_terms(bot_par, info, W)
+        layout[j] = layout_hash(info)
         reset_state(own, bld, tok, sm, pl, gs, R)
-        ndeck = build_deck(rs, ctype, R, deck, tmpdeck)
-        first = rand_int(rs, 0, NP)
+        ndeck = build_deck(rs, base, ctype, cid, R, deck, tmpdeck, ids, keys)
+        open_substream(rs, SL_CH, base, SETUP, 0)
+        first = rand_int(rs, SL_CH, NP)
         for q in range(NP):
             gain(pl, gs, q, MAIZE, R[R_START])
         cur = first
@@ -2246,14 +2596,14 @@ def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_id
                     for k in range(n):
                         if gs[GS_SLOT + k] >= 0:
                             turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain,
-                                      cnopt, bot_ids, bot_par, p, k, comp, queue, opts, tmp, hv)
+                                      cnopt, bot_ids, W, p, k, comp, queue, opts, tmp, hv)
                             break
                 elif bot_ids[p] == BOT_RANDOM:
                     random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
-                                bot_ids, bot_par, p, comp, queue, opts, tmp, hv, hand)
+                                bot_ids, W, p, comp, queue, opts, tmp, hv, hand)
                 else:
                     heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain,
-                                   cnopt, bot_ids, bot_par, p, comp, queue, opts, tmp, hv, cnt, plan,
+                                   cnopt, bot_ids, W, p, comp, queue, opts, tmp, hv, cnt, plan,
                                    spend, hand, fsc)
                 if gs[GS_LEFT] == 0:
                     break
@@ -2264,7 +2614,7 @@ def run_games(seed, start, count, R, nbr, nnb, info, ctype, cgain, cnopt, bot_id
             final = gs[GS_BALLS] >= R[R_BALLS]
             for i in range(NP):
                 q = (rfirst + i) % NP
-                distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, q, final,
+                distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, W, q, final,
                            comp, queue, items, sinks, fsc, dval, dx)
             if gs[GS_ECL] == 0:
                 for i in range(NP):
