@@ -62,7 +62,11 @@ class Action:
 
 @helper_inline
 def rec(buf, kind, actor, a, b, c, d, e, f):
-    """Append one event row (nothing but a count when ``buf`` has no room)."""
+    """Append one event row.  With the one-row ``NO_RECORD`` buffer it does nothing at all
+    (that buffer is shared by every game and thread: no counter is written to it); with a
+    full buffer it only counts (and flags the overflow)."""
+    if buf.shape[0] == 1:
+        return
     n = buf[0, H_EVENTS]
     if n + 1 < buf.shape[0]:
         r = n + 1
@@ -74,7 +78,7 @@ def rec(buf, kind, actor, a, b, c, d, e, f):
         buf[r, 5] = d
         buf[r, 6] = e
         buf[r, 7] = f
-    elif buf.shape[0] > 1:
+    else:
         buf[0, H_OVERFLOW] = 1
     buf[0, H_EVENTS] = n + 1
 
@@ -174,6 +178,24 @@ def record_games(game, ctx, players: int, seed: int, indices, bot_ids, bot_par, 
         out.append(Record(game.name, int(i), int(seed), players, dict(rules), list(bots),
                           check_buffer(buf), snaps[:k].copy() if snapshot_width else None, row))
     return out
+
+
+def record_run(game, indices, rules: dict | None = None, bots=None, players: int | None = None,
+               seed=None, capacity: int = DEFAULT_CAPACITY) -> list[Record]:
+    """Record games ``indices`` of the run ``(game, rules, bots, players, seed)``: the same
+    games, bit for bit, as that run plays (``sim GAME --record``, ``sim show``, the replay
+    test)."""
+    from .runner import DEFAULT_SEED, make_spec
+    idx = sorted({int(i) for i in indices})
+    spec = make_spec(game, max(idx) + 1, rules, bots, players,
+                     DEFAULT_SEED if seed is None else seed)
+    g = spec.game
+    if not g.actions:
+        raise UsageError(f"{g.name} cannot record its games yet")
+    ids, par = g.bot_arrays(spec.bots)
+    width, rows = g.record_shape(spec.rules, spec.players) if g.record_shape else (0, 0)
+    return record_games(g, spec.ctx, spec.players, spec.seed, idx, ids, par, spec.rules,
+                        [c.label for c in spec.bots], capacity, width, rows)
 
 
 def events_frame(game, events: np.ndarray, seat_names=None):

@@ -22,10 +22,13 @@ def test_events_are_appended_in_order():
     assert (ev[:, 0] == 3).all() and ev[:, 7].tolist() == [7] * 4
 
 
-def test_no_record_buffer_only_counts():
+def test_no_record_buffer_is_never_written():
+    # the one-row buffer is shared by every game and thread: not even a counter moves
     buf = NO_RECORD.copy()
     _emit(buf, 5)
-    assert buf.shape == (1, 8) and buf[0, 0] == 5 and buf[0, 2] == 0
+    assert buf.shape == (1, 8) and not buf.any()
+    _emit(NO_RECORD, 3)
+    assert not NO_RECORD.any()
 
 
 def test_overflow_is_an_error_not_a_silent_cut():
