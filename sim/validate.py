@@ -69,7 +69,7 @@ def check_jobs(jobs, note=None) -> int:
         return n
     if j > n:
         if note is not None:
-            shown = f"{j:,}" if j < 10 ** 12 else f"{j:.3g}"
+            shown = f"{j:,}" if j < 10 ** 12 else f"of {len(str(j))} digits"
             note(f"--jobs {shown} is more than the {n} cores available here: using {n}")
         return n
     return j
