@@ -187,7 +187,7 @@ EXACT_ROW_MIN = {9: {2: 43386, 3: 12000}}
 
 def level_bounds(n: int, levels: int) -> np.ndarray:
     """Row 0: upper bounds on the number of valid rows for each level; row 1: lower bounds
-    (see kernel.setup_uniform)."""
+    (see setup.setup_uniform)."""
     b = np.zeros((2, levels), dtype=np.int64)
     b[0, 0] = b[1, 0] = math.factorial(n)
     if levels > 1:
@@ -206,7 +206,7 @@ def level_bounds(n: int, levels: int) -> np.ndarray:
 def cycle_table(n: int, levels: int) -> np.ndarray:
     """Rows (cycle code, N): the number N of valid level-3 rows for each cycle type of the
     permutation from level-1 to level-2 colours (it depends on nothing else); see
-    kernel.setup_uniform.  Empty when the board has fewer than three levels."""
+    setup.setup_uniform.  Empty when the board has fewer than three levels."""
     if levels < 3:
         return np.zeros((0, 2), dtype=np.int64)
 
@@ -248,7 +248,7 @@ def prepare(rules: dict, players: int):
                          f"got {len(pts_in)}")
     pts = np.zeros(L + 1, dtype=np.int64)   # unused by two players
     pts[2:] = (pts_in + [0] * L)[:L - 1]
-    R = np.zeros(K.N_RULES, dtype=np.int64)
+    R = np.zeros(K.RULES_SZ, dtype=np.int64)
     R[K.R_N] = n
     R[K.R_L] = L
     R[K.R_E] = len(edges)
@@ -267,21 +267,30 @@ def prepare(rules: dict, players: int):
     R[K.R_LP] = 1 if players == 2 else 0
     ea = np.array([a for a, _ in edges], dtype=np.int64)
     eb = np.array([b for _, b in edges], dtype=np.int64)
-    ebits = (np.int64(1) << ea) | (np.int64(1) << eb)
+    E = len(edges)
+    R[K.R_EA:K.R_EA + E] = ea
+    R[K.R_EB:K.R_EB + E] = eb
+    R[K.R_EBITS:K.R_EBITS + E] = (np.int64(1) << ea) | (np.int64(1) << eb)
     full = (1 << (4 * L)) - 1
-    hmask = np.array([full & ~((1 << (4 * l)) - 1) for l in range(L)], dtype=np.int64)
-    spaces = ladder_spaces(rules["ladder_spaces"], rows, cols)
+    R[K.R_HMASK:K.R_HMASK + L] = [full & ~((1 << (4 * lev)) - 1) for lev in range(L)]
+    R[K.R_SPACES:K.R_SPACES + n] = ladder_spaces(rules["ladder_spaces"], rows, cols)
+    R[K.R_PTS:K.R_PTS + L + 1] = pts
     bounds = level_bounds(n, L)
-    return R, ea, eb, ebits, hmask, spaces, pts, bounds, cycle_table(n, L)
+    R[K.R_BHI:K.R_BHI + L] = bounds[0]
+    R[K.R_BLO:K.R_BLO + L] = bounds[1]
+    cyc = cycle_table(n, L)
+    R[K.R_NCYC] = len(cyc)
+    R[K.R_CYC:K.R_CYC + 2 * len(cyc)] = cyc.ravel()
+    return R
 
 
 def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
-    R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc = ctx
+    """``ctx``: the rules array ``R`` that ``prepare`` builds (layout in ``state.py``)."""
+    R = ctx
     tal = np.zeros((count, K.N_TALLY), dtype=np.int64)
     if count:
-        K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, ea, eb, ebits, hmask,
-                    spaces, pts, bounds, cyc, np.asarray(bot_ids, np.int64),
-                    np.asarray(bot_params, np.float64), tal)
+        K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R,
+                    np.asarray(bot_ids, np.int64), np.asarray(bot_params, np.float64), tal)
     return columns_from_tally(tal, players, int(R[K.R_HRESULT]))
 
 
