@@ -11,10 +11,11 @@ from scipy.stats import chisquare
 from sim.games.maya import EXACT_ROW_MAX, EXACT_ROW_MIN, GAME, level_bounds
 from sim.games.maya import kernel as K
 from sim.params import ParamError
+from sim.record import NO_RECORD
 
 
 @njit(cache=False)  # it calls kernel functions: a cached copy would not see their changes
-def _boards(R, bot_ids, seed, count, turns, out):
+def _boards(R, bot_ids, seed, count, turns, out, buf):
     n = R[K.R_N]
     L = R[K.R_L]
     st = np.zeros(K.SZ, np.int64)
@@ -26,7 +27,7 @@ def _boards(R, bot_ids, seed, count, turns, out):
         if turns:
             P = R[K.R_P]
             first = g % P if (R[K.R_FIRST] == K.FIRST_ROTATE and P > 2) else 0
-            K.setup_turns(st, R, rs, first, bot_ids, X)
+            K.setup_turns(st, R, rs, first, bot_ids, X, buf)
         else:
             att += K.setup_uniform(st, R, rs, X)
         for t in range(n):
@@ -39,7 +40,7 @@ def boards(players=2, count=1000, seed=5, turns=False, bots="random", **rules):
     R = GAME.prepare(GAME.resolve_rules(rules), players)
     ids, _ = GAME.bot_arrays(GAME.choose_bots(bots, players))
     out = np.zeros((count, R[K.R_N], R[K.R_L]), np.int64)
-    att = _boards(R, ids, seed, count, turns, out)
+    att = _boards(R, ids, seed, count, turns, out, NO_RECORD)
     return out, att / count
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from ...game import Bot, Column, Game
+from ...record import NO_RECORD, NO_SNAPS, Action
 from ... import toml as TOML
 from ...params import Param, ParamError
 from ...seeds import seeds_dir
@@ -284,13 +285,18 @@ def prepare(rules: dict, players: int):
     return R
 
 
-def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
-    """``ctx``: the rules array ``R`` that ``prepare`` builds (layout in ``state.py``)."""
+def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None):
+    """``ctx``: the rules array ``R`` that ``prepare`` builds (layout in ``state.py``);
+    ``record``: ``(buf, snaps)`` to record the game (count 1, ``sim/record.py``)."""
     R = ctx
+    buf, snaps = record if record is not None else (NO_RECORD, NO_SNAPS)
+    if record is not None and count != 1:
+        raise ValueError("a recorded run_chunk plays one game")
     tal = np.zeros((count, K.N_TALLY), dtype=np.int64)
     if count:
         K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R,
-                    np.asarray(bot_ids, np.int64), np.asarray(bot_params, np.float64), tal)
+                    np.asarray(bot_ids, np.int64), np.asarray(bot_params, np.float64), tal,
+                    buf, snaps)
     return columns_from_tally(tal, players, int(R[K.R_HRESULT]))
 
 
@@ -348,6 +354,35 @@ def win_shares(tal, P, horizon_result):
     return np.where((w >= 0)[:, None], sole, shared).astype(np.float32)
 
 
+# what the kernel records (sim/record.py): levels 1 (bottom) to L, towers numbered row by
+# row from 0 (``show.py`` names them A, B, ...), seats by number
+ACTIONS = (
+    Action(K.EV_BOARD, "board", ("tower", "levels_1_7", "levels_8_12", "attempts"), chance=True,
+           text="tower {tower} is built (colours packed 4 bits a level: {levels_1_7})"),
+    Action(K.EV_BLOCK, "block", ("level", "colour"), chance=True,
+           text="chance draws colour {colour} for level {level}"),
+    Action(K.EV_PLACE, "place", ("level", "colour", "tower"),
+           text="{actor} puts colour {colour} on tower {tower} at level {level}"),
+    Action(K.EV_START, "start", ("edge", "tower_a", "tower_b", "raven"),
+           text="{actor} places the Monolith between towers {tower_a} and {tower_b} and the "
+                "Raven at level {raven}"),
+    Action(K.EV_DEAL, "deal", ("seat", "card_1", "card_2"), chance=True,
+           text="seat {seat} is dealt task colours {card_1} and {card_2}"),
+    Action(K.EV_EXCHANGE, "exchange", ("edge", "level", "tower_a", "tower_b", "joined",
+                                       "completed"),
+           text="{actor} exchanges towers {tower_a} and {tower_b} from level {level} up "
+                "(joined {joined}, completed {completed})"),
+    Action(K.EV_DECLARE, "declare", ("bonus",), text="{actor} declares the end (bonus {bonus})"),
+    Action(K.EV_PLAY_ON, "play_on", ("when",), text="{actor} may declare the end and plays on"),
+)
+
+
+def record_shape(rules: dict, players: int) -> tuple:
+    """Snapshots: the state (``state.SZ`` values) at the start and after each exchange
+    (at most 2,000 exchanges)."""
+    return K.SZ, min(int(rules["horizon"]), 2000) + 1
+
+
 GAME = Game(
     name="maya",
     title="Maya (2012)",
@@ -367,6 +402,9 @@ GAME = Game(
                                 else ["North", "East", "South", "West"][:players]),
     prepare=prepare,
     run_chunk=run_chunk,
+    actions=ACTIONS,
+    record_shape=record_shape,
+    show_module="sim.games.maya.show",
     rules_doc=RULES_DOC,
     # four players play in two partnerships (seats 0 + 2 against 1 + 3): a team is a side
     side_of=lambda players: [s % 2 for s in range(players)] if players == 4 else list(range(players)),

@@ -14,16 +14,17 @@ from .state import (  # noqa: F401
     END_HORIZON, TB_SCORE, TB_PRIESTS, TB_LADDERS, TB_TIED, T_SCORE, T_PRIESTS,
     T_LADDERS, T_PPTS, T_LPTS, T_COMPL, T_BONUS, T_JOINS, T_TEAM, T_EX, T_END, T_WINNER,
     T_FIRST, T_TIEBRK, T_DECL, T_TCOMP, T_TEAMW, T_MSTART, T_RSTART, T_ATTEMPTS, T_VIOL,
-    T_BOARD, N_TALLY, CH, SUB_BOARD, SUB_START, WIN, NEG, MAXM, DEPTH_MAX, X_MOVES,
-    X_REP, X_TIES, X_VALS, X_S1, X_S2, X_BEFORE, X_DP, X_PC, X_USED, X_ALLOWED, X_COL,
-    X_REM, X_CARDS, X_CP, X_SCORE, X_EMASK, X_NMV, X_IDX, X_AL, X_BE, X_BV, X_SS, X_MV,
-    N_SCRATCH, scratch_width, new_scratch, nib, cut_mask, clear_state, refresh_cuts,
-    board_key
+    T_BOARD, N_TALLY, EV_BOARD, EV_BLOCK, EV_PLACE, EV_START, EV_DEAL, EV_EXCHANGE,
+    EV_DECLARE, EV_PLAY_ON, CH, SUB_BOARD, SUB_START, WIN, NEG, MAXM, DEPTH_MAX,
+    X_MOVES, X_REP, X_TIES, X_VALS, X_S1, X_S2, X_BEFORE, X_DP, X_PC, X_USED, X_ALLOWED,
+    X_COL, X_REM, X_CARDS, X_CP, X_SCORE, X_EMASK, X_NMV, X_IDX, X_AL, X_BE, X_BV, X_SS,
+    X_MV, N_SCRATCH, scratch_width, new_scratch, nib, cut_mask, clear_state,
+    refresh_cuts, board_key
 )
 from .setup import (  # noqa: F401
     seed_game, count_assignments, sample_assignment, sample_row_by_rejection,
     cycle_code, uniform_row, setup_uniform, level_completable, join_chances,
-    placement_options, steer_joins, setup_turns, deal_tasks
+    placement_options, steer_joins, setup_turns, deal_tasks, record_board
 )
 from .exchange import (  # noqa: F401
     gen_moves, edge_masks, pick_move, has_move, place_on, apply_exchange,
@@ -60,20 +61,22 @@ __all__ = [
     'TB_LADDERS', 'TB_TIED', 'T_SCORE', 'T_PRIESTS', 'T_LADDERS', 'T_PPTS', 'T_LPTS',
     'T_COMPL', 'T_BONUS', 'T_JOINS', 'T_TEAM', 'T_EX', 'T_END', 'T_WINNER', 'T_FIRST',
     'T_TIEBRK', 'T_DECL', 'T_TCOMP', 'T_TEAMW', 'T_MSTART', 'T_RSTART', 'T_ATTEMPTS',
-    'T_VIOL', 'T_BOARD', 'N_TALLY', 'CH', 'SUB_BOARD', 'SUB_START', 'WIN', 'NEG',
-    'MAXM', 'DEPTH_MAX', 'X_MOVES', 'X_REP', 'X_TIES', 'X_VALS', 'X_S1', 'X_S2',
-    'X_BEFORE', 'X_DP', 'X_PC', 'X_USED', 'X_ALLOWED', 'X_COL', 'X_REM', 'X_CARDS',
-    'X_CP', 'X_SCORE', 'X_EMASK', 'X_NMV', 'X_IDX', 'X_AL', 'X_BE', 'X_BV', 'X_SS',
-    'X_MV', 'N_SCRATCH', 'scratch_width', 'new_scratch', 'nib', 'cut_mask',
-    'clear_state', 'refresh_cuts', 'board_key', 'seed_game', 'count_assignments',
-    'sample_assignment', 'sample_row_by_rejection', 'cycle_code', 'uniform_row',
-    'setup_uniform', 'level_completable', 'join_chances', 'placement_options',
-    'steer_joins', 'setup_turns', 'deal_tasks', 'gen_moves', 'edge_masks', 'pick_move',
-    'has_move', 'place_on', 'apply_exchange', 'check_invariants', 'score2', 'result2',
-    'final_scores2', 'colour_points', 'can_declare', 'final_scores_tasks',
-    'final_scores', 'random_move', 'random_declare', 'random_pair', 'draw_tie', 'eval2',
-    'leaf2', 'best_reply_value', 'greedy2', 'start_choice_value', 'greedy_start',
-    'wants_to_declare', 'task_value', 'task_step_value', 'greedy_task', 'shuffle_root',
-    'search2', 'lookahead_task', 'start_choice', 'place_start', 'set_up', 'declares',
-    'choose_exchange', 'play_turns', 'play_game', 'run_games'
+    'T_VIOL', 'T_BOARD', 'N_TALLY', 'EV_BOARD', 'EV_BLOCK', 'EV_PLACE', 'EV_START',
+    'EV_DEAL', 'EV_EXCHANGE', 'EV_DECLARE', 'EV_PLAY_ON', 'CH', 'SUB_BOARD',
+    'SUB_START', 'WIN', 'NEG', 'MAXM', 'DEPTH_MAX', 'X_MOVES', 'X_REP', 'X_TIES',
+    'X_VALS', 'X_S1', 'X_S2', 'X_BEFORE', 'X_DP', 'X_PC', 'X_USED', 'X_ALLOWED',
+    'X_COL', 'X_REM', 'X_CARDS', 'X_CP', 'X_SCORE', 'X_EMASK', 'X_NMV', 'X_IDX', 'X_AL',
+    'X_BE', 'X_BV', 'X_SS', 'X_MV', 'N_SCRATCH', 'scratch_width', 'new_scratch', 'nib',
+    'cut_mask', 'clear_state', 'refresh_cuts', 'board_key', 'seed_game',
+    'count_assignments', 'sample_assignment', 'sample_row_by_rejection', 'cycle_code',
+    'uniform_row', 'setup_uniform', 'level_completable', 'join_chances',
+    'placement_options', 'steer_joins', 'setup_turns', 'deal_tasks', 'record_board',
+    'gen_moves', 'edge_masks', 'pick_move', 'has_move', 'place_on', 'apply_exchange',
+    'check_invariants', 'score2', 'result2', 'final_scores2', 'colour_points',
+    'can_declare', 'final_scores_tasks', 'final_scores', 'random_move',
+    'random_declare', 'random_pair', 'draw_tie', 'eval2', 'leaf2', 'best_reply_value',
+    'greedy2', 'start_choice_value', 'greedy_start', 'wants_to_declare', 'task_value',
+    'task_step_value', 'greedy_task', 'shuffle_root', 'search2', 'lookahead_task',
+    'start_choice', 'place_start', 'set_up', 'declares', 'choose_exchange',
+    'play_turns', 'play_game', 'run_games'
 ]

@@ -11,10 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import helper, popcount
+from ...record import rec
 from ...rng import DECK, SETUP, game_base, keyed_shuffle, open_substream, rand_int, seed_streams
-from .state import (BOT_RANDOM, CH, NEG, R_BHI, R_BLO, R_CENTRE, R_CYC, R_E, R_EA, R_EB, R_L,
-                    R_N, R_NCYC, R_P, SUB_BOARD, TW, X_ALLOWED, X_CARDS, X_COL, X_DP, X_PC, X_REM,
-                    X_TIES, X_USED, nib, refresh_cuts)
+from .state import (BOT_RANDOM, CH, EV_BLOCK, EV_BOARD, EV_PLACE, NEG, R_BHI, R_BLO, R_CENTRE,
+                    R_CYC, R_E, R_EA, R_EB, R_L, R_N, R_NCYC, R_P, SUB_BOARD,
+                    TW, X_ALLOWED, X_CARDS, X_COL, X_DP, X_PC, X_REM, X_TIES,
+                    X_USED, nib, refresh_cuts)
 
 
 @helper
@@ -165,7 +167,7 @@ def setup_uniform(st, R, rs, X):
     ``R_CYC`` (pairs (cycle code, N)); for higher levels u < R[R_BLO + k] (a lower bound
     on every N_k) accepts without counting.  Rows are dealt by rejection unless the count
     was made (a permanent, ``count_assignments``), in which case its table gives the row.
-    Returns the number of attempts.
+    Returns the number of attempts.  ``record_board`` records the board it built.
     """
     n = R[R_N]
     L = R[R_L]
@@ -263,7 +265,7 @@ def steer_joins(st, R, legal, nl, k, c, sign):
 
 
 @helper
-def setup_turns(st, R, rs, first, bot_ids, X):
+def setup_turns(st, R, rs, first, bot_ids, X, buf):
     """The rulebook's Alternative Setup: level by level from the bottom, players in turn
     (from the first player) place a block drawn at random from that level's remaining
     blocks on a tower whose level is still empty, where the colour is new to the tower
@@ -271,7 +273,8 @@ def setup_turns(st, R, rs, first, bot_ids, X):
     those towers.  Two players, greedy and search: White (the first player, who makes the
     first exchange) picks the towers with the most ``join_chances``, Black those with the
     fewest; with three/four players (task cards are dealt after the set-up) they pick
-    uniformly too.  One draw for the block, one (own stream) among the chosen towers, always."""
+    uniformly too.  One draw for the block, one (own stream) among the chosen towers, always.
+    Records each block drawn and each placement."""
     n = R[R_N]
     L = R[R_L]
     P = R[R_P]
@@ -297,10 +300,12 @@ def setup_turns(st, R, rs, first, bot_ids, X):
                         break
                     r -= 1
             colours ^= 1 << c
+            rec(buf, EV_BLOCK, -1, k + 1, c, 0, 0, 0, 0)
             nl = placement_options(colours, towers, c, n, used, legal)
             if P == 2 and bot_ids[placer] != BOT_RANDOM:
                 nl = steer_joins(st, R, legal, nl, k, c, 1 if placer == first else -1)
             t = legal[rand_int(rs, 1 + placer, nl)]
+            rec(buf, EV_PLACE, placer, k + 1, c, t, 0, 0, 0)
             towers ^= 1 << t
             used[t] |= 1 << c
             st[TW + t] |= c << (4 * k)
@@ -327,3 +332,11 @@ def deal_tasks(st, R, base, X, keys):
     keyed_shuffle(deck, ids, keys, k, base, DECK)
     for i in range(2 * R[R_P]):
         cards[i] = deck[i]
+
+
+@helper
+def record_board(st, R, attempts, buf):
+    """The uniform set-up's board, one event per tower (levels 1-7 and 8-12 packed)."""
+    for t in range(R[R_N]):
+        x = st[TW + t]
+        rec(buf, EV_BOARD, -1, t, x & ((1 << 28) - 1), x >> 28, attempts, 0, 0)

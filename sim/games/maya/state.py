@@ -111,6 +111,19 @@ T_VIOL = 47
 T_BOARD = 48      # the starting board's key (board_key)
 N_TALLY = 49
 
+# ------------------------------------------------------------------ recorded events
+# (sim/record.py; ``GAME.actions`` in __init__.py names their fields).  Levels are the
+# rulebook's, 1 (bottom) to L.
+(EV_BOARD,     # chance: tower, levels 1-7 packed 4 bits each, levels 8-12, attempts
+ EV_BLOCK,     # chance (Alternative Setup): level, colour drawn
+ EV_PLACE,     # placer: level, colour, tower
+ EV_START,     # Black (chance with start=random): edge, tower a, tower b, Raven level (0: none)
+ EV_DEAL,      # chance: seat, task card 1, task card 2
+ EV_EXCHANGE,  # mover: edge, level, tower a, tower b, joined (bit 0: a, bit 1: b), completed
+ EV_DECLARE,   # the seat declares the end: centre bonus
+ EV_PLAY_ON,   # the seat may declare and plays on: 0 before its exchange, 1 after
+ ) = range(8)
+
 # ------------------------------------------------------------------ streams
 CH = 0            # slot of the chance substream being read
 SUB_BOARD = 0     # SETUP substream index: the board set-up
