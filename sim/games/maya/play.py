@@ -26,7 +26,7 @@ from .state import (BOT_GREEDY, BOT_RANDOM, CH, CUT, END_DECLARED, END_HORIZON, 
                     SUB_START, SZ, T_ATTEMPTS, T_BOARD, T_BONUS, T_COMPL, T_DECL, T_END, T_EX,
                     T_FIRST, T_JOINS, T_MSTART, T_RSTART, T_TCOMP, T_TEAMW, T_VIOL, T_WINNER,
                     X_BEFORE, X_CARDS, X_CP, X_EMASK, X_MOVES, X_PC, board_key, clear_state,
-                    new_scratch)
+                    new_scratch, state_row)
 
 
 @helper
@@ -153,7 +153,7 @@ def play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps):
             return ex, END_DECLARED
         m = choose_exchange(st, R, p, b, nm, bot_par, X, rs)
         if check:
-            copy_into(X[X_BEFORE], st)
+            copy_into(state_row(X, X_BEFORE), st)
         centre_open = st[CUT + ctr] != 0
         f = apply_exchange(st, R, m, p)
         ex += 1
@@ -163,7 +163,7 @@ def play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps):
         rec(buf, EV_EXCHANGE, p, e, (m & 15) + 1, R[R_EA + e], R[R_EB + e], f & 3, f >> 2)
         rec_snapshot(buf, snaps, st, SZ)
         if check:
-            tally[T_VIOL] += check_invariants(st, R, X[X_BEFORE])
+            tally[T_VIOL] += check_invariants(st, R, state_row(X, X_BEFORE))
         if P > 2:
             bonus = R[R_BONUS] if (centre_open and st[CUT + ctr] == 0) else 0
             if declares(st, R, p, b, bonus, 1, X, rs, buf):
