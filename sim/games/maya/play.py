@@ -99,10 +99,8 @@ def set_up(g, seed, R, bot_ids, st, rs, X, keys, tally, buf):
 
 @helper
 def declares(st, R, p, b, bonus, when, X, rs, buf):
-    """Three/four players: seat p (bot b) may declare the end (``when``: 0 before its
-    exchange, 1 after) and does; records the decision."""
-    if not can_declare(st, R, X[X_CARDS], p):
-        return False
+    """Three/four players: seat p (bot b), which may declare the end (``can_declare``;
+    ``when``: 0 before its exchange, 1 after), does; records the decision."""
     if b == BOT_RANDOM:
         dec = random_declare(p, rs)
     else:
@@ -116,9 +114,8 @@ def declares(st, R, p, b, bonus, when, X, rs, buf):
 
 @helper
 def choose_exchange(st, R, p, b, nm, bot_par, X, rs):
-    """The exchange bot b chooses for seat p among the nm legal ones."""
-    if b == BOT_RANDOM:
-        return random_move(R, p, nm, X, rs)
+    """The exchange bot b (greedy or search) chooses for seat p among the nm legal ones
+    in ``X[X_MOVES]`` (the random bot's choice is made in ``play_turns``)."""
     if R[R_P] == 2:
         if b == BOT_GREEDY:
             return greedy2(st, R, p, nm, X, rs)
@@ -136,6 +133,7 @@ def play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps):
     P = R[R_P]
     ctr = R[R_CENTRE]
     check = R[R_CHECK]
+    cards = X[X_CARDS]
     p = first
     ex = 0
     while True:
@@ -148,10 +146,13 @@ def play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps):
             return ex, END_NO_EXCHANGE
         if ex >= R[R_HORIZON]:
             return ex, END_HORIZON
-        if P > 2 and declares(st, R, p, b, 0, 0, X, rs, buf):
+        if P > 2 and can_declare(st, R, cards, p) and declares(st, R, p, b, 0, 0, X, rs, buf):
             tally[T_DECL] = p
             return ex, END_DECLARED
-        m = choose_exchange(st, R, p, b, nm, bot_par, X, rs)
+        if b == BOT_RANDOM:
+            m = random_move(R, p, nm, X, rs)
+        else:
+            m = choose_exchange(st, R, p, b, nm, bot_par, X, rs)
         if check:
             copy_into(state_row(X, X_BEFORE), st)
         centre_open = st[CUT + ctr] != 0
@@ -164,7 +165,7 @@ def play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps):
         rec_snapshot(buf, snaps, st, SZ)
         if check:
             tally[T_VIOL] += check_invariants(st, R, state_row(X, X_BEFORE))
-        if P > 2:
+        if P > 2 and can_declare(st, R, cards, p):
             bonus = R[R_BONUS] if (centre_open and st[CUT + ctr] == 0) else 0
             if declares(st, R, p, b, bonus, 1, X, rs, buf):
                 tally[T_DECL] = p

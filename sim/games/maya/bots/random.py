@@ -4,21 +4,21 @@ level as black, and (three/four players) declaring with probability 1/2 whenever
 Every draw is on the seat's own stream (slot ``1 + seat``)."""
 from __future__ import annotations
 
-from ....jit import helper
+from ....jit import helper, helper_inline
 from ....rng import rand_int
 from ..exchange import apply_exchange, edge_masks, pick_move
 from ..state import (END_HORIZON, END_NO_EXCHANGE, R_E, R_HORIZON, T_COMPL, T_JOINS, X_EMASK,
                      X_PC)
 
 
-@helper
+@helper_inline
 def random_move(R, p, nm, X, rs):
     """Seat p's uniform choice among the nm legal exchanges ``edge_masks`` left in
     ``X[X_EMASK]``."""
     return pick_move(X[X_EMASK], R[R_E], rand_int(rs, 1 + p, nm), X[X_PC])
 
 
-@helper
+@helper_inline
 def random_declare(p, rs):
     """Declare the end with probability 1/2 (one draw on the seat's stream)."""
     return rand_int(rs, 1 + p, 2) == 0
