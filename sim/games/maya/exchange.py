@@ -84,7 +84,7 @@ def has_move(st, R):
     return False
 
 
-@njit(cache=True, inline="always")
+@helper
 def place_on(st, R, t, p, full):
     """A join in tower t by seat p: a ladder beside it when there is room and p has one
     left; a priest on it when the join completed it (``full``) and p has one left."""

@@ -18,7 +18,7 @@ from .state import (  # noqa: F401
     EV_DECLARE, EV_PLAY_ON, CH, SUB_BOARD, SUB_START, WIN, NEG, MAXM, DEPTH_MAX,
     X_MOVES, X_REP, X_TIES, X_VALS, X_S1, X_S2, X_BEFORE, X_DP, X_PC, X_USED, X_ALLOWED,
     X_COL, X_REM, X_CARDS, X_CP, X_SCORE, X_EMASK, X_NMV, X_IDX, X_AL, X_BE, X_BV, X_SS,
-    X_MV, N_SCRATCH, scratch_width, new_scratch, state_row, nib, cut_mask, clear_state,
+    X_MV, N_SCRATCH, scratch_width, new_scratch, nib, cut_mask, clear_state,
     refresh_cuts, board_key
 )
 from .setup import (  # noqa: F401
@@ -66,10 +66,10 @@ __all__ = [
     'SUB_START', 'WIN', 'NEG', 'MAXM', 'DEPTH_MAX', 'X_MOVES', 'X_REP', 'X_TIES',
     'X_VALS', 'X_S1', 'X_S2', 'X_BEFORE', 'X_DP', 'X_PC', 'X_USED', 'X_ALLOWED',
     'X_COL', 'X_REM', 'X_CARDS', 'X_CP', 'X_SCORE', 'X_EMASK', 'X_NMV', 'X_IDX', 'X_AL',
-    'X_BE', 'X_BV', 'X_SS', 'X_MV', 'N_SCRATCH', 'scratch_width', 'new_scratch',
-    'state_row', 'nib', 'cut_mask', 'clear_state', 'refresh_cuts', 'board_key',
-    'seed_game', 'count_assignments', 'sample_assignment', 'sample_row_by_rejection',
-    'cycle_code', 'uniform_row', 'setup_uniform', 'level_completable', 'join_chances',
+    'X_BE', 'X_BV', 'X_SS', 'X_MV', 'N_SCRATCH', 'scratch_width', 'new_scratch', 'nib',
+    'cut_mask', 'clear_state', 'refresh_cuts', 'board_key', 'seed_game',
+    'count_assignments', 'sample_assignment', 'sample_row_by_rejection', 'cycle_code',
+    'uniform_row', 'setup_uniform', 'level_completable', 'join_chances',
     'placement_options', 'steer_joins', 'setup_turns', 'deal_tasks', 'record_board',
     'gen_moves', 'edge_masks', 'pick_move', 'has_move', 'place_on', 'apply_exchange',
     'check_invariants', 'score2', 'result2', 'final_scores2', 'colour_points',

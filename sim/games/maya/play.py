@@ -26,7 +26,7 @@ from .state import (BOT_GREEDY, BOT_RANDOM, CH, CUT, END_DECLARED, END_HORIZON, 
                     SUB_START, SZ, T_ATTEMPTS, T_BOARD, T_BONUS, T_COMPL, T_DECL, T_END, T_EX,
                     T_FIRST, T_JOINS, T_MSTART, T_RSTART, T_TCOMP, T_TEAMW, T_VIOL, T_WINNER,
                     X_BEFORE, X_CARDS, X_CP, X_EMASK, X_MOVES, X_PC, board_key, clear_state,
-                    new_scratch, state_row)
+                    new_scratch)
 
 
 @helper
@@ -105,10 +105,7 @@ def declares(st, R, p, b, bonus, when, X, rs, buf):
         dec = random_declare(p, rs)
     else:
         dec = wants_to_declare(st, R, X[X_CARDS], p, bonus, X[X_CP])
-    if dec:
-        rec(buf, EV_DECLARE, p, bonus, 0, 0, 0, 0, 0)
-    else:
-        rec(buf, EV_PLAY_ON, p, when, 0, 0, 0, 0, 0)
+    rec(buf, EV_DECLARE if dec else EV_PLAY_ON, p, bonus if dec else when, 0, 0, 0, 0, 0)
     return dec
 
 
@@ -154,7 +151,7 @@ def play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps):
         else:
             m = choose_exchange(st, R, p, b, nm, bot_par, X, rs)
         if check:
-            copy_into(state_row(X, X_BEFORE), st)
+            copy_into(X[X_BEFORE, :SZ], st)
         centre_open = st[CUT + ctr] != 0
         f = apply_exchange(st, R, m, p)
         ex += 1
@@ -164,7 +161,7 @@ def play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps):
         rec(buf, EV_EXCHANGE, p, e, (m & 15) + 1, R[R_EA + e], R[R_EB + e], f & 3, f >> 2)
         rec_snapshot(buf, snaps, st, SZ)
         if check:
-            tally[T_VIOL] += check_invariants(st, R, state_row(X, X_BEFORE))
+            tally[T_VIOL] += check_invariants(st, R, X[X_BEFORE, :SZ])
         if P > 2 and can_declare(st, R, cards, p):
             bonus = R[R_BONUS] if (centre_open and st[CUT + ctr] == 0) else 0
             if declares(st, R, p, b, bonus, 1, X, rs, buf):

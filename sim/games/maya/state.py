@@ -140,9 +140,9 @@ DEPTH_MAX = 8   # the search's deepest ply
  X_REP,        # replies (a second move list)
  X_TIES,       # tied choices
  X_VALS,       # tied choices, second stage
- X_S1,         # a state after one exchange (``state_row``)
- X_S2,         # a state after two (``state_row``)
- X_BEFORE,     # the state before an exchange, invariant checks (``state_row``)
+ X_S1,         # a state after one exchange (its first SZ values: X[X_S1, :SZ])
+ X_S2,         # a state after two (first SZ values)
+ X_BEFORE,     # the state before an exchange, invariant checks (first SZ values)
  X_DP,         # the set-up's assignment counts per colour mask
  X_PC,         # popcount table (read-only after allocation)
  X_USED,       # colours held per tower (set-up)
@@ -158,7 +158,7 @@ DEPTH_MAX = 8   # the search's deepest ply
  X_AL,         # search: alpha per ply
  X_BE,         # search: beta per ply
  X_BV,         # search: best value per ply
- X_SS,         # search: the state at ply 0 (rows X_SS .. X_SS + DEPTH_MAX, ``state_row``)
+ X_SS,         # search: the state at ply 0 (rows X_SS .. X_SS + DEPTH_MAX, first SZ)
  ) = range(23)
 X_MV = X_SS + DEPTH_MAX + 1    # search: the move list at ply 0 (rows X_MV .. X_MV + DEPTH_MAX)
 N_SCRATCH = X_MV + DEPTH_MAX + 1
@@ -176,13 +176,6 @@ def new_scratch(n):
     for m in range(1, 1 << n):
         pc[m] = pc[m >> 1] + (m & 1)
     return X
-
-
-@njit(cache=True, inline="always")
-def state_row(X, r):
-    """Scratch row r as a state: its first ``SZ`` values (a view; the look-ahead's states
-    live in rows ``X_S1``, ``X_S2``, ``X_BEFORE`` and ``X_SS + ply``)."""
-    return X[r, :SZ]
 
 
 # ------------------------------------------------------------------ towers

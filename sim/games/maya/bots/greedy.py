@@ -13,9 +13,9 @@ from ....jit import copy_into, helper
 from ....rng import rand_int
 from ..exchange import apply_exchange, gen_moves, has_move
 from ..scoring import can_declare, colour_points, result2
-from ..state import (CUT, LAD, MA, MB, NEG, PR, R_BONUS, R_CENTRE, R_E, R_EA, R_EB, R_L, R_N,
-                     R_P, R_PTS, R_RAVEN, RAV, TW, WIN, X_CARDS, X_CP, X_MOVES, X_REP, X_S1,
-                     X_S2, X_TIES, X_VALS, nib, state_row)
+from ..state import (CUT, LAD, MA, MB, NEG, PR, RAV, R_BONUS, R_CENTRE, R_E, R_EA, R_EB, R_L, R_N,
+                     R_P, R_PTS, R_RAVEN, SZ, TW, WIN, X_CARDS, X_CP, X_MOVES,
+                     X_REP, X_S1, X_S2, X_TIES, X_VALS, nib)
 
 
 @njit(cache=True, inline="always")
@@ -59,8 +59,8 @@ def best_reply_value(st, R, m, p, X):
     """Minus the best immediate value the opponent has after seat p's exchange m (the
     blocking tie-break); a move that leaves the opponent stuck is worth WIN + 1."""
     q = 1 - p
-    s1 = state_row(X, X_S1)
-    s2 = state_row(X, X_S2)
+    s1 = X[X_S1, :SZ]
+    s2 = X[X_S2, :SZ]
     rep = X[X_REP]
     copy_into(s1, st)
     apply_exchange(s1, R, m, p)
@@ -84,7 +84,7 @@ def greedy2(st, R, p, nm, X, rs):
     the smallest best immediate value (blocking); among equals, one uniform draw."""
     q = 1 - p
     moves = X[X_MOVES]
-    s1 = state_row(X, X_S1)
+    s1 = X[X_S1, :SZ]
     ties = X[X_TIES]
     vals = X[X_VALS]
     best = NEG
@@ -122,7 +122,7 @@ def greedy2(st, R, p, nm, X, rs):
 def start_choice_value(st, R, white, X):
     """White's best immediate value (greedy's first stage) from a starting position."""
     rep = X[X_REP]
-    s1 = state_row(X, X_S1)
+    s1 = X[X_S1, :SZ]
     nr = gen_moves(st, R, rep)
     if nr == 0:
         return result2(st, R[R_N], white)
@@ -237,7 +237,7 @@ def greedy_task(st, R, p, nm, X, rs):
     when the move completes the centre tower and lets it declare; ties: one uniform draw."""
     moves = X[X_MOVES]
     ties = X[X_TIES]
-    s1 = state_row(X, X_S1)
+    s1 = X[X_S1, :SZ]
     centre_open = st[CUT + R[R_CENTRE]] != 0
     best = NEG
     nt = 0

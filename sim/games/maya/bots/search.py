@@ -8,8 +8,8 @@ from ....jit import copy_into, helper
 from ....rng import rand_int
 from ..exchange import apply_exchange, gen_moves
 from ..scoring import result2
-from ..state import (CUT, MA, MB, NEG, R_CENTRE, R_N, X_AL, X_BE, X_BV, X_CARDS, X_CP, X_IDX,
-                     X_MOVES, X_MV, X_NMV, X_REP, X_S1, X_S2, X_SS, X_TIES, state_row)
+from ..state import (CUT, MA, MB, NEG, R_CENTRE, R_N, SZ, X_AL, X_BE, X_BV, X_CARDS, X_CP, X_IDX,
+                     X_MOVES, X_MV, X_NMV, X_REP, X_S1, X_S2, X_SS, X_TIES)
 from .greedy import draw_tie, leaf2, task_step_value, task_value
 
 
@@ -41,7 +41,7 @@ def search2(st, R, p, depth, X, rs):
     n0 = shuffle_root(st, R, p, X, rs)
     if n0 == 1 or depth < 1:
         return X[X_MV, 0]
-    copy_into(state_row(X, X_SS), st)
+    copy_into(X[X_SS, :SZ], st)
     nmv[0] = n0
     idx[0] = 0
     al[0] = NEG
@@ -55,8 +55,8 @@ def search2(st, R, p, depth, X, rs):
             idx[ply] += 1
             c = ply + 1
             side = p if ply % 2 == 0 else 1 - p  # the side moving at node ``ply``
-            sc = state_row(X, X_SS + c)
-            copy_into(sc, state_row(X, X_SS + ply))
+            sc = X[X_SS + c, :SZ]
+            copy_into(sc, X[X_SS + ply, :SZ])
             apply_exchange(sc, R, m, side)
             other = 1 - side
             if c == depth:
@@ -97,8 +97,8 @@ def lookahead_task(st, R, p, nm, X, rs):
     moves = X[X_MOVES]
     ties = X[X_TIES]
     rep = X[X_REP]
-    s1 = state_row(X, X_S1)
-    s2 = state_row(X, X_S2)
+    s1 = X[X_S1, :SZ]
+    s2 = X[X_S2, :SZ]
     centre_open = st[CUT + ctr] != 0
     best = NEG
     nt = 0
