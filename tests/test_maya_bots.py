@@ -1,6 +1,6 @@
 """Bot strength: greedy beats random, the search bot beats greedy clearly, and the
 three/four-player task bots beat random players; every bot plays only legal exchanges
-(checked by the reference replay in test_maya_reference.py)."""
+(checked by the reference replay, tests/test_replay.py)."""
 from sim.games.maya import GAME
 
 

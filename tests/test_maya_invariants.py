@@ -6,16 +6,17 @@ import pytest
 
 from sim.games.maya import GAME
 from sim.games.maya import kernel as K
+from sim.record import NO_RECORD, NO_SNAPS
 
 
 def run(players, bots, count, seed=11, check=True, **rules):
     r = GAME.resolve_rules(rules)
-    ctx = GAME.prepare(r, players)
-    R = ctx[0].copy()
+    R = GAME.prepare(r, players).copy()
     R[K.R_CHECK] = 1 if check else 0
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
     tal = np.zeros((count, K.N_TALLY), np.int64)
-    K.run_games(np.uint64(seed), np.int64(0), np.int64(count), R, *ctx[1:], ids, par, tal)
+    K.run_games(np.uint64(seed), np.int64(0), np.int64(count), R, ids, par, tal, NO_RECORD,
+                NO_SNAPS)
     from sim.games.maya import columns_from_tally
     return tal, columns_from_tally(tal, players, int(R[K.R_HRESULT]))
 

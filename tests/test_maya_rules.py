@@ -23,6 +23,7 @@ RED, GREEN, PINK, PURPLE = 0, 1, 6, 5
 
 
 def ctx(players=2, **rules):
+    """The rules array R (layout in sim/games/maya/state.py)."""
     return GAME.prepare(GAME.resolve_rules(rules), players)
 
 
@@ -74,9 +75,8 @@ def towers_of(st, n=9, L=5):
 
 
 def legal(st, c):
-    R, ea, eb, ebits = c[0], c[1], c[2], c[3]
     out = np.zeros(K.MAXM, np.int64)
-    k = K.gen_moves(st, R, ea, eb, ebits, out)
+    k = K.gen_moves(st, c, out)
     return [(EDGES[m >> 4], int(m & 15) + 1) for m in out[:k]]   # ((a, b), 1-based level)
 
 
@@ -85,14 +85,14 @@ def blocks_moved(moves, pair):
 
 
 def play(st, c, pair, level, seat):
-    R, ea, eb, ebits, hmask, spaces = c[:6]
     mv = 16 * EDGES.index(pair) + (level - 1)
-    return K.apply_exchange(st, R, mv, seat, ea, eb, hmask, spaces)
+    return K.apply_exchange(st, c, mv, seat)
 
 
 def test_edges_are_listed_in_kernel_order():
-    R, ea, eb = ctx()[:3]
-    assert list(zip(ea.tolist(), eb.tolist())) == EDGES
+    R = ctx()
+    E = int(R[K.R_E])
+    assert list(zip(R[K.R_EA:K.R_EA + E].tolist(), R[K.R_EB:K.R_EB + E].tolist())) == EDGES
 
 
 # Rulebook, "You must not break apart colors that are joined together":
@@ -109,26 +109,26 @@ B = [PURPLE, PURPLE, PURPLE, 7, 8]
 
 def test_tower_joined_at_levels_3_4_allows_one_three_or_four_blocks():
     c = ctx()
-    st = state(board({0: A, 1: B}), c[0])
+    st = state(board({0: A, 1: B}), c)
     assert blocks_moved(legal(st, c), (0, 3)) == [1, 3, 4]
 
 
 def test_tower_joined_at_levels_1_2_3_allows_one_or_two_blocks():
     c = ctx()
-    st = state(board({0: A, 1: B}), c[0])
+    st = state(board({0: A, 1: B}), c)
     assert blocks_moved(legal(st, c), (1, 4)) == [1, 2]
     assert blocks_moved(legal(st, c), (1, 2)) == [1, 2]
 
 
 def test_between_the_two_towers_only_the_top_block():
     c = ctx()
-    st = state(board({0: A, 1: B}), c[0])
+    st = state(board({0: A, 1: B}), c)
     assert blocks_moved(legal(st, c), (0, 1)) == [1]
 
 
 def test_the_bottom_level_never_moves():
     c = ctx()
-    st = state(board({}), c[0])
+    st = state(board({}), c)
     moves = legal(st, c)
     assert len(moves) == 12 * 4          # a board with nothing joined: 4 levels on every edge
     assert all(lev >= 2 for _, lev in moves)
@@ -137,7 +137,7 @@ def test_the_bottom_level_never_moves():
 def test_monolith_blocks_both_towers_beside_it():
     # Monolith between A and B: no exchange may use tower 0 or tower 1 at all.
     c = ctx()
-    st = state(board({0: A, 1: B}), c[0], monolith=(0, 1))
+    st = state(board({0: A, 1: B}), c, monolith=(0, 1))
     pairs = {p for p, _ in legal(st, c)}
     assert pairs == {p for p in EDGES if 0 not in p and 1 not in p}
 
@@ -147,7 +147,7 @@ def test_raven_forbids_its_level_but_lower_exchanges_carry_it():
     # moves the fourth- and fifth-level blocks with it.
     c = ctx()
     towers = board({})
-    st = state(towers, c[0], raven=4)
+    st = state(towers, c, raven=4)
     moves = legal(st, c)
     assert {lev for _, lev in moves} == {2, 3, 5}
     play(st, c, (3, 4), 3, 0)
@@ -159,7 +159,7 @@ def test_raven_forbids_its_level_but_lower_exchanges_carry_it():
 def test_raven_is_not_used_with_three_players():
     c = ctx(3)
     towers = board({})
-    st = state(towers, c[0])
+    st = state(towers, c)
     play(st, c, (3, 4), 4, 0)
     assert st[K.RAV] == 0
     assert {lev for _, lev in legal(st, c)} == {2, 3, 4, 5}
@@ -177,7 +177,7 @@ def test_exchange_moves_monolith_raven_and_places_a_ladder():
     c = ctx()
     A2 = [0, 1, 2, PINK, 4]
     B2 = [3, 5, PINK, 8, 7]
-    st = state(board({3: A2, 4: B2}), c[0], monolith=(0, 1), raven=2)
+    st = state(board({3: A2, 4: B2}), c, monolith=(0, 1), raven=2)
     f = play(st, c, (3, 4), 4, 1)
     assert towers_of(st)[4] == [3, 5, PINK, PINK, 4]
     assert (st[K.MA], st[K.MB]) == (3, 4)
@@ -201,8 +201,8 @@ def test_completed_tower_gets_a_priest_but_no_ladder_when_spaces_are_full():
     c = ctx()
     Bt = [RED, RED, GREEN, 3, 4]
     At = [2, GREEN, RED, RED, RED]
-    st = state(board({0: Bt, 1: At}), c[0])
-    assert c[5][0] == 2                      # a corner tower has two ladder spaces
+    st = state(board({0: Bt, 1: At}), c)
+    assert c[K.R_SPACES + 0] == 2            # a corner tower has two ladder spaces
     st[K.LAD + 2 * 0 + 1] = 2                # two black ladders at B
     st[K.LS + 0] = 2
     st[K.LSUP + 1] -= 2
@@ -219,7 +219,7 @@ def test_completed_tower_gets_a_priest_but_no_ladder_when_spaces_are_full():
 
 def test_a_complete_tower_never_takes_part_in_an_exchange():
     c = ctx()
-    st = state(board({0: [RED, RED, GREEN, 3, 4], 1: [2, GREEN, RED, RED, RED]}), c[0])
+    st = state(board({0: [RED, RED, GREEN, 3, 4], 1: [2, GREEN, RED, RED, RED]}), c)
     play(st, c, (0, 1), 3, 0)
     st[K.MA] = st[K.MB] = -1
     assert all(0 not in p for p, _ in legal(st, c))
@@ -239,9 +239,9 @@ def test_no_legal_exchange_ends_the_game():
     for lev in range(5):
         assert sorted(tw[lev] for tw in towers) == list(range(9))
     c = ctx()
-    st = state(towers, c[0])
+    st = state(towers, c)
     assert legal(st, c) == []
-    assert not K.has_move(st, c[0], c[1], c[2], c[3])
+    assert not K.has_move(st, c)
     assert all(st[K.CUT + t] != 0 for t in range(9))
 
 
@@ -272,21 +272,19 @@ def example_state(R, rows=EXAMPLE):
 
 
 def final(st, c):
-    R, pts = c[0], c[6]
     tal = np.zeros(K.N_TALLY, np.int64)
-    side = K.final_scores(st, R, pts, np.zeros(8, np.int64), tal, np.zeros(16, np.int64),
-                          np.zeros(8, np.int64))
+    side = K.final_scores(st, c, tal, K.new_scratch(9))
     return side, tal
 
 
 def test_scoring_example_ends_five_to_four_for_black():
     c = ctx()
-    side, tal = final(example_state(c[0]), c)
+    side, tal = final(example_state(c), c)
     assert (tal[K.T_SCORE + WHITE], tal[K.T_SCORE + BLACK]) == (4, 5)
     assert side == BLACK and tal[K.T_TIEBRK] == K.TB_SCORE
     assert (tal[K.T_PPTS + WHITE], tal[K.T_PPTS + BLACK]) == (1, 1)
     assert (tal[K.T_LPTS + WHITE], tal[K.T_LPTS + BLACK]) == (3, 4)
-    st = example_state(c[0])
+    st = example_state(c)
     assert K.result2(st, 9, BLACK) == K.WIN and K.result2(st, 9, WHITE) == -K.WIN
 
 
@@ -294,22 +292,22 @@ def test_tie_breaks_priests_then_ladders_then_no_winner():
     c = ctx()
     # 1 point each; white's is a priest, black's a ladder majority: white wins on priests
     rows = [(WHITE, 0, 0), (None, 0, 1)] + [(None, 0, 0)] * 7
-    side, tal = final(example_state(c[0], rows), c)
+    side, tal = final(example_state(c, rows), c)
     assert side == WHITE and tal[K.T_TIEBRK] == K.TB_PRIESTS
     # 1 point each from ladder majorities, no priests; black has more ladders in all
     rows = [(None, 1, 0), (None, 0, 2)] + [(None, 0, 0)] * 7
-    side, tal = final(example_state(c[0], rows), c)
+    side, tal = final(example_state(c, rows), c)
     assert side == BLACK and tal[K.T_TIEBRK] == K.TB_LADDERS
     # ... and with as many ladders in all: no winner
     rows = [(None, 1, 0), (None, 0, 1), (None, 2, 2)] + [(None, 0, 0)] * 6
-    side, tal = final(example_state(c[0], rows), c)
+    side, tal = final(example_state(c, rows), c)
     assert tal[K.T_TIEBRK] == K.TB_TIED and side == -1
 
 
 def test_ladder_majority_ties_score_nothing():
     c = ctx()
     rows = [(None, 2, 2)] + [(None, 0, 0)] * 8
-    side, tal = final(example_state(c[0], rows), c)
+    side, tal = final(example_state(c, rows), c)
     assert (tal[K.T_SCORE], tal[K.T_SCORE + 1]) == (0, 0)
     assert tal[K.T_TIEBRK] == K.TB_TIED and side == -1
 
@@ -332,7 +330,7 @@ def test_task_points_table(tower, colour, points):
     for t in range(1, 9):
         st[K.TW + t] = sum((t + 1 + lev) % 9 << (4 * lev) for lev in range(5))
     cp = np.zeros(16, np.int64)
-    K.colour_points(st, 9, 5, c[6], cp)
+    K.colour_points(st, 9, 5, c[K.R_PTS:], cp)
     assert cp[colour] == points
 
 
@@ -341,9 +339,9 @@ def test_two_pairs_in_different_towers_score_two():
     towers = board({})
     towers[0] = [RED, RED, 2, 3, 4]
     towers[8] = [5, 6, 7, RED, RED]
-    st = state(towers, c[0])
+    st = state(towers, c)
     cp = np.zeros(16, np.int64)
-    K.colour_points(st, 9, 5, c[6], cp)
+    K.colour_points(st, 9, 5, c[K.R_PTS:], cp)
     assert cp[RED] == 2
 
 
@@ -353,16 +351,16 @@ def test_run_of_three_and_pair_elsewhere_add_up_to_four():
     towers = board({})
     towers[0] = [RED, RED, RED, 2, 3]
     towers[8] = [5, 6, 7, RED, RED]
-    st = state(towers, c[0])
+    st = state(towers, c)
     cp = np.zeros(16, np.int64)
-    K.colour_points(st, 9, 5, c[6], cp)
+    K.colour_points(st, 9, 5, c[K.R_PTS:], cp)
     assert cp[RED] == 4
 
 
 def test_declaring_needs_centre_and_own_task_tower_complete():
     # Centre tower (4) complete in colour 4; tower 0 complete in RED.
     c = ctx(3)
-    R = c[0]
+    R = c
     towers = board({})
     towers[4] = [4] * 5
     st = state(towers, R)

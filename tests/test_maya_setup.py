@@ -11,32 +11,25 @@ from scipy.stats import chisquare
 from sim.games.maya import EXACT_ROW_MAX, EXACT_ROW_MIN, GAME, level_bounds
 from sim.games.maya import kernel as K
 from sim.params import ParamError
+from sim.record import NO_RECORD
 
 
 @njit(cache=False)  # it calls kernel functions: a cached copy would not see their changes
-def _boards(R, bounds, cyc, ea, eb, bot_ids, seed, count, turns, out):
+def _boards(R, bot_ids, seed, count, turns, out, buf):
     n = R[K.R_N]
     L = R[K.R_L]
     st = np.zeros(K.SZ, np.int64)
     rs = np.zeros(1 + R[K.R_P], np.uint64)
-    dp = np.zeros(1 << n, np.int64)
-    pc = np.zeros(1 << n, np.int64)
-    for m in range(1, 1 << n):
-        pc[m] = pc[m >> 1] + (m & 1)
-    used = np.zeros(16, np.int64)
-    allowed = np.zeros(16, np.int64)
-    col = np.zeros(16, np.int64)
-    rem = np.zeros(16, np.int64)
-    legal = np.zeros(64, np.int64)
+    X = K.new_scratch(n)
     att = 0
     for g in range(count):
         K.seed_game(rs, seed, g)
         if turns:
             P = R[K.R_P]
             first = g % P if (R[K.R_FIRST] == K.FIRST_ROTATE and P > 2) else 0
-            K.setup_turns(st, R, rs, first, bot_ids, ea, eb, used, legal)
+            K.setup_turns(st, R, rs, first, bot_ids, X, buf)
         else:
-            att += K.setup_uniform(st, R, rs, bounds, cyc, dp, pc, used, allowed, col, rem)
+            att += K.setup_uniform(st, R, rs, X)
         for t in range(n):
             for lev in range(L):
                 out[g, t, lev] = K.nib(st[K.TW + t], lev)
@@ -44,11 +37,10 @@ def _boards(R, bounds, cyc, ea, eb, bot_ids, seed, count, turns, out):
 
 
 def boards(players=2, count=1000, seed=5, turns=False, bots="random", **rules):
-    ctx = GAME.prepare(GAME.resolve_rules(rules), players)
-    R, ea, eb, bounds, cyc = ctx[0], ctx[1], ctx[2], ctx[7], ctx[8]
+    R = GAME.prepare(GAME.resolve_rules(rules), players)
     ids, _ = GAME.bot_arrays(GAME.choose_bots(bots, players))
     out = np.zeros((count, R[K.R_N], R[K.R_L]), np.int64)
-    att = _boards(R, bounds, cyc, ea, eb, ids, seed, count, turns, out)
+    att = _boards(R, ids, seed, count, turns, out, NO_RECORD)
     return out, att / count
 
 
@@ -161,7 +153,8 @@ def test_bounds_are_true_maxima_for_two_levels():
         counts.append(K.count_assignments(allowed, n, dp, pc))
     assert max(counts) == EXACT_ROW_MAX[9][2] == level_bounds(9, 5)[0, 2]
     assert min(counts) == EXACT_ROW_MIN[9][2]
-    table = dict(GAME.prepare(GAME.resolve_rules({}), 2)[8].tolist())
+    R = GAME.prepare(GAME.resolve_rules({}), 2)
+    table = dict(R[K.R_CYC:K.R_CYC + 2 * R[K.R_NCYC]].reshape(-1, 2).tolist())
     assert sorted(table.values()) == sorted(counts)
     b = level_bounds(9, 5)
     assert b[0, 3] == EXACT_ROW_MAX[9][3] and b[0, 4] == 5529   # Bregman: ceil(120^(9/5))

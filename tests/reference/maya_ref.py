@@ -1,28 +1,29 @@
-"""A plain-Python Maya (2012) engine written from the rules (seeds/maya/RULES.md).
+"""A plain-Python Maya (2012) engine written from the rules (seeds/maya/RULES.md) that
+replays a recorded game.
 
-It exists to check the jitted kernel: ``play(game_index, seed, rules, players, bots)``
-plays one game on the same random streams (sim.rng.Stream) and returns every column
-the kernel records for it.  Clarity first: towers are lists of colours (bottom first),
-moves are (edge, level) pairs, and every rule is spelled out where it is applied.
-
-The only things it shares with the kernel are conventions, not code: the order in
-which legal exchanges are listed (edges in board order, levels upwards), the order in
-which random numbers are drawn, and the bots' published decision rules.
+``replay(record)`` takes a game the kernel recorded (``sim.record.record_run``) and plays
+it again from its events alone: every decision (a placement of the Alternative Setup,
+Black's Monolith and Raven, each exchange, each declaring or playing on) is checked to be
+legal under the rules before it is applied (``IllegalAction`` otherwise), and every
+outcome of chance (the board, the blocks drawn, the random start, the task deal) is
+drawn again from the game's own streams (``sim.rng.Stream``) and checked to equal the
+record.  It returns every column the kernel writes, per-seat columns named by
+``sim.results.seat_column``; ``tests/test_replay.py`` compares them with the kernel's.
+It holds no bot: what the bots chose is in the record.  Clarity first: towers are lists
+of colours (bottom first), moves are (edge, level) pairs, and every rule is spelled out
+where it is applied.
 
 Chance is split by purpose (``sim.rng``): the board set-up reads the game's substream
 (SETUP, 0), the random Monolith/Raven start (SETUP, 1), and the task cards are dealt in
-the order of one key per colour (``py_keyed_order`` with purpose DECK).  Each seat's bot
-has its own stream (``1 + seat``) for its choices and its tie-breaks.
+the order of one key per colour (``py_keyed_order`` with purpose DECK).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from sim.rng import DECK, SETUP, Stream, py_game_base, py_keyed_order, py_mix64
 
 NO_EXCHANGE, DECLARED, HORIZON = 0, 1, 2
-WIN = 1_000_000
 
 
 # ---------------------------------------------------------------------- the board
@@ -187,56 +188,24 @@ def _subsets(items, size):
     return combinations(items, size)
 
 
-def join_chances(edges, towers, t, k, c):
-    """Level-k exchanges that would join colours and that colour c at level k of tower t
-    decides: a neighbour whose level-(k-1) block is c."""
-    if k == 0:
-        return 0
-    return sum(towers[b if a == t else a][k - 1] == c for a, b in edges if t in (a, b))
+class IllegalAction(AssertionError):
+    """A recorded decision the rules do not allow, or a recorded outcome of chance that
+    the game's streams do not give."""
 
 
-def turns_board(s: Setting, chance, bot_streams, first, bots=None, edges=None):
-    n, L, P = s.n, s.levels, s.players
-    towers = [[None] * L for _ in range(n)]
-    held = [set() for _ in range(n)]
-    placed = 0
-    for k in range(L):
-        colours = set(range(n))
-        empty = set(range(n))
-        for _ in range(n):
-            placer = (first + placed) % P
-            placed += 1
-            c = sorted(colours)[chance.rand_int(len(colours))]
-            colours.discard(c)
-            options = []
-            for t in sorted(empty):
-                if c in held[t]:
-                    continue
-                held[t].add(c)
-                if level_can_be_finished(colours, empty - {t}, held):
-                    options.append(t)
-                held[t].discard(c)
-            if P == 2 and bots[placer] != "random":
-                # White wants join chances for its first exchange, Black wants none
-                sign = 1 if placer == first else -1
-                worth = [sign * join_chances(edges, towers, t, k, c)
-                         for t in options]
-                options = [t for t, w in zip(options, worth) if w == max(worth)]
-            t = options[bot_streams[placer].rand_int(len(options))]
-            empty.discard(t)
-            held[t].add(c)
-            towers[t][k] = c
-    return towers
+def check(ok, what):
+    if not ok:
+        raise IllegalAction(what)
 
 
-# ---------------------------------------------------------------------- the game
-class Game:
+# ---------------------------------------------------------------------- the rules
+class Rules:
     def __init__(self, s: Setting, edges):
         self.s = s
         self.edges = edges
 
-    # ------------------------------------------------------------- exchanges
     def legal(self, pos):
+        """Legal exchanges (edge, level), pairs in board order, levels upwards."""
         out = []
         for e, (a, b) in enumerate(self.edges):
             if pos.monolith is not None and (a in pos.monolith or b in pos.monolith):
@@ -270,14 +239,8 @@ class Game:
                     pos.priests_left[seat] -= 1
         return joins, done
 
-    def after(self, pos, move, seat):
-        child = pos.copy()
-        self.exchange(child, move, seat)
-        return child
-
-    # ------------------------------------------------------------- two-player scoring
     def tally2(self, pos):
-        """Per seat: points, priests, ladders, ladder points."""
+        """Two players, per seat: points, priests, ladders, ladder points."""
         pts, pr, ld, lp = [0, 0], [0, 0], [0, 0], [0, 0]
         for t in range(self.s.n):
             if pos.priest[t] is not None:
@@ -292,84 +255,8 @@ class Game:
                 lp[w] += 1
         return pts, pr, ld, lp
 
-    def value(self, pos, seat):
-        """Bots' static value: points lead x 100 + priests lead x 10 + ladders lead."""
-        pts, pr, ld, _ = self.tally2(pos)
-        o = 1 - seat
-        return 100 * (pts[seat] - pts[o]) + 10 * (pr[seat] - pr[o]) + (ld[seat] - ld[o])
-
-    def result(self, pos, seat):
-        pts, pr, ld, _ = self.tally2(pos)
-        o = 1 - seat
-        for a, b in ((pts[seat], pts[o]), (pr[seat], pr[o]), (ld[seat], ld[o])):
-            if a != b:
-                return WIN if a > b else -WIN
-        return 0
-
-    def leaf(self, pos, seat):
-        """Value for the seat to move: the result if it is stuck, else the static value."""
-        if not self.legal(pos):
-            return self.result(pos, seat)
-        return self.value(pos, seat)
-
-    # ------------------------------------------------------------- two-player bots
-    def greedy(self, pos, seat, moves, stream):
-        o = 1 - seat
-        vals = [-self.leaf(self.after(pos, m, seat), o) for m in moves]
-        best = [m for m, v in zip(moves, vals) if v == max(vals)]
-        if len(best) > 1:
-            block = []
-            for m in best:
-                child = self.after(pos, m, seat)
-                replies = self.legal(child)
-                if not replies:
-                    block.append(WIN + 1)
-                else:
-                    block.append(-max(-self.leaf(self.after(child, r, o), seat) for r in replies))
-            best = [m for m, v in zip(best, block) if v == max(block)]
-            if len(best) > 1:
-                return best[stream.rand_int(len(best))]
-        return best[0]
-
-    def negamax(self, pos, seat, depth, alpha, beta):
-        moves = self.legal(pos)
-        if not moves:
-            return self.result(pos, seat)
-        if depth == 0:
-            return self.value(pos, seat)
-        best = -math.inf
-        for m in moves:
-            v = -self.negamax(self.after(pos, m, seat), 1 - seat, depth - 1, -beta, -alpha)
-            best = max(best, v)
-            alpha = max(alpha, v)
-            if alpha >= beta:
-                break
-        return best
-
-    def search(self, pos, seat, moves, depth, stream):
-        moves = list(moves)
-        for i in range(len(moves) - 1, 0, -1):       # shuffle (Fisher-Yates, own stream)
-            j = stream.rand_int(i + 1)
-            moves[i], moves[j] = moves[j], moves[i]
-        if len(moves) == 1 or depth < 1:
-            return moves[0]
-        best, choice, alpha = -math.inf, moves[0], -math.inf
-        for m in moves:
-            v = -self.negamax(self.after(pos, m, seat), 1 - seat, depth - 1, -math.inf, -alpha)
-            if v > best:
-                best, choice = v, m
-            alpha = max(alpha, v)
-        return choice
-
-    def white_prospect(self, pos, white):
-        """White's best immediate value from a starting position (black minimises it)."""
-        moves = self.legal(pos)
-        if not moves:
-            return self.result(pos, white)
-        return max(-self.leaf(self.after(pos, m, white), 1 - white) for m in moves)
-
-    # ------------------------------------------------------------- three/four players
     def colour_points(self, pos):
+        """Task points per colour: every maximal run of a colour in a tower scores by length."""
         pts = [0, 0] + list(self.s.points)
         score = [0] * self.s.n
         for tower in pos.towers:
@@ -386,59 +273,6 @@ class Game:
         if not complete(pos.towers[self.s.centre]):
             return False
         return any(complete(t) and t[0] in cards for t in pos.towers)
-
-    def wants_to_declare(self, pos, cards, bonus):
-        cp = self.colour_points(pos)
-        mine = cp[cards[0]] + cp[cards[1]] + bonus
-        centre_colour = pos.towers[self.s.centre][0]
-        unknown = [cp[c] for c in range(self.s.n) if c not in cards and c != centre_colour]
-        if self.s.players == 3:
-            return mine >= sum(sorted(unknown)[-2:])
-        return 3 * mine >= sum(unknown)
-
-    def task_value(self, pos, cards):
-        cp = self.colour_points(pos)
-        v = 0
-        for c in cards:
-            v += 1000 * cp[c]
-            for tower in pos.towers:
-                k = tower.count(c)
-                v += k * k + (2 * k if tower[0] == c else 0)
-        return v
-
-    def task_move(self, pos, seat, cards, moves, stream):
-        centre_open = not complete(pos.towers[self.s.centre])
-        vals = []
-        for m in moves:
-            child = self.after(pos, m, seat)
-            v = self.task_value(child, cards)
-            if centre_open and complete(child.towers[self.s.centre]) and self.may_declare(child, cards):
-                v += 1000 * self.s.bonus
-            vals.append(v)
-        best = [m for m, v in zip(moves, vals) if v == max(vals)]
-        return best[stream.rand_int(len(best))] if len(best) > 1 else best[0]
-
-    def task_step(self, pos, seat, cards, move, centre_open):
-        """task_value after the exchange, with the centre bonus as in task_move."""
-        child = self.after(pos, move, seat)
-        v = self.task_value(child, cards)
-        if centre_open and complete(child.towers[self.s.centre]) and self.may_declare(child, cards):
-            v += 1000 * self.s.bonus
-        return v, child
-
-    def task_lookahead(self, pos, seat, cards, moves, stream):
-        """Twice the exchange's value plus the best value of a second own exchange (or of
-        none), the Monolith lifted and the other players assumed to leave the board alone."""
-        centre_open = not complete(pos.towers[self.s.centre])
-        vals = []
-        for m in moves:
-            v, child = self.task_step(pos, seat, cards, m, centre_open)
-            child.monolith = None
-            still_open = not complete(child.towers[self.s.centre])
-            second = [self.task_step(child, seat, cards, r, still_open)[0] for r in self.legal(child)]
-            vals.append(2 * v + max([self.task_value(child, cards)] + second))
-        best = [m for m, v in zip(moves, vals) if v == max(vals)]
-        return best[stream.rand_int(len(best))] if len(best) > 1 else best[0]
 
 
 def board_key(towers) -> int:
@@ -468,115 +302,162 @@ def setting_from_rules(rules, players):
         lows=[int(x) for x in level_bounds(b["rows"] * b["cols"], b["levels"])[1]])
 
 
-def play(seed, game_index, rules=None, bots=("random", "random"), depths=None):
-    """One game with resolved rule parameters; the players are ``len(bots)``."""
-    return play_setting(game_index, seed, setting_from_rules(rules, len(bots)), list(bots), depths)
+# ---------------------------------------------------------------------- the record
+class Events:
+    """The recorded events in order, read one at a time by kind name."""
+
+    def __init__(self, events):
+        from sim.games.maya import GAME
+        self.kinds = {a.code: a for a in GAME.actions}
+        self.rows = [tuple(int(x) for x in ev) for ev in events]
+        self.i = 0
+        self.counts = {}
+
+    def peek(self):
+        if self.i >= len(self.rows):
+            return None
+        return self.kinds[self.rows[self.i][0]].name
+
+    def take(self, name, actor):
+        """The next event, which must be a ``name`` by ``actor``; its fields by name."""
+        check(self.i < len(self.rows), f"the record ends where a {name} was due")
+        ev = self.rows[self.i]
+        a = self.kinds[ev[0]]
+        check(a.name == name and ev[1] == actor,
+              f"event {self.i}: {a.name} by {ev[1]} where a {name} by {actor} was due")
+        self.i += 1
+        self.counts[name] = self.counts.get(name, 0) + 1
+        return dict(zip(a.fields, ev[2:]))
 
 
-def play_setting(game_index, seed, s: Setting, bots, depths=None):
-    """One game; ``bots``: 'random' | 'greedy' | 'search' per seat.  Returns the columns."""
+def replay_uniform_board(s, chance, ev):
+    """The uniform set-up drawn again from the game's stream; the recorded board must match."""
+    towers, attempts = uniform_board(s, chance)
+    for t in range(s.n):
+        f = ev.take("board", -1)
+        packed = f["levels_1_7"] | (f["levels_8_12"] << 28)
+        check(f["tower"] == t and f["attempts"] == attempts
+              and packed == sum(c << (4 * lev) for lev, c in enumerate(towers[t])),
+              f"tower {t}: the recorded board is not the one the stream draws")
+    return towers, attempts
+
+
+def replay_turns_board(s, chance, first, ev):
+    """The Alternative Setup: each block drawn again from the game's stream (it must match
+    the record), each recorded placement checked against the rules."""
     n, L, P = s.n, s.levels, s.players
-    edges = grid_edges(s.rows, s.cols)
-    G = Game(s, edges)
-    board_chance = Stream.substream(seed, game_index, SETUP, 0)
-    own = [Stream(seed, game_index, 1 + p) for p in range(P)]
-    depths = depths or [3] * P
-    # two players: White (seat 0) moves first, as the rulebook says
-    first = game_index % P if (s.rotate_first and P > 2) else 0
-    col = {"first_player": first, "declarer": -1, "monolith_start": -1, "raven_start": -1}
-    if s.setup_turns:
-        towers = turns_board(s, board_chance, own, first, bots, edges)
-        col["setup_attempts"] = 1
-    else:
-        towers, col["setup_attempts"] = uniform_board(s, board_chance)
-    col["board"] = [list(t) for t in towers]
-    col["board_key"] = board_key(towers)
-    pos = Position(towers, None, 0, [[0, 0] for _ in range(n)], [None] * n,
-                   [s.ladders] * 2, [s.priests] * 2)
-    cards = None
-    if P == 2:
-        white, black = first, 1 - first
-        options = [(e, lev) for e in range(len(edges)) for lev in (range(L) if s.raven else [0])]
-        if s.start_random:
-            e, lev = options[Stream.substream(seed, game_index, SETUP, 1).rand_int(len(options))]
-        elif bots[black] == "random":
-            e, lev = options[own[black].rand_int(len(options))]
-        else:
-            prospects = []
-            for e, lev in options:
-                pos.monolith, pos.raven = edges[e], lev
-                prospects.append(G.white_prospect(pos, white))
-            best = [o for o, v in zip(options, prospects) if v == min(prospects)]
-            e, lev = best[own[black].rand_int(len(best))] if len(best) > 1 else best[0]
-        pos.monolith, pos.raven = edges[e], lev
-        col["monolith_start"] = e
-        col["raven_start"] = lev + 1 if s.raven else -1
-    else:
-        centre_colour = towers[s.centre][0]
-        deck = [c for c in range(n) if c != centre_colour]
-        deck = py_keyed_order(py_game_base(seed, game_index), DECK, deck)  # one key per colour
-        cards = [deck[2 * p:2 * p + 2] for p in range(P)]
+    towers = [[None] * L for _ in range(n)]
+    held = [set() for _ in range(n)]
+    placed = 0
+    for k in range(L):
+        colours = set(range(n))
+        empty = set(range(n))
+        for _ in range(n):
+            placer = (first + placed) % P
+            placed += 1
+            c = sorted(colours)[chance.rand_int(len(colours))]
+            f = ev.take("block", -1)
+            check((f["level"], f["colour"]) == (k + 1, c), f"block {placed}: not the one drawn")
+            colours.discard(c)
+            f = ev.take("place", placer)
+            t = f["tower"]
+            check((f["level"], f["colour"]) == (k + 1, c), f"placement {placed}: another block")
+            check(t in empty and c not in held[t], f"placement {placed}: tower {t} taken")
+            held[t].add(c)
+            check(level_can_be_finished(colours, empty - {t}, held),
+                  f"placement {placed}: the rest of level {k + 1} cannot be placed")
+            empty.discard(t)
+            towers[t][k] = c
+    return towers
 
-    completed = [0] * P
-    joins = [0] * P
-    bonus = [0] * P
-    seat = first
-    exchanges = 0
+
+def replay_start(s, edges, seed, g, black, pos, ev, col):
+    """Two players: Black's Monolith and Raven (a decision), or chance's (start=random)."""
+    L = s.levels
+    options = [(e, lev) for e in range(len(edges)) for lev in (range(L) if s.raven else [0])]
+    f = ev.take("start", -1 if s.start_random else black)
+    e, raven = f["edge"], f["raven"]
+    lev = raven - 1 if s.raven else 0
+    check(raven == (lev + 1 if s.raven else 0) and (e, lev) in options,
+          f"start: edge {e}, Raven {raven} is no option")
+    check((f["tower_a"], f["tower_b"]) == edges[e], "start: the edge's towers")
+    if s.start_random:
+        draw = options[Stream.substream(seed, g, SETUP, 1).rand_int(len(options))]
+        check(draw == (e, lev), "start: not the one chance draws")
+    pos.monolith, pos.raven = edges[e], lev
+    col["monolith_start"] = e
+    col["raven_start"] = raven if s.raven else -1
+
+
+def replay_deal(s, seed, g, towers, ev):
+    """Three/four players: the task cards dealt again (one key per colour); the record
+    must match."""
+    centre_colour = towers[s.centre][0]
+    deck = py_keyed_order(py_game_base(seed, g), DECK,
+                          [c for c in range(s.n) if c != centre_colour])
+    cards = [deck[2 * p:2 * p + 2] for p in range(s.players)]
+    for p in range(s.players):
+        f = ev.take("deal", -1)
+        check(f["seat"] == p and [f["card_1"], f["card_2"]] == cards[p], f"deal: seat {p}'s cards")
+    return cards
+
+
+def declare_or_play_on(G, pos, cards, seat, bonus, ev, when):
+    """Three/four players: seat may declare; the record says whether it did."""
+    if not G.may_declare(pos, cards[seat]):
+        return False
+    if ev.peek() == "declare":
+        f = ev.take("declare", seat)
+        check(f["bonus"] == bonus, f"declare: bonus {f['bonus']}, the rules give {bonus}")
+        return True
+    f = ev.take("play_on", seat)
+    check(f["when"] == when, "play_on: before/after the exchange")
+    return False
+
+
+def play_exchanges(G, pos, cards, first, ev):
+    """The exchanges as recorded, from ``first``, until the game ends; returns the
+    exchanges, the end reason, the declarer and per-seat joins, completions and bonus."""
+    s, P = G.s, G.s.players
+    joins, completed, bonus = [0] * P, [0] * P, [0] * P
+    seat, exchanges, declarer = first, 0, -1
     while True:
         moves = G.legal(pos)
         if not moves:
-            end = NO_EXCHANGE
-            break
+            return exchanges, NO_EXCHANGE, declarer, joins, completed, bonus
         if exchanges >= s.horizon:
-            end = HORIZON
-            break
-        bot = bots[seat]
-        if P > 2 and G.may_declare(pos, cards[seat]):
-            if bot == "random":
-                declare = own[seat].rand_int(2) == 0
-            else:
-                declare = G.wants_to_declare(pos, cards[seat], 0)
-            if declare:
-                end = DECLARED
-                col["declarer"] = seat
-                break
-        if bot == "random":
-            move = moves[own[seat].rand_int(len(moves))]
-        elif P == 2 and bot == "greedy":
-            move = G.greedy(pos, seat, moves, own[seat])
-        elif P == 2:
-            move = G.search(pos, seat, moves, depths[seat], own[seat])
-        elif bot == "greedy":
-            move = G.task_move(pos, seat, cards[seat], moves, own[seat])
-        else:
-            move = G.task_lookahead(pos, seat, cards[seat], moves, own[seat])
+            return exchanges, HORIZON, declarer, joins, completed, bonus
+        if P > 2 and declare_or_play_on(G, pos, cards, seat, 0, ev, 0):
+            return exchanges, DECLARED, seat, joins, completed, bonus
+        f = ev.take("exchange", seat)
+        move = (f["edge"], f["level"] - 1)
+        check(move in moves, f"exchange {exchanges + 1}: {move} is not legal")
+        check((f["tower_a"], f["tower_b"]) == G.edges[move[0]], "exchange: the edge's towers")
         centre_was_open = not complete(pos.towers[s.centre])
         done_before = [list(t) for t in pos.towers if complete(t)]
         j, d = G.exchange(pos, move, seat)
         # the rules' invariants: every level still holds every colour once, and complete
         # towers never change
-        for level in range(L):
-            assert sorted(t[level] for t in pos.towers) == list(range(n)), "level broken"
-        assert all(t in pos.towers for t in done_before), "a complete tower changed"
+        for level in range(s.levels):
+            check(sorted(t[level] for t in pos.towers) == list(range(s.n)), "level broken")
+        check(all(t in pos.towers for t in done_before), "a complete tower changed")
+        a, b = G.edges[move[0]]
+        check(f["joined"] == (a in j) + 2 * (b in j) and f["completed"] == (a in d) + 2 * (b in d),
+              "exchange: the recorded joins and completions")
         exchanges += 1
         joins[seat] += len(j)
         completed[seat] += len(d)
-        if P > 2 and G.may_declare(pos, cards[seat]):
+        if P > 2:
             b = s.bonus if centre_was_open and complete(pos.towers[s.centre]) else 0
-            if bot == "random":
-                declare = own[seat].rand_int(2) == 0
-            else:
-                declare = G.wants_to_declare(pos, cards[seat], b)
-            if declare:
-                end = DECLARED
-                col["declarer"] = seat
+            if declare_or_play_on(G, pos, cards, seat, b, ev, 1):
                 bonus[seat] = b
-                break
+                return exchanges, DECLARED, seat, joins, completed, bonus
         seat = (seat + 1) % P
 
-    col.update(exchanges=exchanges, end_reason=end, capped=end == HORIZON,
-               completed=completed, joins=joins, bonus=bonus,
-               towers_complete=sum(complete(t) for t in pos.towers))
+
+def score(G, pos, cards, bonus, end, col):
+    """The final columns: scores, tie-breaks, the winning side and the victory shares."""
+    s, P = G.s, G.s.players
     if P == 2:
         pts, pr, ld, lp = G.tally2(pos)
         col.update(score=pts, team_score=pts, priests=pr, ladders=ld, priest_points=pr,
@@ -589,9 +470,9 @@ def play_setting(game_index, seed, s: Setting, bots, depths=None):
         col["tiebreak"] = tiebreak
     else:
         cp = G.colour_points(pos)
-        score = [cp[cards[p][0]] + cp[cards[p][1]] + bonus[p] for p in range(P)]
-        team = [score[p] + score[(p + 2) % 4] for p in range(4)] if P == 4 else score
-        col.update(score=score, team_score=team, priests=[0] * P, ladders=[0] * P,
+        sc = [cp[cards[p][0]] + cp[cards[p][1]] + bonus[p] for p in range(P)]
+        team = [sc[p] + sc[(p + 2) % 4] for p in range(4)] if P == 4 else sc
+        col.update(score=sc, team_score=team, priests=[0] * P, ladders=[0] * P,
                    priest_points=[0] * P, ladder_points=[0] * P)
         sides = team[:2] if P == 4 else team
         top = [i for i, v in enumerate(sides) if v == max(sides)]
@@ -613,6 +494,98 @@ def play_setting(game_index, seed, s: Setting, bots, depths=None):
         tied = {side_of[p] for p in range(P) if col["team_score"][p] == max(col["team_score"])}
         win = [1.0 / len(tied) if side_of[p] in tied else 0.0 for p in range(P)]
     col["win"] = win
-    col["cards"] = cards
-    col["towers"] = pos.towers
-    return col
+
+
+def replay_game(record):
+    """The columns of a recorded game (lists per seat), its events checked and replayed;
+    also the final position, the cards and how many events of each kind were replayed."""
+    seed, g, P = record.seed, record.index, record.players
+    s = setting_from_rules(record.rules, P)
+    n = s.n
+    edges = grid_edges(s.rows, s.cols)
+    G = Rules(s, edges)
+    ev = Events(record.events)
+    chance = Stream.substream(seed, g, SETUP, 0)
+    # two players: White (seat 0) moves first, as the rulebook says
+    first = g % P if (s.rotate_first and P > 2) else 0
+    col = {"first_player": first, "declarer": -1, "monolith_start": -1, "raven_start": -1}
+    if s.setup_turns:
+        towers = replay_turns_board(s, chance, first, ev)
+        col["setup_attempts"] = 1
+    else:
+        towers, col["setup_attempts"] = replay_uniform_board(s, chance, ev)
+    col["board_key"] = board_key(towers)
+    pos = Position([list(t) for t in towers], None, 0, [[0, 0] for _ in range(n)],
+                   [None] * n, [s.ladders] * 2, [s.priests] * 2)
+    cards = None
+    if P == 2:
+        replay_start(s, edges, seed, g, 1 - first, pos, ev, col)
+    else:
+        cards = replay_deal(s, seed, g, towers, ev)
+    exchanges, end, col["declarer"], joins, completed, bonus = play_exchanges(
+        G, pos, cards, first, ev)
+    check(ev.i == len(ev.rows), f"{len(ev.rows) - ev.i} events after the end of the game")
+    col.update(exchanges=exchanges, end_reason=end, capped=end == HORIZON,
+               completed=completed, joins=joins, bonus=bonus,
+               towers_complete=sum(complete(t) for t in pos.towers))
+    score(G, pos, cards, bonus, end, col)
+    return col, pos, cards, ev.counts
+
+
+def replay(record) -> dict:
+    """Column name -> value for a recorded game (per-seat columns as ``seat_column``)."""
+    from sim.results import seat_column
+    col = replay_game(record)[0]
+    out = {}
+    for k, v in col.items():
+        if isinstance(v, list):
+            for p, x in enumerate(v):
+                out[seat_column(k, p)] = x
+        else:
+            out[k] = v
+    return out
+
+
+# every bot at every player count, the set-ups, the start rules, the readings (ladders,
+# priests, ladder spaces, horizon scoring) and the variants, in about 20 s
+REPLAY_CASES = [
+    dict(players=2, bots="random", rules={}, games=40, seed=20120),
+    dict(players=2, bots="random", rules={"raven": False, "start": "random", "first": "seat0"},
+         games=15, seed=20120),
+    dict(players=2, bots="random", rules={"ladders": 3, "priests": 1, "ladder_spaces": "1"},
+         games=15, seed=20120),
+    dict(players=2, bots="random", rules={"horizon": 30, "horizon_result": "draw"}, games=15,
+         seed=20120),
+    dict(players=2, bots="random", rules={"ladder_spaces": "1,2,3", "horizon": 60}, games=10,
+         seed=20120),
+    dict(players=2, bots="random", rules={"setup": "turns", "horizon": 40}, games=6, seed=20120),
+    dict(players=2, bots="greedy,random", rules={"setup": "turns", "horizon": 6}, games=4,
+         seed=20120),
+    dict(players=2, bots="random,search:depth=1", rules={"setup": "turns", "horizon": 6},
+         games=4, seed=20120),
+    dict(players=2, bots="greedy,random", rules={"horizon": 16}, games=6, seed=20120),
+    dict(players=2, bots="random,greedy", rules={"horizon": 16, "start": "bot"}, games=6,
+         seed=20120),
+    dict(players=2, bots="search:depth=2,greedy", rules={"horizon": 8}, games=3, seed=20120),
+    dict(players=2, bots="greedy,search:depth=3", rules={"horizon": 5}, games=2, seed=20120),
+    dict(players=2, bots="greedy,random",
+         rules={"raven": False, "ladder_spaces": "2,2,2,3,1,3,2,2,2", "horizon": 14}, games=4,
+         seed=20120),
+    dict(players=2, bots="random", rules={"ladders": 0, "priests": 0, "first": "seat0"},
+         games=8, seed=20120),
+    dict(players=3, bots="random", rules={}, games=25, seed=20120),
+    dict(players=3, bots="random", rules={"first": "seat0", "setup": "turns", "horizon": 50},
+         games=6, seed=20120),
+    dict(players=4, bots="random", rules={"horizon_result": "draw", "horizon": 60,
+                                          "centre_bonus": 0}, games=15, seed=20120),
+    dict(players=3, bots="random", rules={"horizon": 40, "horizon_result": "draw",
+                                          "points": "2,4,8,20", "centre_bonus": 9},
+         games=15, seed=20120),
+    dict(players=3, bots="greedy,random,greedy", rules={"horizon": 30}, games=5, seed=20120),
+    dict(players=4, bots="random", rules={}, games=25, seed=20120),
+    dict(players=4, bots="greedy", rules={"horizon": 25, "setup": "turns"}, games=3,
+         seed=20120),
+    dict(players=3, bots="search,greedy,random", rules={"horizon": 9}, games=3, seed=20120),
+    dict(players=4, bots="random,search,random,greedy", rules={"horizon": 10}, games=2,
+         seed=20120),
+]

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from ...game import Bot, Column, Game
+from ...record import NO_RECORD, NO_SNAPS, Action
 from ... import toml as TOML
 from ...params import Param, ParamError
 from ...seeds import seeds_dir
@@ -187,7 +188,7 @@ EXACT_ROW_MIN = {9: {2: 43386, 3: 12000}}
 
 def level_bounds(n: int, levels: int) -> np.ndarray:
     """Row 0: upper bounds on the number of valid rows for each level; row 1: lower bounds
-    (see kernel.setup_uniform)."""
+    (see setup.setup_uniform)."""
     b = np.zeros((2, levels), dtype=np.int64)
     b[0, 0] = b[1, 0] = math.factorial(n)
     if levels > 1:
@@ -206,7 +207,7 @@ def level_bounds(n: int, levels: int) -> np.ndarray:
 def cycle_table(n: int, levels: int) -> np.ndarray:
     """Rows (cycle code, N): the number N of valid level-3 rows for each cycle type of the
     permutation from level-1 to level-2 colours (it depends on nothing else); see
-    kernel.setup_uniform.  Empty when the board has fewer than three levels."""
+    setup.setup_uniform.  Empty when the board has fewer than three levels."""
     if levels < 3:
         return np.zeros((0, 2), dtype=np.int64)
 
@@ -248,7 +249,7 @@ def prepare(rules: dict, players: int):
                          f"got {len(pts_in)}")
     pts = np.zeros(L + 1, dtype=np.int64)   # unused by two players
     pts[2:] = (pts_in + [0] * L)[:L - 1]
-    R = np.zeros(K.N_RULES, dtype=np.int64)
+    R = np.zeros(K.RULES_SZ, dtype=np.int64)
     R[K.R_N] = n
     R[K.R_L] = L
     R[K.R_E] = len(edges)
@@ -267,21 +268,35 @@ def prepare(rules: dict, players: int):
     R[K.R_LP] = 1 if players == 2 else 0
     ea = np.array([a for a, _ in edges], dtype=np.int64)
     eb = np.array([b for _, b in edges], dtype=np.int64)
-    ebits = (np.int64(1) << ea) | (np.int64(1) << eb)
+    E = len(edges)
+    R[K.R_EA:K.R_EA + E] = ea
+    R[K.R_EB:K.R_EB + E] = eb
+    R[K.R_EBITS:K.R_EBITS + E] = (np.int64(1) << ea) | (np.int64(1) << eb)
     full = (1 << (4 * L)) - 1
-    hmask = np.array([full & ~((1 << (4 * l)) - 1) for l in range(L)], dtype=np.int64)
-    spaces = ladder_spaces(rules["ladder_spaces"], rows, cols)
+    R[K.R_HMASK:K.R_HMASK + L] = [full & ~((1 << (4 * lev)) - 1) for lev in range(L)]
+    R[K.R_SPACES:K.R_SPACES + n] = ladder_spaces(rules["ladder_spaces"], rows, cols)
+    R[K.R_PTS:K.R_PTS + L + 1] = pts
     bounds = level_bounds(n, L)
-    return R, ea, eb, ebits, hmask, spaces, pts, bounds, cycle_table(n, L)
+    R[K.R_BHI:K.R_BHI + L] = bounds[0]
+    R[K.R_BLO:K.R_BLO + L] = bounds[1]
+    cyc = cycle_table(n, L)
+    R[K.R_NCYC] = len(cyc)
+    R[K.R_CYC:K.R_CYC + 2 * len(cyc)] = cyc.ravel()
+    return R
 
 
-def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
-    R, ea, eb, ebits, hmask, spaces, pts, bounds, cyc = ctx
+def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None):
+    """``ctx``: the rules array ``R`` that ``prepare`` builds (layout in ``state.py``);
+    ``record``: ``(buf, snaps)`` to record the game (count 1, ``sim/record.py``)."""
+    R = ctx
+    buf, snaps = record if record is not None else (NO_RECORD, NO_SNAPS)
+    if record is not None and count != 1:
+        raise ValueError("a recorded run_chunk plays one game")
     tal = np.zeros((count, K.N_TALLY), dtype=np.int64)
     if count:
-        K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, ea, eb, ebits, hmask,
-                    spaces, pts, bounds, cyc, np.asarray(bot_ids, np.int64),
-                    np.asarray(bot_params, np.float64), tal)
+        K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R,
+                    np.asarray(bot_ids, np.int64), np.asarray(bot_params, np.float64), tal,
+                    buf, snaps)
     return columns_from_tally(tal, players, int(R[K.R_HRESULT]))
 
 
@@ -339,6 +354,35 @@ def win_shares(tal, P, horizon_result):
     return np.where((w >= 0)[:, None], sole, shared).astype(np.float32)
 
 
+# what the kernel records (sim/record.py): levels 1 (bottom) to L, towers numbered row by
+# row from 0 (``show.py`` names them A, B, ...), seats by number
+ACTIONS = (
+    Action(K.EV_BOARD, "board", ("tower", "levels_1_7", "levels_8_12", "attempts"), chance=True,
+           text="tower {tower} is built (colours packed 4 bits a level: {levels_1_7})"),
+    Action(K.EV_BLOCK, "block", ("level", "colour"), chance=True,
+           text="chance draws colour {colour} for level {level}"),
+    Action(K.EV_PLACE, "place", ("level", "colour", "tower"),
+           text="{actor} puts colour {colour} on tower {tower} at level {level}"),
+    Action(K.EV_START, "start", ("edge", "tower_a", "tower_b", "raven"),
+           text="{actor} places the Monolith between towers {tower_a} and {tower_b} and the "
+                "Raven at level {raven}"),
+    Action(K.EV_DEAL, "deal", ("seat", "card_1", "card_2"), chance=True,
+           text="seat {seat} is dealt task colours {card_1} and {card_2}"),
+    Action(K.EV_EXCHANGE, "exchange", ("edge", "level", "tower_a", "tower_b", "joined",
+                                       "completed"),
+           text="{actor} exchanges towers {tower_a} and {tower_b} from level {level} up "
+                "(joined {joined}, completed {completed})"),
+    Action(K.EV_DECLARE, "declare", ("bonus",), text="{actor} declares the end (bonus {bonus})"),
+    Action(K.EV_PLAY_ON, "play_on", ("when",), text="{actor} may declare the end and plays on"),
+)
+
+
+def record_shape(rules: dict, players: int) -> tuple:
+    """Snapshots: the state (``state.SZ`` values) at the start and after each exchange
+    (at most 2,000 exchanges)."""
+    return K.SZ, min(int(rules["horizon"]), 2000) + 1
+
+
 GAME = Game(
     name="maya",
     title="Maya (2012)",
@@ -358,6 +402,9 @@ GAME = Game(
                                 else ["North", "East", "South", "West"][:players]),
     prepare=prepare,
     run_chunk=run_chunk,
+    actions=ACTIONS,
+    record_shape=record_shape,
+    show_module="sim.games.maya.show",
     rules_doc=RULES_DOC,
     # four players play in two partnerships (seats 0 + 2 against 1 + 3): a team is a side
     side_of=lambda players: [s % 2 for s in range(players)] if players == 4 else list(range(players)),

@@ -1,0 +1,123 @@
+"""The search bot.  Two players: alpha-beta (negamax) over exchanges to a fixed depth,
+leaves valued by the greedy bot's ``leaf2``, root moves shuffled on its own stream so
+that equal best moves are equally likely.  Three/four players: the task bot with a
+look-ahead of a second own exchange (depth not used); ties by a uniform draw."""
+from __future__ import annotations
+
+from ....jit import copy_into, helper
+from ....rng import rand_int
+from ..exchange import apply_exchange, gen_moves
+from ..scoring import result2
+from ..state import (CUT, MA, MB, NEG, R_CENTRE, R_N, SZ, X_AL, X_BE, X_BV, X_CARDS, X_CP, X_IDX,
+                     X_MOVES, X_MV, X_NMV, X_REP, X_S1, X_S2, X_SS, X_TIES)
+from .greedy import draw_tie, leaf2, task_step_value, task_value
+
+
+@helper
+def shuffle_root(st, R, p, X, rs):
+    """The root's legal moves into row ``X_MV``, shuffled with one Fisher-Yates pass on
+    seat p's stream; returns how many."""
+    mv0 = X[X_MV]
+    n0 = gen_moves(st, R, mv0)
+    for i in range(n0 - 1, 0, -1):
+        j = rand_int(rs, 1 + p, i + 1)
+        tmp = mv0[i]
+        mv0[i] = mv0[j]
+        mv0[j] = tmp
+    return n0
+
+
+@helper
+def search2(st, R, p, depth, X, rs):
+    """Alpha-beta (negamax) to ``depth`` exchanges, leaves valued by ``leaf2``; the root
+    moves are shuffled (``shuffle_root``) and the first move with the best value is
+    played.  Ply c keeps its state in row ``X_SS + c`` and its moves in ``X_MV + c``."""
+    n = R[R_N]
+    nmv = X[X_NMV]
+    idx = X[X_IDX]
+    al = X[X_AL]
+    be = X[X_BE]
+    bv = X[X_BV]
+    n0 = shuffle_root(st, R, p, X, rs)
+    if n0 == 1 or depth < 1:
+        return X[X_MV, 0]
+    copy_into(X[X_SS, :SZ], st)
+    nmv[0] = n0
+    idx[0] = 0
+    al[0] = NEG
+    be[0] = -NEG
+    bv[0] = NEG
+    bestmove = X[X_MV, 0]
+    ply = 0
+    while True:
+        if idx[ply] < nmv[ply] and al[ply] < be[ply]:
+            m = X[X_MV + ply, idx[ply]]
+            idx[ply] += 1
+            c = ply + 1
+            side = p if ply % 2 == 0 else 1 - p  # the side moving at node ``ply``
+            sc = X[X_SS + c, :SZ]
+            copy_into(sc, X[X_SS + ply, :SZ])
+            apply_exchange(sc, R, m, side)
+            other = 1 - side
+            if c == depth:
+                val = -leaf2(sc, R, other)
+            else:
+                k = gen_moves(sc, R, X[X_MV + c])
+                if k == 0:
+                    val = -result2(sc, n, other)
+                else:
+                    nmv[c] = k
+                    idx[c] = 0
+                    al[c] = -be[ply]
+                    be[c] = -al[ply]
+                    bv[c] = NEG
+                    ply = c
+                    continue
+        else:
+            if ply == 0:
+                break
+            val = -bv[ply]
+            ply -= 1
+            m = X[X_MV + ply, idx[ply] - 1]
+        if val > bv[ply]:
+            bv[ply] = val
+            if ply == 0:
+                bestmove = m
+        if val > al[ply]:
+            al[ply] = val
+    return bestmove
+
+
+@helper
+def lookahead_task(st, R, p, nm, X, rs):
+    """Search bot with three/four players: each exchange is worth twice its task_value
+    plus the best task_value of a second own exchange from there (the others assumed to
+    leave the board alone, the Monolith gone); ties: one uniform draw."""
+    ctr = R[R_CENTRE]
+    moves = X[X_MOVES]
+    ties = X[X_TIES]
+    rep = X[X_REP]
+    s1 = X[X_S1, :SZ]
+    s2 = X[X_S2, :SZ]
+    centre_open = st[CUT + ctr] != 0
+    best = NEG
+    nt = 0
+    for k in range(nm):
+        v = 2 * task_step_value(st, R, p, moves[k], s1, X, centre_open)
+        s1[MA] = -1
+        s1[MB] = -1
+        nr = gen_moves(s1, R, rep)
+        open2 = s1[CUT + ctr] != 0
+        b2 = task_value(s1, R, X[X_CARDS], p, X[X_CP])
+        for r in range(nr):
+            w = task_step_value(s1, R, p, rep[r], s2, X, open2)
+            if w > b2:
+                b2 = w
+        v += b2
+        if v > best:
+            best = v
+            nt = 0
+        if v == best:
+            ties[nt] = k
+            nt += 1
+    return moves[draw_tie(ties, nt, rs, p)]

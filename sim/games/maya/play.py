@@ -1,0 +1,211 @@
+"""A game of Maya from set-up to scoring, and ``run_games``, the chunk's entry point.
+
+Two players: White (seat 0) moves first, as the rulebook says, after Black placed the
+Monolith and the Raven; three/four players: the first player rotates (``first``), the
+task cards are dealt after the set-up, and a player may declare the end before and after
+each of their exchanges.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...jit import copy_into, helper, kernel
+from ...record import rec, rec_snapshot, recording
+from ...rng import SETUP, game_base, open_substream, rand_int
+from .bots.greedy import greedy2, greedy_start, greedy_task, wants_to_declare
+from .bots.random import random_declare, random_move, random_pair
+from .bots.search import lookahead_task, search2
+from .exchange import apply_exchange, check_invariants, edge_masks, gen_moves
+from .scoring import can_declare, final_scores
+from .setup import deal_tasks, record_board, seed_game, setup_turns, setup_uniform
+from .state import (BOT_GREEDY, BOT_RANDOM, CH, CUT, END_DECLARED, END_HORIZON, EV_DEAL,
+                    EV_DECLARE, EV_EXCHANGE, EV_PLAY_ON, EV_START,
+                    END_NO_EXCHANGE, FIRST_ROTATE, HRESULT_DRAW, MA, MB, NMAX, R_BONUS,
+                    R_CENTRE, R_CHECK, R_E, R_EA, R_EB, R_FIRST, R_HORIZON, R_HRESULT, R_L,
+                    R_N, R_P, R_RAVEN, R_SETUP, R_START, RAV, SETUP_UNIFORM, START_RANDOM,
+                    SUB_START, SZ, T_ATTEMPTS, T_BOARD, T_BONUS, T_COMPL, T_DECL, T_END, T_EX,
+                    T_FIRST, T_JOINS, T_MSTART, T_RSTART, T_TCOMP, T_TEAMW, T_VIOL, T_WINNER,
+                    X_BEFORE, X_CARDS, X_CP, X_EMASK, X_MOVES, X_PC, board_key, clear_state,
+                    new_scratch)
+
+
+@helper
+def start_choice(st, R, first, bot_ids, X, rs, base):
+    """Two players: the option o the black player (the second to move) starts with, the
+    Monolith on edge ``o // L`` and the Raven at level ``o % L`` (without the Raven: edge
+    o).  ``start=random``: one draw on the (SETUP, SUB_START) substream; a random bot: one
+    draw on its own stream; greedy and search: ``greedy_start``."""
+    black = 1 - first
+    nopt = R[R_E] * R[R_L] if R[R_RAVEN] else R[R_E]
+    if R[R_START] == START_RANDOM:
+        open_substream(rs, CH, base, SETUP, SUB_START)
+        return rand_int(rs, CH, nopt)
+    if bot_ids[black] == BOT_RANDOM:
+        return rand_int(rs, 1 + black, nopt)
+    return greedy_start(st, R, first, X, rs)
+
+
+@helper
+def place_start(st, R, o, first, tally, buf):
+    """Put the Monolith and the Raven where start option o says (Black's choice, or
+    chance's with start=random: so it is recorded)."""
+    raven = 0
+    if R[R_RAVEN]:
+        e = o // R[R_L]
+        st[RAV] = o % R[R_L]
+        raven = o % R[R_L] + 1
+        tally[T_RSTART] = raven
+    else:
+        e = o
+        st[RAV] = 0
+    st[MA] = R[R_EA + e]
+    st[MB] = R[R_EB + e]
+    tally[T_MSTART] = e
+    actor = -1 if R[R_START] == START_RANDOM else 1 - first
+    rec(buf, EV_START, actor, e, st[MA], st[MB], raven, 0, 0)
+
+
+@helper
+def set_up(g, seed, R, bot_ids, st, rs, X, keys, tally, buf):
+    """Seed the game's streams, build the board, place the Monolith and the Raven (two
+    players) or deal the task cards, recording each; returns the first player."""
+    P = R[R_P]
+    base = game_base(seed, g)
+    seed_game(rs, seed, g)
+    tally[:] = 0
+    clear_state(st, R)
+    # two players: White (seat 0) moves first, as the rulebook says; three/four: rotated
+    first = g % P if (R[R_FIRST] == FIRST_ROTATE and P > 2) else 0
+    tally[T_FIRST] = first
+    if R[R_SETUP] == SETUP_UNIFORM:
+        tally[T_ATTEMPTS] = setup_uniform(st, R, rs, X)
+        record_board(st, R, tally[T_ATTEMPTS], buf)
+    else:
+        setup_turns(st, R, rs, first, bot_ids, X, buf)
+        tally[T_ATTEMPTS] = 1
+    tally[T_BOARD] = board_key(st, R[R_N])
+    tally[T_DECL] = -1
+    tally[T_MSTART] = -1
+    tally[T_RSTART] = -1
+    if P == 2:
+        place_start(st, R, start_choice(st, R, first, bot_ids, X, rs, base), first, tally, buf)
+    else:
+        deal_tasks(st, R, base, X, keys)
+        cards = X[X_CARDS]
+        for s in range(P):
+            rec(buf, EV_DEAL, -1, s, cards[2 * s], cards[2 * s + 1], 0, 0, 0)
+    return first
+
+
+@helper
+def declares(st, R, p, b, bonus, when, X, rs, buf):
+    """Three/four players: seat p (bot b), which may declare the end (``can_declare``;
+    ``when``: 0 before its exchange, 1 after), does; records the decision."""
+    if b == BOT_RANDOM:
+        dec = random_declare(p, rs)
+    else:
+        dec = wants_to_declare(st, R, X[X_CARDS], p, bonus, X[X_CP])
+    rec(buf, EV_DECLARE if dec else EV_PLAY_ON, p, bonus if dec else when, 0, 0, 0, 0, 0)
+    return dec
+
+
+@helper
+def choose_exchange(st, R, p, b, nm, bot_par, X, rs):
+    """The exchange bot b (greedy or search) chooses for seat p among the nm legal ones
+    in ``X[X_MOVES]`` (the random bot's choice is made in ``play_turns``)."""
+    if R[R_P] == 2:
+        if b == BOT_GREEDY:
+            return greedy2(st, R, p, nm, X, rs)
+        return search2(st, R, p, np.int64(bot_par[p, 0]), X, rs)
+    if b == BOT_GREEDY:
+        return greedy_task(st, R, p, nm, X, rs)
+    return lookahead_task(st, R, p, nm, X, rs)
+
+
+@helper
+def play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps):
+    """The exchanges, seat by seat from ``first``, until no exchange is legal, the
+    horizon, or a declared end; returns (exchanges, end reason).  Records every
+    decision, and a snapshot of the state after each exchange."""
+    P = R[R_P]
+    ctr = R[R_CENTRE]
+    check = R[R_CHECK]
+    cards = X[X_CARDS]
+    p = first
+    ex = 0
+    while True:
+        b = bot_ids[p]
+        if b == BOT_RANDOM:
+            nm = edge_masks(st, R, X[X_PC], X[X_EMASK])
+        else:
+            nm = gen_moves(st, R, X[X_MOVES])
+        if nm == 0:
+            return ex, END_NO_EXCHANGE
+        if ex >= R[R_HORIZON]:
+            return ex, END_HORIZON
+        if P > 2 and can_declare(st, R, cards, p) and declares(st, R, p, b, 0, 0, X, rs, buf):
+            tally[T_DECL] = p
+            return ex, END_DECLARED
+        if b == BOT_RANDOM:
+            m = random_move(R, p, nm, X, rs)
+        else:
+            m = choose_exchange(st, R, p, b, nm, bot_par, X, rs)
+        if check:
+            copy_into(X[X_BEFORE, :SZ], st)
+        centre_open = st[CUT + ctr] != 0
+        f = apply_exchange(st, R, m, p)
+        ex += 1
+        tally[T_JOINS + p] += (f & 1) + ((f >> 1) & 1)
+        tally[T_COMPL + p] += ((f >> 2) & 1) + ((f >> 3) & 1)
+        e = m >> 4
+        rec(buf, EV_EXCHANGE, p, e, (m & 15) + 1, R[R_EA + e], R[R_EB + e], f & 3, f >> 2)
+        rec_snapshot(buf, snaps, st, SZ)
+        if check:
+            tally[T_VIOL] += check_invariants(st, R, X[X_BEFORE, :SZ])
+        if P > 2 and can_declare(st, R, cards, p):
+            bonus = R[R_BONUS] if (centre_open and st[CUT + ctr] == 0) else 0
+            if declares(st, R, p, b, bonus, 1, X, rs, buf):
+                tally[T_DECL] = p
+                tally[T_BONUS + p] = bonus
+                return ex, END_DECLARED
+        p = (p + 1) % P
+
+
+@helper
+def play_game(g, seed, R, bot_ids, bot_par, st, rs, X, keys, tally, buf, snaps):
+    """Game ``g`` of the run ``seed`` into ``tally`` (layout ``T_*``); ``buf`` and
+    ``snaps``: the record (``sim/record.py``; ``NO_RECORD`` records nothing)."""
+    P = R[R_P]
+    first = set_up(g, seed, R, bot_ids, st, rs, X, keys, tally, buf)
+    rec_snapshot(buf, snaps, st, SZ)
+    if (P == 2 and bot_ids[0] == BOT_RANDOM and bot_ids[1] == BOT_RANDOM and R[R_CHECK] == 0
+            and not recording(buf)):
+        ex, end = random_pair(st, R, X, rs, first, tally)
+    else:
+        ex, end = play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps)
+    tally[T_EX] = ex
+    tally[T_END] = end
+    tc = 0
+    for t in range(R[R_N]):
+        tc += np.int64(st[CUT + t] == 0)
+    tally[T_TCOMP] = tc
+    side = final_scores(st, R, tally, X)
+    if end == END_HORIZON and R[R_HRESULT] == HRESULT_DRAW:
+        side = -1
+    tally[T_TEAMW] = side
+    if P == 4:
+        tally[T_WINNER] = -1
+    else:
+        tally[T_WINNER] = side
+
+
+@kernel
+def run_games(seed, start, count, R, bot_ids, bot_par, out, buf, snaps):
+    """Play games start..start+count-1; ``out[j]`` receives game j's tally; ``buf`` and
+    ``snaps`` the record of the game when recording (count 1)."""
+    st = np.zeros(SZ, dtype=np.int64)
+    rs = np.zeros(1 + R[R_P], dtype=np.uint64)
+    keys = np.zeros(NMAX, dtype=np.uint64)
+    X = new_scratch(R[R_N])
+    for j in range(count):
+        play_game(start + j, seed, R, bot_ids, bot_par, st, rs, X, keys, out[j], buf, snaps)

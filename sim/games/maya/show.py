@@ -1,0 +1,198 @@
+"""A recorded game of Maya told turn by turn in the rulebook's words (``narrate``), and the
+board as text (``draw``), for ``sim show``.
+
+Towers are named by letters row by row (A is the top-left tower, the centre of the 3 x 3
+board is E), levels from 1 (bottom) to 5 (top), as the rulebook counts them.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .state import CUT, LAD, MA, MB, PR, RAV, TW
+
+END_WORDS = ("the player to move has no legal exchange", "a player declared the end",
+             "the horizon was reached")
+
+
+def tower_name(t: int) -> str:
+    return chr(ord("A") + int(t))
+
+
+def _colours(record) -> list[str]:
+    from . import load_board
+    return load_board(record.rules.get("board", "standard"))["colours"]
+
+
+def _shape(record):
+    from . import load_board
+    b = load_board(record.rules.get("board", "standard"))
+    return b["rows"], b["cols"], b["levels"]
+
+
+def _who(actor: int, seat_names) -> str:
+    return seat_names[actor] if 0 <= actor < len(seat_names) else "Chance"
+
+
+def _col(record, name, seat=None):
+    key = name if seat is None else f"{name}_{seat}"
+    return record.columns.get(key)
+
+
+def _snapshot(record, k):
+    snaps = record.snapshots
+    if snaps is None or k >= len(snaps):
+        return None
+    return snaps[k]
+
+
+def _placements(before, after, a, b, seat, seat_names):
+    """What the exchange put on the board, from the snapshots around it."""
+    out = []
+    for t in (a, b):
+        if after[LAD + 2 * t + seat] > before[LAD + 2 * t + seat]:
+            out.append(f"places a ladder beside tower {tower_name(t)}")
+        if after[PR + t] >= 0 and before[PR + t] < 0:
+            out.append(f"places a priest on tower {tower_name(t)}")
+    return out
+
+
+def _exchange_line(f, actor, turn, record, seat_names, colours, snap_before, snap_after):
+    L = _shape(record)[2]
+    a, b, level = f["tower_a"], f["tower_b"], f["level"]
+    moved = L - level + 1
+    who = _who(actor, seat_names)
+    line = (f"Turn {turn}: {who} exchanges the blocks of towers {tower_name(a)} and "
+            f"{tower_name(b)} from level {level} up ({moved} block{'s' if moved > 1 else ''})")
+    what = []
+    for bit, t in ((1, a), (2, b)):
+        if f["joined"] & bit:
+            colour = ""
+            if snap_after is not None:
+                c = (int(snap_after[TW + t]) >> (4 * (level - 1))) & 15
+                colour = f"{colours[c]} "
+            done = " and completes the tower" if f["completed"] & bit else ""
+            what.append(f"joins {colour}blocks in tower {tower_name(t)}{done}")
+    if snap_before is not None and snap_after is not None and len(seat_names) == 2:
+        what += _placements(snap_before, snap_after, a, b, actor, seat_names)
+    if what:
+        line += ": " + "; ".join(what)
+    line += f". The Monolith moves between towers {tower_name(a)} and {tower_name(b)}"
+    if len(seat_names) == 2 and record.rules.get("raven", True):
+        line += f", the Raven to level {level}"
+    return line + "."
+
+
+def _set_up_lines(record, ev, seat_names, colours, L):
+    """The set-up events (board, blocks, placements, start, deal) as lines."""
+    lines = []
+    name, actor, f = ev
+    if name == "board":
+        packed = f["levels_1_7"] | (f["levels_8_12"] << 28)
+        blocks = [colours[(packed >> (4 * lev)) & 15] for lev in range(L)]
+        if f["tower"] == 0:
+            lines.append(f"The towers are built at random ({f['attempts']} attempt"
+                         f"{'s' if f['attempts'] > 1 else ''} of the uniform set-up), "
+                         "bottom to top:")
+        lines.append(f"  tower {tower_name(f['tower'])}: {', '.join(blocks)}")
+    elif name == "block":
+        lines.append(f"Level {f['level']}: chance draws the {colours[f['colour']]} block;")
+    elif name == "place":
+        lines.append(f"  {_who(actor, seat_names)} puts it on tower {tower_name(f['tower'])}.")
+    elif name == "start":
+        raven = f" and the Raven at level {f['raven']}" if f["raven"] else ""
+        lines.append(f"{_who(actor, seat_names)} places the Monolith between towers "
+                     f"{tower_name(f['tower_a'])} and {tower_name(f['tower_b'])}{raven}.")
+    elif name == "deal":
+        lines.append(f"{_who(f['seat'], seat_names)} is dealt the task cards "
+                     f"{colours[f['card_1']]} and {colours[f['card_2']]}.")
+    return lines
+
+
+def _final_lines(record, seat_names):
+    P = len(seat_names)
+    cols = record.columns
+    if not cols:
+        return []
+    end = int(cols["end_reason"])
+    lines = [f"The game ends after {int(cols['exchanges'])} exchanges: {END_WORDS[end]}."]
+    scores = ", ".join(f"{seat_names[p]} {int(_col(record, 'score', p))}" for p in range(P))
+    lines.append(f"Score: {scores}.")
+    side = int(cols["team_winner"])
+    if P == 4:
+        if side >= 0:
+            lines.append(f"{seat_names[side]} and {seat_names[side + 2]} win "
+                         f"({int(_col(record, 'team_score', side))} points as a team).")
+        else:
+            lines.append("The teams are tied: the victory is shared.")
+    elif side >= 0:
+        how = ("", " on priests", " on ladders")[min(int(cols["tiebreak"]), 2)]
+        lines.append(f"{seat_names[side]} wins{how}.")
+    elif P == 2 or end == 2:
+        lines.append("There is no winner.")
+    else:
+        tied = [seat_names[p] for p in range(P)
+                if float(_col(record, "win", p)) > 0]
+        lines.append(f"{' and '.join(tied)} share the victory.")
+    return lines
+
+
+def narrate(record, seat_names) -> list[str]:
+    """The game in the rulebook's words, one line per event (and the result)."""
+    from . import GAME
+    kinds = {a.code: a for a in GAME.actions}
+    colours = _colours(record)
+    L = _shape(record)[2]
+    lines = []
+    turn = 0
+    for ev in np.asarray(record.events):
+        a = kinds[int(ev[0])]
+        actor = int(ev[1])
+        f = {name: int(ev[2 + j]) for j, name in enumerate(a.fields)}
+        if a.name == "exchange":
+            turn += 1
+            lines.append(_exchange_line(f, actor, turn, record, seat_names, colours,
+                                        _snapshot(record, turn - 1), _snapshot(record, turn)))
+        elif a.name == "declare":
+            bonus = f" and takes the centre bonus of {f['bonus']}" if f["bonus"] else ""
+            lines.append(f"{_who(actor, seat_names)} declares the end of the game{bonus}.")
+        elif a.name == "play_on":
+            lines.append(f"{_who(actor, seat_names)} could declare the end and plays on.")
+        else:
+            lines += _set_up_lines(record, (a.name, actor, f), seat_names, colours, L)
+    return lines + _final_lines(record, seat_names)
+
+
+def draw(snapshot_row, record) -> str:
+    """The board of one snapshot as text: the towers in their grid, each level's colour
+    from the top down, with (two players) the Raven's level, each tower's ladders
+    (White/Black) and its priest below."""
+    st = np.asarray(snapshot_row)
+    rows, cols, L = _shape(record)
+    colours = _colours(record)
+    two = record.players == 2
+    w = max(len(c) for c in colours) + 2
+    out = []
+    raven_on = two and record.rules.get("raven", True)
+    for r in range(rows):
+        towers = [r * cols + c for c in range(cols)]
+        out.append("".join(f"{tower_name(t) + (' done' if st[CUT + t] == 0 else ''):<{w + 2}}"
+                           for t in towers).rstrip())
+        for lev in range(L - 1, -1, -1):
+            line = "".join(f"{lev + 1} {colours[(int(st[TW + t]) >> (4 * lev)) & 15]:<{w}}"
+                           for t in towers).rstrip()
+            out.append(line + ("   <- Raven" if raven_on and st[RAV] == lev else ""))
+        if two:
+            cells = []
+            for t in towers:
+                cell = f"L {int(st[LAD + 2 * t])}/{int(st[LAD + 2 * t + 1])}"
+                if st[PR + t] >= 0:
+                    cell += " P " + "WB"[int(st[PR + t])]
+                cells.append(f"{cell:<{w + 2}}")
+            out.append("".join(cells).rstrip())
+        out.append("")
+    if st[MA] >= 0:
+        out.append(f"Monolith between towers {tower_name(st[MA])} and {tower_name(st[MB])}"
+                   + (f"; Raven at level {int(st[RAV]) + 1}"
+                      if two and record.rules.get("raven", True) else "")
+                   + ".")
+    return "\n".join(out)
