@@ -1,0 +1,319 @@
+"""The Game Round's four phases for one seat, as the rules run them: each asks the seat's bot
+(``bots/``) for its decisions (the random bot or a heuristic style) and applies them.
+
+Phase 1 ``offer_wages``; Phase 2 ``reroll_phase`` then ``place_phase``; Phase 3 ``sail``
+(effects of the spaces entered: ``enter_harbour``, ``enter_tile``, ``enter_card``); Phase 4
+is ``crew.collect_wages``.  A neutral tile or card (card impact, ``R_NEU``) triggers and is
+counted as usual but has no effect."""
+from __future__ import annotations
+
+from ...jit import helper, helper_inline
+from ...rng import DICE, open_substream
+from .bots.heuristic import pays_pirate as heuristic_pays_pirate
+from .bots.heuristic import heuristic_step, place_choice, place_prepare, plan_target
+from .bots.heuristic import reroll_mask as heuristic_reroll_mask
+from .bots.heuristic import wages as heuristic_wages
+from .bots.random import pays_pirate as random_pays_pirate
+from .bots.random import pick as random_pick
+from .bots.random import reroll_mask as random_reroll_mask
+from .bots.random import step as random_step
+from .bots.random import wages as random_wages
+from .crew import board_total, can_place, place_die, reroll_price
+from .money import bank_pays, is_neutral, pays_bank
+from .sailing import discard, draw_card, enter_cost, legal_end, safe_step, sell
+from .setup import roll
+from .state import (B_AVOID, BOT_RANDOM, CHARGE_EACH, COMPASS, HARBOUR, MAP, MAXI, MAXP,
+                    MODE_NONE, MODE_TILES, O_COINS, O_CUBE, O_DV, O_ENDED, O_ENDER, O_GOODS, O_MAPV,
+                    O_NB, O_OFFER, O_PCH, O_PIRC, O_POS, O_RET, O_RETA, O_TILE, O_TW, R_CHARGE, R_GOODS,
+                    R_MODE, R_P, R_PFEE, R_TWLIMIT, RS_BASE, RS_DIE, SUNKEN, T_DIST, T_MAP, T_PIR, T_PIRC,
+                    T_RR, T_RRC, T_SUNK, T_TREAS, T_TW, TRADEWIND, TW_ANY)
+
+
+# ------------------------------------------------------------ phase 1
+@helper
+def offer_wages(st, R, p, bot, bp, rs):
+    """Phase 1 for seat p: move the captain's and sailor's wages onto its board (with one coin
+    only the captain's, with none nothing: no decision)."""
+    c = st[O_COINS + p]
+    if c >= 2:
+        if bot == BOT_RANDOM:
+            cap, sal = random_wages(rs, p, c)
+        else:
+            cap, sal = heuristic_wages(st, R, p, bp, c)
+    elif c == 1:
+        cap = 1
+        sal = 0
+    else:
+        cap = 0
+        sal = 0
+    st[O_COINS + p] -= cap + sal
+    st[O_OFFER + 2 * p] = cap
+    st[O_OFFER + 2 * p + 1] = sal
+
+
+# ------------------------------------------------------------ phase 2
+@helper
+def reroll_phase(st, R, faces, p, bot, bp, rs, tal, rnd):
+    """Phase 2, first part: roll the three dice and pay for re-rolls.  Die i of seat p in
+    round rnd (0-based) draws from its own substream (DICE, (rnd * MAXP + p) * 3 + i): its
+    roll, then each of its re-rolls."""
+    base = rs[RS_BASE]
+    for i in range(3):
+        open_substream(rs, RS_DIE + i, base, DICE, (rnd * MAXP + p) * 3 + i)
+        st[O_DV + 3 * p + i] = roll(rs, RS_DIE + i, faces)
+    n = 0
+    while True:
+        cost = reroll_price(R, n)
+        if st[O_COINS + p] < cost:
+            break
+        if bot == BOT_RANDOM:
+            mask = random_reroll_mask(rs, p)
+        else:
+            mask = heuristic_reroll_mask(st, R, p, bp, n, cost)
+        if mask == 0:
+            break
+        pays_bank(st, p, cost)
+        tal[T_RR * MAXP + p] += 1
+        tal[T_RRC * MAXP + p] += cost
+        for i in range(3):
+            if (mask >> i) & 1:
+                st[O_DV + 3 * p + i] = roll(rs, RS_DIE + i, faces)
+        n += 1
+
+
+@helper
+def place_options(st, R, p, opts):
+    """The legal placements of seat p's numbered dice: ``4 * die + board`` into ``opts``, die
+    by die, the opponents' boards clockwise from the placer; returns how many."""
+    P = R[R_P]
+    no = 0
+    for i in range(3):
+        if st[O_DV + 3 * p + i] <= 0:
+            continue
+        for k in range(1, P):
+            b = (p + k) % P
+            if can_place(st, R, p, b):
+                opts[no] = 4 * i + b
+                no += 1
+    return no
+
+
+@helper
+def place_phase(st, R, p, bot, bp, rs, opts):
+    """Phase 2, second part: place numbered dice one at a time while any can go somewhere."""
+    if bot != BOT_RANDOM:
+        place_prepare(st, R, p)
+    while True:
+        no = place_options(st, R, p, opts)
+        if no == 0:
+            return
+        if bot == BOT_RANDOM:
+            k = random_pick(rs, p, no)
+        else:
+            k = place_choice(st, R, p, bp, rs, opts, no)
+        i = opts[k] // 4
+        place_die(st, opts[k] % 4, st[O_DV + 3 * p + i], p)
+        st[O_DV + 3 * p + i] = -1
+
+
+# ------------------------------------------------------------ phase 3
+@helper
+def legal_steps(st, R, kind, comp, nbr, deg, p, cur, r, opts):
+    """The spaces next to ``cur`` that seat p may step into with r points left, into
+    ``opts``; returns how many."""
+    no = 0
+    for j in range(deg[cur]):
+        n = nbr[cur, j]
+        if safe_step(st, R, kind, comp, nbr, deg, p, n, r) >= 0:
+            opts[no] = n
+            no += 1
+    return no
+
+
+@helper_inline
+def pirate_neighbour(st, R, padj, p, n, nd, tal):
+    """Entering a space next to the pirate tile: its fee per die on the board (each time, or
+    once a round: ``R_CHARGE``)."""
+    pc = st[O_PIRC]
+    if pc >= 0 and padj[pc, n] != 0:
+        if R[R_CHARGE] == CHARGE_EACH or st[O_PCH + p] == 0:
+            st[O_PCH + p] = 1
+            tal[T_PIR * MAXP + p] += 1
+            if not is_neutral(R, st[O_TILE + pc]):
+                tal[T_PIRC * MAXP + p] += pays_bank(st, p, R[R_PFEE] * nd)
+
+
+@helper
+def enter_harbour(st, R, island, p, n, tal):
+    """A harbour: sell a goods cube there (once per island), cash the maps held for it.
+    Returns True when something changed (the bot re-plans)."""
+    changed = False
+    isl = island[n]
+    if isl != 0 and st[O_GOODS + p] < R[R_GOODS] and st[O_CUBE + 4 * isl + p] == 0:
+        sell(st, R, p, isl, tal)
+        changed = True
+    mv = st[O_MAPV + MAXI * p + isl]
+    if mv > 0:
+        tal[T_TREAS * MAXP + p] += bank_pays(st, R, p, mv)
+        st[O_MAPV + MAXI * p + isl] = 0
+        changed = True
+    return changed
+
+
+@helper
+def enter_tile(st, R, tk, tv, ti, c, p, tal):
+    """Tiles mode, compass space c: tradewind (extra movement, once a round: ``R_TWLIMIT``),
+    sunken treasure (coins, tile taken), treasure map (coins later, tile taken).  Returns
+    (extra movement, something changed)."""
+    t = st[O_TILE + c]
+    if t < 0:
+        return 0, False
+    neu = is_neutral(R, t)
+    extra = 0
+    changed = False
+    if tk[t] == TRADEWIND:
+        if (st[O_TW + p] == 0 if R[R_TWLIMIT] == TW_ANY else (st[O_TW + p] >> c) & 1 == 0):
+            if not neu:
+                st[O_TW + p] |= 1 << c
+                extra = tv[t]
+            tal[T_TW * MAXP + p] += 1
+            changed = True
+    elif tk[t] == SUNKEN:
+        tal[T_SUNK * MAXP + p] += 1
+        if not neu:
+            tal[T_TREAS * MAXP + p] += bank_pays(st, R, p, tv[t])
+        st[O_TILE + c] = -1
+        changed = True
+    elif tk[t] == MAP:
+        tal[T_MAP * MAXP + p] += 1
+        if not neu:
+            st[O_MAPV + MAXI * p + ti[t]] += tv[t]
+        st[O_TILE + c] = -1
+        changed = True
+    return extra, changed
+
+
+@helper
+def enter_card(st, R, ck, cv, ci, cid, p, bot, bp, rs, r, nd, tal):
+    """Cards mode: draw a compass card.  Tradewind (extra movement), sunken treasure (coins),
+    treasure map (kept: coins later), pirate (pay the ransom per die, the bot decides, or stop).
+    Returns (extra movement, something changed, stop)."""
+    k = draw_card(st, rs, cid)
+    if k < 0:
+        return 0, False, False
+    kk = ck[k]
+    neu = is_neutral(R, k)
+    extra = 0
+    changed = False
+    stop = False
+    if kk == TRADEWIND:
+        tal[T_TW * MAXP + p] += 1
+        if not neu:
+            extra = cv[k]
+        discard(st, k)
+        changed = True
+    elif kk == SUNKEN:
+        tal[T_SUNK * MAXP + p] += 1
+        if not neu:
+            tal[T_TREAS * MAXP + p] += bank_pays(st, R, p, cv[k])
+        discard(st, k)
+    elif kk == MAP:
+        tal[T_MAP * MAXP + p] += 1
+        if not neu:
+            st[O_MAPV + MAXI * p + ci[k]] += cv[k]
+        changed = True
+    else:
+        tal[T_PIR * MAXP + p] += 1
+        cost = cv[k] * nd
+        pay = False
+        if st[O_COINS + p] >= cost:
+            if bot == BOT_RANDOM:
+                pay = random_pays_pirate(rs, p)
+            else:
+                pay = heuristic_pays_pirate(bp, r, cost)
+        if neu:
+            pass  # the decision is made (and drawn) as usual, to no effect
+        elif pay:
+            tal[T_PIRC * MAXP + p] += pays_bank(st, p, cost)
+        else:
+            stop = True
+        discard(st, k)
+    return extra, changed, stop
+
+
+@helper_inline
+def back_in_batam(st, R, p):
+    """A ship that ends its move in Batam: it returned this round (and at or after the end
+    was triggered); with every good sold it triggers the end."""
+    st[O_RET + p] = 1
+    if st[O_ENDED] != 0:
+        st[O_RETA + p] = 1
+    elif st[O_GOODS + p] >= R[R_GOODS]:
+        st[O_ENDED] = 1
+        st[O_ENDER] = p
+        st[O_RETA + p] = 1
+
+
+@helper
+def sail(st, R, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes, special, DS, WS, LS,
+         DSS, LSS, tk, tv, ti, ck, cv, ci, cid, p, bot, bp, rs, tal, opts, cand, candv):
+    """Phase 3 for seat p: move step by step, applying every space's effects on entry."""
+    cur = st[O_POS + p]
+    r = board_total(st, p)
+    nd = st[O_NB + p]
+    moved = False
+    mode = R[R_MODE]
+    var = st[O_PIRC] + 1
+    avoid = bot != BOT_RANDOM and bp[B_AVOID] > 0
+    Wt = WS if avoid else DS
+    Lt = LS if avoid else DS
+    Lss = LSS if avoid else DSS
+    tgt = -1
+    tnode = -1
+    replan = True
+    while True:
+        can_stop = (not moved) or legal_end(st, R, kind, p, cur)
+        if bot == BOT_RANDOM:
+            no = legal_steps(st, R, kind, comp, nbr, deg, p, cur, r, opts)
+            if no == 0:
+                break
+            k = random_step(rs, p, no, can_stop)
+            if k < 0:
+                break
+            n = opts[k]
+        else:
+            if replan:
+                tgt = plan_target(st, R, kind, island, comp_nodes, harb_nodes, tk, tv, Lt, Lss, var,
+                                  p, cur, r, bp, cand, candv, rs)
+                tnode = special[tgt] if tgt >= 0 else -1
+                replan = False
+            n = heuristic_step(st, R, kind, comp, nbr, deg, padj, Wt, var, p, cur, tgt, tnode, r,
+                               can_stop, avoid, rs)
+            if n < 0:
+                break
+        # ---- enter n
+        r -= enter_cost(st, R, kind, p, n)
+        cur = n
+        st[O_POS + p] = n
+        moved = True
+        tal[T_DIST * MAXP + p] += 1
+        stop_now = False
+        pirate_neighbour(st, R, padj, p, n, nd, tal)
+        if kind[n] == HARBOUR:
+            if enter_harbour(st, R, island, p, n, tal):
+                replan = True
+        elif kind[n] == COMPASS and mode != MODE_NONE:
+            if mode == MODE_TILES:
+                extra, changed = enter_tile(st, R, tk, tv, ti, comp[n], p, tal)
+            else:
+                extra, changed, stop_now = enter_card(st, R, ck, cv, ci, cid, p, bot, bp, rs, r,
+                                                      nd, tal)
+            r += extra
+            if changed:
+                replan = True
+        if stop_now or r <= 0:
+            break
+        if cur == tnode:
+            replan = True
+    if moved and kind[cur] == HARBOUR and island[cur] == 0:
+        back_in_batam(st, R, p)
