@@ -220,7 +220,7 @@ def neutral_mask(value: str, mode: str, labels) -> int:
 
 
 def prepare(rules: dict, players: int):
-    """Load and check the data files; return the kernel's arrays."""
+    """Load and check the data files; return the kernel's read-only ``Rules``."""
     d = DATA.load_all(rules)
     b = d["board"]
     if d["bank_total"] < players * d["start_coins"]:
@@ -260,9 +260,14 @@ def prepare(rules: dict, players: int):
     mode = rules["compass"]
     R[S.R_NEU] = neutral_mask(rules["neutral"], mode,
                               d["tlab"] if mode == "tiles" else d["clab"] if mode == "cards" else ())
-    return (R, d["faces"], b.kind, b.island, d["comp"], d["comp_nodes"], b.nbr, b.deg, d["padj"],
-            d["harb_nodes"], d["special"], d["DS"], d["WS"], d["LS"], d["DSS"], d["LSS"], d["tk"],
-            d["tv"], d["ti"], d["ck"], d["cv"], d["ci"], d["cid"], d["tid"])
+    return S.Rules(
+        R=R, faces=d["faces"],
+        board=S.Board(kind=b.kind, island=b.island, comp=d["comp"], comp_nodes=d["comp_nodes"],
+                      nbr=b.nbr, deg=b.deg, padj=d["padj"], harb_nodes=d["harb_nodes"],
+                      special=d["special"]),
+        routes=S.Routes(DS=d["DS"], WS=d["WS"], LS=d["LS"], DSS=d["DSS"], LSS=d["LSS"]),
+        compass=S.Compass(tk=d["tk"], tv=d["tv"], ti=d["ti"], tid=d["tid"], ck=d["ck"], cv=d["cv"],
+                          ci=d["ci"], cid=d["cid"]))
 
 
 

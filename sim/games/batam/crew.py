@@ -3,7 +3,7 @@ place where, re-roll prices; and Phase 4: Collect Wages."""
 from __future__ import annotations
 
 from ...jit import helper, helper_inline
-from .state import (MAXP, O_BO, O_BV, O_COINS, O_LASTCAP, O_NB, O_OFFER, R_OPPLIM, R_P, R_RR_FIRST,
+from .state import (O_TAL, MAXP, O_BO, O_BV, O_COINS, O_LASTCAP, O_NB, O_OFFER, R_OPPLIM, R_P, R_RR_FIRST,
                     R_RR_PRICING, R_RR_STEP, RR_RISING, T_WEARN, T_WPAID)
 
 
@@ -68,7 +68,7 @@ def reroll_price(R, n):
 
 
 @helper
-def collect_wages(st, R, tal):
+def collect_wages(st, R):
     """Phase 4: wages to the dice in the captain and sailor slots, the rest back home."""
     P = R[R_P]
     for b in range(P):
@@ -77,8 +77,8 @@ def collect_wages(st, R, tal):
             if k < st[O_NB + b]:
                 o = st[O_BO + 3 * b + k]
                 st[O_COINS + o] += w
-                tal[T_WEARN * MAXP + o] += w
-                tal[T_WPAID * MAXP + b] += w
+                st[O_TAL + T_WEARN * MAXP + o] += w
+                st[O_TAL + T_WPAID * MAXP + b] += w
             else:
                 st[O_COINS + b] += w
             if k == 0:

@@ -22,7 +22,7 @@ from .crew import board_total, can_place, place_die, reroll_price
 from .money import bank_pays, is_neutral, pays_bank
 from .sailing import discard, draw_card, enter_cost, legal_end, safe_step, sell
 from .setup import roll
-from .state import (B_AVOID, BOT_RANDOM, CHARGE_EACH, COMPASS, HARBOUR, MAP, MAXI, MAXP,
+from .state import (O_TAL, B_AVOID, BOT_RANDOM, CHARGE_EACH, COMPASS, HARBOUR, MAP, MAXI, MAXP,
                     MODE_NONE, MODE_TILES, O_COINS, O_CUBE, O_DV, O_ENDED, O_ENDER, O_GOODS, O_MAPV,
                     O_NB, O_OFFER, O_PCH, O_PIRC, O_POS, O_RET, O_RETA, O_TILE, O_TW, R_CHARGE, R_GOODS,
                     R_MODE, R_P, R_PFEE, R_TWLIMIT, RS_BASE, RS_DIE, SUNKEN, T_DIST, T_MAP, T_PIR, T_PIRC,
@@ -53,7 +53,7 @@ def offer_wages(st, R, p, bot, bp, rs):
 
 # ------------------------------------------------------------ phase 2
 @helper
-def reroll_phase(st, R, faces, p, bot, bp, rs, tal, rnd):
+def reroll_phase(st, R, faces, p, bot, bp, rs, rnd):
     """Phase 2, first part: roll the three dice and pay for re-rolls.  Die i of seat p in
     round rnd (0-based) draws from its own substream (DICE, (rnd * MAXP + p) * 3 + i): its
     roll, then each of its re-rolls."""
@@ -73,15 +73,15 @@ def reroll_phase(st, R, faces, p, bot, bp, rs, tal, rnd):
         if mask == 0:
             break
         pays_bank(st, p, cost)
-        tal[T_RR * MAXP + p] += 1
-        tal[T_RRC * MAXP + p] += cost
+        st[O_TAL + T_RR * MAXP + p] += 1
+        st[O_TAL + T_RRC * MAXP + p] += cost
         for i in range(3):
             if (mask >> i) & 1:
                 st[O_DV + 3 * p + i] = roll(rs, RS_DIE + i, faces)
         n += 1
 
 
-@helper
+@helper_inline
 def place_options(st, R, p, opts):
     """The legal placements of seat p's numbered dice: ``4 * die + board`` into ``opts``, die
     by die, the opponents' boards clockwise from the placer; returns how many."""
@@ -117,10 +117,14 @@ def place_phase(st, R, p, bot, bp, rs, opts):
 
 
 # ------------------------------------------------------------ phase 3
-@helper
-def legal_steps(st, R, kind, comp, nbr, deg, p, cur, r, opts):
+@helper_inline
+def legal_steps(st, R, board, p, cur, r, opts):
     """The spaces next to ``cur`` that seat p may step into with r points left, into
     ``opts``; returns how many."""
+    kind = board.kind
+    comp = board.comp
+    nbr = board.nbr
+    deg = board.deg
     no = 0
     for j in range(deg[cur]):
         n = nbr[cur, j]
@@ -131,40 +135,43 @@ def legal_steps(st, R, kind, comp, nbr, deg, p, cur, r, opts):
 
 
 @helper_inline
-def pirate_neighbour(st, R, padj, p, n, nd, tal):
+def pirate_neighbour(st, R, padj, p, n, nd):
     """Entering a space next to the pirate tile: its fee per die on the board (each time, or
     once a round: ``R_CHARGE``)."""
     pc = st[O_PIRC]
     if pc >= 0 and padj[pc, n] != 0:
         if R[R_CHARGE] == CHARGE_EACH or st[O_PCH + p] == 0:
             st[O_PCH + p] = 1
-            tal[T_PIR * MAXP + p] += 1
+            st[O_TAL + T_PIR * MAXP + p] += 1
             if not is_neutral(R, st[O_TILE + pc]):
-                tal[T_PIRC * MAXP + p] += pays_bank(st, p, R[R_PFEE] * nd)
+                st[O_TAL + T_PIRC * MAXP + p] += pays_bank(st, p, R[R_PFEE] * nd)
 
 
 @helper
-def enter_harbour(st, R, island, p, n, tal):
+def enter_harbour(st, R, island, p, n):
     """A harbour: sell a goods cube there (once per island), cash the maps held for it.
     Returns True when something changed (the bot re-plans)."""
     changed = False
     isl = island[n]
     if isl != 0 and st[O_GOODS + p] < R[R_GOODS] and st[O_CUBE + 4 * isl + p] == 0:
-        sell(st, R, p, isl, tal)
+        sell(st, R, p, isl)
         changed = True
     mv = st[O_MAPV + MAXI * p + isl]
     if mv > 0:
-        tal[T_TREAS * MAXP + p] += bank_pays(st, R, p, mv)
+        st[O_TAL + T_TREAS * MAXP + p] += bank_pays(st, R, p, mv)
         st[O_MAPV + MAXI * p + isl] = 0
         changed = True
     return changed
 
 
 @helper
-def enter_tile(st, R, tk, tv, ti, c, p, tal):
+def enter_tile(st, R, compass, c, p):
     """Tiles mode, compass space c: tradewind (extra movement, once a round: ``R_TWLIMIT``),
     sunken treasure (coins, tile taken), treasure map (coins later, tile taken).  Returns
     (extra movement, something changed)."""
+    tk = compass.tk
+    tv = compass.tv
+    ti = compass.ti
     t = st[O_TILE + c]
     if t < 0:
         return 0, False
@@ -176,16 +183,16 @@ def enter_tile(st, R, tk, tv, ti, c, p, tal):
             if not neu:
                 st[O_TW + p] |= 1 << c
                 extra = tv[t]
-            tal[T_TW * MAXP + p] += 1
+            st[O_TAL + T_TW * MAXP + p] += 1
             changed = True
     elif tk[t] == SUNKEN:
-        tal[T_SUNK * MAXP + p] += 1
+        st[O_TAL + T_SUNK * MAXP + p] += 1
         if not neu:
-            tal[T_TREAS * MAXP + p] += bank_pays(st, R, p, tv[t])
+            st[O_TAL + T_TREAS * MAXP + p] += bank_pays(st, R, p, tv[t])
         st[O_TILE + c] = -1
         changed = True
     elif tk[t] == MAP:
-        tal[T_MAP * MAXP + p] += 1
+        st[O_TAL + T_MAP * MAXP + p] += 1
         if not neu:
             st[O_MAPV + MAXI * p + ti[t]] += tv[t]
         st[O_TILE + c] = -1
@@ -194,11 +201,14 @@ def enter_tile(st, R, tk, tv, ti, c, p, tal):
 
 
 @helper
-def enter_card(st, R, ck, cv, ci, cid, p, bot, bp, rs, r, nd, tal):
+def enter_card(st, R, compass, p, bot, bp, rs, r, nd):
     """Cards mode: draw a compass card.  Tradewind (extra movement), sunken treasure (coins),
     treasure map (kept: coins later), pirate (pay the ransom per die, the bot decides, or stop).
     Returns (extra movement, something changed, stop)."""
-    k = draw_card(st, rs, cid)
+    ck = compass.ck
+    cv = compass.cv
+    ci = compass.ci
+    k = draw_card(st, rs, compass.cid)
     if k < 0:
         return 0, False, False
     kk = ck[k]
@@ -207,23 +217,23 @@ def enter_card(st, R, ck, cv, ci, cid, p, bot, bp, rs, r, nd, tal):
     changed = False
     stop = False
     if kk == TRADEWIND:
-        tal[T_TW * MAXP + p] += 1
+        st[O_TAL + T_TW * MAXP + p] += 1
         if not neu:
             extra = cv[k]
         discard(st, k)
         changed = True
     elif kk == SUNKEN:
-        tal[T_SUNK * MAXP + p] += 1
+        st[O_TAL + T_SUNK * MAXP + p] += 1
         if not neu:
-            tal[T_TREAS * MAXP + p] += bank_pays(st, R, p, cv[k])
+            st[O_TAL + T_TREAS * MAXP + p] += bank_pays(st, R, p, cv[k])
         discard(st, k)
     elif kk == MAP:
-        tal[T_MAP * MAXP + p] += 1
+        st[O_TAL + T_MAP * MAXP + p] += 1
         if not neu:
             st[O_MAPV + MAXI * p + ci[k]] += cv[k]
         changed = True
     else:
-        tal[T_PIR * MAXP + p] += 1
+        st[O_TAL + T_PIR * MAXP + p] += 1
         cost = cv[k] * nd
         pay = False
         if st[O_COINS + p] >= cost:
@@ -234,7 +244,7 @@ def enter_card(st, R, ck, cv, ci, cid, p, bot, bp, rs, r, nd, tal):
         if neu:
             pass  # the decision is made (and drawn) as usual, to no effect
         elif pay:
-            tal[T_PIRC * MAXP + p] += pays_bank(st, p, cost)
+            st[O_TAL + T_PIRC * MAXP + p] += pays_bank(st, p, cost)
         else:
             stop = True
         discard(st, k)
@@ -255,26 +265,30 @@ def back_in_batam(st, R, p):
 
 
 @helper
-def sail(st, R, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes, special, DS, WS, LS,
-         DSS, LSS, tk, tv, ti, ck, cv, ci, cid, p, bot, bp, rs, tal, opts, cand, candv):
+def sail(st, rules, p, bot, bp, rs, sc):
     """Phase 3 for seat p: move step by step, applying every space's effects on entry."""
+    R = rules.R
+    board = rules.board
+    kind = board.kind
+    island = board.island
+    routes = rules.routes
+    opts = sc.opts
     cur = st[O_POS + p]
     r = board_total(st, p)
     nd = st[O_NB + p]
     moved = False
     mode = R[R_MODE]
-    var = st[O_PIRC] + 1
     avoid = bot != BOT_RANDOM and bp[B_AVOID] > 0
-    Wt = WS if avoid else DS
-    Lt = LS if avoid else DS
-    Lss = LSS if avoid else DSS
+    Wt = routes.WS if avoid else routes.DS
+    Lt = routes.LS if avoid else routes.DS
+    Lss = routes.LSS if avoid else routes.DSS
     tgt = -1
     tnode = -1
     replan = True
     while True:
         can_stop = (not moved) or legal_end(st, R, kind, p, cur)
         if bot == BOT_RANDOM:
-            no = legal_steps(st, R, kind, comp, nbr, deg, p, cur, r, opts)
+            no = legal_steps(st, R, board, p, cur, r, opts)
             if no == 0:
                 break
             k = random_step(rs, p, no, can_stop)
@@ -283,12 +297,10 @@ def sail(st, R, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes, spec
             n = opts[k]
         else:
             if replan:
-                tgt = plan_target(st, R, kind, island, comp_nodes, harb_nodes, tk, tv, Lt, Lss, var,
-                                  p, cur, r, bp, cand, candv, rs)
-                tnode = special[tgt] if tgt >= 0 else -1
+                tgt = plan_target(st, R, board, rules.compass, Lt, Lss, p, cur, r, bp, sc, rs)
+                tnode = board.special[tgt] if tgt >= 0 else -1
                 replan = False
-            n = heuristic_step(st, R, kind, comp, nbr, deg, padj, Wt, var, p, cur, tgt, tnode, r,
-                               can_stop, avoid, rs)
+            n = heuristic_step(st, R, board, Wt, p, cur, tgt, tnode, r, can_stop, avoid, rs)
             if n < 0:
                 break
         # ---- enter n
@@ -296,18 +308,17 @@ def sail(st, R, kind, island, comp, comp_nodes, nbr, deg, padj, harb_nodes, spec
         cur = n
         st[O_POS + p] = n
         moved = True
-        tal[T_DIST * MAXP + p] += 1
+        st[O_TAL + T_DIST * MAXP + p] += 1
         stop_now = False
-        pirate_neighbour(st, R, padj, p, n, nd, tal)
+        pirate_neighbour(st, R, board.padj, p, n, nd)
         if kind[n] == HARBOUR:
-            if enter_harbour(st, R, island, p, n, tal):
+            if enter_harbour(st, R, island, p, n):
                 replan = True
         elif kind[n] == COMPASS and mode != MODE_NONE:
             if mode == MODE_TILES:
-                extra, changed = enter_tile(st, R, tk, tv, ti, comp[n], p, tal)
+                extra, changed = enter_tile(st, R, rules.compass, board.comp[n], p)
             else:
-                extra, changed, stop_now = enter_card(st, R, ck, cv, ci, cid, p, bot, bp, rs, r,
-                                                      nd, tal)
+                extra, changed, stop_now = enter_card(st, R, rules.compass, p, bot, bp, rs, r, nd)
             r += extra
             if changed:
                 replan = True

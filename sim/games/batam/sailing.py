@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...jit import helper, helper_inline
 from .setup import key_deck
 from .money import bank_pays, pays_player
-from .state import (HARBOUR, INF, MAXP, O_CUBE, O_DECK, O_DECKN, O_DISC, O_DISCN, O_FC, O_GOODS,
+from .state import (O_TAL, HARBOUR, INF, MAXP, O_CUBE, O_DECK, O_DECKN, O_DISC, O_DISCN, O_FC, O_GOODS,
                     O_NCUBE, O_NSHUF, O_PIRC, O_POS, R_OCC, R_OCCH, R_P, R_PAYOUT, R_SALE, T_PAYR)
 
 
@@ -104,13 +104,13 @@ def safe_step(st, R, kind, comp, nbr, deg, p, n, r):
 
 
 @helper
-def sell(st, R, p, isl, tal):
+def sell(st, R, p, isl):
     """Sell a cube on island isl: the sale price from the bank, the payout to each earlier cube."""
     bank_pays(st, R, p, R[R_SALE])
     for q in range(R[R_P]):
         if q != p and st[O_CUBE + 4 * isl + q] != 0:
             paid = pays_player(st, p, q, R[R_PAYOUT])
-            tal[T_PAYR * MAXP + q] += paid
+            st[O_TAL + T_PAYR * MAXP + q] += paid
     st[O_CUBE + 4 * isl + p] = 1
     st[O_NCUBE + isl] += 1
     st[O_GOODS + p] += 1

@@ -65,12 +65,18 @@ def key_deck(st, cid, rs, d, n):
 
 
 @helper
-def setup(st, R, faces, tk, tid, cid, rs, scratch):
+def setup(st, rules, rs, order):
     """Fresh game: bank, money, ships at Batam, compass tiles or deck; returns the first player.
 
     Chance (``rs[RS_BASE]`` holds the game's base): the first player from substream (SETUP,
     0); the tiles sorted by item_key(base, P_TILES, identity), the first R_NC to compass
-    spaces 0.. in that order, the rest set aside; the card deck keyed as ``key_deck``."""
+    spaces 0.. in that order, the rest set aside; the card deck keyed as ``key_deck``.
+    ``order``: scratch (MAXK slots)."""
+    R = rules.R
+    faces = rules.faces
+    tk = rules.compass.tk
+    tid = rules.compass.tid
+    cid = rules.compass.cid
     P = R[R_P]
     st[:] = 0
     for k in range(O_BV, O_BO + 12):
@@ -90,16 +96,16 @@ def setup(st, R, faces, tk, tid, cid, rs, scratch):
         st[O_BANK] -= R[R_START]
     base = rs[RS_BASE]
     open_substream(rs, RS_SETUP, base, SETUP, 0)
-    first = first_by_dice(rs, faces, P, scratch)
+    first = first_by_dice(rs, faces, P, order)
     if R[R_MODE] == MODE_TILES:
         nt = R[R_NT]
         keys = rs[RS_KEYS:RS_KEYS + nt]
         for i in range(nt):
-            scratch[i] = i
+            order[i] = i
             keys[i] = item_key(base, P_TILES, tid[i])
-        sort_by_keys(scratch, keys, nt)
+        sort_by_keys(order, keys, nt)
         for c in range(R[R_NC]):
-            t = scratch[c]
+            t = order[c]
             st[O_TILE + c] = t
             if tk[t] == PIRATE:
                 st[O_PIRC] = c

@@ -1,14 +1,17 @@
 """Batam's state layout and constants: what every module of the kernel agrees on.
 
 Everything that changes during a game lives in one flat int64 array ``st``
-(offsets ``O_*`` below; four seats are always reserved).  Crew boards hold up to
+(offsets ``O_*`` below; four seats are always reserved): copying a game's state is
+``st.copy()`` (plus ``rs.copy()`` for the random streams).  Crew boards hold up to
 three dice, kept in descending order: ``st[O_BV + 3*b + k]`` is the value in
 slot k of player b's board (0 captain, 1 sailor, 2 ship) and ``st[O_BO + ...]``
 its owner.  Per-seat tallies (wages, re-rolls, compass effects ...) live in
-``tal[T_* * 4 + seat]``.
+``st[O_TAL + T_* * 4 + seat]``.
 
-Static data (the map and its distance tables, dice, tiles, cards) are arrays
-made by ``data.py``; rule values are the int64 array ``R`` (slots ``R_*``).
+Read-only: a ``Rules`` (named tuple): the rule values, the int64 array ``R`` (slots
+``R_*``), the dice faces, and the static data made by ``data.py`` in three groups,
+``Board`` (the map), ``Routes`` (its distance tables) and ``Compass`` (tiles and cards).
+Scratch buffers of a chunk are a ``Scratch``; the results a chunk writes an ``Out``.
 
 Distance tables are indexed ``[variant, target, from]``: variant 0 is the open
 map, variant ``1 + c`` the map with a pirate tile on compass space c (its space
@@ -20,6 +23,10 @@ harbours, then the compass spaces: the only targets the route planner uses):
 special target, special from].
 """
 from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
 
 from ...rng import GAME_PURPOSES
 
@@ -87,7 +94,8 @@ O_FC = 363        # scratch for finish_cost: 4 spaces, 4 costs
 O_TH = 371        # scratch for placement: how far each seat leads the placer (x20)
 O_LASTCAP = 375   # captain wage each seat offered last round (-1 in round 1)
 O_NSHUF = 379     # reshuffles of the compass deck so far (the deck number)
-N_ST = 380
+O_TAL = 380       # per-seat tallies: O_TAL + T_* * MAXP + seat
+N_ST = O_TAL + 13 * MAXP   # 13 = N_TAL
 
 # Chance: substreams of sim.rng keyed on (seed, game, purpose, index); nothing draws from
 # stream 0.  Slots of the ``rs`` array (uint64): 1 + s the bot of seat s; RS_BASE the game's
@@ -117,3 +125,79 @@ SEAT_DTYPES = dict(coins="int32", goods_sold="int8", crew_pos="int8", wages_paid
                    return_bonus="int16", compass_tradewind="int16", compass_sunken="int16",
                    compass_map="int16", compass_pirate="int16", treasure_coins="int32",
                    pirate_coins="int32", payouts_received="int32")
+
+
+# ------------------------------------------------------------ named groups
+class Board(NamedTuple):
+    """The map (``data.py``): kind and island of every space, compass numbering (``comp``
+    space -> compass index, -1; ``comp_nodes`` the reverse), neighbours (``nbr``, ``deg``),
+    ``padj[c, v]`` v is next to compass space c, the harbours, and the special spaces (the
+    harbours, then the compass spaces: the route planner's targets)."""
+    kind: np.ndarray
+    island: np.ndarray
+    comp: np.ndarray
+    comp_nodes: np.ndarray
+    nbr: np.ndarray
+    deg: np.ndarray
+    padj: np.ndarray
+    harb_nodes: np.ndarray
+    special: np.ndarray
+
+
+class Routes(NamedTuple):
+    """Distance tables of the special spaces (see the module docstring)."""
+    DS: np.ndarray
+    WS: np.ndarray
+    LS: np.ndarray
+    DSS: np.ndarray
+    LSS: np.ndarray
+
+
+class Compass(NamedTuple):
+    """Compass tiles (kind, value, island, identity) and cards (the same)."""
+    tk: np.ndarray
+    tv: np.ndarray
+    ti: np.ndarray
+    tid: np.ndarray
+    ck: np.ndarray
+    cv: np.ndarray
+    ci: np.ndarray
+    cid: np.ndarray
+
+
+class Rules(NamedTuple):
+    """Everything read-only in a game: rule values ``R``, dice faces and the data."""
+    R: np.ndarray
+    faces: np.ndarray
+    board: Board
+    routes: Routes
+    compass: Compass
+
+
+class Scratch(NamedTuple):
+    """Work buffers of a chunk, reused by every game: the legal options of a decision
+    (``opts``), an ordering (``order``: tiles at setup, the first-player dice), the route
+    planner's candidates (``cand`` special index, ``candv`` value), the win shares of the
+    game just played (``win``) and the leader after each round (``leaders``)."""
+    opts: np.ndarray
+    order: np.ndarray
+    cand: np.ndarray
+    candv: np.ndarray
+    win: np.ndarray
+    leaders: np.ndarray
+
+
+class Out(NamedTuple):
+    """What ``run_games`` writes for game j of the chunk; ``seat[j, s, k]`` the columns of
+    SEAT_FIELDS of seat s."""
+    winner: np.ndarray
+    end_reason: np.ndarray
+    first_player: np.ndarray
+    rounds: np.ndarray
+    ender: np.ndarray
+    bank: np.ndarray
+    bank_short: np.ndarray
+    win: np.ndarray
+    seat: np.ndarray
+    lead_changes: np.ndarray
+    lead_settled: np.ndarray

@@ -166,8 +166,7 @@ def place_choice(st, R, p, bp, rs, opts, no):
 
 
 @helper
-def plan_target(st, R, kind, island, comp_nodes, harb_nodes, tk, tv, Lt, Lss, var, p, cur, r, bp, cn, cv,
-                rs):
+def plan_target(st, R, board, compass, Lt, Lss, p, cur, r, bp, sc, rs):
     """Heuristic route planner: the special space (harbour or compass, as a special index)
     to head for, -1 for none.
 
@@ -176,7 +175,17 @@ def plan_target(st, R, kind, island, comp_nodes, harb_nodes, tk, tv, Lt, Lss, va
     Batam when p has sold everything or the end has been triggered.  A candidate reachable
     this round scores above any that is not, plus the best second candidate reachable
     after it; unreachable ones score value - distance weight * spaces.  Equal best scores
-    are broken uniformly with the seat's own stream (``tie_wins``)."""
+    are broken uniformly with the seat's own stream (``tie_wins``).  ``Lt, Lss``: the
+    length tables to plan with (``Routes``: LS, LSS avoiding the pirate, else DS, DSS)."""
+    kind = board.kind
+    island = board.island
+    comp_nodes = board.comp_nodes
+    harb_nodes = board.harb_nodes
+    tk = compass.tk
+    tv = compass.tv
+    cn = sc.cand
+    cv = sc.candv
+    var = st[O_PIRC] + 1
     G = R[R_GOODS]
     done = st[O_GOODS + p] >= G
     ended = st[O_ENDED] != 0
@@ -271,11 +280,16 @@ def plan_target(st, R, kind, island, comp_nodes, harb_nodes, tk, tv, Lt, Lss, va
 
 
 @helper
-def heuristic_step(st, R, kind, comp, nbr, deg, padj, Wt, var, p, cur, tgt, tnode, r, can_stop, avoid,
-                   rs):
+def heuristic_step(st, R, board, Wt, p, cur, tgt, tnode, r, can_stop, avoid, rs):
     """Next space for the heuristic bot, -1 to stop: the safe neighbour that goes down the
     weighted distance to the target, dearer entries (occupied spaces, pirate neighbours)
     breaking ties; neighbours still equal are chosen uniformly (the seat's own stream)."""
+    kind = board.kind
+    comp = board.comp
+    nbr = board.nbr
+    deg = board.deg
+    padj = board.padj
+    var = st[O_PIRC] + 1
     best = -1
     bw = INF * 4
     ties = 0

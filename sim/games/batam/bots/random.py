@@ -2,7 +2,7 @@
 from the seat's own stream (slot 1 + seat); a forced choice draws nothing."""
 from __future__ import annotations
 
-from ....jit import helper, helper_inline
+from ....jit import helper_inline
 from ....rng import rand_int
 
 
@@ -12,7 +12,7 @@ def pick(rs, p, n):
     return 0 if n == 1 else rand_int(rs, 1 + p, n)
 
 
-@helper
+@helper_inline
 def wages(rs, p, c):
     """Phase 1 with c >= 2 coins: the captain's wage 1 .. c-1, then the sailor's 1 .. the rest."""
     cap = 1 + pick(rs, p, c - 1)
@@ -20,7 +20,7 @@ def wages(rs, p, c):
     return cap, sal
 
 
-@helper
+@helper_inline
 def reroll_mask(rs, p):
     """Phase 2: stop re-rolling (0, even odds), or which dice to re-roll (one of the 7
     non-empty subsets, bit i = die i)."""
