@@ -80,7 +80,7 @@ def test_cubes_and_money_conserved_inside_the_state():
         rs = np.zeros(K.N_RS, np.uint64)
         tal = tallies(st)
         for g in range(40):
-            K.play_game(g, np.uint64(5), ctx, ids, bp, st, rs, K.new_scratch(ctx))
+            K.play_game(g, np.uint64(5), ctx, ids, bp, st, rs, K.new_scratch(ctx), K.NO_RECORD, K.NO_SNAPS)
             cubes = st[K.O_CUBE:K.O_CUBE + 4 * K.MAXI].reshape(K.MAXI, 4)
             assert cubes.sum() == st[K.O_GOODS:K.O_GOODS + players].sum()
             assert (cubes.sum(1) == st[K.O_NCUBE:K.O_NCUBE + K.MAXI]).all()

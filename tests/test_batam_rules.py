@@ -55,7 +55,7 @@ def blank(ctx, seed=1, game=0):
     st = np.zeros(K.N_ST, np.int64)
     rs = np.zeros(K.N_RS, np.uint64)
     K.start_streams(rs, np.uint64(seed), game, R[K.R_P])
-    first = K.setup(st, ctx, rs, np.zeros(K.MAXK, np.int64))
+    first = K.setup(st, ctx, rs, np.zeros(K.MAXK, np.int64), K.NO_RECORD)
     # clear the compass set-up: tests place what they need
     st[K.O_TILE:K.O_TILE + K.MAXC] = -1
     st[K.O_PIRC] = -1
@@ -88,7 +88,7 @@ def tallies(st):
 def sail(ctx, st, p, rs, tal=None, bot="heuristic", **settings):
     """Phase 3 for seat p (its tallies land in ``st``: ``tal`` is ``tallies(st)``)."""
     bid, bp = bot_params(bot, ctx.R[K.R_P], **settings)
-    K.sail(st, ctx, p, bid, bp, rs, K.new_scratch(ctx))
+    K.sail(st, ctx, p, bid, bp, rs, K.new_scratch(ctx), K.NO_RECORD)
 
 
 def tally(tal, t, p):
@@ -148,7 +148,7 @@ def test_place_phase_places_every_numbered_die_within_limits(players):
         st, rs, _ = blank(ctx)
         st[K.O_DV:K.O_DV + 3] = [5, 0, 3]
         bid, bp = bot_params(bot, players)
-        K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64))
+        K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
         placed = [(b, v) for b in range(players) for v, o in board(st, b) if o == 0]
         assert sorted(v for _, v in placed) == [3, 5]
         assert all(b != 0 for b, _ in placed)
@@ -164,7 +164,7 @@ def test_dice_that_fit_nowhere_stay_home():
     put_board(st, 2, [(5, 1), (5, 3), (1, 1)])
     st[K.O_DV:K.O_DV + 3] = [4, 4, 4]
     bid, bp = bot_params("random", 4)
-    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64))
+    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
     assert board(st, 3) == [(4, 0)]
     assert list(st[K.O_DV:K.O_DV + 3]).count(4) == 2
 
@@ -179,7 +179,7 @@ def test_heuristic_places_high_die_on_best_wage():
         st[K.O_OFFER + 2 * b + 1] = s
     st[K.O_DV:K.O_DV + 3] = [2, 5, 1]
     bid, bp = bot_params("miser", 4)
-    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64))
+    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
     assert board(st, 1) == [(5, 0)]
 
 
@@ -192,7 +192,7 @@ def test_wage_offers_move_coins_and_respect_minimum():
             st[K.O_COINS] = coins
             st[K.O_OFFER:K.O_OFFER + 2] = 0
             bid, bp = bot_params(bot, 4)
-            K.offer_wages(st, ctx.R, 0, bid, bp, rs)
+            K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
             cap, sal = int(st[K.O_OFFER]), int(st[K.O_OFFER + 1])
             assert cap + sal + st[K.O_COINS] == coins
             if coins >= 2:
@@ -208,29 +208,29 @@ def test_heuristic_wage_bidding_outbid_adapt_give_up():
     ctx = make_ctx(4)
     st, rs, _ = blank(ctx)
     bid, bp = bot_params("heuristic", 4)
-    K.offer_wages(st, ctx.R, 0, bid, bp, rs)
-    K.offer_wages(st, ctx.R, 1, bid, bp, rs)
+    K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
+    K.offer_wages(st, ctx.R, 1, bid, bp, rs, K.NO_RECORD)
     assert list(st[K.O_OFFER:K.O_OFFER + 4]) == [4, 1, 5, 1]
     st[K.O_COINS + 2] = 4
-    K.offer_wages(st, ctx.R, 2, bid, bp, rs)
+    K.offer_wages(st, ctx.R, 2, bid, bp, rs, K.NO_RECORD)
     assert list(st[K.O_OFFER + 4:K.O_OFFER + 6]) == [2, 1]
     # a later round: the others paid at most 2 for a captain last round, so 3 is enough
     st, rs, _ = blank(ctx)
     st[K.O_LASTCAP:K.O_LASTCAP + 4] = [5, 2, 1, 1]
-    K.offer_wages(st, ctx.R, 0, bid, bp, rs)
+    K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
     assert list(st[K.O_OFFER:K.O_OFFER + 2]) == [3, 1]
     # ... unless someone already offered more this round: outbid by one
     st[K.O_OFFER + 2 * 3] = 5
-    K.offer_wages(st, ctx.R, 1, bid, bp, rs)
+    K.offer_wages(st, ctx.R, 1, bid, bp, rs, K.NO_RECORD)
     assert st[K.O_OFFER + 2] == 6
     # someone paid 9 last round: beating it (10) costs more than 4 + 2, so it offers 1
     st, rs, _ = blank(ctx)
     st[K.O_LASTCAP:K.O_LASTCAP + 4] = [5, 9, 1, 1]
-    K.offer_wages(st, ctx.R, 0, bid, bp, rs)
+    K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
     assert list(st[K.O_OFFER:K.O_OFFER + 2]) == [1, 1]
     # the modest style ignores the others
     bid, bp = bot_params("modest", 4)
-    K.offer_wages(st, ctx.R, 2, bid, bp, rs)
+    K.offer_wages(st, ctx.R, 2, bid, bp, rs, K.NO_RECORD)
     assert list(st[K.O_OFFER + 4:K.O_OFFER + 6]) == [3, 2]
 
 
@@ -246,7 +246,7 @@ def test_collect_wages_captain_sailor_paid_ship_free_unclaimed_returned():
     put_board(st, 0, [(5, 1), (3, 2), (1, 3)])
     put_board(st, 1, [(2, 0)])
     before = total_money(st, 4)
-    K.collect_wages(st, ctx.R)
+    K.collect_wages(st, ctx.R, K.NO_RECORD)
     assert list(st[K.O_COINS:K.O_COINS + 4]) == [13, 15, 12, 10]
     assert total_money(st, 4) == before
     assert st[K.O_NB:K.O_NB + 4].sum() == 0 and st[K.O_OFFER:K.O_OFFER + 8].sum() == 0
@@ -262,7 +262,7 @@ def eager_rerolls(ctx, coins=20):
     bank = int(st[K.O_BANK])
     tal = tallies(st)
     bid, bp = bot_params("heuristic", 4, reroll_low=5, reroll_max=3, reserve=0)
-    K.reroll_phase(st, ctx.R, ctx.faces, 0, bid, bp, rs, 0)
+    K.reroll_phase(st, ctx.R, ctx.faces, 0, bid, bp, rs, 0, K.NO_RECORD)
     return tally(tal, K.T_RR, 0), tally(tal, K.T_RRC, 0), int(st[K.O_COINS]), int(st[K.O_BANK]) - bank
 
 
@@ -293,7 +293,7 @@ def test_sale_pays_25_and_5_to_each_earlier_cube():
         st[K.O_NCUBE + isl] += 1
     before = total_money(st, 4)
     bank = int(st[K.O_BANK])
-    K.sell(st, ctx.R, 0, isl)
+    K.sell(st, ctx.R, 0, isl, K.NO_RECORD)
     assert list(st[K.O_COINS:K.O_COINS + 4]) == [35, 25, 25, 20]
     assert st[K.O_BANK] == bank - 25
     assert st[K.O_NCUBE + isl] == 3 and st[K.O_GOODS] == 1
@@ -478,7 +478,7 @@ def test_treasure_map_tile_paid_at_the_islands_harbour_and_tradewind_once_per_ro
     tal = tallies(st)
     tal[:] = 0
     st[K.O_POS] = node(b, 1, 3)                                # ~ ~ * [x] ~
-    K.sail(st, ctx, 0, K.BOT_RANDOM, np.zeros(K.N_BOTPAR), rs, K.new_scratch(ctx))
+    K.sail(st, ctx, 0, K.BOT_RANDOM, np.zeros(K.N_BOTPAR), rs, K.new_scratch(ctx), K.NO_RECORD)
     assert tally(tal, K.T_TW, 0) == 0
 
 
@@ -509,13 +509,13 @@ def test_deck_reshuffles_discards_when_empty():
     st[K.O_DECKN] = 0
     st[K.O_DISC:K.O_DISC + 3] = [3, 5, 7]
     st[K.O_DISCN] = 3
-    k = K.draw_card(st, rs, ctx.compass.cid)
+    k = K.draw_card(st, rs, ctx.compass.cid, K.NO_RECORD)
     assert k in (3, 5, 7)
     assert st[K.O_DECKN] == 2 and st[K.O_DISCN] == 0
     assert sorted(list(st[K.O_DECK:K.O_DECK + 2]) + [k]) == [3, 5, 7]
     st[K.O_DECKN] = 0
     st[K.O_DISCN] = 0
-    assert K.draw_card(st, rs, ctx.compass.cid) == -1        # nothing left anywhere
+    assert K.draw_card(st, rs, ctx.compass.cid, K.NO_RECORD) == -1        # nothing left anywhere
 
 
 # ------------------------------------------------------------------ the end
@@ -552,7 +552,7 @@ def test_return_triggers_end_and_bonus_for_every_returning_ship():
             assert st[K.O_POS + p] == 0
         assert st[K.O_ENDED] == 1 and st[K.O_ENDER] == 0
         coins = st[K.O_COINS:K.O_COINS + 3].copy()
-        K.return_bonuses(st, R, 0)
+        K.return_bonuses(st, R, 0, K.NO_RECORD)
         assert list(st[K.O_COINS:K.O_COINS + 3] - coins) == paid
         assert [tally(tal, K.T_BONUS, p) for p in range(3)] == paid
 
@@ -599,7 +599,7 @@ def test_first_player_by_two_dice_ties_rerolled():
         ties += rounds > 1
         rs = np.zeros(K.N_RS, np.uint64)
         rs[K.RS_SETUP] = Stream.substream(9, g, SETUP, 0).state
-        assert K.first_by_dice(rs, np.array(faces, np.int64), 4, np.zeros(8, np.int64)) == cont[0]
+        assert K.first_by_dice(rs, np.array(faces, np.int64), 4, np.zeros(8, np.int64), K.NO_RECORD) == cont[0]
     assert ties > 10
 
 

@@ -35,7 +35,7 @@ def test_equal_boards_are_chosen_uniformly_by_the_placer_stream():
         st[K.O_DV:K.O_DV + 3] = [3, 0, 0]
         others = rs[2:5].copy()
         before = rs[1]
-        K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64))
+        K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
         chosen += [b for b in range(1, 4) if st[K.O_NB + b] == 1]
         assert rs[1] != before                      # the placer's own stream decided
         assert (rs[2:5] == others).all()            # and no other seat's
@@ -53,7 +53,7 @@ def test_no_tie_draws_nothing():
         st[K.O_OFFER + 2 * b + 1] = 1
     st[K.O_DV:K.O_DV + 3] = [4, 0, 0]
     before = rs.copy()
-    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64))
+    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
     assert st[K.O_NB + 2] == 1 and (rs == before).all()
 
 
@@ -66,7 +66,7 @@ def test_equal_dice_are_one_option():
     st[K.O_OFFER + 3] = 1
     st[K.O_DV:K.O_DV + 3] = [4, 4, 0]
     before = rs.copy()
-    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64))
+    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
     assert [int(st[K.O_BV + 3 + k]) for k in range(2)] == [4, 4] and (rs == before).all()
 
 
@@ -122,7 +122,7 @@ def test_heuristic_games_meet_ties():
     rs = np.zeros(K.N_RS, np.uint64)
     drew = 0
     for g in range(30):
-        K.play_game(g, np.uint64(3), ctx, ids, bp, st, rs, K.new_scratch(ctx))
+        K.play_game(g, np.uint64(3), ctx, ids, bp, st, rs, K.new_scratch(ctx), K.NO_RECORD, K.NO_SNAPS)
         drew += sum(rs[1 + s] != Stream(3, g, 1 + s).state for s in range(4))
     assert drew > 30
 
@@ -135,7 +135,7 @@ def play(ctx, bots, g, seed=5):
     bp[:, :par.shape[1]] = par
     st = np.zeros(K.N_ST, np.int64)
     rs = np.zeros(K.N_RS, np.uint64)
-    K.play_game(g, np.uint64(seed), ctx, ids, bp, st, rs, K.new_scratch(ctx))
+    K.play_game(g, np.uint64(seed), ctx, ids, bp, st, rs, K.new_scratch(ctx), K.NO_RECORD, K.NO_SNAPS)
     return st, rs
 
 
@@ -161,9 +161,9 @@ def test_a_seats_rerolls_move_no_other_dice():
     for bid, bp in (eager, never):
         st, rs, _ = blank(ctx, seed=8, game=3)
         tal = tallies(st)
-        K.reroll_phase(st, R, faces, 0, bid, bp, rs, 0)
-        K.reroll_phase(st, R, faces, 1, never[0], never[1], rs, 0)
-        K.reroll_phase(st, R, faces, 0, never[0], never[1], rs, 1)
+        K.reroll_phase(st, R, faces, 0, bid, bp, rs, 0, K.NO_RECORD)
+        K.reroll_phase(st, R, faces, 1, never[0], never[1], rs, 0, K.NO_RECORD)
+        K.reroll_phase(st, R, faces, 0, never[0], never[1], rs, 1, K.NO_RECORD)
         seen.append((int(tal[K.T_RR * K.MAXP]), list(st[K.O_DV + 3:K.O_DV + 6]),
                      list(st[K.O_DV:K.O_DV + 3])))
     assert seen[0][0] == 3 and seen[1][0] == 0
@@ -209,7 +209,7 @@ def test_deck_and_tiles_keep_their_relative_order_when_one_is_removed(tmp_path):
         st[K.O_DISC:K.O_DISC + 18] = st[K.O_DECK:K.O_DECK + 18]
         st[K.O_DISCN] = 18
         st[K.O_DECKN] = 0
-        K.draw_card(st, rs, full_ctx.compass.cid)
+        K.draw_card(st, rs, full_ctx.compass.cid, K.NO_RECORD)
         assert st[K.O_NSHUF] == 1
         again = [d["clab"][k] for k in st[K.O_DECK:K.O_DECK + 18]]
         assert sorted(again) == sorted(order) and again != order

@@ -3,7 +3,8 @@ place where, re-roll prices; and Phase 4: Collect Wages."""
 from __future__ import annotations
 
 from ...jit import helper, helper_inline
-from .state import (O_TAL, MAXP, O_BO, O_BV, O_COINS, O_LASTCAP, O_NB, O_OFFER, R_OPPLIM, R_P, R_RR_FIRST,
+from ...record import rec
+from .state import (E_PAID, O_TAL, MAXP, O_BO, O_BV, O_COINS, O_LASTCAP, O_NB, O_OFFER, R_OPPLIM, R_P, R_RR_FIRST,
                     R_RR_PRICING, R_RR_STEP, RR_RISING, T_WEARN, T_WPAID)
 
 
@@ -68,7 +69,7 @@ def reroll_price(R, n):
 
 
 @helper
-def collect_wages(st, R):
+def collect_wages(st, R, buf):
     """Phase 4: wages to the dice in the captain and sailor slots, the rest back home."""
     P = R[R_P]
     for b in range(P):
@@ -79,6 +80,7 @@ def collect_wages(st, R):
                 st[O_COINS + o] += w
                 st[O_TAL + T_WEARN * MAXP + o] += w
                 st[O_TAL + T_WPAID * MAXP + b] += w
+                rec(buf, E_PAID, o, b, k, w, 0, 0, 0)
             else:
                 st[O_COINS + b] += w
             if k == 0:

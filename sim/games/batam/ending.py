@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from ...jit import helper
+from ...record import rec
 from .money import bank_pays
-from .state import (O_TAL, MAXP, O_COINS, O_GOODS, O_RET, O_RETA, R_BONUS, R_P, R_WINDOW, T_BONUS,
+from .state import (E_BONUS, O_TAL, MAXP, O_COINS, O_GOODS, O_RET, O_RETA, R_BONUS, R_P, R_WINDOW, T_BONUS,
                     WINDOW_ROUND)
 
 
 @helper
-def return_bonuses(st, R, lead):
+def return_bonuses(st, R, lead, buf):
     """End of the final round's sailing: the return bonus, in crew-row order, to every ship
     that returned to Batam this round (window 'round') or at/after the trigger ('after')."""
     P = R[R_P]
@@ -16,7 +17,9 @@ def return_bonuses(st, R, lead):
         p = (lead + i) % P
         got = st[O_RET + p] if R[R_WINDOW] == WINDOW_ROUND else st[O_RETA + p]
         if got != 0:
-            st[O_TAL + T_BONUS * MAXP + p] += bank_pays(st, R, p, R[R_BONUS])
+            paid = bank_pays(st, R, p, R[R_BONUS])
+            st[O_TAL + T_BONUS * MAXP + p] += paid
+            rec(buf, E_BONUS, p, paid, 0, 0, 0, 0, 0)
 
 
 @helper

@@ -8,6 +8,7 @@ counted as usual but has no effect."""
 from __future__ import annotations
 
 from ...jit import helper, helper_inline
+from ...record import rec
 from ...rng import DICE, open_substream
 from .bots.heuristic import pays_pirate as heuristic_pays_pirate
 from .bots.heuristic import heuristic_step, place_choice, place_prepare, plan_target
@@ -22,7 +23,8 @@ from .crew import board_total, can_place, place_die, reroll_price
 from .money import bank_pays, is_neutral, pays_bank
 from .sailing import discard, draw_card, enter_cost, legal_end, safe_step, sell
 from .setup import roll
-from .state import (O_TAL, B_AVOID, BOT_RANDOM, CHARGE_EACH, COMPASS, HARBOUR, MAP, MAXI, MAXP,
+from .state import (E_CARD, E_EFFECT, E_PLACE, E_RANSOM, E_REROLL, E_ROLL, E_STEP, E_STOP, E_WAGES,
+                    FX_CASH, FX_MAP, FX_PIRATE, FX_SUNKEN, FX_TRADEWIND, O_TAL, B_AVOID, BOT_RANDOM, CHARGE_EACH, COMPASS, HARBOUR, MAP, MAXI, MAXP,
                     MODE_NONE, MODE_TILES, O_COINS, O_CUBE, O_DV, O_ENDED, O_ENDER, O_GOODS, O_MAPV,
                     O_NB, O_OFFER, O_PCH, O_PIRC, O_POS, O_RET, O_RETA, O_TILE, O_TW, R_CHARGE, R_GOODS,
                     R_MODE, R_P, R_PFEE, R_TWLIMIT, RS_BASE, RS_DIE, SUNKEN, T_DIST, T_MAP, T_PIR, T_PIRC,
@@ -31,7 +33,7 @@ from .state import (O_TAL, B_AVOID, BOT_RANDOM, CHARGE_EACH, COMPASS, HARBOUR, M
 
 # ------------------------------------------------------------ phase 1
 @helper
-def offer_wages(st, R, p, bot, bp, rs):
+def offer_wages(st, R, p, bot, bp, rs, buf):
     """Phase 1 for seat p: move the captain's and sailor's wages onto its board (with one coin
     only the captain's, with none nothing: no decision)."""
     c = st[O_COINS + p]
@@ -46,6 +48,7 @@ def offer_wages(st, R, p, bot, bp, rs):
     else:
         cap = 0
         sal = 0
+    rec(buf, E_WAGES, p, cap, sal, c, 0, 0, 0)
     st[O_COINS + p] -= cap + sal
     st[O_OFFER + 2 * p] = cap
     st[O_OFFER + 2 * p + 1] = sal
@@ -53,7 +56,7 @@ def offer_wages(st, R, p, bot, bp, rs):
 
 # ------------------------------------------------------------ phase 2
 @helper
-def reroll_phase(st, R, faces, p, bot, bp, rs, rnd):
+def reroll_phase(st, R, faces, p, bot, bp, rs, rnd, buf):
     """Phase 2, first part: roll the three dice and pay for re-rolls.  Die i of seat p in
     round rnd (0-based) draws from its own substream (DICE, (rnd * MAXP + p) * 3 + i): its
     roll, then each of its re-rolls."""
@@ -61,6 +64,7 @@ def reroll_phase(st, R, faces, p, bot, bp, rs, rnd):
     for i in range(3):
         open_substream(rs, RS_DIE + i, base, DICE, (rnd * MAXP + p) * 3 + i)
         st[O_DV + 3 * p + i] = roll(rs, RS_DIE + i, faces)
+        rec(buf, E_ROLL, -1, p, i, st[O_DV + 3 * p + i], 0, 0, 0)
     n = 0
     while True:
         cost = reroll_price(R, n)
@@ -70,6 +74,7 @@ def reroll_phase(st, R, faces, p, bot, bp, rs, rnd):
             mask = random_reroll_mask(rs, p)
         else:
             mask = heuristic_reroll_mask(st, R, p, bp, n, cost)
+        rec(buf, E_REROLL, p, mask, cost, 0, 0, 0, 0)
         if mask == 0:
             break
         pays_bank(st, p, cost)
@@ -78,6 +83,7 @@ def reroll_phase(st, R, faces, p, bot, bp, rs, rnd):
         for i in range(3):
             if (mask >> i) & 1:
                 st[O_DV + 3 * p + i] = roll(rs, RS_DIE + i, faces)
+                rec(buf, E_ROLL, -1, p, i, st[O_DV + 3 * p + i], n + 1, 0, 0)
         n += 1
 
 
@@ -99,7 +105,7 @@ def place_options(st, R, p, opts):
 
 
 @helper
-def place_phase(st, R, p, bot, bp, rs, opts):
+def place_phase(st, R, p, bot, bp, rs, opts, buf):
     """Phase 2, second part: place numbered dice one at a time while any can go somewhere."""
     if bot != BOT_RANDOM:
         place_prepare(st, R, p)
@@ -112,7 +118,9 @@ def place_phase(st, R, p, bot, bp, rs, opts):
         else:
             k = place_choice(st, R, p, bp, rs, opts, no)
         i = opts[k] // 4
-        place_die(st, opts[k] % 4, st[O_DV + 3 * p + i], p)
+        b = opts[k] % 4
+        slot = place_die(st, b, st[O_DV + 3 * p + i], p)
+        rec(buf, E_PLACE, p, i, st[O_DV + 3 * p + i], b, slot, 0, 0)
         st[O_DV + 3 * p + i] = -1
 
 
@@ -135,7 +143,7 @@ def legal_steps(st, R, board, p, cur, r, opts):
 
 
 @helper_inline
-def pirate_neighbour(st, R, padj, p, n, nd):
+def pirate_neighbour(st, R, padj, p, n, nd, buf):
     """Entering a space next to the pirate tile: its fee per die on the board (each time, or
     once a round: ``R_CHARGE``)."""
     pc = st[O_PIRC]
@@ -143,29 +151,35 @@ def pirate_neighbour(st, R, padj, p, n, nd):
         if R[R_CHARGE] == CHARGE_EACH or st[O_PCH + p] == 0:
             st[O_PCH + p] = 1
             st[O_TAL + T_PIR * MAXP + p] += 1
-            if not is_neutral(R, st[O_TILE + pc]):
-                st[O_TAL + T_PIRC * MAXP + p] += pays_bank(st, p, R[R_PFEE] * nd)
+            neu = is_neutral(R, st[O_TILE + pc])
+            fee = 0
+            if not neu:
+                fee = pays_bank(st, p, R[R_PFEE] * nd)
+                st[O_TAL + T_PIRC * MAXP + p] += fee
+            rec(buf, E_EFFECT, p, FX_PIRATE, fee, 0, st[O_TILE + pc], neu, pc)
 
 
 @helper
-def enter_harbour(st, R, island, p, n):
+def enter_harbour(st, R, island, p, n, buf):
     """A harbour: sell a goods cube there (once per island), cash the maps held for it.
     Returns True when something changed (the bot re-plans)."""
     changed = False
     isl = island[n]
     if isl != 0 and st[O_GOODS + p] < R[R_GOODS] and st[O_CUBE + 4 * isl + p] == 0:
-        sell(st, R, p, isl)
+        sell(st, R, p, isl, buf)
         changed = True
     mv = st[O_MAPV + MAXI * p + isl]
     if mv > 0:
-        st[O_TAL + T_TREAS * MAXP + p] += bank_pays(st, R, p, mv)
+        got = bank_pays(st, R, p, mv)
+        st[O_TAL + T_TREAS * MAXP + p] += got
         st[O_MAPV + MAXI * p + isl] = 0
+        rec(buf, E_EFFECT, p, FX_CASH, got, 0, isl, 0, 0)
         changed = True
     return changed
 
 
 @helper
-def enter_tile(st, R, compass, c, p):
+def enter_tile(st, R, compass, c, p, buf):
     """Tiles mode, compass space c: tradewind (extra movement, once a round: ``R_TWLIMIT``),
     sunken treasure (coins, tile taken), treasure map (coins later, tile taken).  Returns
     (extra movement, something changed)."""
@@ -185,34 +199,40 @@ def enter_tile(st, R, compass, c, p):
                 extra = tv[t]
             st[O_TAL + T_TW * MAXP + p] += 1
             changed = True
+            rec(buf, E_EFFECT, p, FX_TRADEWIND, extra, 0, t, neu, c)
     elif tk[t] == SUNKEN:
         st[O_TAL + T_SUNK * MAXP + p] += 1
+        got = 0
         if not neu:
-            st[O_TAL + T_TREAS * MAXP + p] += bank_pays(st, R, p, tv[t])
+            got = bank_pays(st, R, p, tv[t])
+            st[O_TAL + T_TREAS * MAXP + p] += got
         st[O_TILE + c] = -1
         changed = True
+        rec(buf, E_EFFECT, p, FX_SUNKEN, got, 0, t, neu, c)
     elif tk[t] == MAP:
         st[O_TAL + T_MAP * MAXP + p] += 1
         if not neu:
             st[O_MAPV + MAXI * p + ti[t]] += tv[t]
         st[O_TILE + c] = -1
         changed = True
+        rec(buf, E_EFFECT, p, FX_MAP, 0 if neu else tv[t], 0, t, neu, ti[t])
     return extra, changed
 
 
 @helper
-def enter_card(st, R, compass, p, bot, bp, rs, r, nd):
+def enter_card(st, R, compass, p, bot, bp, rs, r, nd, buf):
     """Cards mode: draw a compass card.  Tradewind (extra movement), sunken treasure (coins),
     treasure map (kept: coins later), pirate (pay the ransom per die, the bot decides, or stop).
     Returns (extra movement, something changed, stop)."""
     ck = compass.ck
     cv = compass.cv
     ci = compass.ci
-    k = draw_card(st, rs, compass.cid)
+    k = draw_card(st, rs, compass.cid, buf)
     if k < 0:
         return 0, False, False
     kk = ck[k]
     neu = is_neutral(R, k)
+    rec(buf, E_CARD, -1, k, kk, cv[k], p, 0, 0)
     extra = 0
     changed = False
     stop = False
@@ -222,16 +242,21 @@ def enter_card(st, R, compass, p, bot, bp, rs, r, nd):
             extra = cv[k]
         discard(st, k)
         changed = True
+        rec(buf, E_EFFECT, p, FX_TRADEWIND, extra, 1, k, neu, 0)
     elif kk == SUNKEN:
         st[O_TAL + T_SUNK * MAXP + p] += 1
+        got = 0
         if not neu:
-            st[O_TAL + T_TREAS * MAXP + p] += bank_pays(st, R, p, cv[k])
+            got = bank_pays(st, R, p, cv[k])
+            st[O_TAL + T_TREAS * MAXP + p] += got
         discard(st, k)
+        rec(buf, E_EFFECT, p, FX_SUNKEN, got, 1, k, neu, 0)
     elif kk == MAP:
         st[O_TAL + T_MAP * MAXP + p] += 1
         if not neu:
             st[O_MAPV + MAXI * p + ci[k]] += cv[k]
         changed = True
+        rec(buf, E_EFFECT, p, FX_MAP, 0 if neu else cv[k], 1, k, neu, ci[k])
     else:
         st[O_TAL + T_PIR * MAXP + p] += 1
         cost = cv[k] * nd
@@ -241,12 +266,16 @@ def enter_card(st, R, compass, p, bot, bp, rs, r, nd):
                 pay = random_pays_pirate(rs, p)
             else:
                 pay = heuristic_pays_pirate(bp, r, cost)
+            rec(buf, E_RANSOM, p, k, cost, 1 if pay else 0, 0, 0, 0)
+        fee = 0
         if neu:
             pass  # the decision is made (and drawn) as usual, to no effect
         elif pay:
-            st[O_TAL + T_PIRC * MAXP + p] += pays_bank(st, p, cost)
+            fee = pays_bank(st, p, cost)
+            st[O_TAL + T_PIRC * MAXP + p] += fee
         else:
             stop = True
+        rec(buf, E_EFFECT, p, FX_PIRATE, fee, 1, k, neu, 1 if stop else 0)
         discard(st, k)
     return extra, changed, stop
 
@@ -265,7 +294,7 @@ def back_in_batam(st, R, p):
 
 
 @helper
-def sail(st, rules, p, bot, bp, rs, sc):
+def sail(st, rules, p, bot, bp, rs, sc, buf):
     """Phase 3 for seat p: move step by step, applying every space's effects on entry."""
     R = rules.R
     board = rules.board
@@ -290,9 +319,11 @@ def sail(st, rules, p, bot, bp, rs, sc):
         if bot == BOT_RANDOM:
             no = legal_steps(st, R, board, p, cur, r, opts)
             if no == 0:
+                rec(buf, E_STOP, p, cur, r, 0, 0, 0, 0)
                 break
             k = random_step(rs, p, no, can_stop)
             if k < 0:
+                rec(buf, E_STOP, p, cur, r, 0, 0, 0, 0)
                 break
             n = opts[k]
         else:
@@ -302,23 +333,26 @@ def sail(st, rules, p, bot, bp, rs, sc):
                 replan = False
             n = heuristic_step(st, R, board, Wt, p, cur, tgt, tnode, r, can_stop, avoid, rs)
             if n < 0:
+                rec(buf, E_STOP, p, cur, r, 0, 0, 0, 0)
                 break
         # ---- enter n
         r -= enter_cost(st, R, kind, p, n)
+        rec(buf, E_STEP, p, cur, n, r, 0, 0, 0)
         cur = n
         st[O_POS + p] = n
         moved = True
         st[O_TAL + T_DIST * MAXP + p] += 1
         stop_now = False
-        pirate_neighbour(st, R, board.padj, p, n, nd)
+        pirate_neighbour(st, R, board.padj, p, n, nd, buf)
         if kind[n] == HARBOUR:
-            if enter_harbour(st, R, island, p, n):
+            if enter_harbour(st, R, island, p, n, buf):
                 replan = True
         elif kind[n] == COMPASS and mode != MODE_NONE:
             if mode == MODE_TILES:
-                extra, changed = enter_tile(st, R, rules.compass, board.comp[n], p)
+                extra, changed = enter_tile(st, R, rules.compass, board.comp[n], p, buf)
             else:
-                extra, changed, stop_now = enter_card(st, R, rules.compass, p, bot, bp, rs, r, nd)
+                extra, changed, stop_now = enter_card(st, R, rules.compass, p, bot, bp, rs, r, nd,
+                                                      buf)
             r += extra
             if changed:
                 replan = True

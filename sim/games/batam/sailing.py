@@ -3,9 +3,10 @@ costs, selling goods in harbours, the compass deck."""
 from __future__ import annotations
 
 from ...jit import helper, helper_inline
+from ...record import rec
 from .setup import key_deck
 from .money import bank_pays, pays_player
-from .state import (O_TAL, HARBOUR, INF, MAXP, O_CUBE, O_DECK, O_DECKN, O_DISC, O_DISCN, O_FC, O_GOODS,
+from .state import (E_SELL, E_SHUFFLE, O_TAL, HARBOUR, INF, MAXP, O_CUBE, O_DECK, O_DECKN, O_DISC, O_DISCN, O_FC, O_GOODS,
                     O_NCUBE, O_NSHUF, O_PIRC, O_POS, R_OCC, R_OCCH, R_P, R_PAYOUT, R_SALE, T_PAYR)
 
 
@@ -104,20 +105,23 @@ def safe_step(st, R, kind, comp, nbr, deg, p, n, r):
 
 
 @helper
-def sell(st, R, p, isl):
+def sell(st, R, p, isl, buf):
     """Sell a cube on island isl: the sale price from the bank, the payout to each earlier cube."""
-    bank_pays(st, R, p, R[R_SALE])
+    got = bank_pays(st, R, p, R[R_SALE])
+    paid_all = 0
     for q in range(R[R_P]):
         if q != p and st[O_CUBE + 4 * isl + q] != 0:
             paid = pays_player(st, p, q, R[R_PAYOUT])
             st[O_TAL + T_PAYR * MAXP + q] += paid
+            paid_all += paid
+    rec(buf, E_SELL, p, isl, got, paid_all, 0, 0, 0)
     st[O_CUBE + 4 * isl + p] = 1
     st[O_NCUBE + isl] += 1
     st[O_GOODS + p] += 1
 
 
 @helper
-def draw_card(st, rs, cid):
+def draw_card(st, rs, cid, buf):
     """Top card of the compass deck (reshuffling the discards when empty), -1 if none."""
     if st[O_DECKN] == 0:
         nd = st[O_DISCN]
@@ -129,6 +133,7 @@ def draw_card(st, rs, cid):
         st[O_DISCN] = 0
         st[O_NSHUF] += 1
         key_deck(st, cid, rs, st[O_NSHUF], nd)
+        rec(buf, E_SHUFFLE, -1, st[O_NSHUF], nd, 0, 0, 0, 0)
     st[O_DECKN] -= 1
     return st[O_DECK + st[O_DECKN]]
 

@@ -5,9 +5,10 @@ index); the slots of the ``rs`` array are named in ``state`` (``RS_*``)."""
 from __future__ import annotations
 
 from ...jit import helper, helper_inline
+from ...record import rec
 from ...rng import DECK, SETUP, game_base, item_key, open_substream, rand_int, seed_streams, \
     sort_by_keys, substream_start
-from .state import (MAXC, MAXP, MODE_CARDS, MODE_TILES, O_BANK, O_BO, O_BV, O_DECK, O_DECKN, O_DV,
+from .state import (E_FIRST, E_SHUFFLE, E_TILE, MAXC, MAXP, MODE_CARDS, MODE_TILES, O_BANK, O_BO, O_BV, O_DECK, O_DECKN, O_DV,
                     O_ENDER, O_LASTCAP, O_PIRC, O_POS, O_COINS, O_TILE, P_TILES, PIRATE, R_BANK0,
                     R_MODE, R_NC, R_NK, R_NT, R_P, R_START, R_STARTNODE, RS_BASE, RS_KEYS, RS_SETUP)
 
@@ -27,7 +28,7 @@ def start_streams(rs, seed, g, P):
 
 
 @helper
-def first_by_dice(rs, faces, P, val):
+def first_by_dice(rs, faces, P, val, buf):
     """Every player rolls two dice (seasick 0); the highest starts; tied leaders re-roll.
     The dice come from the substream in slot RS_SETUP (SETUP, 0)."""
     cont = (1 << P) - 1
@@ -35,7 +36,10 @@ def first_by_dice(rs, faces, P, val):
         best = -1
         for s in range(P):
             if (cont >> s) & 1:
-                val[s] = roll(rs, RS_SETUP, faces) + roll(rs, RS_SETUP, faces)
+                d1 = roll(rs, RS_SETUP, faces)
+                d2 = roll(rs, RS_SETUP, faces)
+                rec(buf, E_FIRST, -1, s, d1, d2, 0, 0, 0)
+                val[s] = d1 + d2
                 if val[s] > best:
                     best = val[s]
         nc = 0
@@ -65,7 +69,7 @@ def key_deck(st, cid, rs, d, n):
 
 
 @helper
-def setup(st, rules, rs, order):
+def setup(st, rules, rs, order, buf):
     """Fresh game: bank, money, ships at Batam, compass tiles or deck; returns the first player.
 
     Chance (``rs[RS_BASE]`` holds the game's base): the first player from substream (SETUP,
@@ -96,7 +100,7 @@ def setup(st, rules, rs, order):
         st[O_BANK] -= R[R_START]
     base = rs[RS_BASE]
     open_substream(rs, RS_SETUP, base, SETUP, 0)
-    first = first_by_dice(rs, faces, P, order)
+    first = first_by_dice(rs, faces, P, order, buf)
     if R[R_MODE] == MODE_TILES:
         nt = R[R_NT]
         keys = rs[RS_KEYS:RS_KEYS + nt]
@@ -107,6 +111,7 @@ def setup(st, rules, rs, order):
         for c in range(R[R_NC]):
             t = order[c]
             st[O_TILE + c] = t
+            rec(buf, E_TILE, -1, c, t, tk[t], rules.compass.tv[t], 0, 0)
             if tk[t] == PIRATE:
                 st[O_PIRC] = c
     elif R[R_MODE] == MODE_CARDS:
@@ -115,4 +120,5 @@ def setup(st, rules, rs, order):
             st[O_DECK + i] = i
         st[O_DECKN] = nk
         key_deck(st, cid, rs, 0, nk)
+        rec(buf, E_SHUFFLE, -1, 0, nk, 0, 0, 0, 0)
     return first

@@ -116,6 +116,14 @@ N_TAL = 13
 
 END_RETURN, END_HORIZON = 0, 1
 
+# Recorded events (sim/record.py; Game.actions names them): rec(buf, kind, actor, a..f).
+# Chance outcomes have actor -1; decisions the seat that chose; the rest (E_ROUND, E_SELL,
+# E_EFFECT, E_PAID, E_BONUS, E_END) say what the rules did, for ``sim show``.
+(E_FIRST, E_TILE, E_SHUFFLE, E_ROUND, E_WAGES, E_ROLL, E_REROLL, E_PLACE, E_STEP, E_STOP, E_CARD,
+ E_RANSOM, E_SELL, E_EFFECT, E_PAID, E_BONUS, E_END) = range(1, 18)
+# E_EFFECT's ``what``
+FX_TRADEWIND, FX_SUNKEN, FX_MAP, FX_PIRATE, FX_CASH = range(5)
+
 # the per-seat result columns: coins, goods, crew position, then the N_TAL tallies (T_*)
 SEAT_FIELDS = ("coins", "goods_sold", "crew_pos", "wages_paid", "wages_earned", "rerolls",
                "reroll_coins", "distance", "return_bonus", "compass_tradewind", "compass_sunken",
