@@ -360,6 +360,7 @@ GAME = Game(
     impact_default_mode="remove",
     actions=ACTIONS,
     record_shape=record_shape,
+    show_module="sim.games.batam.show",
     notes={},
     # sim robust: the styles from the strongest (RULES.md, Bots: one style against three
     # heuristic bots), random last
