@@ -159,7 +159,7 @@ def pirate_neighbour(st, R, padj, p, n, nd, buf):
             rec(buf, E_EFFECT, p, FX_PIRATE, fee, 0, st[O_TILE + pc], neu, pc)
 
 
-@helper
+@helper_inline
 def enter_harbour(st, R, island, p, n, buf):
     """A harbour: sell a goods cube there (once per island), cash the maps held for it.
     Returns True when something changed (the bot re-plans)."""
@@ -178,7 +178,7 @@ def enter_harbour(st, R, island, p, n, buf):
     return changed
 
 
-@helper
+@helper_inline
 def enter_tile(st, R, compass, c, p, buf):
     """Tiles mode, compass space c: tradewind (extra movement, once a round: ``R_TWLIMIT``),
     sunken treasure (coins, tile taken), treasure map (coins later, tile taken).  Returns
@@ -219,7 +219,7 @@ def enter_tile(st, R, compass, c, p, buf):
     return extra, changed
 
 
-@helper
+@helper_inline
 def enter_card(st, R, compass, p, bot, bp, rs, r, nd, buf):
     """Cards mode: draw a compass card.  Tradewind (extra movement), sunken treasure (coins),
     treasure map (kept: coins later), pirate (pay the ransom per die, the bot decides, or stop).

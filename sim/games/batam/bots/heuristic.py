@@ -31,7 +31,7 @@ def standing(st, R, q):
     return st[O_COINS + q] + st[O_OFFER + 2 * q] + st[O_OFFER + 2 * q + 1] + 20 * st[O_GOODS + q]
 
 
-@helper
+@helper_inline
 def wages(st, R, p, bp, c):
     """Phase 1 with c >= 2 coins: (captain, sailor) wages.  With two players 1 and 1 (the only
     opponent must crew you anyway); else the base wages, more the further the seat is behind
@@ -88,7 +88,7 @@ def wages(st, R, p, bp, c):
     return cap, sal
 
 
-@helper
+@helper_inline
 def reroll_mask(st, R, p, bp, n, cost):
     """Phase 2, before re-roll n (0 the first) costing ``cost``: which dice to re-roll (bit i =
     die i), 0 to stop.  Never with two players, at most ``B_RRMAX`` times, keeping ``B_RESERVE``
@@ -135,7 +135,7 @@ def place_score(st, R, p, b, v, bp):
     return wage + bp[B_BUMP] * loss - bp[B_SPITE] * v * (1.0 + th)
 
 
-@helper
+@helper_inline
 def place_choice(st, R, p, bp, rs, opts, no):
     """Phase 2: index of the placement to make among the ``no`` legal ones in ``opts`` (4 * die
     + board).  Each (value, board) is scored once: a die equal to an earlier die is the same
@@ -165,7 +165,7 @@ def place_choice(st, R, p, bp, rs, opts, no):
     return bk
 
 
-@helper
+@helper_inline
 def plan_target(st, R, board, compass, Lt, Lss, p, cur, r, bp, sc, rs):
     """Heuristic route planner: the special space (harbour or compass, as a special index)
     to head for, -1 for none.
@@ -279,7 +279,7 @@ def plan_target(st, R, board, compass, Lt, Lss, p, cur, r, bp, sc, rs):
     return best
 
 
-@helper
+@helper_inline
 def heuristic_step(st, R, board, Wt, p, cur, tgt, tnode, r, can_stop, avoid, rs):
     """Next space for the heuristic bot, -1 to stop: the safe neighbour that goes down the
     weighted distance to the target, dearer entries (occupied spaces, pirate neighbours)
