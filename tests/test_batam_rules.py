@@ -6,6 +6,8 @@ capital letters harbours (B = Batam, the start).
 """
 from __future__ import annotations
 
+import heapq
+from collections import deque
 from pathlib import Path
 
 import numpy as np
@@ -663,3 +665,62 @@ def test_bad_deck_and_dice_files_are_rejected(tmp_path):
     f = _write(tmp_path, "m.toml", 'start_coins = 300\ngoods_per_player = 4\n[bank]\n1 = 10\n')
     with pytest.raises(ParamError, match="too few"):
         make_ctx(4, components=f)
+
+
+# ------------------------------------------------------------ route tables
+def _bfs(nb, n, t, blocked):
+    """Fewest spaces from every space to t (the pirate's space ``blocked``)."""
+    dist = [K.INF] * n
+    if t == blocked:
+        return dist
+    dist[t] = 0
+    todo = deque([t])
+    while todo:
+        u = todo.popleft()
+        for v in nb[u]:
+            if v != blocked and dist[v] == K.INF:
+                dist[v] = dist[u] + 1
+                todo.append(v)
+    return dist
+
+
+def _dijkstra(nb, n, t, blocked):
+    """Routes towards t: entering u costs 1, or 1 + PIRATE_PENALTY next to the pirate;
+    equal weights broken by fewer spaces.  Returns (weight, spaces) per space."""
+    if t == blocked:
+        return [K.INF] * n, [K.INF] * n
+    best = {}
+    heap = [(0, 0, t)]
+    while heap:
+        w, steps, u = heapq.heappop(heap)
+        if u in best:
+            continue
+        best[u] = (w, steps)
+        enter_u = 1 + (K.PIRATE_PENALTY if blocked in nb[u] else 0)
+        for v in nb[u]:
+            if v != blocked and v not in best:
+                heapq.heappush(heap, (w + enter_u, steps + 1, v))
+    return ([best.get(v, (K.INF, K.INF))[0] for v in range(n)],
+            [best.get(v, (K.INF, K.INF))[1] for v in range(n)])
+
+
+@pytest.mark.parametrize("crowded", [False, True])
+def test_route_tables_are_the_shortest_paths(crowded):
+    """The kernel's distance tables (the heuristic's route planner reads them; the replay
+    does not need them) against plain BFS and Dijkstra, for every pirate position."""
+    from tests.reference.batam_ref import CROWDED
+    ctx = make_ctx(4, **({"board": str(CROWDED)} if crowded else {}))
+    b = ctx.board
+    n = len(b.kind)
+    nb = [[int(b.nbr[v, j]) for j in range(b.deg[v])] for v in range(n)]
+    special = [int(x) for x in b.special]
+    comp = [int(x) for x in b.comp_nodes]
+    for var, blocked in enumerate([None] + comp):
+        for a, t in enumerate(special):
+            steps = _bfs(nb, n, t, blocked)
+            weight, length = (steps, steps) if blocked is None else _dijkstra(nb, n, t, blocked)
+            assert list(ctx.routes.DS[var, a]) == steps
+            assert list(ctx.routes.WS[var, a]) == weight
+            assert list(ctx.routes.LS[var, a]) == length
+            assert list(ctx.routes.DSS[var, a]) == [steps[s] for s in special]
+            assert list(ctx.routes.LSS[var, a]) == [length[s] for s in special]

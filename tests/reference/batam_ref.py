@@ -25,7 +25,6 @@ paths and every rule are recomputed here, in plain Python: lists, dicts and sets
 from __future__ import annotations
 
 import heapq
-from collections import deque
 from pathlib import Path
 
 from sim.games.batam import GAME
@@ -36,8 +35,7 @@ from sim.rng import DECK, DICE, GAME_PURPOSES, SETUP, Stream, py_game_base, py_i
 
 SEA, COMPASS, HARBOUR = DATA.SEA, DATA.COMPASS, DATA.HARBOUR
 TRADEWIND, SUNKEN, MAP, PIRATE = DATA.TRADEWIND, DATA.SUNKEN, DATA.MAP, DATA.PIRATE
-UNREACHABLE = 30000          # "no route" (the same sentinel as the kernel's tables)
-PIRATE_PENALTY = 4           # the map's weighted tables (kept for the tables test)
+UNREACHABLE = 30000          # "no place to stop" (cost_to_an_end)
 OPP_LIMIT = {2: 3, 3: 2, 4: 1}
 END_RETURN, END_HORIZON = 0, 1
 P_TILES = GAME_PURPOSES      # tile placement keys
@@ -113,8 +111,7 @@ class ReplayMismatch(AssertionError):
 
 # ------------------------------------------------------------------ the map
 class Map:
-    """Spaces, neighbours and, for the route planner, distances to the harbours and
-    compass spaces with and without the pirate's space blocked."""
+    """Spaces, their kinds, islands and neighbours."""
 
     def __init__(self, board):
         self.kind = [int(k) for k in board.kind]
@@ -123,63 +120,10 @@ class Map:
         self.neighbours = [[int(board.nbr[v, j]) for j in range(board.deg[v])] for v in range(self.n)]
         self.compass = [v for v in range(self.n) if self.kind[v] == COMPASS]
         self.harbours = [v for v in range(self.n) if self.kind[v] == HARBOUR]
-        self.targets = self.harbours + self.compass        # what the route planner aims at
         self.start = self.island.index(0)
-        self._cache = {}
 
     def next_to(self, v, w):
         return w in self.neighbours[v]
-
-    def tables(self, pirate):
-        """For the pirate on compass index ``pirate`` (None: no pirate): per target t,
-        ``steps[t][v]`` (fewest spaces from v), ``weight[t][v]`` (spaces, counting a
-        neighbour of the pirate as 1 + PIRATE_PENALTY) and ``length[t][v]`` (spaces along
-        the lightest route, fewest spaces among equally light ones)."""
-        if pirate not in self._cache:
-            blocked = None if pirate is None else self.compass[pirate]
-            steps, weight, length = {}, {}, {}
-            for t in self.targets:
-                steps[t] = self._bfs(t, blocked)
-                if blocked is None:
-                    weight[t] = length[t] = steps[t]
-                else:
-                    weight[t], length[t] = self._dijkstra(t, blocked)
-            self._cache[pirate] = (steps, weight, length)
-        return self._cache[pirate]
-
-    def _bfs(self, t, blocked):
-        dist = [UNREACHABLE] * self.n
-        if t == blocked:
-            return dist
-        dist[t] = 0
-        todo = deque([t])
-        while todo:
-            u = todo.popleft()
-            for v in self.neighbours[u]:
-                if v != blocked and dist[v] == UNREACHABLE:
-                    dist[v] = dist[u] + 1
-                    todo.append(v)
-        return dist
-
-    def _dijkstra(self, t, blocked):
-        """Routes towards t: moving from v into u costs 1, or 1 + penalty when u is next
-        to the pirate; ties broken by fewer spaces."""
-        best = {}
-        if t == blocked:
-            return [UNREACHABLE] * self.n, [UNREACHABLE] * self.n
-        heap = [(0, 0, t)]
-        while heap:
-            w, l, u = heapq.heappop(heap)
-            if u in best:
-                continue
-            best[u] = (w, l)
-            enter_u = 1 + (PIRATE_PENALTY if self.next_to(u, blocked) else 0)
-            for v in self.neighbours[u]:
-                if v != blocked and v not in best:
-                    heapq.heappush(heap, (w + enter_u, l + 1, v))
-        weight = [best.get(v, (UNREACHABLE, UNREACHABLE))[0] for v in range(self.n)]
-        length = [best.get(v, (UNREACHABLE, UNREACHABLE))[1] for v in range(self.n)]
-        return weight, length
 
 
 _MAPS = {}
