@@ -4,8 +4,25 @@ from __future__ import annotations
 
 from ...jit import helper, helper_inline
 from ...record import rec
-from .state import (E_PAID, O_TAL, MAXP, O_BO, O_BV, O_COINS, O_LASTCAP, O_NB, O_OFFER, R_OPPLIM, R_P, R_RR_FIRST,
-                    R_RR_PRICING, R_RR_STEP, RR_RISING, T_WEARN, T_WPAID)
+from .state import (
+    E_PAID,
+    MAXP,
+    O_BO,
+    O_BV,
+    O_COINS,
+    O_LASTCAP,
+    O_NB,
+    O_OFFER,
+    O_TAL,
+    R_OPPLIM,
+    R_P,
+    R_RR_FIRST,
+    R_RR_PRICING,
+    R_RR_STEP,
+    RR_RISING,
+    T_WEARN,
+    T_WPAID,
+)
 
 
 @helper_inline

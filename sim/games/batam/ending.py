@@ -4,8 +4,20 @@ from __future__ import annotations
 from ...jit import helper
 from ...record import rec
 from .money import bank_pays
-from .state import (E_BONUS, O_TAL, MAXP, O_COINS, O_GOODS, O_RET, O_RETA, R_BONUS, R_P, R_WINDOW, T_BONUS,
-                    WINDOW_ROUND)
+from .state import (
+    E_BONUS,
+    MAXP,
+    O_COINS,
+    O_GOODS,
+    O_RET,
+    O_RETA,
+    O_TAL,
+    R_BONUS,
+    R_P,
+    R_WINDOW,
+    T_BONUS,
+    WINDOW_ROUND,
+)
 
 
 @helper

@@ -10,8 +10,8 @@ from __future__ import annotations
 from ...jit import helper, helper_inline
 from ...record import rec
 from ...rng import DICE, open_substream
-from .bots.heuristic import pays_pirate as heuristic_pays_pirate
 from .bots.heuristic import heuristic_step, place_choice, place_prepare, plan_target
+from .bots.heuristic import pays_pirate as heuristic_pays_pirate
 from .bots.heuristic import reroll_mask as heuristic_reroll_mask
 from .bots.heuristic import wages as heuristic_wages
 from .bots.random import pays_pirate as random_pays_pirate
@@ -23,12 +23,69 @@ from .crew import board_total, can_place, place_die, reroll_price
 from .money import bank_pays, is_neutral, pays_bank
 from .sailing import discard, draw_card, enter_cost, legal_end, safe_step, sell
 from .setup import roll
-from .state import (E_CARD, E_EFFECT, E_PLACE, E_RANSOM, E_REROLL, E_ROLL, E_STEP, E_STOP, E_WAGES,
-                    FX_CASH, FX_MAP, FX_PIRATE, FX_SUNKEN, FX_TRADEWIND, O_TAL, B_AVOID, BOT_RANDOM, CHARGE_EACH, COMPASS, HARBOUR, MAP, MAXI, MAXP,
-                    MODE_NONE, MODE_TILES, O_COINS, O_CUBE, O_DV, O_ENDED, O_ENDER, O_GOODS, O_MAPV,
-                    O_NB, O_OFFER, O_PCH, O_PIRC, O_POS, O_RET, O_RETA, O_TILE, O_TW, R_CHARGE, R_GOODS,
-                    R_MODE, R_P, R_PFEE, R_TWLIMIT, RS_BASE, RS_DIE, SUNKEN, T_DIST, T_MAP, T_PIR, T_PIRC,
-                    T_RR, T_RRC, T_SUNK, T_TREAS, T_TW, TRADEWIND, TW_ANY)
+from .state import (
+    B_AVOID,
+    BOT_RANDOM,
+    CHARGE_EACH,
+    COMPASS,
+    E_CARD,
+    E_EFFECT,
+    E_PLACE,
+    E_RANSOM,
+    E_REROLL,
+    E_ROLL,
+    E_STEP,
+    E_STOP,
+    E_WAGES,
+    FX_CASH,
+    FX_MAP,
+    FX_PIRATE,
+    FX_SUNKEN,
+    FX_TRADEWIND,
+    HARBOUR,
+    MAP,
+    MAXI,
+    MAXP,
+    MODE_NONE,
+    MODE_TILES,
+    O_COINS,
+    O_CUBE,
+    O_DV,
+    O_ENDED,
+    O_ENDER,
+    O_GOODS,
+    O_MAPV,
+    O_NB,
+    O_OFFER,
+    O_PCH,
+    O_PIRC,
+    O_POS,
+    O_RET,
+    O_RETA,
+    O_TAL,
+    O_TILE,
+    O_TW,
+    R_CHARGE,
+    R_GOODS,
+    R_MODE,
+    R_P,
+    R_PFEE,
+    R_TWLIMIT,
+    RS_BASE,
+    RS_DIE,
+    SUNKEN,
+    T_DIST,
+    T_MAP,
+    T_PIR,
+    T_PIRC,
+    T_RR,
+    T_RRC,
+    T_SUNK,
+    T_TREAS,
+    T_TW,
+    TRADEWIND,
+    TW_ANY,
+)
 
 
 # ------------------------------------------------------------ phase 1

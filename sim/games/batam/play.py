@@ -11,10 +11,40 @@ from .crew import collect_wages
 from .ending import final_ranking, return_bonuses, round_leader
 from .phases import offer_wages, place_phase, reroll_phase, sail
 from .setup import setup, start_streams
-from .state import (E_END, E_ROUND, END_HORIZON, END_RETURN, HRES_DRAW, MAXC, MAXI, MAXK, MAXP, N_BOTPAR, N_RS, N_ST,
-                    N_TAL, O_BANK, O_COINS, O_DV, O_ENDED, O_ENDER, O_GOODS, O_PCH, O_RET, O_RETA,
-                    O_SHORT, O_TAL, O_TW, R_HORIZON, R_HRES, R_P, SEAT_DTYPES, SEAT_FIELDS, Out,
-                    Scratch)
+from .state import (
+    E_END,
+    E_ROUND,
+    END_HORIZON,
+    END_RETURN,
+    HRES_DRAW,
+    MAXC,
+    MAXI,
+    MAXK,
+    MAXP,
+    N_BOTPAR,
+    N_RS,
+    N_ST,
+    N_TAL,
+    O_BANK,
+    O_COINS,
+    O_DV,
+    O_ENDED,
+    O_ENDER,
+    O_GOODS,
+    O_PCH,
+    O_RET,
+    O_RETA,
+    O_SHORT,
+    O_TAL,
+    O_TW,
+    R_HORIZON,
+    R_HRES,
+    R_P,
+    SEAT_DTYPES,
+    SEAT_FIELDS,
+    Out,
+    Scratch,
+)
 
 
 @helper_inline

@@ -4,10 +4,34 @@ from __future__ import annotations
 
 from ...jit import helper, helper_inline
 from ...record import rec
-from .setup import key_deck
 from .money import bank_pays, pays_player
-from .state import (E_SELL, E_SHUFFLE, O_TAL, HARBOUR, INF, MAXP, O_CUBE, O_DECK, O_DECKN, O_DISC, O_DISCN, O_FC, O_GOODS,
-                    O_NCUBE, O_NSHUF, O_PIRC, O_POS, R_OCC, R_OCCH, R_P, R_PAYOUT, R_SALE, T_PAYR)
+from .setup import key_deck
+from .state import (
+    E_SELL,
+    E_SHUFFLE,
+    HARBOUR,
+    INF,
+    MAXP,
+    O_CUBE,
+    O_DECK,
+    O_DECKN,
+    O_DISC,
+    O_DISCN,
+    O_FC_COST,
+    O_FC_SPACE,
+    O_GOODS,
+    O_NCUBE,
+    O_NSHUF,
+    O_PIRC,
+    O_POS,
+    O_TAL,
+    R_OCC,
+    R_OCCH,
+    R_P,
+    R_PAYOUT,
+    R_SALE,
+    T_PAYR,
+)
 
 
 @helper_inline
@@ -43,8 +67,8 @@ def finish_cost(st, R, kind, comp, nbr, deg, p, v):
         return 0
     # v is a sea/compass space holding another ship; only such spaces are not ends
     P = R[R_P]
-    cl = st[O_FC:O_FC + 4]
-    cd = st[O_FC + 4:O_FC + 8]
+    cl = st[O_FC_SPACE:O_FC_SPACE + MAXP]
+    cd = st[O_FC_COST:O_FC_COST + MAXP]
     nc = 0
     for q in range(P):
         u = st[O_POS + q]

@@ -6,11 +6,51 @@ from __future__ import annotations
 
 from ...jit import helper, helper_inline
 from ...record import rec
-from ...rng import DECK, SETUP, game_base, item_key, open_substream, rand_int, seed_streams, \
-    sort_by_keys, substream_start
-from .state import (E_FIRST, E_SHUFFLE, E_TILE, MAXC, MAXP, MODE_CARDS, MODE_TILES, O_BANK, O_BO, O_BV, O_DECK, O_DECKN, O_DV,
-                    O_ENDER, O_LASTCAP, O_PIRC, O_POS, O_COINS, O_TILE, P_TILES, PIRATE, R_BANK0,
-                    R_MODE, R_NC, R_NK, R_NT, R_P, R_START, R_STARTNODE, RS_BASE, RS_KEYS, RS_SETUP)
+from ...rng import (
+    DECK,
+    SETUP,
+    game_base,
+    item_key,
+    open_substream,
+    rand_int,
+    seed_streams,
+    sort_by_keys,
+    substream_start,
+)
+from .state import (
+    E_FIRST,
+    E_SHUFFLE,
+    E_TILE,
+    MAXC,
+    MAXP,
+    MODE_CARDS,
+    MODE_TILES,
+    O_BANK,
+    O_BO,
+    O_BV,
+    O_COINS,
+    O_DECK,
+    O_DECKN,
+    O_DV,
+    O_ENDER,
+    O_LASTCAP,
+    O_PIRC,
+    O_POS,
+    O_TILE,
+    P_TILES,
+    PIRATE,
+    R_BANK0,
+    R_MODE,
+    R_NC,
+    R_NK,
+    R_NT,
+    R_P,
+    R_START,
+    R_STARTNODE,
+    RS_BASE,
+    RS_KEYS,
+    RS_SETUP,
+)
 
 
 @helper_inline
