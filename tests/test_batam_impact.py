@@ -25,6 +25,7 @@ from sim.games.batam import GAME
 from sim.games.batam import data as DATA
 from sim.games.batam import figures as FIG
 from sim.params import ParamError, UsageError
+from sim.record import record_run
 from tests.reference import batam_ref as ref
 
 
@@ -40,13 +41,11 @@ def same_game(a, b, j):
 
 
 def ref_games(players, bots, count, seed=17, play=True, **rules):
-    """The reference engine's games (played, or only set up)."""
-    resolved = GAME.resolve_rules(rules)
-    choices = GAME.choose_bots(bots, players)
-    spec = [(c.bot.name, dict(c.settings)) for c in choices]
+    """The kernel's games (recorded) replayed by the reference engine, which keeps the tiles
+    set aside and the tiles or cards that came into play (``play=False``: only set up)."""
     games = []
-    for j in range(count):
-        g = ref.Batam(seed, j, resolved, spec)
+    for r in record_run("batam", range(count), rules=rules, bots=bots, players=players, seed=seed):
+        g = ref.Batam(r.seed, r.index, r.rules, r.players, r.events)
         if play:
             g.play()
         else:
@@ -121,7 +120,7 @@ def neutral_case(tmp_path_factory, mode, crowded):
     if key not in _BASES:
         rules = {"compass": mode, "horizon": 12}
         if crowded:
-            from tests.test_batam_reference import CROWDED
+            CROWDED = ref.CROWDED.read_text()
             board = tmp_path_factory.mktemp("crowded") / "board.toml"
             board.write_text(CROWDED)
             rules["board"] = str(board)

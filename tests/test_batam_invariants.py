@@ -6,7 +6,7 @@ import pytest
 
 from sim.games.batam import GAME, SEAT_FIELDS
 from sim.games.batam import kernel as K
-from tests.test_batam_rules import make_ctx
+from tests.test_batam_rules import make_ctx, tallies
 
 BANK = 628
 
@@ -78,12 +78,9 @@ def test_cubes_and_money_conserved_inside_the_state():
         bp[:, :par.shape[1]] = par
         st = np.zeros(K.N_ST, np.int64)
         rs = np.zeros(K.N_RS, np.uint64)
-        tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+        tal = tallies(st)
         for g in range(40):
-            K.play_game(g, np.uint64(5), *ctx[:1], *ctx[1:], ids, bp, st, rs, tal,
-                        np.zeros(64, np.int64), np.zeros(K.MAXK, np.int64), np.zeros(K.MAXP),
-                        np.zeros(K.MAXI + K.MAXC, np.int64), np.zeros(K.MAXI + K.MAXC),
-                        np.zeros(200, np.int64))
+            K.play_game(g, np.uint64(5), ctx, ids, bp, st, rs, K.new_scratch(ctx), K.NO_RECORD, K.NO_SNAPS)
             cubes = st[K.O_CUBE:K.O_CUBE + 4 * K.MAXI].reshape(K.MAXI, 4)
             assert cubes.sum() == st[K.O_GOODS:K.O_GOODS + players].sum()
             assert (cubes.sum(1) == st[K.O_NCUBE:K.O_NCUBE + K.MAXI]).all()
@@ -93,7 +90,7 @@ def test_cubes_and_money_conserved_inside_the_state():
             assert st[K.O_OFFER:K.O_OFFER + 8].sum() == 0 and st[K.O_NB:K.O_NB + 4].sum() == 0
             # the compass deck: every card is in the deck, the discards or was a map
             n_cards = st[K.O_DECKN] + st[K.O_DISCN] + tal[K.T_MAP * K.MAXP:K.T_MAP * K.MAXP + 4].sum()
-            assert n_cards == ctx[0][K.R_NK]
+            assert n_cards == ctx.R[K.R_NK]
 
 
 def test_unlimited_bank_conserves_money_too():

@@ -6,6 +6,8 @@ capital letters harbours (B = Batam, the start).
 """
 from __future__ import annotations
 
+import heapq
+from collections import deque
 from pathlib import Path
 
 import numpy as np
@@ -18,9 +20,6 @@ from sim.params import ParamError
 from sim.rng import SETUP, Stream
 
 # ------------------------------------------------------------------ helpers
-CTX_MAP = slice(2, 23)  # kind ... ci, cid: the arrays sail() takes after R
-
-
 def make_ctx(players=4, **rules):
     return GAME.prepare(GAME.resolve_rules(rules), players)
 
@@ -29,20 +28,23 @@ def mini_ctx(grid: str, islands: dict, players=2, tiles=None, **rules):
     """A context whose map is ``grid`` (no validation: any size, any compass count)."""
     b = DATA._parse_grid(Path("mini"), {"grid": grid, "islands": islands, "start": "B"})
     d = DATA.derive(b)
-    ctx = list(make_ctx(players, **rules))
-    R = ctx[0].copy()
+    ctx = make_ctx(players, **rules)
+    R = ctx.R.copy()
     R[K.R_STARTNODE] = int(np.flatnonzero(b.island == 0)[0])
     R[K.R_N] = len(b.kind)
     R[K.R_NI] = len(b.island_names)
     R[K.R_NC] = len(d["comp_nodes"])
-    ctx[0] = R
-    ctx[2:16] = [b.kind, b.island, d["comp"], d["comp_nodes"], b.nbr, b.deg, d["padj"], d["harb_nodes"],
-                 d["special"], d["DS"], d["WS"], d["LS"], d["DSS"], d["LSS"]]
+    ctx = ctx._replace(
+        R=R, board=K.Board(kind=b.kind, island=b.island, comp=d["comp"], comp_nodes=d["comp_nodes"],
+                           nbr=b.nbr, deg=b.deg, padj=d["padj"], harb_nodes=d["harb_nodes"],
+                           special=d["special"]),
+        routes=K.Routes(DS=d["DS"], WS=d["WS"], LS=d["LS"], DSS=d["DSS"], LSS=d["LSS"]))
     if tiles is not None:
         R[K.R_NT] = len(tiles[0])
-        ctx[16:19] = [np.array(t, np.int64) for t in tiles]
-        ctx[23] = np.arange(1, len(tiles[0]) + 1, dtype=np.int64)   # tile identities
-    return tuple(ctx), b
+        tk, tv, ti = (np.array(t, np.int64) for t in tiles)
+        ctx = ctx._replace(compass=ctx.compass._replace(
+            tk=tk, tv=tv, ti=ti, tid=np.arange(1, len(tiles[0]) + 1, dtype=np.int64)))  # identities
+    return ctx, b
 
 
 def node(b, r, c):
@@ -51,11 +53,11 @@ def node(b, r, c):
 
 def blank(ctx, seed=1, game=0):
     """A set-up game (ships at Batam, 20 coins each) and its streams."""
-    R = ctx[0]
+    R = ctx.R
     st = np.zeros(K.N_ST, np.int64)
     rs = np.zeros(K.N_RS, np.uint64)
     K.start_streams(rs, np.uint64(seed), game, R[K.R_P])
-    first = K.setup(st, R, ctx[1], ctx[16], ctx[23], ctx[22], rs, np.zeros(K.MAXK, np.int64))
+    first = K.setup(st, ctx, rs, np.zeros(K.MAXK, np.int64), K.NO_RECORD)
     # clear the compass set-up: tests place what they need
     st[K.O_TILE:K.O_TILE + K.MAXC] = -1
     st[K.O_PIRC] = -1
@@ -80,11 +82,15 @@ def board(st, b):
     return [(int(st[K.O_BV + 3 * b + k]), int(st[K.O_BO + 3 * b + k])) for k in range(st[K.O_NB + b])]
 
 
-def sail(ctx, st, p, rs, tal, bot="heuristic", **settings):
-    bid, bp = bot_params(bot, ctx[0][K.R_P], **settings)
-    opts = np.zeros(64, np.int64)
-    K.sail(st, ctx[0], *ctx[CTX_MAP], p, bid, bp, rs, tal, opts, np.zeros(K.MAXI + K.MAXC, np.int64),
-           np.zeros(K.MAXI + K.MAXC))
+def tallies(st):
+    """The tallies of the state ``st`` (a view: tally(tallies(st), ...) reads st)."""
+    return st[K.O_TAL:K.O_TAL + K.N_TAL * K.MAXP]
+
+
+def sail(ctx, st, p, rs, tal=None, bot="heuristic", **settings):
+    """Phase 3 for seat p (its tallies land in ``st``: ``tal`` is ``tallies(st)``)."""
+    bid, bp = bot_params(bot, ctx.R[K.R_P], **settings)
+    K.sail(st, ctx, p, bid, bp, rs, K.new_scratch(ctx), K.NO_RECORD)
 
 
 def tally(tal, t, p):
@@ -108,7 +114,7 @@ def test_rulebook_example_equal_value_pushes_right():
     slot = K.place_die(st, alex, 2, becky)
     assert slot == 1
     assert board(st, alex) == [(4, 2), (2, becky), (2, 3)]
-    assert not K.can_place(st, ctx[0], 2, alex)          # three dice: full
+    assert not K.can_place(st, ctx.R, 2, alex)          # three dice: full
 
 
 def test_first_die_is_captain_and_board_stays_descending():
@@ -125,7 +131,7 @@ def test_first_die_is_captain_and_board_stays_descending():
 def test_per_opponent_limits(players, limit):
     ctx = make_ctx(players)
     st, _, _ = blank(ctx)
-    R = ctx[0]
+    R = ctx.R
     assert R[K.R_OPPLIM] == limit
     assert not K.can_place(st, R, 0, 0)                  # never on your own board
     for k in range(limit):
@@ -144,12 +150,12 @@ def test_place_phase_places_every_numbered_die_within_limits(players):
         st, rs, _ = blank(ctx)
         st[K.O_DV:K.O_DV + 3] = [5, 0, 3]
         bid, bp = bot_params(bot, players)
-        K.place_phase(st, ctx[0], 0, bid, bp, rs, np.zeros(64, np.int64))
+        K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
         placed = [(b, v) for b in range(players) for v, o in board(st, b) if o == 0]
         assert sorted(v for _, v in placed) == [3, 5]
         assert all(b != 0 for b, _ in placed)
         for b in range(1, players):
-            assert sum(1 for bb, _ in placed if bb == b) <= ctx[0][K.R_OPPLIM]
+            assert sum(1 for bb, _ in placed if bb == b) <= ctx.R[K.R_OPPLIM]
 
 
 def test_dice_that_fit_nowhere_stay_home():
@@ -160,7 +166,7 @@ def test_dice_that_fit_nowhere_stay_home():
     put_board(st, 2, [(5, 1), (5, 3), (1, 1)])
     st[K.O_DV:K.O_DV + 3] = [4, 4, 4]
     bid, bp = bot_params("random", 4)
-    K.place_phase(st, ctx[0], 0, bid, bp, rs, np.zeros(64, np.int64))
+    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
     assert board(st, 3) == [(4, 0)]
     assert list(st[K.O_DV:K.O_DV + 3]).count(4) == 2
 
@@ -175,7 +181,7 @@ def test_heuristic_places_high_die_on_best_wage():
         st[K.O_OFFER + 2 * b + 1] = s
     st[K.O_DV:K.O_DV + 3] = [2, 5, 1]
     bid, bp = bot_params("miser", 4)
-    K.place_phase(st, ctx[0], 0, bid, bp, rs, np.zeros(64, np.int64))
+    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
     assert board(st, 1) == [(5, 0)]
 
 
@@ -188,7 +194,7 @@ def test_wage_offers_move_coins_and_respect_minimum():
             st[K.O_COINS] = coins
             st[K.O_OFFER:K.O_OFFER + 2] = 0
             bid, bp = bot_params(bot, 4)
-            K.offer_wages(st, ctx[0], 0, bid, bp, rs)
+            K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
             cap, sal = int(st[K.O_OFFER]), int(st[K.O_OFFER + 1])
             assert cap + sal + st[K.O_COINS] == coins
             if coins >= 2:
@@ -204,29 +210,29 @@ def test_heuristic_wage_bidding_outbid_adapt_give_up():
     ctx = make_ctx(4)
     st, rs, _ = blank(ctx)
     bid, bp = bot_params("heuristic", 4)
-    K.offer_wages(st, ctx[0], 0, bid, bp, rs)
-    K.offer_wages(st, ctx[0], 1, bid, bp, rs)
+    K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
+    K.offer_wages(st, ctx.R, 1, bid, bp, rs, K.NO_RECORD)
     assert list(st[K.O_OFFER:K.O_OFFER + 4]) == [4, 1, 5, 1]
     st[K.O_COINS + 2] = 4
-    K.offer_wages(st, ctx[0], 2, bid, bp, rs)
+    K.offer_wages(st, ctx.R, 2, bid, bp, rs, K.NO_RECORD)
     assert list(st[K.O_OFFER + 4:K.O_OFFER + 6]) == [2, 1]
     # a later round: the others paid at most 2 for a captain last round, so 3 is enough
     st, rs, _ = blank(ctx)
     st[K.O_LASTCAP:K.O_LASTCAP + 4] = [5, 2, 1, 1]
-    K.offer_wages(st, ctx[0], 0, bid, bp, rs)
+    K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
     assert list(st[K.O_OFFER:K.O_OFFER + 2]) == [3, 1]
     # ... unless someone already offered more this round: outbid by one
     st[K.O_OFFER + 2 * 3] = 5
-    K.offer_wages(st, ctx[0], 1, bid, bp, rs)
+    K.offer_wages(st, ctx.R, 1, bid, bp, rs, K.NO_RECORD)
     assert st[K.O_OFFER + 2] == 6
     # someone paid 9 last round: beating it (10) costs more than 4 + 2, so it offers 1
     st, rs, _ = blank(ctx)
     st[K.O_LASTCAP:K.O_LASTCAP + 4] = [5, 9, 1, 1]
-    K.offer_wages(st, ctx[0], 0, bid, bp, rs)
+    K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
     assert list(st[K.O_OFFER:K.O_OFFER + 2]) == [1, 1]
     # the modest style ignores the others
     bid, bp = bot_params("modest", 4)
-    K.offer_wages(st, ctx[0], 2, bid, bp, rs)
+    K.offer_wages(st, ctx.R, 2, bid, bp, rs, K.NO_RECORD)
     assert list(st[K.O_OFFER + 4:K.O_OFFER + 6]) == [3, 2]
 
 
@@ -236,13 +242,13 @@ def test_collect_wages_captain_sailor_paid_ship_free_unclaimed_returned():
     # [2/0 - -]: seat 0 earns 3 and seat 1 takes its sailor's coin back.
     ctx = make_ctx(4)
     st, _, _ = blank(ctx)
-    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    tal = tallies(st)
     st[K.O_COINS:K.O_COINS + 4] = 10
     st[K.O_OFFER:K.O_OFFER + 4] = [4, 2, 3, 1]
     put_board(st, 0, [(5, 1), (3, 2), (1, 3)])
     put_board(st, 1, [(2, 0)])
     before = total_money(st, 4)
-    K.collect_wages(st, ctx[0], tal)
+    K.collect_wages(st, ctx.R, K.NO_RECORD)
     assert list(st[K.O_COINS:K.O_COINS + 4]) == [13, 15, 12, 10]
     assert total_money(st, 4) == before
     assert st[K.O_NB:K.O_NB + 4].sum() == 0 and st[K.O_OFFER:K.O_OFFER + 8].sum() == 0
@@ -256,9 +262,9 @@ def eager_rerolls(ctx, coins=20):
     st, rs, _ = blank(ctx)
     st[K.O_COINS] = coins
     bank = int(st[K.O_BANK])
-    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    tal = tallies(st)
     bid, bp = bot_params("heuristic", 4, reroll_low=5, reroll_max=3, reserve=0)
-    K.reroll_phase(st, ctx[0], ctx[1], 0, bid, bp, rs, tal, 0)
+    K.reroll_phase(st, ctx.R, ctx.faces, 0, bid, bp, rs, 0, K.NO_RECORD)
     return tally(tal, K.T_RR, 0), tally(tal, K.T_RRC, 0), int(st[K.O_COINS]), int(st[K.O_BANK]) - bank
 
 
@@ -282,14 +288,14 @@ def test_sale_pays_25_and_5_to_each_earlier_cube():
     # -5 to each of them.  Seat 3 has no cube there and gets nothing.
     ctx = make_ctx(4)
     st, _, _ = blank(ctx)
-    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    tal = tallies(st)
     isl = 3
     for q in (1, 2):
         st[K.O_CUBE + 4 * isl + q] = 1
         st[K.O_NCUBE + isl] += 1
     before = total_money(st, 4)
     bank = int(st[K.O_BANK])
-    K.sell(st, ctx[0], 0, isl, tal)
+    K.sell(st, ctx.R, 0, isl, K.NO_RECORD)
     assert list(st[K.O_COINS:K.O_COINS + 4]) == [35, 25, 25, 20]
     assert st[K.O_BANK] == bank - 25
     assert st[K.O_NCUBE + isl] == 3 and st[K.O_GOODS] == 1
@@ -302,7 +308,7 @@ def test_bank_short_pays_what_it_has_unlimited_goes_negative():
         ctx = make_ctx(2, bank_empty=mode)
         st, _, _ = blank(ctx)
         st[K.O_BANK] = 7
-        K.bank_pays(st, ctx[0], 0, 25)
+        K.bank_pays(st, ctx.R, 0, 25)
         assert st[K.O_COINS] == coins and st[K.O_BANK] == bank and st[K.O_SHORT] == 18
 
 
@@ -314,18 +320,18 @@ def test_occupied_space_costs_two_and_cannot_be_the_end():
     #   B ~ x ~ ~ R     seat 1's ship sits on space 2 (x)
     ctx, b = mini_ctx(LINE, {"B": "Batam", "R": "Rempang"})
     st, rs, _ = blank(ctx)
-    R = ctx[0]
+    R = ctx.R
     st[K.O_POS + 1] = 2
-    args = (st, R, ctx[2], ctx[4], ctx[6], ctx[7], 0)
-    assert K.enter_cost(st, R, ctx[2], 0, 2) == 2
-    assert K.finish_cost(st, R, ctx[2], ctx[4], ctx[6], ctx[7], 0, 2) == 1
+    args = (st, R, ctx.board.kind, ctx.board.comp, ctx.board.nbr, ctx.board.deg, 0)
+    assert K.enter_cost(st, R, ctx.board.kind, 0, 2) == 2
+    assert K.finish_cost(st, R, ctx.board.kind, ctx.board.comp, ctx.board.nbr, ctx.board.deg, 0, 2) == 1
     st[K.O_POS] = 1
     assert K.safe_step(*args, 2, 2) == -1      # 2 to enter, nowhere to stop afterwards
     assert K.safe_step(*args, 2, 3) == 2       # 2 to enter, 1 more to space 3
     # sailing with dice 2+1+1 = 4 from Batam: 1 + 2 + 1 = space 3, not Rempang
     st[K.O_POS] = 0
     put_board(st, 0, [(2, 1), (1, 1), (1, 1)])
-    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    tal = tallies(st)
     sail(ctx, st, 0, rs, tal)
     assert st[K.O_POS] == 3 and tally(tal, K.T_DIST, 0) == 3 and st[K.O_GOODS] == 0
 
@@ -336,7 +342,7 @@ def test_ship_may_end_in_an_occupied_harbour_and_sells_there():
     st, rs, _ = blank(ctx)
     st[K.O_POS + 1] = 5
     put_board(st, 0, [(3, 1), (3, 1)])          # 6 = 4 + 2 (occupied harbour)
-    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    tal = tallies(st)
     sail(ctx, st, 0, rs, tal)
     assert st[K.O_POS] == 5 and st[K.O_GOODS] == 1 and st[K.O_COINS] == 45
     # occupied_harbour=false: the harbour costs 1, so 5 points are enough
@@ -358,7 +364,7 @@ def test_selling_costs_no_movement_and_the_ship_sails_on():
     ctx, b = mini_ctx(TWO_ISLES, {"B": "Batam", "S": "Sugi", "R": "Rempang"})
     st, rs, _ = blank(ctx)
     put_board(st, 0, [(3, 1), (3, 1)])
-    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    tal = tallies(st)
     sail(ctx, st, 0, rs, tal)
     assert st[K.O_POS] == 6 and st[K.O_GOODS] == 2 and st[K.O_COINS] == 70
 
@@ -381,9 +387,9 @@ def test_pirate_tile_blocks_its_space_and_charges_neighbours():
         st, rs, _ = blank(ctx)
         st[K.O_TILE] = 0
         st[K.O_PIRC] = 0
-        assert K.is_blocked(st, ctx[4], pir)
+        assert K.is_blocked(st, ctx.board.comp, pir)
         put_board(st, 0, [(5, 1), (3, 1)])      # two dice, 8 movement
-        tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+        tal = tallies(st)
         sail(ctx, st, 0, rs, tal, bot=bot)
         assert st[K.O_POS] == node(b, 0, 4), bot           # reached Rempang either way
         assert tally(tal, K.T_DIST, 0) == path, bot        # the heuristic sails round
@@ -398,7 +404,7 @@ def test_pirate_tile_blocks_its_space_and_charges_neighbours():
     st[K.O_TILE] = 0
     st[K.O_PIRC] = 0
     put_board(st, 0, [(2, 1)])
-    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    tal = tallies(st)
     sail(ctx, st, 0, rs, tal)          # B -> ~(pirate neighbour) -> R(neighbour)
     assert st[K.O_POS] == node(b, 2, 2) and tally(tal, K.T_PIRC, 0) == 3
     assert tally(tal, K.T_PIR, 0) == 1
@@ -411,14 +417,14 @@ COMPASS_LINE = "B~*~R"
 def test_pirate_card_pay_per_die_or_stop(pay_limit, stops):
     #   B ~ * ~ R   the deck holds one pirate card (2 coins per die); three dice aboard
     ctx, b = mini_ctx(COMPASS_LINE, {"B": "Batam", "R": "Rempang"}, compass="cards")
-    ck, cv = ctx[19], ctx[20]
+    ck, cv = ctx.compass.ck, ctx.compass.cv
     k = int(np.flatnonzero((ck == K.PIRATE) & (cv == 2))[0])
     st, rs, _ = blank(ctx)
     st[K.O_DECK] = k
     st[K.O_DECKN] = 1
     st[K.O_DISCN] = 0
     put_board(st, 0, [(2, 1), (1, 1), (1, 1)])
-    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    tal = tallies(st)
     sail(ctx, st, 0, rs, tal, pirate_pay=pay_limit)
     assert tally(tal, K.T_PIR, 0) == 1
     assert st[K.O_DISCN] == 1 and st[K.O_DISC] == k        # discarded either way
@@ -431,13 +437,13 @@ def test_pirate_card_pay_per_die_or_stop(pay_limit, stops):
 def test_compass_cards_tradewind_treasure_and_map():
     #   B ~ * ~ R   tradewind 3 on the compass space: 3 dice of 1 reach Rempang (4 spaces)
     ctx, b = mini_ctx(COMPASS_LINE, {"B": "Batam", "R": "Rempang"}, compass="cards")
-    ck, cv = ctx[19], ctx[20]
+    ck, cv = ctx.compass.ck, ctx.compass.cv
     tw = int(np.flatnonzero((ck == K.TRADEWIND) & (cv == 3))[0])
     st, rs, _ = blank(ctx)
     st[K.O_DECK] = tw
     st[K.O_DECKN] = 1
     put_board(st, 0, [(1, 1), (1, 1), (1, 1)])
-    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    tal = tallies(st)
     sail(ctx, st, 0, rs, tal)
     assert st[K.O_POS] == 4 and tally(tal, K.T_TW, 0) == 1 and st[K.O_GOODS] == 1
     # sunken treasure 4: coins from the bank
@@ -446,6 +452,7 @@ def test_compass_cards_tradewind_treasure_and_map():
     st[K.O_DECK] = sk
     st[K.O_DECKN] = 1
     put_board(st, 0, [(3, 1)])
+    tal = tallies(st)
     tal[:] = 0
     sail(ctx, st, 0, rs, tal)
     assert st[K.O_POS] == 3 and st[K.O_COINS] == 24 and tally(tal, K.T_SUNK, 0) == 1
@@ -459,7 +466,7 @@ def test_treasure_map_tile_paid_at_the_islands_harbour_and_tradewind_once_per_ro
     st, rs, _ = blank(ctx)
     st[K.O_TILE:K.O_TILE + 3] = [0, 1, 2]
     put_board(st, 0, [(1, 1), (1, 1)])            # 2 movement + tradewind 2 = 4 = Rempang
-    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    tal = tallies(st)
     sail(ctx, st, 0, rs, tal, treasure_w=0)
     assert st[K.O_POS] == node(b, 0, 4)
     assert tally(tal, K.T_MAP, 0) == 1 and tally(tal, K.T_TW, 0) == 1
@@ -470,10 +477,10 @@ def test_treasure_map_tile_paid_at_the_islands_harbour_and_tradewind_once_per_ro
     # the same round: moving over the other tradewind tile
     st[K.O_NB] = 0
     put_board(st, 0, [(2, 1)])
+    tal = tallies(st)
     tal[:] = 0
     st[K.O_POS] = node(b, 1, 3)                                # ~ ~ * [x] ~
-    K.sail(st, ctx[0], *ctx[CTX_MAP], 0, K.BOT_RANDOM, np.zeros(K.N_BOTPAR), rs, tal,
-           np.zeros(64, np.int64), np.zeros(32, np.int64), np.zeros(32))
+    K.sail(st, ctx, 0, K.BOT_RANDOM, np.zeros(K.N_BOTPAR), rs, K.new_scratch(ctx), K.NO_RECORD)
     assert tally(tal, K.T_TW, 0) == 0
 
 
@@ -488,7 +495,7 @@ def test_two_tradewind_tiles_in_one_move(limit):
     st, rs, _ = blank(ctx)
     st[K.O_TILE:K.O_TILE + 2] = [0, 1]
     put_board(st, 0, [(1, 1), (1, 1)])
-    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+    tal = tallies(st)
     sail(ctx, st, 0, rs, tal)
     if limit == "any":
         assert tally(tal, K.T_TW, 0) == 1 and st[K.O_TW] == 1 << 0
@@ -504,13 +511,13 @@ def test_deck_reshuffles_discards_when_empty():
     st[K.O_DECKN] = 0
     st[K.O_DISC:K.O_DISC + 3] = [3, 5, 7]
     st[K.O_DISCN] = 3
-    k = K.draw_card(st, rs, ctx[22])
+    k = K.draw_card(st, rs, ctx.compass.cid, K.NO_RECORD)
     assert k in (3, 5, 7)
     assert st[K.O_DECKN] == 2 and st[K.O_DISCN] == 0
     assert sorted(list(st[K.O_DECK:K.O_DECK + 2]) + [k]) == [3, 5, 7]
     st[K.O_DECKN] = 0
     st[K.O_DISCN] = 0
-    assert K.draw_card(st, rs, ctx[22]) == -1        # nothing left anywhere
+    assert K.draw_card(st, rs, ctx.compass.cid, K.NO_RECORD) == -1        # nothing left anywhere
 
 
 # ------------------------------------------------------------------ the end
@@ -523,9 +530,9 @@ def test_return_triggers_end_and_bonus_for_every_returning_ship():
     #   Window 'round': all three get 10; 'after': only seats 0 and 1.
     for window, paid in (("round", [10, 10, 10]), ("after", [10, 10, 0])):
         ctx, b = mini_ctx("B~~R", {"B": "Batam", "R": "Rempang"}, players=3, bonus_window=window)
-        R = ctx[0]
+        R = ctx.R
         st, rs, _ = blank(ctx)
-        tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
+        tal = tallies(st)
         st[K.O_GOODS] = R[K.R_GOODS]
         st[K.O_CUBE + 4 * 1 + 1] = 1
         for p in range(3):
@@ -540,13 +547,14 @@ def test_return_triggers_end_and_bonus_for_every_returning_ship():
                 break
         assert st[K.O_POS + 2] == 0 and st[K.O_RET + 2] == 1
         assert st[K.O_ENDED] == 0 and st[K.O_RETA + 2] == 0
+        tal = tallies(st)
         tal[:] = 0
         for p in (0, 1):
             sail(ctx, st, p, rs, tal)
             assert st[K.O_POS + p] == 0
         assert st[K.O_ENDED] == 1 and st[K.O_ENDER] == 0
         coins = st[K.O_COINS:K.O_COINS + 3].copy()
-        K.return_bonuses(st, R, 0, tal)
+        K.return_bonuses(st, R, 0, K.NO_RECORD)
         assert list(st[K.O_COINS:K.O_COINS + 3] - coins) == paid
         assert [tally(tal, K.T_BONUS, p) for p in range(3)] == paid
 
@@ -562,7 +570,7 @@ def test_ranking_coins_then_goods_then_shared():
     ):
         st[K.O_COINS:K.O_COINS + 4] = coins
         st[K.O_GOODS:K.O_GOODS + 4] = goods
-        assert K.final_ranking(st, ctx[0], win) == winner
+        assert K.final_ranking(st, ctx.R, win) == winner
         assert list(win) == wins
 
 
@@ -593,7 +601,7 @@ def test_first_player_by_two_dice_ties_rerolled():
         ties += rounds > 1
         rs = np.zeros(K.N_RS, np.uint64)
         rs[K.RS_SETUP] = Stream.substream(9, g, SETUP, 0).state
-        assert K.first_by_dice(rs, np.array(faces, np.int64), 4, np.zeros(8, np.int64)) == cont[0]
+        assert K.first_by_dice(rs, np.array(faces, np.int64), 4, np.zeros(8, np.int64), K.NO_RECORD) == cont[0]
     assert ties > 10
 
 
@@ -657,3 +665,62 @@ def test_bad_deck_and_dice_files_are_rejected(tmp_path):
     f = _write(tmp_path, "m.toml", 'start_coins = 300\ngoods_per_player = 4\n[bank]\n1 = 10\n')
     with pytest.raises(ParamError, match="too few"):
         make_ctx(4, components=f)
+
+
+# ------------------------------------------------------------ route tables
+def _bfs(nb, n, t, blocked):
+    """Fewest spaces from every space to t (the pirate's space ``blocked``)."""
+    dist = [K.INF] * n
+    if t == blocked:
+        return dist
+    dist[t] = 0
+    todo = deque([t])
+    while todo:
+        u = todo.popleft()
+        for v in nb[u]:
+            if v != blocked and dist[v] == K.INF:
+                dist[v] = dist[u] + 1
+                todo.append(v)
+    return dist
+
+
+def _dijkstra(nb, n, t, blocked):
+    """Routes towards t: entering u costs 1, or 1 + PIRATE_PENALTY next to the pirate;
+    equal weights broken by fewer spaces.  Returns (weight, spaces) per space."""
+    if t == blocked:
+        return [K.INF] * n, [K.INF] * n
+    best = {}
+    heap = [(0, 0, t)]
+    while heap:
+        w, steps, u = heapq.heappop(heap)
+        if u in best:
+            continue
+        best[u] = (w, steps)
+        enter_u = 1 + (K.PIRATE_PENALTY if blocked in nb[u] else 0)
+        for v in nb[u]:
+            if v != blocked and v not in best:
+                heapq.heappush(heap, (w + enter_u, steps + 1, v))
+    return ([best.get(v, (K.INF, K.INF))[0] for v in range(n)],
+            [best.get(v, (K.INF, K.INF))[1] for v in range(n)])
+
+
+@pytest.mark.parametrize("crowded", [False, True])
+def test_route_tables_are_the_shortest_paths(crowded):
+    """The kernel's distance tables (the heuristic's route planner reads them; the replay
+    does not need them) against plain BFS and Dijkstra, for every pirate position."""
+    from tests.reference.batam_ref import CROWDED
+    ctx = make_ctx(4, **({"board": str(CROWDED)} if crowded else {}))
+    b = ctx.board
+    n = len(b.kind)
+    nb = [[int(b.nbr[v, j]) for j in range(b.deg[v])] for v in range(n)]
+    special = [int(x) for x in b.special]
+    comp = [int(x) for x in b.comp_nodes]
+    for var, blocked in enumerate([None] + comp):
+        for a, t in enumerate(special):
+            steps = _bfs(nb, n, t, blocked)
+            weight, length = (steps, steps) if blocked is None else _dijkstra(nb, n, t, blocked)
+            assert list(ctx.routes.DS[var, a]) == steps
+            assert list(ctx.routes.WS[var, a]) == weight
+            assert list(ctx.routes.LS[var, a]) == length
+            assert list(ctx.routes.DSS[var, a]) == [steps[s] for s in special]
+            assert list(ctx.routes.LSS[var, a]) == [length[s] for s in special]

@@ -11,7 +11,7 @@ import numpy as np
 from sim.games.batam import GAME
 from sim.games.batam import kernel as K
 from sim.rng import DICE, SETUP, Stream, py_game_base, py_substream_start
-from tests.test_batam_rules import blank, bot_params, make_ctx, mini_ctx, node
+from tests.test_batam_rules import blank, bot_params, make_ctx, mini_ctx, node, tallies
 
 
 def reseed(rs, seed, players):
@@ -35,7 +35,7 @@ def test_equal_boards_are_chosen_uniformly_by_the_placer_stream():
         st[K.O_DV:K.O_DV + 3] = [3, 0, 0]
         others = rs[2:5].copy()
         before = rs[1]
-        K.place_phase(st, ctx[0], 0, bid, bp, rs, np.zeros(64, np.int64))
+        K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
         chosen += [b for b in range(1, 4) if st[K.O_NB + b] == 1]
         assert rs[1] != before                      # the placer's own stream decided
         assert (rs[2:5] == others).all()            # and no other seat's
@@ -53,7 +53,7 @@ def test_no_tie_draws_nothing():
         st[K.O_OFFER + 2 * b + 1] = 1
     st[K.O_DV:K.O_DV + 3] = [4, 0, 0]
     before = rs.copy()
-    K.place_phase(st, ctx[0], 0, bid, bp, rs, np.zeros(64, np.int64))
+    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
     assert st[K.O_NB + 2] == 1 and (rs == before).all()
 
 
@@ -66,7 +66,7 @@ def test_equal_dice_are_one_option():
     st[K.O_OFFER + 3] = 1
     st[K.O_DV:K.O_DV + 3] = [4, 4, 0]
     before = rs.copy()
-    K.place_phase(st, ctx[0], 0, bid, bp, rs, np.zeros(64, np.int64))
+    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
     assert [int(st[K.O_BV + 3 + k]) for k in range(2)] == [4, 4] and (rs == before).all()
 
 
@@ -75,14 +75,14 @@ def test_equal_first_steps_are_chosen_uniformly():
     #   B ~        Rempang is two spaces from Batam either way round: east then south, or
     #   ~ R        south then east
     ctx, b = mini_ctx("B~\n~R", {"B": "Batam", "R": "Rempang"})
-    R = ctx[0]
-    target = int(np.flatnonzero(ctx[10] == node(b, 1, 1))[0])    # its special index
+    R = ctx.R
+    target = int(np.flatnonzero(ctx.board.special == node(b, 1, 1))[0])    # its special index
     firsts = []
     for seed in range(80):
         st, rs, _ = blank(ctx)
         reseed(rs, seed, 2)
-        n = K.heuristic_step(st, R, ctx[2], ctx[4], ctx[6], ctx[7], ctx[8], ctx[12], 0, 0,
-                             node(b, 0, 0), target, node(b, 1, 1), 2, True, False, rs)
+        n = K.heuristic_step(st, R, ctx.board, ctx.routes.WS, 0, node(b, 0, 0), target,
+                             node(b, 1, 1), 2, True, False, rs)
         firsts.append(n)
     assert set(firsts) == {node(b, 0, 1), node(b, 1, 0)}
     assert 20 <= firsts.count(node(b, 0, 1)) <= 60
@@ -91,26 +91,24 @@ def test_equal_first_steps_are_chosen_uniformly():
 def test_equal_target_harbours_are_chosen_uniformly():
     #   S ~ B ~ R   Sugi and Rempang, both unsold, both two spaces away: equal targets
     ctx, b = mini_ctx("S~B~R", {"B": "Batam", "S": "Sugi", "R": "Rempang"})
-    R = ctx[0]
+    R = ctx.R
     bid, bp = bot_params("heuristic", 2)
     picks = []
     for seed in range(80):
         st, rs, _ = blank(ctx)
         reseed(rs, seed, 2)
-        t = K.plan_target(st, R, ctx[2], ctx[3], ctx[5], ctx[9], ctx[16], ctx[17], ctx[11],
-                          ctx[14], 0, 0, node(b, 0, 2), 2, bp, np.zeros(K.MAXI + K.MAXC, np.int64),
-                          np.zeros(K.MAXI + K.MAXC), rs)
-        picks.append(int(ctx[10][t]))
+        t = K.plan_target(st, R, ctx.board, ctx.compass, ctx.routes.DS, ctx.routes.DSS, 0,
+                          node(b, 0, 2), 2, bp, K.new_scratch(ctx), rs)
+        picks.append(int(ctx.board.special[t]))
     assert set(picks) == {node(b, 0, 0), node(b, 0, 4)}
     assert 20 <= picks.count(node(b, 0, 0)) <= 60
     # one of them sold out (a cube there already): no tie, nothing drawn
     st, rs, _ = blank(ctx)
     st[K.O_CUBE + 4 * 1 + 0] = 1                              # seat 0 sold on Sugi
     before = rs.copy()
-    t = K.plan_target(st, R, ctx[2], ctx[3], ctx[5], ctx[9], ctx[16], ctx[17], ctx[11], ctx[14],
-                      0, 0, node(b, 0, 2), 2, bp, np.zeros(K.MAXI + K.MAXC, np.int64),
-                      np.zeros(K.MAXI + K.MAXC), rs)
-    assert ctx[10][t] == node(b, 0, 4) and (rs == before).all()
+    t = K.plan_target(st, R, ctx.board, ctx.compass, ctx.routes.DS, ctx.routes.DSS, 0,
+                      node(b, 0, 2), 2, bp, K.new_scratch(ctx), rs)
+    assert ctx.board.special[t] == node(b, 0, 4) and (rs == before).all()
 
 
 def test_heuristic_games_meet_ties():
@@ -122,28 +120,22 @@ def test_heuristic_games_meet_ties():
     bp[:, :par.shape[1]] = par
     st = np.zeros(K.N_ST, np.int64)
     rs = np.zeros(K.N_RS, np.uint64)
-    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
     drew = 0
     for g in range(30):
-        K.play_game(g, np.uint64(3), *ctx, ids, bp, st, rs, tal, np.zeros(64, np.int64),
-                    np.zeros(K.MAXK, np.int64), np.zeros(K.MAXP), np.zeros(K.MAXI + K.MAXC, np.int64),
-                    np.zeros(K.MAXI + K.MAXC), np.zeros(200, np.int64))
+        K.play_game(g, np.uint64(3), ctx, ids, bp, st, rs, K.new_scratch(ctx), K.NO_RECORD, K.NO_SNAPS)
         drew += sum(rs[1 + s] != Stream(3, g, 1 + s).state for s in range(4))
     assert drew > 30
 
 
 # ------------------------------------------------------------------ chance
 def play(ctx, bots, g, seed=5):
-    players = ctx[0][K.R_P]
+    players = ctx.R[K.R_P]
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
     bp = np.zeros((players, K.N_BOTPAR))
     bp[:, :par.shape[1]] = par
     st = np.zeros(K.N_ST, np.int64)
     rs = np.zeros(K.N_RS, np.uint64)
-    tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
-    K.play_game(g, np.uint64(seed), *ctx, ids, bp, st, rs, tal, np.zeros(64, np.int64),
-                np.zeros(K.MAXK, np.int64), np.zeros(K.MAXP), np.zeros(K.MAXI + K.MAXC, np.int64),
-                np.zeros(K.MAXI + K.MAXC), np.zeros(200, np.int64))
+    K.play_game(g, np.uint64(seed), ctx, ids, bp, st, rs, K.new_scratch(ctx), K.NO_RECORD, K.NO_SNAPS)
     return st, rs
 
 
@@ -162,22 +154,22 @@ def test_a_seats_rerolls_move_no_other_dice():
     three times or not at all leaves seat 1's dice, and seat 0's own dice of the next
     round, as they were."""
     ctx = make_ctx(4)
-    R, faces = ctx[0], ctx[1]
+    R, faces = ctx.R, ctx.faces
     eager = bot_params("heuristic", 4, reroll_low=5, reroll_max=3, reserve=0)
     never = bot_params("miser", 4)
     seen = []
     for bid, bp in (eager, never):
         st, rs, _ = blank(ctx, seed=8, game=3)
-        tal = np.zeros(K.N_TAL * K.MAXP, np.int64)
-        K.reroll_phase(st, R, faces, 0, bid, bp, rs, tal, 0)
-        K.reroll_phase(st, R, faces, 1, never[0], never[1], rs, tal, 0)
-        K.reroll_phase(st, R, faces, 0, never[0], never[1], rs, tal, 1)
+        tal = tallies(st)
+        K.reroll_phase(st, R, faces, 0, bid, bp, rs, 0, K.NO_RECORD)
+        K.reroll_phase(st, R, faces, 1, never[0], never[1], rs, 0, K.NO_RECORD)
+        K.reroll_phase(st, R, faces, 0, never[0], never[1], rs, 1, K.NO_RECORD)
         seen.append((int(tal[K.T_RR * K.MAXP]), list(st[K.O_DV + 3:K.O_DV + 6]),
                      list(st[K.O_DV:K.O_DV + 3])))
     assert seen[0][0] == 3 and seen[1][0] == 0
     assert seen[0][1] == seen[1][1] and seen[0][2] == seen[1][2]
     # and they are the documented substreams: (DICE, (round * 4 + seat) * 3 + die)
-    f = list(ctx[1])
+    f = list(ctx.faces)
     assert seen[1][1] == [f[Stream.substream(8, 3, DICE, (0 * 4 + 1) * 3 + i).rand_int(6)]
                           for i in range(3)]
     assert seen[1][2] == [f[Stream.substream(8, 3, DICE, (1 * 4 + 0) * 3 + i).rand_int(6)]
@@ -217,7 +209,7 @@ def test_deck_and_tiles_keep_their_relative_order_when_one_is_removed(tmp_path):
         st[K.O_DISC:K.O_DISC + 18] = st[K.O_DECK:K.O_DECK + 18]
         st[K.O_DISCN] = 18
         st[K.O_DECKN] = 0
-        K.draw_card(st, rs, full_ctx[22])
+        K.draw_card(st, rs, full_ctx.compass.cid, K.NO_RECORD)
         assert st[K.O_NSHUF] == 1
         again = [d["clab"][k] for k in st[K.O_DECK:K.O_DECK + 18]]
         assert sorted(again) == sorted(order) and again != order

@@ -7,8 +7,11 @@ import numpy as np
 
 from ...game import Bot, Column, Game
 from ...params import Param, ParamError, _suggest
+from ...record import Action
 from . import data as DATA
-from . import kernel as K
+from . import state as S
+from .play import run_chunk
+from .state import SEAT_DTYPES, SEAT_FIELDS
 
 SEATS = ["Red", "Blue", "Green", "Yellow"]
 RULES_DOC = str(Path(__file__).resolve().parents[3] / "seeds" / "batam" / "RULES.md")
@@ -138,7 +141,7 @@ def _style(name, bid, help, **over):
 
 
 BOTS = (
-    Bot("random", K.BOT_RANDOM, "every decision uniform over its legal options (forced choices draw "
+    Bot("random", S.BOT_RANDOM, "every decision uniform over its legal options (forced choices draw "
         "nothing); see RULES.md, Bots"),
     _style("heuristic", 1, "the strong default: bids for the high dice (captain 4, at most one above "
            "last round's best captain wage, 1 when beating it would cost 2 more than that, and one "
@@ -158,14 +161,6 @@ BOTS = (
            "treasure maps)", treasure_w=1.0),
 )
 
-SEAT_FIELDS = ("coins", "goods_sold", "crew_pos", "wages_paid", "wages_earned", "rerolls",
-               "reroll_coins", "distance", "return_bonus", "compass_tradewind", "compass_sunken",
-               "compass_map", "compass_pirate", "treasure_coins", "pirate_coins", "payouts_received")
-SEAT_DTYPES = dict(coins="int32", goods_sold="int8", crew_pos="int8", wages_paid="int32",
-                   wages_earned="int32", rerolls="int16", reroll_coins="int32", distance="int32",
-                   return_bonus="int16", compass_tradewind="int16", compass_sunken="int16",
-                   compass_map="int16", compass_pirate="int16", treasure_coins="int32",
-                   pirate_coins="int32", payouts_received="int32")
 SEAT_HELP = dict(
     coins="coins at the end (the score)",
     goods_sold="goods cubes sold (the tie-break)",
@@ -195,13 +190,13 @@ COLUMNS = (
 ) + tuple(Column(f, SEAT_DTYPES[f], SEAT_HELP[f], per_seat=True) for f in SEAT_FIELDS)
 
 _CODES = {
-    "compass": {"none": K.MODE_NONE, "tiles": K.MODE_TILES, "cards": K.MODE_CARDS},
-    "bonus_window": {"round": K.WINDOW_ROUND, "after": K.WINDOW_AFTER},
-    "reroll_pricing": {"total": K.RR_TOTAL, "rising": K.RR_RISING},
-    "pirate_charge": {"each": K.CHARGE_EACH, "once": K.CHARGE_ONCE},
-    "tradewind_limit": {"any": K.TW_ANY, "each": K.TW_EACH},
-    "bank_empty": {"short": K.BANK_SHORT, "unlimited": K.BANK_UNLIMITED},
-    "horizon_result": {"rank": K.HRES_RANK, "draw": K.HRES_DRAW},
+    "compass": {"none": S.MODE_NONE, "tiles": S.MODE_TILES, "cards": S.MODE_CARDS},
+    "bonus_window": {"round": S.WINDOW_ROUND, "after": S.WINDOW_AFTER},
+    "reroll_pricing": {"total": S.RR_TOTAL, "rising": S.RR_RISING},
+    "pirate_charge": {"each": S.CHARGE_EACH, "once": S.CHARGE_ONCE},
+    "tradewind_limit": {"any": S.TW_ANY, "each": S.TW_EACH},
+    "bank_empty": {"short": S.BANK_SHORT, "unlimited": S.BANK_UNLIMITED},
+    "horizon_result": {"rank": S.HRES_RANK, "draw": S.HRES_DRAW},
 }
 OPP_LIMIT = {2: 3, 3: 2, 4: 1}
 
@@ -226,7 +221,7 @@ def neutral_mask(value: str, mode: str, labels) -> int:
 
 
 def prepare(rules: dict, players: int):
-    """Load and check the data files; return the kernel's arrays."""
+    """Load and check the data files; return the kernel's read-only ``Rules``."""
     d = DATA.load_all(rules)
     b = d["board"]
     if d["bank_total"] < players * d["start_coins"]:
@@ -234,70 +229,82 @@ def prepare(rules: dict, players: int):
                          f"{d['start_coins']} each")
     if rules["compass"] == "tiles" and len(d["tk"]) < DATA.N_COMPASS:
         raise ParamError("tiles mode needs at least one tile per compass space")
-    R = np.zeros(K.N_RULES, np.int64)
-    R[K.R_P] = players
-    R[K.R_MODE] = _CODES["compass"][rules["compass"]]
-    R[K.R_SALE] = rules["sale"]
-    R[K.R_PAYOUT] = rules["payout"]
-    R[K.R_BONUS] = rules["return_bonus"]
-    R[K.R_RR_FIRST] = rules["reroll_cost"]
-    R[K.R_RR_STEP] = rules["reroll_step"]
-    R[K.R_PFEE] = rules["pirate_fee"]
-    R[K.R_OPPLIM] = rules["opp_limit"] or OPP_LIMIT[players]
-    R[K.R_WINDOW] = _CODES["bonus_window"][rules["bonus_window"]]
-    R[K.R_RR_PRICING] = _CODES["reroll_pricing"][rules["reroll_pricing"]]
-    R[K.R_CHARGE] = _CODES["pirate_charge"][rules["pirate_charge"]]
-    R[K.R_TWLIMIT] = _CODES["tradewind_limit"][rules["tradewind_limit"]]
-    R[K.R_BANKMODE] = _CODES["bank_empty"][rules["bank_empty"]]
-    R[K.R_HORIZON] = rules["horizon"]
-    R[K.R_HRES] = _CODES["horizon_result"][rules["horizon_result"]]
-    R[K.R_OCC] = rules["occupied_cost"]
-    R[K.R_OCCH] = int(bool(rules["occupied_harbour"]))
-    R[K.R_START] = d["start_coins"]
-    R[K.R_BANK0] = d["bank_total"]
-    R[K.R_GOODS] = d["goods"]
-    R[K.R_NF] = len(d["faces"])
-    R[K.R_NT] = len(d["tk"])
-    R[K.R_NK] = len(d["ck"])
-    R[K.R_STARTNODE] = d["start"]
-    R[K.R_N] = len(b.kind)
-    R[K.R_NI] = len(b.island_names)
-    R[K.R_NC] = len(d["comp_nodes"])
+    R = np.zeros(S.N_RULES, np.int64)
+    R[S.R_P] = players
+    R[S.R_MODE] = _CODES["compass"][rules["compass"]]
+    R[S.R_SALE] = rules["sale"]
+    R[S.R_PAYOUT] = rules["payout"]
+    R[S.R_BONUS] = rules["return_bonus"]
+    R[S.R_RR_FIRST] = rules["reroll_cost"]
+    R[S.R_RR_STEP] = rules["reroll_step"]
+    R[S.R_PFEE] = rules["pirate_fee"]
+    R[S.R_OPPLIM] = rules["opp_limit"] or OPP_LIMIT[players]
+    R[S.R_WINDOW] = _CODES["bonus_window"][rules["bonus_window"]]
+    R[S.R_RR_PRICING] = _CODES["reroll_pricing"][rules["reroll_pricing"]]
+    R[S.R_CHARGE] = _CODES["pirate_charge"][rules["pirate_charge"]]
+    R[S.R_TWLIMIT] = _CODES["tradewind_limit"][rules["tradewind_limit"]]
+    R[S.R_BANKMODE] = _CODES["bank_empty"][rules["bank_empty"]]
+    R[S.R_HORIZON] = rules["horizon"]
+    R[S.R_HRES] = _CODES["horizon_result"][rules["horizon_result"]]
+    R[S.R_OCC] = rules["occupied_cost"]
+    R[S.R_OCCH] = int(bool(rules["occupied_harbour"]))
+    R[S.R_START] = d["start_coins"]
+    R[S.R_BANK0] = d["bank_total"]
+    R[S.R_GOODS] = d["goods"]
+    R[S.R_NF] = len(d["faces"])
+    R[S.R_NT] = len(d["tk"])
+    R[S.R_NK] = len(d["ck"])
+    R[S.R_STARTNODE] = d["start"]
+    R[S.R_N] = len(b.kind)
+    R[S.R_NI] = len(b.island_names)
+    R[S.R_NC] = len(d["comp_nodes"])
     mode = rules["compass"]
-    R[K.R_NEU] = neutral_mask(rules["neutral"], mode,
+    R[S.R_NEU] = neutral_mask(rules["neutral"], mode,
                               d["tlab"] if mode == "tiles" else d["clab"] if mode == "cards" else ())
-    return (R, d["faces"], b.kind, b.island, d["comp"], d["comp_nodes"], b.nbr, b.deg, d["padj"],
-            d["harb_nodes"], d["special"], d["DS"], d["WS"], d["LS"], d["DSS"], d["LSS"], d["tk"],
-            d["tv"], d["ti"], d["ck"], d["cv"], d["ci"], d["cid"], d["tid"])
+    return S.Rules(
+        R=R, faces=d["faces"],
+        board=S.Board(kind=b.kind, island=b.island, comp=d["comp"], comp_nodes=d["comp_nodes"],
+                      nbr=b.nbr, deg=b.deg, padj=d["padj"], harb_nodes=d["harb_nodes"],
+                      special=d["special"]),
+        routes=S.Routes(DS=d["DS"], WS=d["WS"], LS=d["LS"], DSS=d["DSS"], LSS=d["LSS"]),
+        compass=S.Compass(tk=d["tk"], tv=d["tv"], ti=d["ti"], tid=d["tid"], ck=d["ck"], cv=d["cv"],
+                          ci=d["ci"], cid=d["cid"]))
 
 
-def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
-    P = players
-    bot_ids = np.ascontiguousarray(bot_ids, dtype=np.int64)
-    bp = np.zeros((P, K.N_BOTPAR), np.float64)
-    w = min(K.N_BOTPAR, bot_params.shape[1])
-    bp[:, :w] = bot_params[:, :w]
-    out = {
-        "winner": np.empty(count, np.int8),
-        "end_reason": np.empty(count, np.int8),
-        "first_player": np.empty(count, np.int8),
-        "rounds": np.empty(count, np.int16),
-        "ender": np.empty(count, np.int8),
-        "bank": np.empty(count, np.int32),
-        "bank_short": np.empty(count, np.int32),
-        "win": np.empty((count, P), np.float32),
-        "lead_changes": np.empty(count, np.int16),
-        "lead_settled": np.empty(count, np.int8),
-    }
-    seat = np.empty((count, P, len(SEAT_FIELDS)), np.int64)
-    K.run_games(np.uint64(seed), np.int64(start), np.int64(count), *ctx, bot_ids, bp,
-                out["winner"], out["end_reason"], out["first_player"], out["rounds"], out["ender"],
-                out["bank"], out["bank_short"], out["win"], seat, out["lead_changes"],
-                out["lead_settled"])
-    for k, f in enumerate(SEAT_FIELDS):
-        out[f] = seat[:, :, k].astype(SEAT_DTYPES[f])
-    out["capped"] = out["end_reason"] == K.END_HORIZON
-    return out
+
+
+ACTIONS = (
+    Action(S.E_FIRST, "first_roll", ("seat", "die1", "die2"), chance=True,
+           text="first player: {seat} rolls {die1} + {die2}"),
+    Action(S.E_TILE, "tile", ("compass", "tile", "kind", "value"), chance=True,
+           text="compass space {compass} gets tile {tile}"),
+    Action(S.E_SHUFFLE, "shuffle", ("deck", "cards"), chance=True,
+           text="the compass deck (number {deck}) is shuffled: {cards} cards"),
+    Action(S.E_ROUND, "round", ("round", "lead"), text="round {round}"),
+    Action(S.E_WAGES, "wages", ("captain", "sailor", "coins"),
+           text="{actor} offers {captain} for the captain, {sailor} for the sailor"),
+    Action(S.E_ROLL, "roll", ("seat", "die", "value", "reroll"), chance=True,
+           text="die {die} shows {value}"),
+    Action(S.E_REROLL, "reroll", ("mask", "cost"), text="{actor} re-rolls dice {mask} for {cost}"),
+    Action(S.E_PLACE, "place", ("die", "value", "board", "slot"),
+           text="{actor} places a {value} on board {board}, slot {slot}"),
+    Action(S.E_STEP, "step", ("from", "to", "left"), text="{actor} sails to space {to}"),
+    Action(S.E_STOP, "stop", ("at", "left"), text="{actor} stops at space {at}"),
+    Action(S.E_CARD, "card", ("card", "kind", "value", "seat"), chance=True,
+           text="compass card {card} is drawn"),
+    Action(S.E_RANSOM, "ransom", ("card", "cost", "pay"), text="{actor} pays the pirate: {pay}"),
+    Action(S.E_SELL, "sell", ("island", "coins", "payouts"), text="{actor} sells on island {island}"),
+    Action(S.E_EFFECT, "effect", ("what", "amount", "card", "item", "neutral", "where"),
+           text="{actor}: compass effect {what} ({amount})"),
+    Action(S.E_PAID, "paid", ("board", "slot", "wage"), text="{actor} earns {wage}"),
+    Action(S.E_BONUS, "bonus", ("coins",), text="{actor} gets the return bonus, {coins}"),
+    Action(S.E_END, "end", ("reason", "winner", "rounds", "ender"), text="the game ends"),
+)
+
+
+def record_shape(rules: dict, players: int) -> tuple:
+    """Snapshots: the state array after every voyage (at most 4,000 of them)."""
+    return S.N_ST, min(int(rules["horizon"]) * players, 4000)
 
 
 def _figures():
@@ -351,6 +358,9 @@ GAME = Game(
     # removing a tile or card does not change a game's length mechanically (measured: at
     # most 0.0012 rounds on 20,000 games per tile; RULES.md, Card impact)
     impact_default_mode="remove",
+    actions=ACTIONS,
+    record_shape=record_shape,
+    show_module="sim.games.batam.show",
     notes={},
     # sim robust: the styles from the strongest (RULES.md, Bots: one style against three
     # heuristic bots), random last

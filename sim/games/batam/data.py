@@ -293,8 +293,9 @@ def _load_all(board: str, dice: str, tiles: str, cards: str, components: str, st
 
 def derive(b: Board) -> dict:
     """Arrays the kernel derives from a map: compass numbering, pirate neighbourhoods,
-    harbour list, special spaces and the distance tables (see kernel.py)."""
-    from . import kernel as K
+    harbour list, special spaces and the distance tables (see state.py)."""
+    from .state import PIRATE_PENALTY
+    from .tables import all_pairs
 
     n = len(b.kind)
     comp_nodes = np.flatnonzero(b.kind == COMPASS).astype(np.int64)
@@ -308,7 +309,7 @@ def derive(b: Board) -> dict:
     D = np.zeros((V, n, n), np.int16)
     W = np.zeros((V, n, n), np.int16)
     L = np.zeros((V, n, n), np.int16)
-    K.all_pairs(b.nbr, b.deg, comp_nodes, padj, np.int64(K.PIRATE_PENALTY), D, W, L)
+    all_pairs(b.nbr, b.deg, comp_nodes, padj, np.int64(PIRATE_PENALTY), D, W, L)
     harb_nodes = np.flatnonzero(b.kind == HARBOUR).astype(np.int64)
     special = np.concatenate([harb_nodes, comp_nodes])
     DS = np.ascontiguousarray(D[:, special, :])

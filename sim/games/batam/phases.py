@@ -1,0 +1,421 @@
+"""The Game Round's four phases for one seat, as the rules run them: each asks the seat's bot
+(``bots/``) for its decisions (the random bot or a heuristic style) and applies them.
+
+Phase 1 ``offer_wages``; Phase 2 ``reroll_phase`` then ``place_phase``; Phase 3 ``sail``
+(effects of the spaces entered: ``enter_harbour``, ``enter_tile``, ``enter_card``); Phase 4
+is ``crew.collect_wages``.  A neutral tile or card (card impact, ``R_NEU``) triggers and is
+counted as usual but has no effect."""
+from __future__ import annotations
+
+from ...jit import helper, helper_inline
+from ...record import rec
+from ...rng import DICE, open_substream
+from .bots.heuristic import heuristic_step, place_choice, place_prepare, plan_target
+from .bots.heuristic import pays_pirate as heuristic_pays_pirate
+from .bots.heuristic import reroll_mask as heuristic_reroll_mask
+from .bots.heuristic import wages as heuristic_wages
+from .bots.random import pays_pirate as random_pays_pirate
+from .bots.random import pick as random_pick
+from .bots.random import reroll_mask as random_reroll_mask
+from .bots.random import step as random_step
+from .bots.random import wages as random_wages
+from .crew import board_total, can_place, place_die, reroll_price
+from .money import bank_pays, is_neutral, pays_bank
+from .sailing import discard, draw_card, enter_cost, legal_end, safe_step, sell
+from .setup import roll
+from .state import (
+    B_AVOID,
+    BOT_RANDOM,
+    CHARGE_EACH,
+    COMPASS,
+    E_CARD,
+    E_EFFECT,
+    E_PLACE,
+    E_RANSOM,
+    E_REROLL,
+    E_ROLL,
+    E_STEP,
+    E_STOP,
+    E_WAGES,
+    FX_CASH,
+    FX_MAP,
+    FX_PIRATE,
+    FX_SUNKEN,
+    FX_TRADEWIND,
+    HARBOUR,
+    MAP,
+    MAXI,
+    MAXP,
+    MODE_NONE,
+    MODE_TILES,
+    O_COINS,
+    O_CUBE,
+    O_DV,
+    O_ENDED,
+    O_ENDER,
+    O_GOODS,
+    O_MAPV,
+    O_NB,
+    O_OFFER,
+    O_PCH,
+    O_PIRC,
+    O_POS,
+    O_RET,
+    O_RETA,
+    O_TAL,
+    O_TILE,
+    O_TW,
+    R_CHARGE,
+    R_GOODS,
+    R_MODE,
+    R_P,
+    R_PFEE,
+    R_TWLIMIT,
+    RS_BASE,
+    RS_DIE,
+    SUNKEN,
+    T_DIST,
+    T_MAP,
+    T_PIR,
+    T_PIRC,
+    T_RR,
+    T_RRC,
+    T_SUNK,
+    T_TREAS,
+    T_TW,
+    TRADEWIND,
+    TW_ANY,
+)
+
+
+# ------------------------------------------------------------ phase 1
+@helper
+def offer_wages(st, R, p, bot, bp, rs, buf):
+    """Phase 1 for seat p: move the captain's and sailor's wages onto its board (with one coin
+    only the captain's, with none nothing: no decision)."""
+    c = st[O_COINS + p]
+    if c >= 2:
+        if bot == BOT_RANDOM:
+            cap, sal = random_wages(rs, p, c)
+        else:
+            cap, sal = heuristic_wages(st, R, p, bp, c)
+    elif c == 1:
+        cap = 1
+        sal = 0
+    else:
+        cap = 0
+        sal = 0
+    rec(buf, E_WAGES, p, cap, sal, c, 0, 0, 0)
+    st[O_COINS + p] -= cap + sal
+    st[O_OFFER + 2 * p] = cap
+    st[O_OFFER + 2 * p + 1] = sal
+
+
+# ------------------------------------------------------------ phase 2
+@helper
+def reroll_phase(st, R, faces, p, bot, bp, rs, rnd, buf):
+    """Phase 2, first part: roll the three dice and pay for re-rolls.  Die i of seat p in
+    round rnd (0-based) draws from its own substream (DICE, (rnd * MAXP + p) * 3 + i): its
+    roll, then each of its re-rolls."""
+    base = rs[RS_BASE]
+    for i in range(3):
+        open_substream(rs, RS_DIE + i, base, DICE, (rnd * MAXP + p) * 3 + i)
+        st[O_DV + 3 * p + i] = roll(rs, RS_DIE + i, faces)
+        rec(buf, E_ROLL, -1, p, i, st[O_DV + 3 * p + i], 0, 0, 0)
+    n = 0
+    while True:
+        cost = reroll_price(R, n)
+        if st[O_COINS + p] < cost:
+            break
+        if bot == BOT_RANDOM:
+            mask = random_reroll_mask(rs, p)
+        else:
+            mask = heuristic_reroll_mask(st, R, p, bp, n, cost)
+        rec(buf, E_REROLL, p, mask, cost, 0, 0, 0, 0)
+        if mask == 0:
+            break
+        pays_bank(st, p, cost)
+        st[O_TAL + T_RR * MAXP + p] += 1
+        st[O_TAL + T_RRC * MAXP + p] += cost
+        for i in range(3):
+            if (mask >> i) & 1:
+                st[O_DV + 3 * p + i] = roll(rs, RS_DIE + i, faces)
+                rec(buf, E_ROLL, -1, p, i, st[O_DV + 3 * p + i], n + 1, 0, 0)
+        n += 1
+
+
+@helper_inline
+def place_options(st, R, p, opts):
+    """The legal placements of seat p's numbered dice: ``4 * die + board`` into ``opts``, die
+    by die, the opponents' boards clockwise from the placer; returns how many."""
+    P = R[R_P]
+    no = 0
+    for i in range(3):
+        if st[O_DV + 3 * p + i] <= 0:
+            continue
+        for k in range(1, P):
+            b = (p + k) % P
+            if can_place(st, R, p, b):
+                opts[no] = 4 * i + b
+                no += 1
+    return no
+
+
+@helper
+def place_phase(st, R, p, bot, bp, rs, opts, buf):
+    """Phase 2, second part: place numbered dice one at a time while any can go somewhere."""
+    if bot != BOT_RANDOM:
+        place_prepare(st, R, p)
+    while True:
+        no = place_options(st, R, p, opts)
+        if no == 0:
+            return
+        if bot == BOT_RANDOM:
+            k = random_pick(rs, p, no)
+        else:
+            k = place_choice(st, R, p, bp, rs, opts, no)
+        i = opts[k] // 4
+        b = opts[k] % 4
+        slot = place_die(st, b, st[O_DV + 3 * p + i], p)
+        rec(buf, E_PLACE, p, i, st[O_DV + 3 * p + i], b, slot, 0, 0)
+        st[O_DV + 3 * p + i] = -1
+
+
+# ------------------------------------------------------------ phase 3
+@helper_inline
+def legal_steps(st, R, board, p, cur, r, opts):
+    """The spaces next to ``cur`` that seat p may step into with r points left, into
+    ``opts``; returns how many."""
+    kind = board.kind
+    comp = board.comp
+    nbr = board.nbr
+    deg = board.deg
+    no = 0
+    for j in range(deg[cur]):
+        n = nbr[cur, j]
+        if safe_step(st, R, kind, comp, nbr, deg, p, n, r) >= 0:
+            opts[no] = n
+            no += 1
+    return no
+
+
+@helper_inline
+def pirate_neighbour(st, R, padj, p, n, nd, buf):
+    """Entering a space next to the pirate tile: its fee per die on the board (each time, or
+    once a round: ``R_CHARGE``)."""
+    pc = st[O_PIRC]
+    if pc >= 0 and padj[pc, n] != 0:
+        if R[R_CHARGE] == CHARGE_EACH or st[O_PCH + p] == 0:
+            st[O_PCH + p] = 1
+            st[O_TAL + T_PIR * MAXP + p] += 1
+            neu = is_neutral(R, st[O_TILE + pc])
+            fee = 0
+            if not neu:
+                fee = pays_bank(st, p, R[R_PFEE] * nd)
+                st[O_TAL + T_PIRC * MAXP + p] += fee
+            rec(buf, E_EFFECT, p, FX_PIRATE, fee, 0, st[O_TILE + pc], neu, pc)
+
+
+@helper_inline
+def enter_harbour(st, R, island, p, n, buf):
+    """A harbour: sell a goods cube there (once per island), cash the maps held for it.
+    Returns True when something changed (the bot re-plans)."""
+    changed = False
+    isl = island[n]
+    if isl != 0 and st[O_GOODS + p] < R[R_GOODS] and st[O_CUBE + 4 * isl + p] == 0:
+        sell(st, R, p, isl, buf)
+        changed = True
+    mv = st[O_MAPV + MAXI * p + isl]
+    if mv > 0:
+        got = bank_pays(st, R, p, mv)
+        st[O_TAL + T_TREAS * MAXP + p] += got
+        st[O_MAPV + MAXI * p + isl] = 0
+        rec(buf, E_EFFECT, p, FX_CASH, got, 0, isl, 0, 0)
+        changed = True
+    return changed
+
+
+@helper_inline
+def enter_tile(st, R, compass, c, p, buf):
+    """Tiles mode, compass space c: tradewind (extra movement, once a round: ``R_TWLIMIT``),
+    sunken treasure (coins, tile taken), treasure map (coins later, tile taken).  Returns
+    (extra movement, something changed)."""
+    tk = compass.tk
+    tv = compass.tv
+    ti = compass.ti
+    t = st[O_TILE + c]
+    if t < 0:
+        return 0, False
+    neu = is_neutral(R, t)
+    extra = 0
+    changed = False
+    if tk[t] == TRADEWIND:
+        if (st[O_TW + p] == 0 if R[R_TWLIMIT] == TW_ANY else (st[O_TW + p] >> c) & 1 == 0):
+            if not neu:
+                st[O_TW + p] |= 1 << c
+                extra = tv[t]
+            st[O_TAL + T_TW * MAXP + p] += 1
+            changed = True
+            rec(buf, E_EFFECT, p, FX_TRADEWIND, extra, 0, t, neu, c)
+    elif tk[t] == SUNKEN:
+        st[O_TAL + T_SUNK * MAXP + p] += 1
+        got = 0
+        if not neu:
+            got = bank_pays(st, R, p, tv[t])
+            st[O_TAL + T_TREAS * MAXP + p] += got
+        st[O_TILE + c] = -1
+        changed = True
+        rec(buf, E_EFFECT, p, FX_SUNKEN, got, 0, t, neu, c)
+    elif tk[t] == MAP:
+        st[O_TAL + T_MAP * MAXP + p] += 1
+        if not neu:
+            st[O_MAPV + MAXI * p + ti[t]] += tv[t]
+        st[O_TILE + c] = -1
+        changed = True
+        rec(buf, E_EFFECT, p, FX_MAP, 0 if neu else tv[t], 0, t, neu, ti[t])
+    return extra, changed
+
+
+@helper_inline
+def enter_card(st, R, compass, p, bot, bp, rs, r, nd, buf):
+    """Cards mode: draw a compass card.  Tradewind (extra movement), sunken treasure (coins),
+    treasure map (kept: coins later), pirate (pay the ransom per die, the bot decides, or stop).
+    Returns (extra movement, something changed, stop)."""
+    ck = compass.ck
+    cv = compass.cv
+    ci = compass.ci
+    k = draw_card(st, rs, compass.cid, buf)
+    if k < 0:
+        return 0, False, False
+    kk = ck[k]
+    neu = is_neutral(R, k)
+    rec(buf, E_CARD, -1, k, kk, cv[k], p, 0, 0)
+    extra = 0
+    changed = False
+    stop = False
+    if kk == TRADEWIND:
+        st[O_TAL + T_TW * MAXP + p] += 1
+        if not neu:
+            extra = cv[k]
+        discard(st, k)
+        changed = True
+        rec(buf, E_EFFECT, p, FX_TRADEWIND, extra, 1, k, neu, 0)
+    elif kk == SUNKEN:
+        st[O_TAL + T_SUNK * MAXP + p] += 1
+        got = 0
+        if not neu:
+            got = bank_pays(st, R, p, cv[k])
+            st[O_TAL + T_TREAS * MAXP + p] += got
+        discard(st, k)
+        rec(buf, E_EFFECT, p, FX_SUNKEN, got, 1, k, neu, 0)
+    elif kk == MAP:
+        st[O_TAL + T_MAP * MAXP + p] += 1
+        if not neu:
+            st[O_MAPV + MAXI * p + ci[k]] += cv[k]
+        changed = True
+        rec(buf, E_EFFECT, p, FX_MAP, 0 if neu else cv[k], 1, k, neu, ci[k])
+    else:
+        st[O_TAL + T_PIR * MAXP + p] += 1
+        cost = cv[k] * nd
+        pay = False
+        if st[O_COINS + p] >= cost:
+            if bot == BOT_RANDOM:
+                pay = random_pays_pirate(rs, p)
+            else:
+                pay = heuristic_pays_pirate(bp, r, cost)
+            rec(buf, E_RANSOM, p, k, cost, 1 if pay else 0, 0, 0, 0)
+        fee = 0
+        if neu:
+            pass  # the decision is made (and drawn) as usual, to no effect
+        elif pay:
+            fee = pays_bank(st, p, cost)
+            st[O_TAL + T_PIRC * MAXP + p] += fee
+        else:
+            stop = True
+        rec(buf, E_EFFECT, p, FX_PIRATE, fee, 1, k, neu, 1 if stop else 0)
+        discard(st, k)
+    return extra, changed, stop
+
+
+@helper_inline
+def back_in_batam(st, R, p):
+    """A ship that ends its move in Batam: it returned this round (and at or after the end
+    was triggered); with every good sold it triggers the end."""
+    st[O_RET + p] = 1
+    if st[O_ENDED] != 0:
+        st[O_RETA + p] = 1
+    elif st[O_GOODS + p] >= R[R_GOODS]:
+        st[O_ENDED] = 1
+        st[O_ENDER] = p
+        st[O_RETA + p] = 1
+
+
+@helper
+def sail(st, rules, p, bot, bp, rs, sc, buf):
+    """Phase 3 for seat p: move step by step, applying every space's effects on entry."""
+    R = rules.R
+    board = rules.board
+    kind = board.kind
+    island = board.island
+    routes = rules.routes
+    opts = sc.opts
+    cur = st[O_POS + p]
+    r = board_total(st, p)
+    nd = st[O_NB + p]
+    moved = False
+    mode = R[R_MODE]
+    avoid = bot != BOT_RANDOM and bp[B_AVOID] > 0
+    Wt = routes.WS if avoid else routes.DS
+    Lt = routes.LS if avoid else routes.DS
+    Lss = routes.LSS if avoid else routes.DSS
+    tgt = -1
+    tnode = -1
+    replan = True
+    while True:
+        can_stop = (not moved) or legal_end(st, R, kind, p, cur)
+        if bot == BOT_RANDOM:
+            no = legal_steps(st, R, board, p, cur, r, opts)
+            if no == 0:
+                rec(buf, E_STOP, p, cur, r, 0, 0, 0, 0)
+                break
+            k = random_step(rs, p, no, can_stop)
+            if k < 0:
+                rec(buf, E_STOP, p, cur, r, 0, 0, 0, 0)
+                break
+            n = opts[k]
+        else:
+            if replan:
+                tgt = plan_target(st, R, board, rules.compass, Lt, Lss, p, cur, r, bp, sc, rs)
+                tnode = board.special[tgt] if tgt >= 0 else -1
+                replan = False
+            n = heuristic_step(st, R, board, Wt, p, cur, tgt, tnode, r, can_stop, avoid, rs)
+            if n < 0:
+                rec(buf, E_STOP, p, cur, r, 0, 0, 0, 0)
+                break
+        # ---- enter n
+        r -= enter_cost(st, R, kind, p, n)
+        rec(buf, E_STEP, p, cur, n, r, 0, 0, 0)
+        cur = n
+        st[O_POS + p] = n
+        moved = True
+        st[O_TAL + T_DIST * MAXP + p] += 1
+        stop_now = False
+        pirate_neighbour(st, R, board.padj, p, n, nd, buf)
+        if kind[n] == HARBOUR:
+            if enter_harbour(st, R, island, p, n, buf):
+                replan = True
+        elif kind[n] == COMPASS and mode != MODE_NONE:
+            if mode == MODE_TILES:
+                extra, changed = enter_tile(st, R, rules.compass, board.comp[n], p, buf)
+            else:
+                extra, changed, stop_now = enter_card(st, R, rules.compass, p, bot, bp, rs, r, nd,
+                                                      buf)
+            r += extra
+            if changed:
+                replan = True
+        if stop_now or r <= 0:
+            break
+        if cur == tnode:
+            replan = True
+    if moved and kind[cur] == HARBOUR and island[cur] == 0:
+        back_in_batam(st, R, p)

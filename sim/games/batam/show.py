@@ -1,0 +1,192 @@
+"""Batam games told and drawn from their records (``sim show batam``).
+
+``narrate(record, seat_names)``: the game turn by turn in the rulebook's words (who offers
+which wages, which dice are rolled and re-rolled, where each die is placed, every voyage
+with what it met: goods sold, compass tiles and cards, pirates; the wages paid, the return
+bonus, how the game ended and who won).  ``draw(snapshot_row, record)``: the map with the
+ships on it, as text, from a state snapshot (the kernel copies its state after every voyage
+when recording).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from . import data as DATA
+from . import state as S
+
+KIND = {v: k.replace("_", " ") for k, v in DATA.KIND_NAMES.items()}
+SLOT = ("captain", "sailor", "ship")
+EFFECT = {S.FX_TRADEWIND: "tradewind", S.FX_SUNKEN: "sunken treasure", S.FX_MAP: "treasure map",
+          S.FX_PIRATE: "pirate", S.FX_CASH: "treasure map cashed"}
+
+
+@lru_cache(maxsize=8)
+def _data(rules_key):
+    return DATA.load_all(dict(rules_key))
+
+
+def _load(record):
+    return _data(tuple(sorted((k, v) for k, v in record.rules.items())))
+
+
+def _die(v):
+    return "seasick" if v == 0 else str(v)
+
+
+class _Teller:
+    """Turns events into lines; consecutive steps of one ship become one voyage line."""
+
+    def __init__(self, record, names):
+        self.d = _load(record)
+        self.b = self.d["board"]
+        self.names = list(names)
+        self.lines = []
+        self.voyage = None      # (seat, [spaces], movement left)
+
+    def who(self, s):
+        return self.names[s] if 0 <= s < len(self.names) else f"seat {s}"
+
+    def space(self, v):
+        r, c = self.b.cells[v]
+        k = int(self.b.kind[v])
+        if k == DATA.HARBOUR:
+            return self.b.island_names[int(self.b.island[v])]
+        return f"{'compass' if k == DATA.COMPASS else 'sea'} ({r},{c})"
+
+    def say(self, text):
+        self.flush()
+        self.lines.append(text)
+
+    def flush(self):
+        if self.voyage:
+            s, path, left = self.voyage
+            self.lines.append(f"  {self.who(s)} sails {' -> '.join(self.space(v) for v in path)} "
+                              f"({len(path) - 1} space{'s' if len(path) != 2 else ''}, {left} "
+                              f"movement left)")
+            self.voyage = None
+
+    def item(self, card, k):
+        kinds, vals, isl = ((self.d["ck"], self.d["cv"], self.d["ci"]) if card else
+                            (self.d["tk"], self.d["tv"], self.d["ti"]))
+        name = KIND[int(kinds[k])]
+        if int(kinds[k]) == DATA.MAP:
+            name += f" of {self.b.island_names[int(isl[k])]}"
+        return f"{name} {int(vals[k])}"
+
+    def event(self, kind, a, f):
+        w = self.who
+        if kind == S.E_FIRST:
+            self.say(f"Setup: {w(f[0])} rolls {_die(f[1])} and {_die(f[2])} for first player")
+        elif kind == S.E_TILE:
+            self.say(f"Setup: compass space {f[0] + 1} gets the {self.item(False, f[1])} tile")
+        elif kind == S.E_SHUFFLE:
+            self.say(f"The compass deck is shuffled ({f[1]} cards)" if f[0] == 0 else
+                     f"The discards are reshuffled into a new compass deck ({f[1]} cards)")
+        elif kind == S.E_ROUND:
+            P = len(self.names)
+            row = ", ".join(w((f[1] + i) % P) for i in range(P))
+            self.say(f"Round {f[0]} (crew row: {row})")
+        elif kind == S.E_WAGES:
+            self.say(f"  {w(a)} offers wages: {f[0]} for the captain, {f[1]} for the sailor")
+        elif kind == S.E_ROLL:
+            if f[3] == 0:
+                self.say(f"  {w(f[0])} rolls die {f[1] + 1}: {_die(f[2])}")
+            else:
+                self.say(f"  {w(f[0])} re-rolls die {f[1] + 1}: {_die(f[2])}")
+        elif kind == S.E_REROLL:
+            if f[0]:
+                dice = ", ".join(str(i + 1) for i in range(3) if (f[0] >> i) & 1)
+                self.say(f"  {w(a)} pays {f[1]} to re-roll dice {dice}")
+        elif kind == S.E_PLACE:
+            self.say(f"  {w(a)} places a {f[1]} on {w(f[2])}'s board ({SLOT[f[3]]})")
+        elif kind == S.E_STEP:
+            if self.voyage and self.voyage[0] == a and self.voyage[1][-1] == f[0]:
+                self.voyage[1].append(f[1])
+                self.voyage = (a, self.voyage[1], f[2])
+            else:
+                self.flush()
+                self.voyage = (a, [f[0], f[1]], f[2])
+        elif kind == S.E_STOP:
+            if not self.voyage:
+                self.say(f"  {w(a)} stays at {self.space(f[0])}")
+            else:
+                self.flush()
+        elif kind == S.E_CARD:
+            self.say(f"  {w(f[3])} draws a compass card: {self.item(True, f[0])}")
+        elif kind == S.E_RANSOM:
+            self.say(f"  {w(a)} {'pays' if f[2] else 'refuses'} the pirate's ransom of {f[1]}")
+        elif kind == S.E_SELL:
+            paid = f" and pays {f[2]} to the earlier cubes" if f[2] else ""
+            self.say(f"  {w(a)} sells a goods cube on {self.b.island_names[f[0]]}: {f[1]} coins "
+                     f"from the bank{paid}")
+        elif kind == S.E_EFFECT:
+            self.effect(a, f)
+        elif kind == S.E_PAID:
+            self.say(f"  Wages: {w(a)} earns {f[2]} as {SLOT[f[1]]} on {w(f[0])}'s board")
+        elif kind == S.E_BONUS:
+            self.say(f"  {w(a)} gets the return bonus: {f[0]} coins")
+        elif kind == S.E_END:
+            self.say(f"The game ends after {f[2]} round{'s' if f[2] != 1 else ''}: " +
+                     (f"{w(f[3])} returned to Batam with every good sold" if f[0] == S.END_RETURN
+                      else "stopped by the round horizon"))
+
+    def effect(self, a, f):
+        what, amount, card, k, neutral = f[0], f[1], f[2], f[3], f[4]
+        w = self.who(a)
+        src = ("card" if card else "tile") if what != S.FX_CASH else ""
+        note = " (neutral: no effect)" if neutral else ""
+        if what == S.FX_TRADEWIND:
+            self.say(f"  {w} meets a tradewind {src}: {amount} more movement{note}")
+        elif what == S.FX_SUNKEN:
+            self.say(f"  {w} takes sunken treasure ({src}): {amount} coins{note}")
+        elif what == S.FX_MAP:
+            self.say(f"  {w} takes a treasure map ({src}) of {self.b.island_names[f[5]]}: {amount} "
+                     f"coins there{note}")
+        elif what == S.FX_PIRATE and not card:
+            self.say(f"  {w} passes the pirate tile: pays {amount} coins{note}")
+        elif what == S.FX_PIRATE:
+            self.say(f"  {w} meets the pirate card: " +
+                     ("stops" if f[5] else f"pays {amount} coins") + note)
+        elif what == S.FX_CASH:
+            self.say(f"  {w} cashes the treasure maps of {self.b.island_names[k]}: {amount} coins")
+
+
+def narrate(record, seat_names) -> list[str]:
+    """The game of ``record`` turn by turn; the last line names the winner (as its columns)."""
+    t = _Teller(record, seat_names)
+    for ev in record.events:
+        t.event(int(ev[0]), int(ev[1]), [int(x) for x in ev[2:]])
+    t.flush()
+    cols = record.columns
+    P = record.players
+    score = ", ".join(f"{t.who(s)} {cols.get(f'coins_{s}')} coins, {cols.get(f'goods_sold_{s}')} "
+                      "goods" for s in range(P))
+    w = int(cols.get("winner", -1))
+    t.lines.append(f"Winner: {t.who(w)} ({score})" if w >= 0 else
+                   f"No single winner ({score})")
+    return t.lines
+
+
+def draw(snapshot_row, record) -> str:
+    """The map (``~`` sea, ``*`` compass, ``#`` land, harbours by their islands' letters) with
+    the ships (their seats' initials in lower case; a count where several share a harbour)
+    and ``o`` for a compass space whose tile was taken; then each seat's coins and goods."""
+    b = _load(record)["board"]
+    grid = [list(r) for r in b.rows]
+    P = record.players
+    names = ["Red", "Blue", "Green", "Yellow"]
+    at = {}
+    for s in range(P):
+        at.setdefault(int(snapshot_row[S.O_POS + s]), []).append(s)
+    comp = [v for v in range(len(b.kind)) if int(b.kind[v]) == DATA.COMPASS]
+    if record.rules.get("compass") == "tiles":
+        for c, v in enumerate(comp):
+            if int(snapshot_row[S.O_TILE + c]) < 0:
+                r, col = b.cells[v]
+                grid[r][col] = "o"           # a compass space whose tile was taken
+    for v, seats in at.items():
+        r, col = b.cells[v]
+        grid[r][col] = names[seats[0]][0].lower() if len(seats) == 1 else str(len(seats))
+    legend = "; ".join(f"{names[s]} ({names[s][0].lower()}) {int(snapshot_row[S.O_COINS + s])} coins, "
+                       f"{int(snapshot_row[S.O_GOODS + s])} goods" for s in range(P))
+    return "\n".join("".join(r) for r in grid) + "\n" + legend

@@ -1,0 +1,212 @@
+"""Batam's state layout and constants: what every module of the kernel agrees on.
+
+Everything that changes during a game lives in one flat int64 array ``st``
+(offsets ``O_*`` below; four seats are always reserved): copying a game's state is
+``st.copy()`` (plus ``rs.copy()`` for the random streams).  Crew boards hold up to
+three dice, kept in descending order: ``st[O_BV + 3*b + k]`` is the value in
+slot k of player b's board (0 captain, 1 sailor, 2 ship) and ``st[O_BO + ...]``
+its owner.  Per-seat tallies (wages, re-rolls, compass effects ...) live in
+``st[O_TAL + T_* * 4 + seat]``.
+
+Read-only: a ``Rules`` (named tuple): the rule values, the int64 array ``R`` (slots
+``R_*``), the dice faces, and the static data made by ``data.py`` in three groups,
+``Board`` (the map), ``Routes`` (its distance tables) and ``Compass`` (tiles and cards).
+Scratch buffers of a chunk are a ``Scratch``; the results a chunk writes an ``Out``.
+
+Distance tables are indexed ``[variant, target, from]``: variant 0 is the open
+map, variant ``1 + c`` the map with a pirate tile on compass space c (its space
+blocked).  ``D`` counts spaces; ``W`` weighs entering a space next to the
+pirate as ``1 + PIRATE_PENALTY``; ``L`` is the number of spaces along the
+W-shortest route.  The kernel keeps only the rows of the *special* spaces (the
+harbours, then the compass spaces: the only targets the route planner uses):
+``DS, WS, LS`` [variant, special, from space] and ``DSS, LSS`` [variant,
+special target, special from].
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ...rng import GAME_PURPOSES
+
+# ----------------------------------------------------------------- constants
+MAXP = 4
+MAXI = 16
+MAXC = 8
+MAXK = 64
+INF = 30000
+PIRATE_PENALTY = 4
+
+SEA, COMPASS, HARBOUR = 0, 1, 2
+TRADEWIND, SUNKEN, MAP, PIRATE = 0, 1, 2, 3
+
+MODE_NONE, MODE_TILES, MODE_CARDS = 0, 1, 2
+WINDOW_ROUND, WINDOW_AFTER = 0, 1
+CHARGE_EACH, CHARGE_ONCE = 0, 1
+BANK_SHORT, BANK_UNLIMITED = 0, 1
+HRES_RANK, HRES_DRAW = 0, 1
+
+BOT_RANDOM = 0  # every other id is a heuristic style
+
+# bot parameter slots (heuristic styles)
+B_CAPTAIN, B_SAILOR, B_URGENCY, B_SHARE, B_SPITE, B_BUMP, B_RRLOW, B_RRMAX, B_RESERVE, \
+    B_PIRPAY, B_AVOID, B_DISTW, B_TREASW, B_OUTBID, B_ADAPT, B_GIVEUP = range(16)
+N_BOTPAR = 16
+
+# rule slots
+(R_P, R_MODE, R_SALE, R_PAYOUT, R_BONUS, R_RR_FIRST, R_RR_STEP, R_PFEE, R_OPPLIM, R_WINDOW,
+ R_CHARGE, R_BANKMODE, R_HORIZON, R_HRES, R_OCC, R_OCCH, R_START, R_BANK0, R_GOODS, R_NF,
+ R_NT, R_NK, R_STARTNODE, R_N, R_NI, R_NC, R_RR_PRICING, R_TWLIMIT, R_NEU) = range(29)
+N_RULES = 29
+# R_NEU: card impact's neutral tiles or cards, a bit mask over the indices of the deck in use
+# (tiles in tiles mode, cards in cards mode; bit 63 is the sign bit)
+TW_ANY, TW_EACH = 0, 1   # tradewind tiles: one bonus per ship and round / each tile once
+RR_TOTAL, RR_RISING = 0, 1   # re-roll pricing: later re-rolls cost reroll_step each / one step more each
+
+# state offsets
+O_COINS = 0
+O_BANK = 4
+O_POS = 5
+O_GOODS = 9
+O_OFFER = 13      # 2 per seat
+O_BV = 21         # 3 per seat
+O_BO = 33         # 3 per seat
+O_NB = 45
+O_DV = 49         # the seat's own three dice (value, -1 when placed)
+O_TW = 61         # tradewind tiles used this round (bit c: the tile on compass space c)
+O_RET = 65        # returned to Batam this round
+O_RETA = 69       # ... at or after the end was triggered
+O_PCH = 73        # pirate-tile fee charged this round
+O_MAPV = 77       # treasure maps held: coins per (seat, island), 16 per seat
+O_CUBE = 141      # cube of seat p on island i: O_CUBE + 4*i + p
+O_NCUBE = 205     # cubes on island i
+O_TILE = 221      # tile on compass space c, -1 none
+O_DECK = 229
+O_DECKN = 293
+O_DISC = 294
+O_DISCN = 358
+O_ENDED = 359
+O_ENDER = 360
+O_SHORT = 361
+O_PIRC = 362      # compass index of the pirate tile, -1 none
+O_FC_SPACE = 363  # scratch for finish_cost: the occupied spaces it searches (4)
+O_FC_COST = 367   # ... and the least cost to reach each (4)
+O_TH = 371        # scratch for placement: how far each seat leads the placer (x20)
+O_LASTCAP = 375   # captain wage each seat offered last round (-1 in round 1)
+O_NSHUF = 379     # reshuffles of the compass deck so far (the deck number)
+O_TAL = 380       # per-seat tallies: O_TAL + T_* * MAXP + seat
+N_ST = O_TAL + 13 * MAXP   # 13 = N_TAL
+
+# Chance: substreams of sim.rng keyed on (seed, game, purpose, index); nothing draws from
+# stream 0.  Slots of the ``rs`` array (uint64): 1 + s the bot of seat s; RS_BASE the game's
+# base (not a counter); RS_SETUP the first-player dice; RS_DIE + i crew die i of the seat
+# rolling now; RS_KEYS.. scratch for shuffle keys.
+P_TILES = GAME_PURPOSES     # tile placement keys: item_key(base, P_TILES, tile identity)
+RS_BASE = 1 + MAXP
+RS_SETUP = RS_BASE + 1
+RS_DIE = RS_SETUP + 1
+RS_KEYS = RS_DIE + 3
+N_RS = RS_KEYS + MAXK
+TIE_REL = 1e-9              # exact ties: |a - b| <= TIE_REL * max(1, |b|)
+
+# per-seat tallies
+(T_WPAID, T_WEARN, T_RR, T_RRC, T_DIST, T_BONUS, T_TW, T_SUNK, T_MAP, T_PIR, T_TREAS,
+ T_PIRC, T_PAYR) = range(13)
+N_TAL = 13
+
+END_RETURN, END_HORIZON = 0, 1
+
+# Recorded events (sim/record.py; Game.actions names them): rec(buf, kind, actor, a..f).
+# Chance outcomes have actor -1; decisions the seat that chose; the rest (E_ROUND, E_SELL,
+# E_EFFECT, E_PAID, E_BONUS, E_END) say what the rules did, for ``sim show``.
+(E_FIRST, E_TILE, E_SHUFFLE, E_ROUND, E_WAGES, E_ROLL, E_REROLL, E_PLACE, E_STEP, E_STOP, E_CARD,
+ E_RANSOM, E_SELL, E_EFFECT, E_PAID, E_BONUS, E_END) = range(1, 18)
+# E_EFFECT's ``what``
+FX_TRADEWIND, FX_SUNKEN, FX_MAP, FX_PIRATE, FX_CASH = range(5)
+
+# the per-seat result columns: coins, goods, crew position, then the N_TAL tallies (T_*)
+SEAT_FIELDS = ("coins", "goods_sold", "crew_pos", "wages_paid", "wages_earned", "rerolls",
+               "reroll_coins", "distance", "return_bonus", "compass_tradewind", "compass_sunken",
+               "compass_map", "compass_pirate", "treasure_coins", "pirate_coins", "payouts_received")
+SEAT_DTYPES = dict(coins="int32", goods_sold="int8", crew_pos="int8", wages_paid="int32",
+                   wages_earned="int32", rerolls="int16", reroll_coins="int32", distance="int32",
+                   return_bonus="int16", compass_tradewind="int16", compass_sunken="int16",
+                   compass_map="int16", compass_pirate="int16", treasure_coins="int32",
+                   pirate_coins="int32", payouts_received="int32")
+
+
+# ------------------------------------------------------------ named groups
+class Board(NamedTuple):
+    """The map (``data.py``): kind and island of every space, compass numbering (``comp``
+    space -> compass index, -1; ``comp_nodes`` the reverse), neighbours (``nbr``, ``deg``),
+    ``padj[c, v]`` v is next to compass space c, the harbours, and the special spaces (the
+    harbours, then the compass spaces: the route planner's targets)."""
+    kind: np.ndarray
+    island: np.ndarray
+    comp: np.ndarray
+    comp_nodes: np.ndarray
+    nbr: np.ndarray
+    deg: np.ndarray
+    padj: np.ndarray
+    harb_nodes: np.ndarray
+    special: np.ndarray
+
+
+class Routes(NamedTuple):
+    """Distance tables of the special spaces (see the module docstring)."""
+    DS: np.ndarray
+    WS: np.ndarray
+    LS: np.ndarray
+    DSS: np.ndarray
+    LSS: np.ndarray
+
+
+class Compass(NamedTuple):
+    """Compass tiles (kind, value, island, identity) and cards (the same)."""
+    tk: np.ndarray
+    tv: np.ndarray
+    ti: np.ndarray
+    tid: np.ndarray
+    ck: np.ndarray
+    cv: np.ndarray
+    ci: np.ndarray
+    cid: np.ndarray
+
+
+class Rules(NamedTuple):
+    """Everything read-only in a game: rule values ``R``, dice faces and the data."""
+    R: np.ndarray
+    faces: np.ndarray
+    board: Board
+    routes: Routes
+    compass: Compass
+
+
+class Scratch(NamedTuple):
+    """Work buffers of a chunk, reused by every game: the legal options of a decision
+    (``opts``), an ordering (``order``: tiles at setup, the first-player dice), the route
+    planner's candidates (``cand`` special index, ``candv`` value), the win shares of the
+    game just played (``win``) and the leader after each round (``leaders``)."""
+    opts: np.ndarray
+    order: np.ndarray
+    cand: np.ndarray
+    candv: np.ndarray
+    win: np.ndarray
+    leaders: np.ndarray
+
+
+class Out(NamedTuple):
+    """What ``run_games`` writes for game j of the chunk; ``seat[j, s, k]`` the columns of
+    SEAT_FIELDS of seat s."""
+    winner: np.ndarray
+    end_reason: np.ndarray
+    first_player: np.ndarray
+    rounds: np.ndarray
+    ender: np.ndarray
+    bank: np.ndarray
+    bank_short: np.ndarray
+    win: np.ndarray
+    seat: np.ndarray
+    lead_changes: np.ndarray
+    lead_settled: np.ndarray
