@@ -1,0 +1,471 @@
+"""The heuristic bots' turn: value every card, site and attack, then turn, build, attack or pass."""
+from __future__ import annotations
+
+import numpy as np
+
+from ....jit import helper, helper_inline
+from ..state import (BALLCOURT, BW_BUILD, BW_EXPAND, BW_HAND, BW_PLANS, BW_PRES, BW_RISK, BW_WAR,
+                     CACAO, CONT, EMPTY, GARRISON, GS_BALLS, GS_KNOWN, GS_NSLOT, GS_SEEN, GS_SLOT,
+                     GS_SUP, I_CENOTE, I_COLOUR, I_FOREST, I_SEA, I_VOLC, K_BALL, K_CACAO,
+                     K_CENOTE, K_DECAD, K_DROUGHT, K_ECLIPSE, K_EXC, K_EXPED, K_FAV, K_MARRY,
+                     K_PROS, K_TIDAL, K_VOLCANO, MAIZE, MARKET, NBW, NK, OBSERV, OBSID, PALACE,
+                     P_HAND, P_LARGE, RESERVE, R_BALLS, R_CENF, R_FOREST, R_KCNT, R_NP, R_PTS,
+                     TEMPLE, T_PASS, VILLAGE)
+from ..ties import take
+from ..board import (afford_mask, find_space, fit_mask, hand_total, site_code_count, tile_mask,
+                     width)
+from ..bots.values import (building_value, cheapest_held, cost_value, econ, hand_values,
+                           pay_sequence, player_counts, rounds_left)
+from ..constructions import build_plan
+from ..wars import defence_base, defence_obsidian, die_stats, resolve_attack
+from ..katun import cat_spec, per_value, rank_award, turn_card
+
+@helper
+def plan_site(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, last,
+              riv_bc, riv_ob, plan, spend):
+    """Heuristic: greedy building plan on site s with ``hand`` (already taxed).  Fills
+    plan[0..n-1] with codes; returns (value, n).  hand and cnt are scratch (restored).
+    Each step takes the building of highest value above 0.05 (equal values: uniformly,
+    on the bot's stream)."""
+    sb0 = bld[s, 0]
+    sb1 = bld[s, 1]
+    sb2 = bld[s, 2]
+    sb3 = bld[s, 3]
+    h0 = hand[0]
+    h1 = hand[1]
+    h2 = hand[2]
+    h3 = hand[3]
+    h4 = hand[4]
+    h5 = hand[5]
+    total = 0.0
+    n = 0
+    owner0 = own[s]
+    large0 = pl[p, P_LARGE]
+    bs = 1 + p
+    while n < 4:
+        best = np.int64(-1)
+        bv = -1e18
+        bval = 0.0
+        ties = np.int64(0)
+        fm = fit_mask(own, bld, pl, gs, nnb, info, p, s) & afford_mask(hand, R)
+        base = 0.0
+        if fm & ((1 << VILLAGE) | (1 << TEMPLE) | (1 << PALACE) | (1 << RESERVE)):
+            base = econ(cnt[0:5], cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], R, W, last)
+        for code in range(1, 9):
+            if (fm >> code) & 1 == 0:
+                continue
+            v = building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last,
+                               riv_bc, riv_ob, base)
+            v -= cost_value(hand, hv, R, code, spend)
+            if own[s] == -1:
+                # a new city: a pyramid out, one more city for ball games, exposure
+                v += W[NBW + s]
+                v -= W[NBW + own.shape[0] + s]
+            if v <= 0.05:
+                continue
+            ok, bv, ties = take(rs, bs, v, bv, ties)
+            if ok:
+                best = code
+                bval = v
+        if best < 0:
+            break
+        cost_value(hand, hv, R, best, spend)
+        for t in range(6):
+            hand[t] -= spend[t]
+        k = find_space(bld, info, s, best)
+        bld[s, k] = best
+        if width(best) == 2:
+            bld[s, k + 1] = CONT
+        if own[s] == -1:
+            own[s] = p
+            pl[p, P_LARGE] -= 1
+            cnt[15] += 1
+        if best == VILLAGE:
+            if R[R_FOREST] == 0 or info[s, I_FOREST] == 1:
+                cnt[info[s, I_COLOUR]] += 1
+        cnt[5 + best] += 1
+        plan[n] = best
+        n += 1
+        total += bval
+    # restore
+    for i in range(n):
+        c = plan[i]
+        if c == VILLAGE:
+            if R[R_FOREST] == 0 or info[s, I_FOREST] == 1:
+                cnt[info[s, I_COLOUR]] -= 1
+        cnt[5 + c] -= 1
+    hand[0] = h0
+    hand[1] = h1
+    hand[2] = h2
+    hand[3] = h3
+    hand[4] = h4
+    hand[5] = h5
+    bld[s, 0] = sb0
+    bld[s, 1] = sb1
+    bld[s, 2] = sb2
+    bld[s, 3] = sb3
+    if own[s] != owner0:
+        own[s] = owner0
+        pl[p, P_LARGE] = large0
+        cnt[15] -= 1
+    return total, n
+
+
+# ======================================================================= heuristic turn
+@helper_inline
+def scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, onb, pv):
+    """One pass over the board for a heuristic turn.  Fills ``cnt`` as player_counts
+    does for king p, per[q] / per[4 + q] / per[8 + q] with each king's ball courts,
+    observatories and cities, and onb[t] with the riches on p's buildings; returns
+    (cenotes on the board, worth and number of p's cities next to a volcano, the same
+    on the seashore)."""
+    cnt[:] = 0
+    for i in range(12):
+        per[i] = 0
+    for c in range(10):
+        pv[c] = per_value(c, rl, W)
+    for t in range(6):
+        onb[t] = 0
+    volc = 0.0
+    sea = 0.0
+    nvolc = 0
+    nsea = 0
+    nc = 0
+    forest = R[R_FOREST]
+    for s in range(own.shape[0]):
+        nc += info[s, I_CENOTE]
+        q = own[s]
+        if q < 0:
+            continue
+        per[8 + q] += 1
+        if q != p:
+            for k in range(4):
+                c = bld[s, k]
+                if c == BALLCOURT:
+                    per[q] += 1
+                elif c == OBSERV:
+                    per[4 + q] += 1
+            continue
+        cnt[15] += 1
+        cityv = W[BW_EXPAND]
+        for k in range(4):
+            c = bld[s, k]
+            if c == VILLAGE:
+                if forest == 0 or info[s, I_FOREST] == 1:
+                    cnt[info[s, I_COLOUR]] += 1
+            if c >= 1 and c <= 8:
+                cnt[5 + c] += 1
+            cityv += pv[c]
+            if tok[s, k] >= 0:
+                onb[tok[s, k]] += 1
+        if info[s, I_VOLC] == 1:
+            volc += cityv
+            nvolc += 1
+        if info[s, I_SEA] == 1:
+            sea += cityv
+            nsea += 1
+    per[p] = cnt[5 + BALLCOURT]
+    per[4 + p] = cnt[5 + OBSERV]
+    return nc, volc, nvolc, sea, nsea
+
+
+@helper_inline
+def card_values(R, W, p, hv, rl, cnt, per, onb, scan, tmp, cv):
+    """cv[kt]: heuristic worth to king p of turning a card of each type now, from the
+    board scan (``cnt``, ``per``, ``onb`` and ``scan`` = scan_board's result)."""
+    NP = R[R_NP]
+    nc, volc, nvolc, sea, nsea = scan
+    ntok = 0
+    for t in range(6):
+        ntok += onb[t]
+    cv[K_PROS] = 1.6 * W[BW_PRES]
+    cv[K_FAV] = 1.5 * W[BW_HAND]
+    cv[K_EXC] = 2.0 * hv[MAIZE]
+    cv[K_EXPED] = 1.1 * W[BW_HAND]
+    cv[K_CACAO] = hv[CACAO] * 0.5
+    cv[K_MARRY] = 1.5 * W[BW_HAND]
+    cv[K_CENOTE] = W[BW_PRES] * R[R_CENF] * 1.5 * min(ntok, nc) * 0.7
+    counts = per[0:4]
+    fp = per[8:12]
+    sp = tmp[0:4]
+    aw = tmp[4:8]
+    for q in range(NP):
+        sp[q] = fp[q] // 2
+    rank_award(counts, NP, fp, sp, aw)
+    best_other = 0
+    for q in range(NP):
+        if q != p and aw[q] > best_other:
+            best_other = aw[q]
+    cv[K_BALL] = W[BW_PRES] * (aw[p] - 0.5 * best_other)
+    cv[K_ECLIPSE] = -0.3
+    for kt in range(K_DROUGHT, NK):
+        pt, pn, code, n = cat_spec(kt)
+        if kt == K_VOLCANO:
+            loss = volc
+            hit = nvolc
+        elif kt == K_TIDAL:
+            loss = sea
+            hit = nsea
+        elif kt == K_DECAD:
+            hit = min(1, cnt[5 + BALLCOURT]) + min(1, cnt[5 + OBSERV])
+            loss = (per_value(BALLCOURT, rl, W) * min(1, cnt[5 + BALLCOURT])
+                    + per_value(OBSERV, rl, W) * min(1, cnt[5 + OBSERV]))
+        else:
+            hit = min(n, cnt[5 + code])
+            loss = per_value(code, rl, W) * hit
+        if hit == 0:
+            cv[kt] = 0.0
+            continue
+        if onb[pt] >= pn:
+            keep = pn * (1.0 + 0.1 * R[R_PTS + pt])
+            if keep < loss:
+                loss = keep
+        cv[kt] = -loss * W[BW_RISK]
+
+
+@helper
+def top_site(sv, skip, rs, k):
+    """The site of highest screen value sv[s] (sites at -1e18 or below are not
+    candidates; ``skip`` is left out), equal values uniformly on stream k; -1: none."""
+    best = np.int64(-1)
+    bv = -1e18
+    ties = np.int64(0)
+    for s in range(sv.shape[0]):
+        if s == skip or sv[s] <= -1e18:
+            continue
+        ok, bv, ties = take(rs, k, sv[s], bv, ties)
+        if ok:
+            best = s
+    return best
+
+
+@helper
+def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
+                   bot_ids, bot_par, p, comp, queue, opts, tmp, hv, cnt, plan, spend, hand, fsc):
+    """Heuristic bot: compare turning a card, building (best greedy plan over the
+    candidate sites), attacking and passing; play the best.  Every choice among equal
+    values (card slots, sites, buildings, the turn's options, payment types) is uniform
+    on the bot's own stream (slot 1 + p)."""
+    W = bot_par[p]
+    NP = R[R_NP]
+    S = own.shape[0]
+    bs = 1 + p
+    hand_values(W, R, gs, hv)
+    rl = rounds_left(gs, R)
+    last = gs[GS_BALLS] >= R[R_BALLS]
+    # --- card
+    unseen = 0
+    known = gs[GS_KNOWN + p]
+    for kt in range(NK):
+        tmp[16 + kt] = R[R_KCNT + kt] - gs[GS_SEEN + kt]
+    for k in range(gs[GS_NSLOT]):
+        c = gs[GS_SLOT + k]
+        if c >= 0 and (known >> k) & 1:
+            tmp[16 + ctype[c]] -= 1
+    cv = fsc[0:NK]
+    per = tmp[0:12]
+    scan = scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, tmp[56:62], fsc[40:50])
+    card_values(R, W, p, hv, rl, cnt, per, tmp[56:62], scan, tmp[40:48], cv)
+    ev = 0.0
+    for kt in range(NK):
+        if tmp[16 + kt] > 0:
+            ev += tmp[16 + kt] * cv[kt]
+            unseen += tmp[16 + kt]
+    ev = ev / unseen if unseen > 0 else 0.0
+    card_slot = np.int64(-1)
+    card_v = -1e18
+    ties = np.int64(0)
+    for k in range(gs[GS_NSLOT]):
+        c = gs[GS_SLOT + k]
+        if c < 0:
+            continue
+        if (known >> k) & 1:
+            v = cv[ctype[c]]
+        else:
+            v = ev
+        ok, card_v, ties = take(rs, bs, v, card_v, ties)
+        if ok:
+            card_slot = k
+    tot = hand_total(pl, p)
+    if tot == 0:
+        turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
+                  bot_ids, bot_par, p, card_slot, comp, queue, opts, tmp, hv)
+        return
+    # --- the turn's options, one argmax with uniform ties: card, pass, plans, attacks
+    pay_sequence(rs, bs, hv, W, NBW + 2 * S, last)   # the order of payment, ties drawn
+    for t in range(6):
+        hand[t] = pl[p, P_HAND + t]
+    tax_t = cheapest_held(hand, hv)
+    tax_v = hv[tax_t]
+    best_kind = 0  # 0 card, 1 pass, 2 build, 3 attack
+    best_v = card_v
+    ties = np.int64(1)
+    ok, best_v, ties = take(rs, bs, -tax_v, best_v, ties)
+    if ok:
+        best_kind = 1
+    # --- building
+    hand[tax_t] -= 1
+    # cnt still holds p's counts and per every king's (scan_board above): rivals' best
+    riv_bc = np.int64(0)
+    riv_ob = np.int64(0)
+    for q in range(NP):
+        if q != p and per[q] > riv_bc:
+            riv_bc = per[q]
+        if q != p and per[4 + q] > riv_ob:
+            riv_ob = per[4 + q]
+    bplan = opts[40:44]
+    nbplan = 0
+    best_site = np.int64(-1)
+    amask = afford_mask(hand, R) if tot >= 2 else 0
+    if amask != 0:
+        # first-building values that do not depend on the site, once per turn
+        fv = fsc[20:29]
+        base = econ(cnt[0:5], cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], R, W, last)
+        for code in range(1, 9):
+            fv[code] = -cost_value(hand, hv, R, code, spend)
+            if code != VILLAGE and code != GARRISON and code != MARKET:
+                fv[code] += building_value(own, bld, R, W, nbr, nnb, info, p, 0, code, cnt, rl,
+                                           last, riv_bc, riv_ob, base)
+        vill = fsc[30:35]
+        for c in range(5):
+            cnt[c] += 1
+            vill[c] = (econ(cnt[0:5], cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], R, W,
+                            last) - base) * rl * W[BW_BUILD]
+            cnt[c] -= 1
+        # screen every site on its best first building (sv[s]), plan fully on the best
+        # (and the second best with plans=2)
+        sv = fsc[64:64 + S]
+        tiles = tile_mask(gs)
+        # best first building on a free site, garrisons and markets aside (they need
+        # neighbours to be worth anything; the full plan still considers them)
+        free_nv = -1e18
+        for code in range(2, 9):
+            if code != GARRISON and code != MARKET and (tiles & amask) >> code & 1:
+                if fv[code] > free_nv:
+                    free_nv = fv[code]
+        can_found = pl[p, P_LARGE] > 0
+        s1 = np.int64(-1)
+        v1 = -1e18
+        t1 = np.int64(0)
+        for s in range(S):
+            sv[s] = -1e300
+            if own[s] == -1:
+                if not can_found:
+                    continue
+                bvs = free_nv
+                if (tiles & amask) >> VILLAGE & 1:
+                    if R[R_FOREST] == 0 or info[s, I_FOREST] == 1:
+                        vv = fv[VILLAGE] + vill[info[s, I_COLOUR]]
+                        if vv > bvs:
+                            bvs = vv
+                bvs += W[NBW + s]
+                bvs -= W[NBW + S + s]
+            else:
+                fm = fit_mask(own, bld, pl, gs, nnb, info, p, s) & amask
+                if fm == 0:
+                    continue
+                bvs = -1e18
+                for code in range(1, 9):
+                    if (fm >> code) & 1 == 0:
+                        continue
+                    if code == VILLAGE:
+                        if R[R_FOREST] == 1 and info[s, I_FOREST] == 0:
+                            continue
+                        v = fv[code] + vill[info[s, I_COLOUR]]
+                    elif code == GARRISON or code == MARKET:
+                        v = fv[code] + building_value(own, bld, R, W, nbr, nnb, info, p, s, code,
+                                                      cnt, rl, last, riv_bc, riv_ob, 0.0)
+                    else:
+                        v = fv[code]
+                    if v > bvs:
+                        bvs = v
+            sv[s] = bvs
+            if bvs > -1e18:   # the best site so far (top_site's scan, done in this pass)
+                ok, v1, t1 = take(rs, bs, bvs, v1, t1)
+                if ok:
+                    s1 = np.int64(s)
+        s2 = top_site(sv, s1, rs, bs) if W[BW_PLANS] >= 2.0 and s1 >= 0 else np.int64(-1)
+        for i in range(2 if W[BW_PLANS] >= 2.0 else 1):
+            s = s1 if i == 0 else s2
+            if s < 0:
+                continue
+            v, n = plan_site(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, np.int64(s), hand,
+                             cnt, hv, rl, last, riv_bc, riv_ob, plan, spend)
+            if n == 0:
+                continue
+            ok, best_v, ties = take(rs, bs, v - tax_v, best_v, ties)
+            if ok:
+                best_kind = 2
+                best_site = np.int64(s)
+                for i2 in range(n):
+                    bplan[i2] = plan[i2]
+                nbplan = n
+    hand[tax_t] += 1
+    # --- attack
+    mean, psk = die_stats(R)
+    ba = np.int64(-1)
+    bb = np.int64(-1)
+    bo = np.int64(0)
+    bk = np.int64(0)
+    for a in range(S if cnt[5 + GARRISON] > 0 else 0):   # no garrison, no attack
+        if own[a] != p:
+            continue
+        g = site_code_count(bld, a, GARRISON)
+        if g == 0:
+            continue
+        oa = 0
+        for k in range(4):
+            if bld[a, k] == GARRISON and tok[a, k] == OBSID:
+                oa += 1
+        for j in range(nnb[a]):
+            b = nbr[a, j]
+            q = own[b]
+            if q < 0 or q == p:
+                continue
+            d = defence_base(own, bld, nbr, nnb, b) + defence_obsidian(own, bld, tok, nbr, nnb, b)
+            exp_pts = g * mean + oa - d
+            if exp_pts <= 0.3:
+                continue
+            nb = 0
+            for k in range(4):
+                if bld[b, k] != EMPTY and bld[b, k] != CONT:
+                    nb += 1
+            dmg = min(exp_pts, nb + 0.0)
+            v = W[BW_WAR] * dmg * (0.8 * rl + 1.5 * W[BW_PRES]) - psk * g * 1.0 - 0.8 * oa
+            v -= tax_v
+            ok, best_v, ties = take(rs, bs, v, best_v, ties)
+            if ok:
+                best_kind = 3
+                ba = a
+                bb = b
+                bk = g
+                bo = oa
+    if best_kind == 0:
+        turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
+                  bot_ids, bot_par, p, card_slot, comp, queue, opts, tmp, hv)
+        return
+    pl[p, P_HAND + tax_t] -= 1
+    gs[GS_SUP + tax_t] += 1
+    if best_kind == 1:
+        pl[p, T_PASS] += 1
+        return
+    if best_kind == 2:
+        # the plan found above (the tax is paid as assumed)
+        build_plan(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, best_site, bplan, nbplan, hv)
+        return
+    resolve_attack(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
+                   p, ba, bb, bk, bo, opts, hv)
+    if own[bb] == -1:
+        heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, bb, sm, cnt, hv,
+                        rl, last, riv_bc, riv_ob, plan, spend, hand)
+
+
+@helper
+def heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, sm, cnt, hv, rl, last,
+                    riv_bc, riv_ob, plan, spend, hand):
+    for t in range(6):
+        hand[t] = pl[p, P_HAND + t]
+    player_counts(own, bld, info, R, p, cnt)
+    v, n = plan_site(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, last,
+                     riv_bc, riv_ob, plan, spend)
+    build_plan(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, plan, n, hv)
