@@ -194,7 +194,8 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
             for k in dict.fromkeys(keys):
                 for _, r in tab[(tab["key"] == k) & (tab["variant"] != res.variants[0][0])].iterrows():
                     p_ = _is_rate(k)
-                    rows.append((r["metric"], _fmt(r["diff"], p_), f"{_fmt(r['diff_lo'], p_)} to {_fmt(r['diff_hi'], p_)}",
+                    interval = f"{_fmt(r['diff_lo'], p_)} to {_fmt(r['diff_hi'], p_)}"
+                    rows.append((r["metric"], _fmt(r["diff"], p_), interval,
                                  f"{r['p']:.3g}" if r["p"] == r["p"] else "", _vr(r["vr"])))
             parts.append(_table(rows, ["metric", f"change ({res.variants[1][0]} minus base)",
                                        "95% interval", "p-value", "variance reduction by pairing"]))
@@ -218,7 +219,8 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
         rows = []
         for _, r in show.iterrows():
             rows.append((r["card"], r["seat"], f"{r['games drew']:,}", _pct(r["win rate drew"]),
-                         _pct(r["win rate not"]), f"{100 * r['difference']:+.2f}" if r["difference"] == r["difference"] else "",
+                         _pct(r["win rate not"]),
+                         f"{100 * r['difference']:+.2f}" if r["difference"] == r["difference"] else "",
                          f"{100 * r['lo']:+.2f} to {100 * r['hi']:+.2f}" if r["lo"] == r["lo"] else "",
                          f"{100 * r.get('per card', np.nan):+.2f}" if r.get("per card") == r.get("per card") else ""))
         parts.append(_table(rows, ["event column", "seat", "games it drew", "win rate if drew", "win rate if not",

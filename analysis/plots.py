@@ -38,11 +38,15 @@ def win_rates(seats, positions, players: int, path, title_suffix="", fair: float
     labels, rates, los, his, colors = [], [], [], [], []
     for _, r in seats.iterrows():
         labels.append(str(r["name"]))
-        rates.append(r["rate"]); los.append(r["lo"]); his.append(r["hi"])
+        rates.append(r["rate"])
+        los.append(r["lo"])
+        his.append(r["hi"])
         colors.append(seat_color(int(r["seat"])))
     for _, r in positions.iterrows():
         labels.append(str(r["label"]))
-        rates.append(r["rate"]); los.append(r["lo"]); his.append(r["hi"])
+        rates.append(r["rate"])
+        los.append(r["lo"])
+        his.append(r["hi"])
         colors.append(NEUTRAL)
     x = np.arange(len(labels))
     rates = np.array(rates) * 100

@@ -420,7 +420,8 @@ def wald_oc_asn_bernoulli(p, p0, p1, alpha, beta):
     var_z = p * (1 - p) * (a - b) ** 2
     if abs(mean_z) < 1e-15:
         return _wald_oc_asn(0.0, mean_z, var_z, lower, upper)
-    f = lambda h: p * math.exp(h * a) + (1 - p) * math.exp(h * b) - 1.0
+    def f(h):
+        return p * math.exp(h * a) + (1 - p) * math.exp(h * b) - 1.0
     # the nonzero root has the sign opposite to mean_z
     lo, hi = (1e-9, 1.0) if mean_z < 0 else (-1.0, -1e-9)
     while f(hi if mean_z < 0 else lo) < 0:

@@ -150,7 +150,8 @@ def parse_seed(seed) -> int:
     except (TypeError, ValueError):
         raise UsageError(f"--seed must be an integer, not {safe(repr(seed))}") from None
     if not 0 <= s < 2 ** 64:
-        raise UsageError(f"--seed must be in 0..2**64-1, not {s if abs(s) < 10**30 else f'a number of {len(str(abs(s)))} digits'}")
+        shown = s if abs(s) < 10**30 else f"a number of {len(str(abs(s)))} digits"
+        raise UsageError(f"--seed must be in 0..2**64-1, not {shown}")
     return s
 
 

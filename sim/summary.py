@@ -182,7 +182,8 @@ class Summary:
                                    minlength=len(game.end_reasons)).astype(np.int64)
         skip = {"win", "winner", "capped", "end_reason", "first_player"}
         for col in game.columns:
-            if col.name in skip or not col.summarize or not np.issubdtype(np.dtype(col.dtype), np.integer) and col.dtype != "bool":
+            integer = np.issubdtype(np.dtype(col.dtype), np.integer) or col.dtype == "bool"
+            if col.name in skip or not col.summarize or not integer:
                 continue
             a = np.asarray(cols[col.name])
             if col.name == "lead_settled":

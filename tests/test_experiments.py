@@ -218,7 +218,8 @@ def test_sim_report_rebuilds_experiment_reports(args, tmp_path):
     r = CliRunner().invoke(cli, ["report", str(out)])
     assert r.exit_code == 0, r.output
     after = (out / "index.html").read_text()
-    strip = lambda h: [x for x in h.splitlines() if "Manifest" not in x and "seconds" not in x]
+    def strip(h):
+        return [x for x in h.splitlines() if "Manifest" not in x and "seconds" not in x]
     assert strip(after) == strip(before)
 
 
@@ -269,7 +270,8 @@ def test_draws_do_not_move_the_first_player_score(tmp_path):
     from analysis.experiments import compare_headline, compare_text, write_compare_report
     res = compare("puluc", [("base", {}), ("pile", {"exit": "pile"})], 6000, seed=1, jobs=1)
     tab = compare_table(res)
-    get_row = lambda k: tab[(tab["key"] == k) & (tab["variant"] == "pile")].iloc[0]
+    def get_row(k):
+        return tab[(tab["key"] == k) & (tab["variant"] == "pile")].iloc[0]
     draws = get_row("no winner")["diff"]
     assert draws > 0.03
     wins, score = get_row("first player wins"), get_row("first player score")
