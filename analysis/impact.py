@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .report import _table, page_head, write_pages
+from .pages import _table, bots_sentence, page_head, write_pages
 from .stats import newcombe_diff, ols_from_moments, two_proportion_p
 from .wording import edge_phrase
 
@@ -78,7 +78,7 @@ def impact_table(res) -> pd.DataFrame:
     """One row per changed card: the change of the headline metric (paired, with its 95%
     interval and p), its size in words, the pairing, and how the card changes the game's
     length (share of games whose length changed, mean change with its interval)."""
-    from .experiments import _is_rate, compare_table, headline_key
+    from .experiment_report import _is_rate, compare_table, headline_key
     info = impact_info(res)
     tab = compare_table(res)
     key = headline_key(res)
@@ -120,9 +120,8 @@ def length_sentence(row, game, mode, neutral: bool = False) -> str | None:
 
 def write_impact_report(game, res, out_dir, card=None) -> Path:
     """``res``: the impact experiment (base first, then one arm per changed card)."""
-    from .experiments import (_fmt, _is_rate, _label, _vr, compare_table, headline_key,
+    from .experiment_report import (_fmt, _is_rate, _label, _vr, compare_table, headline_key,
                               pairing_table, ranked_forest_plot, save_experiment)
-    from .report import bots_sentence
     S, manifest = res.summaries[0], res.manifest
     info = impact_info(res, card)
     card, cards, mode = info["card"], info["cards"], info.get("mode")
@@ -242,7 +241,7 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
 def impact_text(res) -> str:
     """The terminal table of ``sim impact``: one line per changed card (ranked by the change of
     the headline metric), the pairing, the length, and the bots."""
-    from .experiments import _fmt, _is_rate, _label, _vr, headline_key
+    from .experiment_report import _fmt, _is_rate, _label, _vr, headline_key
     info = impact_info(res)
     key = headline_key(res)
     lines = []

@@ -3,7 +3,7 @@ page and the terminal text.
 
 A verdict from simulation rests on three things the designer did not choose: the bots,
 the readings taken where the rulebook is silent or ambiguous, and the setup.
-:mod:`sim.robust` plays the baseline (the rules and bots given) and every *condition*
+:mod:`analysis.robust_runs` plays the baseline (the rules and bots given) and every *condition*
 (one change of those assumptions) on the same seeds, and reduces each condition's games
 to sufficient statistics of a per-game vector of quantities, baseline and condition side
 by side; every figure here is a linear contrast of that vector, so each has an exact
@@ -78,7 +78,7 @@ STATUS_WORDS = {
 
 # ------------------------------------------------------------------- layout and headlines
 def quantity_names(sides: int, score: bool) -> list[str]:
-    """The per-game quantities :mod:`sim.robust` records for every setting (a baseline or
+    """The per-game quantities :mod:`analysis.robust_runs` records for every setting (a baseline or
     a condition, each part of it: the reference and, in a comparison, the variant)."""
     names = ["first score"] + [f"side {k}" for k in range(sides)] + ["decisive", "length"]
     return names + (["margin"] if score else [])
@@ -650,7 +650,7 @@ def condition_table(res, evs: dict) -> list[tuple]:
 def write_robust_report(res, out_dir) -> Path:
     """index.html and report-standalone.html (tornado charts), conditions.csv, robust.json
     (everything the page is built from: `sim report DIR` rebuilds it) and manifest.json."""
-    from .report import _table, page_head, write_pages
+    from .pages import _table, page_head, write_pages
     from sim.io import atomic_write, write_json
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

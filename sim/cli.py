@@ -249,7 +249,9 @@ def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
                    f"Start it again with: {hint}", err=True)
         return status
     try:
-        paths = save_run(result, out_dir, csv=csv)
+        from analysis import report as reports
+        paths = save_run(result, out_dir, csv=csv,
+                         report=lambda *a: reports.write_report(*a))   # looked up when called
     except KeyboardInterrupt as e:
         code = EXIT_TERMINATED if isinstance(e, Terminated) else EXIT_INTERRUPTED
         click.echo(f"sim: stopped while writing the report; the {done:,} finished games are kept. "
@@ -414,7 +416,7 @@ def _check_experiment(g, games, bots, players, seed, jobs, chunk_size, backend, 
 
 def _check_arms(g, variants, bots, players, seed, n):
     """Every variant's rules, data files and bots, before any folder is created."""
-    from .experiments import build_arms
+    from analysis.experiment_runs import build_arms
     from .validate import check_variant_name
     for name, _ in variants:
         check_variant_name(name)
@@ -446,9 +448,9 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
     """
     import math
 
-    from analysis.experiments import compare_text, write_compare_report
+    from analysis.experiment_report import compare_text, write_compare_report
     from . import toml as TOML
-    from .experiments import compare, load_variants_file, metric_names, parse_variant
+    from analysis.experiment_runs import compare, load_variants_file, metric_names, parse_variant
     g = get_game(game)
     jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
                                                     chunk_size, backend, scheduler)
@@ -463,7 +465,8 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
         raise UsageError("sim compare needs at least two --variant (the first is the reference)")
     if not 0 < alpha < 0.5 or not 0 < beta < 0.5:
         raise UsageError("--alpha and --beta must be between 0 and 0.5")
-    arms, _ = _check_arms(g, vs, bots, players, seed_v, n)
+    built = _check_arms(g, vs, bots, players, seed_v, n)
+    arms = built[0]
     if sprt:
         if sprt_metric not in metric_names(g, arms[0].spec.players):
             raise UsageError(f"--sprt-metric must be one of: "
@@ -477,7 +480,7 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
                       chunk_size=chunk_size, backend=backend, scheduler=scheduler,
                       progress=(not quiet) and sys.stderr.isatty() and not sprt,
                       sprt_d=sprt_d if sprt else None, sprt_metric=sprt_metric, alpha=alpha,
-                      beta=beta, echo=echo if sprt else None)
+                      beta=beta, echo=echo if sprt else None, built=built)
         path = write_compare_report(res, out_dir)
     if not quiet:
         click.echo(compare_text(res))
@@ -519,8 +522,8 @@ def sweep_cmd(game, params, yes, games, bots, players, seed, jobs, chunk_size, b
     """
     import itertools
 
-    from analysis.experiments import compare_text, write_compare_report
-    from .experiments import _fmt, sweep
+    from analysis.experiment_report import compare_text, write_compare_report
+    from analysis.experiment_runs import _fmt, sweep
     from .runner import _duration
     from .validate import GRID_ASK, GRID_MAX, grid_size, parse_sweep
     g = get_game(game)
@@ -566,8 +569,8 @@ def skill_cmd(game, sets, games, bots, players, seed, jobs, chunk_size, backend,
 
     Example: sim skill puluc --bots random,greedy,search --games 2e4
     """
-    from analysis.experiments import skill_text, write_skill_report
-    from .experiments import skill
+    from analysis.experiment_report import skill_text, write_skill_report
+    from analysis.experiment_runs import skill
     from .runner import make_spec
     g = get_game(game)
     from .game import _split_bots
@@ -612,7 +615,7 @@ def impact_cmd(game, card, mode, metric, sets, games, bots, players, seed, jobs,
     Example: sim impact balam --card drought --games 1e5
     """
     from analysis.impact import impact_text, write_impact_report
-    from .experiments import impact
+    from analysis.experiment_runs import impact
     from .params import _suggest
     from .runner import make_spec
     g = get_game(game)
@@ -670,7 +673,7 @@ def robust_cmd(what, game, variants, variants_file, sets, metric, early_stop, co
     Examples: sim robust puluc --games 1e5;
     sim robust compare puluc --variant base: --variant nine:track=9
     """
-    from .experiments import load_variants_file, parse_variant
+    from analysis.experiment_runs import load_variants_file, parse_variant
     from . import toml as TOML
     if what == "compare":
         if not game:
@@ -697,7 +700,7 @@ def _robust(game, variants, sets, metric, early_stop, combine, games, bots, play
             chunk_size, backend, scheduler, out, quiet):
     """sim robust (and sim compare --robust): play, write the report, print the verdicts."""
     from analysis.robust import robust_text, write_robust_report
-    from .robust import robust
+    from analysis.robust_runs import robust
     from .runner import make_spec
     g = get_game(game)
     jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
@@ -797,7 +800,7 @@ def report_cmd(run_dir):
     # read and check everything first: a folder that is not a saved result is left untouched
     if (d / "robust.json").is_file():
         from analysis.robust import write_robust_report
-        from .robust import RobustResult
+        from analysis.robust_runs import RobustResult
         try:
             rres = RobustResult.from_dict(load_json("robust.json"))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
@@ -807,7 +810,7 @@ def report_cmd(run_dir):
         def write():
             return write_robust_report(rres, d)
     elif (d / "experiment.json").is_file():
-        from analysis.experiments import load_experiment, write_compare_report
+        from analysis.experiment_report import load_experiment, write_compare_report
         from analysis.impact import write_impact_report
         data = load_json("experiment.json")
         try:
@@ -822,7 +825,7 @@ def report_cmd(run_dir):
             def write():
                 return write_compare_report(res, d)
     elif (d / "skill.json").is_file():
-        from analysis.experiments import load_skill, write_skill_report
+        from analysis.experiment_report import load_skill, write_skill_report
         try:
             res = load_skill(load_json("skill.json"))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:

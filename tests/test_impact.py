@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from analysis.impact import impact_table, impact_text, write_impact_report
 from sim.cli import cli
-from sim.experiments import impact
+from analysis.experiment_runs import impact
 from sim.games import get
 from sim.params import UsageError
 

@@ -14,7 +14,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from . import metrics, plots  # noqa: E402
-from .report import _table, bots_sentence, page_head, write_pages  # noqa: E402
+from .pages import _table, bots_sentence, page_head, write_pages  # noqa: E402
 from .stats import mean_from_sums, paired_mean_diff, pentanomial  # noqa: E402
 from .wording import BOTS_NOTE, WEAK_PAIRING, edge_phrase, pairing_phrase, variance_reduction  # noqa: E402
 
@@ -423,7 +423,7 @@ def save_experiment(res) -> dict:
 
 def load_experiment(data: dict):
     """An ExperimentResult rebuilt from :func:`save_experiment`'s output."""
-    from sim.experiments import Arm, ExperimentResult
+    from .experiment_runs import Arm, ExperimentResult
     from sim.games import get
     from sim.summary import Summary
     stats = {k: (np.asarray(v) if isinstance(v, list) else v) for k, v in data["stats"].items()}

@@ -1,0 +1,85 @@
+"""What every HTML page shares: the style, the head with its self-check script, tables,
+the bots sentence, and writing a page with and without its images embedded.  The reports
+(``report``, ``experiment_report``, ``impact``, ``robust``) build on it; it imports none of them."""
+from __future__ import annotations
+
+import base64
+import html
+import re
+from pathlib import Path
+
+from .wording import BOTS_NOTE
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:980px;margin:2em auto;
+padding:0 1em;color:#222;line-height:1.45}
+h1{margin-bottom:.2em} h2{margin-top:1.8em;border-bottom:1px solid #ddd;padding-bottom:.2em}
+.sub{color:#555;margin-top:0} .warn{background:#fff3cd;border:1px solid #e0c36b;padding:.6em 1em}
+table{border-collapse:collapse;margin:.6em 0;font-size:.93em} th,td{border:1px solid #ddd;padding:.25em .6em;
+text-align:left} th{background:#f4f4f4} td.num{text-align:right;font-variant-numeric:tabular-nums}
+img{max-width:100%;height:auto;border:1px solid #eee;margin:.5em 0} .changed{font-weight:bold;color:#a33}
+ul.key li{margin:.2em 0} code{background:#f4f4f4;padding:0 .2em} details{margin:.5em 0}
+.box{border:1px solid #9cc3e0;background:#f3f8fc;padding:.2em 1em;margin:1em 0}
+.box h2{margin-top:.6em;border:none}
+"""
+
+
+def bots_sentence(manifest: dict) -> str:
+    """Which bots played, and that the figures depend on them (every report says it)."""
+    seats = manifest.get("seats") or []
+    bots = manifest.get("bots") or []
+    if seats and len(seats) == len(bots):
+        who = ", ".join(f"{n}: {b}" for n, b in zip(seats, bots))
+    else:
+        who = ", ".join(bots)
+    return f"Bots: {who}. {BOTS_NOTE}"
+
+
+def _table(rows, header) -> str:
+    out = ["<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>"]
+    for r in rows:
+        cells = []
+        for i, c in enumerate(r):
+            cls = ' class="num"' if i > 0 and re.match(r"^[-+0-9.,% ]+", str(c) or "") else ""
+            cells.append(f"<td{cls}>{c if isinstance(c, Markup) else html.escape(str(c))}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+class Markup(str):
+    """Already-escaped HTML."""
+
+
+def page_head(title: str) -> str:
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}"
+            f"</title><style>{CSS}</style>{SELF_CHECK}</head><body>")
+
+
+# Lets a headless browser (tests/test_report_browser.py) confirm that every image loaded and
+# no script error happened: the result is written into <body data-images=... data-errors=...>.
+SELF_CHECK = """<script>
+window.__errors = [];
+window.addEventListener('error', function (e) { window.__errors.push(String(e.message || e.type)); }, true);
+window.addEventListener('load', function () {
+  var imgs = document.images, ok = 0;
+  for (var i = 0; i < imgs.length; i++) { if (imgs[i].complete && imgs[i].naturalWidth > 0) ok++; }
+  document.body.setAttribute('data-images', ok + '/' + imgs.length);
+  document.body.setAttribute('data-errors', String(window.__errors.length));
+});
+</script>"""
+
+
+def write_pages(out_dir: Path, parts: list[str], figs) -> Path:
+    """index.html (images beside it) and report-standalone.html (images embedded), atomically."""
+    from sim.io import write_text
+    parts = list(parts) + ["</body></html>"]
+    page = "\n".join(parts)
+    write_text(out_dir / "index.html", page)
+    standalone = page
+    for fig in figs:
+        fn = fig[0]
+        data = base64.b64encode((out_dir / fn).read_bytes()).decode("ascii")
+        standalone = standalone.replace(f"src='{fn}'", f"src='data:image/png;base64,{data}'")
+    write_text(out_dir / "report-standalone.html", standalone)
+    return out_dir / "index.html"
