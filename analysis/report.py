@@ -96,9 +96,9 @@ def figures_table(s: dict, game) -> list[tuple[str, str, str]]:
     for key in ("sd", "min", "p5", "p25", "median", "p75", "p95", "max"):
         rows.append((f"length {key} ({u})", _num(L[key]), ""))
     S = s["summary"]
-    for col, label in (("lead_changes", "lead changes per game"),
-                       ("lead_settled", "point of the game (% of its length) after which the winner led for good")):
-        if col in S.hists:
+    for col, label in ((game.drama_changes, "lead changes per game"),
+                       (game.drama_settled, "point of the game (% of its length) after which the winner led for good")):
+        if col and col in S.hists:
             D = metrics.duration(S, col)
             rows.append((f"drama: {label}, mean", _num(D["mean"]), f"{_num(D['mean_lo'])} to {_num(D['mean_hi'])}"))
             rows.append((f"drama: {label}, median", _num(D["median"]), ""))
@@ -253,8 +253,8 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
             plots.count_distribution(S, game.score, seats, out_dir / "scores.png", f"final {game.score}")
             figs.append(("scores.png", f"Final {game.score}",
                          f"Share of games by each seat's final {game.score}."))
-        if "lead_changes" in S.hists:
-            plots.drama(S, out_dir / "drama.png")
+        if game.drama_changes and game.drama_changes in S.hists:
+            plots.drama(S, out_dir / "drama.png", game.drama_changes, game.drama_settled)
             figs.append(("drama.png", "Drama",
                          "Left: how often the lead changed hands in a game. Right: how far into the "
                          "game the eventual winner took the lead for good (late = dramatic)."))

@@ -186,7 +186,7 @@ class Summary:
             if col.name in skip or not col.summarize or not integer:
                 continue
             a = np.asarray(cols[col.name])
-            if col.name == "lead_settled":
+            if col.name == getattr(game, "drama_settled", None):
                 a = a[a >= 0]  # only games with a single winner have a settling point
             if col.per_seat:
                 for seat in range(players):

@@ -65,3 +65,21 @@ def test_no_two_modules_share_a_name_across_the_layers():
     core = {f.stem for f in sources("sim") if f.parent == ROOT / "sim"} - {"__init__"}
     analysis = {f.stem for f in sources("analysis")} - {"__init__"}
     assert not core & analysis, f"same name in sim/ and analysis/: {sorted(core & analysis)}"
+
+
+def test_shared_modules_read_no_game_column_by_name():
+    """A game declares its score, drama, highlight and event columns in its ``Game``; the shared
+    modules read the declaration, so no string in them names such a column ("score" is also
+    the shared code's own word for a rate of points, so it is not checked)."""
+    from sim.games import get, names
+    declared = set()
+    for g in map(get, names()):
+        declared.update(n for n in (g.score, g.drama_changes, g.drama_settled, *g.highlight, *g.events) if n)
+    declared -= {"score"}
+    assert {"lead_changes", "lead_settled"} <= declared
+    bad = []
+    for f in [p for p in sources("sim") if "games" not in p.parts] + sources("analysis"):
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in declared:
+                bad.append(f"{f.relative_to(ROOT)}:{node.lineno}: {node.value!r}")
+    assert not bad, "game columns read by name in shared code:\n" + "\n".join(bad)
