@@ -83,3 +83,18 @@ def write_pages(out_dir: Path, parts: list[str], figs) -> Path:
         standalone = standalone.replace(f"src='{fn}'", f"src='data:image/png;base64,{data}'")
     write_text(out_dir / "report-standalone.html", standalone)
     return out_dir / "index.html"
+
+
+_ENV = None
+
+
+def render(template: str, **values) -> str:
+    """A page from ``analysis/templates/<template>`` (jinja2, autoescaping on: every value is
+    escaped unless it is ``markupsafe.Markup``)."""
+    global _ENV
+    if _ENV is None:
+        import jinja2
+        _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+                                  autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                                  undefined=jinja2.StrictUndefined)
+    return _ENV.get_template(template).render(**values)

@@ -303,6 +303,7 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
             figs.append((fn, t, cap))
             parts.append(f"<h2>{html.escape(t)}</h2><img src='{fn}' alt='{html.escape(t)}'>"
                          f"<p>{html.escape(cap)}</p>")
+    parts.extend(_exemplar_section(game, manifest, out_dir))
     parts.append("<h2>Every figure</h2>")
     parts.append(_table(figures_table(s, game), ["figure", "value", "95% interval / note"]))
     parts.append("<p>Intervals: Wilson score intervals for rates (shared victories count as "
@@ -320,6 +321,36 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
     parts.append("<details><summary>Manifest</summary><pre>" +
                  html.escape(json.dumps(manifest, indent=2, default=str)) + "</pre></details>")
     return write_pages(out_dir, parts, figs)
+
+
+def _exemplar_section(game, manifest: dict, out_dir: Path) -> list[str]:
+    """A few games worth watching, each with the ``sim show`` command that tells it (and a
+    link to its page where one was written into ``games/`` of the run directory)."""
+    from sim.output import load_rows
+    from sim.params import UsageError
+    from .show import can_record, exemplars, show_command
+    try:
+        rows = load_rows(out_dir)
+    except (UsageError, OSError, ValueError):
+        return []
+    picks = exemplars(game, rows)
+    if not picks:
+        return []
+    items = []
+    for label, i, why in picks:
+        cmd = show_command(game, manifest["seed"], i, manifest["players"], manifest.get("bots"),
+                           manifest.get("rules_changed"))
+        page = Path("games") / f"game-{i}.html"
+        link = (f" (<a href='{html.escape(page.as_posix())}'>page</a>)"
+                if (out_dir / page).is_file() else "")
+        items.append(f"<li>{html.escape(label)}: game {i}, {html.escape(why)}{link}<br>"
+                     f"<code>{html.escape(cmd)}</code></li>")
+    note = ("" if can_record(game) else
+            f" {html.escape(game.title)} cannot record its games yet: these commands will tell "
+            "them once its kernel records.")
+    return ["<h2>Watch a game</h2><p>Games of this run worth watching, turn by turn: each command "
+            "plays that game again, bit for bit, and tells it." + note + "</p>"
+            "<ul class='key'>" + "".join(items) + "</ul>"]
 
 
 def _impact_section(S, seats) -> list[str]:

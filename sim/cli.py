@@ -154,8 +154,11 @@ def _run_command(name: str):
                        "without rows only merged statistics are kept")
     @click.option("--csv", is_flag=True, help="also write the per-game results as CSV")
     @click.option("--quiet", "-q", is_flag=True, help="no progress bar and no summary table")
+    @click.option("--record", default=None, metavar="GAMES",
+                  help="also record these games (e.g. 0..99 or 3,17) into records.npz of the run "
+                       "directory: every action and chance outcome (see `sim show`)")
     def cmd(games, sets, bots, players, seed, jobs, chunk_size, backend, scheduler, out, resume, raw,
-            csv, quiet):
+            csv, quiet, record):
         from .lock import RunLock
         from .output import default_run_dir, save_run
         from .runner import Stop, check_disk, check_memory, make_spec, plan_chunks
@@ -175,6 +178,7 @@ def _run_command(name: str):
             rows = "disk" if keep else "none"
         if csv and rows == "none":
             raise UsageError("--csv needs the per-game rows: add --raw")
+        recorded = _check_record(spec, record, resume)
         out_dir = Path(out) if out is not None else default_run_dir(spec)
         if out is not None and not out.strip():
             raise UsageError("--out: the path is empty")
@@ -194,8 +198,25 @@ def _run_command(name: str):
             result = execute_cli(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
                                  progress=progress, command=command, rows=rows, out_dir=out_dir,
                                  scheduler=scheduler, note=_note)
+            if recorded and not result.partial:
+                from .record import RECORDS, record_run, save_records
+                save_records(out_dir / RECORDS, record_run(spec.game, recorded, spec=spec))
+                result.manifest["recorded_games"] = {"file": RECORDS, "games": len(recorded)}
             return _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop)
     return cmd
+
+
+def _check_record(spec, record, resume) -> list[int]:
+    """The game indices of --record, checked before anything runs."""
+    if record is None:
+        return []
+    from .record import parse_indices
+    if resume is not None:
+        raise UsageError("--record cannot be added to a --resume: record the games with a new run "
+                         "or `sim show`")
+    if not spec.game.actions:
+        raise UsageError(f"{spec.game.name} cannot record its games yet (its kernel records no actions)")
+    return parse_indices(record, spec.games)
 
 
 def _assignments(game: str, sets, what: str = "--set") -> dict:
@@ -772,6 +793,45 @@ def rules_cmd(game):
         click.echo(f"  {b.name}: {b.help}")
         for p in b.params:
             click.echo(f"      {b.name}:{p.name}=VALUE  (default {p.default}; {p.allowed()}) {p.help}")
+
+
+@cli.command("show")
+@click.argument("game")
+@click.option("--seed", default="1", show_default=True, help="the master seed of the run")
+@click.option("--game", "index", default="0", show_default=True,
+              help="the index of the game in the run (0, 1, 2, ...)")
+@click.option("--players", "-p", type=int, default=None, help="number of players, as the run had")
+@click.option("--bots", default=None, help="bots per seat, as the run had")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="a rule parameter, as the run had")
+@click.option("--html", default=None, metavar="FILE", help="also write a page with the board after each turn")
+def show_cmd(game, seed, index, players, bots, sets, html):
+    """Play one game of a run again, recorded, and tell it turn by turn.
+
+    Example: sim show maya --seed 1 --game 17 --players 4 --html game17.html"""
+    from analysis.show import show_game, show_text, write_show_page
+    from .runner import MAX_GAMES
+    g = get_game(game)
+    if not g.actions:
+        raise UsageError(f"{g.name} cannot record its games yet, so sim show cannot tell one")
+    try:
+        i = int(str(index).strip())
+    except ValueError:
+        raise UsageError(f"--game must be a game index such as 0 or 17, not {safe(repr(index))}") from None
+    if not 0 <= i < MAX_GAMES:
+        raise UsageError(f"--game must be between 0 and {MAX_GAMES - 1:.0f}, not "
+                         f"{i if len(str(i)) < 30 else f'a number of {len(str(i))} digits'}")
+    if html is not None:
+        target = Path(html)
+        if not html.strip() or target.is_dir() or not target.parent.is_dir():
+            raise UsageError(f"--html {safe(html)}: not a file in an existing folder")
+    shown = show_game(g, _seed(seed), i, _assignments(game, sets), bots, players)
+    click.echo(show_text(shown))
+    if html is not None:
+        try:
+            path = write_show_page(shown, Path(html))
+        except OSError as e:
+            raise UsageError(f"cannot write --html {safe(html)}: {safe(e.strerror or str(e))}") from None
+        click.echo(f"page: {safe(str(path))}")
 
 
 @cli.command("report")
