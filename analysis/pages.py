@@ -4,9 +4,10 @@ the bots sentence, and writing a page with and without its images embedded.  The
 from __future__ import annotations
 
 import base64
-import html
 import re
 from pathlib import Path
+
+from markupsafe import Markup, escape  # noqa: F401  (escape: for the pages that build HTML pieces)
 
 from .wording import BOTS_NOTE
 
@@ -35,25 +36,14 @@ def bots_sentence(manifest: dict) -> str:
     return f"Bots: {who}. {BOTS_NOTE}"
 
 
-def _table(rows, header) -> str:
-    out = ["<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>"]
-    for r in rows:
-        cells = []
-        for i, c in enumerate(r):
-            cls = ' class="num"' if i > 0 and re.match(r"^[-+0-9.,% ]+", str(c) or "") else ""
-            cells.append(f"<td{cls}>{c if isinstance(c, Markup) else html.escape(str(c))}</td>")
-        out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</table>")
-    return "\n".join(out)
+def _table(rows, header) -> Markup:
+    """An HTML table (``macros.html``): cells escaped unless Markup, numbers right-aligned."""
+    return _macros().table(rows, header)
 
 
-class Markup(str):
-    """Already-escaped HTML."""
-
-
-def page_head(title: str) -> str:
-    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}"
-            f"</title><style>{CSS}</style>{SELF_CHECK}</head><body>")
+def page_head(title: str) -> Markup:
+    """The doctype, head (style, self-check script) and opening body of a page (``head.html``)."""
+    return Markup(render("head.html", title=title, css=Markup(CSS), self_check=Markup(SELF_CHECK)))
 
 
 # Lets a headless browser (tests/test_report_browser.py) confirm that every image loaded and
@@ -71,10 +61,13 @@ window.addEventListener('load', function () {
 
 
 def write_pages(out_dir: Path, parts: list[str], figs) -> Path:
+    """index.html from the parts of a page (its head first), closed here; see :func:`write_page`."""
+    return write_page(out_dir, "\n".join(list(parts) + ["</body></html>"]), figs)
+
+
+def write_page(out_dir: Path, page: str, figs) -> Path:
     """index.html (images beside it) and report-standalone.html (images embedded), atomically."""
     from sim.io import write_text
-    parts = list(parts) + ["</body></html>"]
-    page = "\n".join(parts)
     write_text(out_dir / "index.html", page)
     standalone = page
     for fig in figs:
@@ -84,12 +77,15 @@ def write_pages(out_dir: Path, parts: list[str], figs) -> Path:
     write_text(out_dir / "report-standalone.html", standalone)
     return out_dir / "index.html"
 
-
 _ENV = None
 
 
-def render(template: str, **values) -> str:
-    """A page from ``analysis/templates/<template>`` (jinja2, autoescaping on: every value is
+def _numeric_cell(c) -> bool:
+    return bool(re.match(r"^[-+0-9.,% ]+", str(c) or ""))
+
+
+def environment():
+    """The jinja2 environment of ``analysis/templates`` (autoescaping on: every value is
     escaped unless it is ``markupsafe.Markup``)."""
     global _ENV
     if _ENV is None:
@@ -97,4 +93,14 @@ def render(template: str, **values) -> str:
         _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
                                   autoescape=True, trim_blocks=True, lstrip_blocks=True,
                                   undefined=jinja2.StrictUndefined)
-    return _ENV.get_template(template).render(**values)
+        _ENV.tests["numeric_cell"] = _numeric_cell
+    return _ENV
+
+
+def render(template: str, **values) -> str:
+    """A page (or a piece of one) from ``analysis/templates/<template>``."""
+    return environment().get_template(template).render(**values)
+
+
+def _macros():
+    return environment().get_template("macros.html").module

@@ -1,13 +1,12 @@
 """The run report: figures, an HTML page a designer can read, and a terminal summary."""
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 import numpy as np
 
 from . import metrics, plots
-from .pages import Markup, _table, bots_sentence, page_head, write_pages
+from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page
 from .wording import edge_phrase
 
 
@@ -198,7 +197,7 @@ def _params_rows(game, manifest) -> list:
     changed = manifest.get("rules_changed", {})
     for p in game.params:
         val = manifest["rules"].get(p.name)
-        mark = Markup(f'<span class="changed">{html.escape(str(val))}</span>') if p.name in changed \
+        mark = Markup('<span class="changed">{}</span>').format(val) if p.name in changed \
             else str(val)
         rows.append((p.name, mark, str(p.default if not isinstance(p.default, tuple) else
                                        ",".join(map(str, p.default))), p.help, p.source))
@@ -273,92 +272,55 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
                              f"Share of games by the number of {name.replace('_', ' ')} each seat made."))
 
     title = f"{game.title}: {manifest['games_completed']:,} games"
-    parts = [page_head(title),
-             f"<h1>{html.escape(title)}</h1>",
-             f"<p class='sub'>Run <code>{html.escape(manifest['run'])}</code> · bots "
-             f"{html.escape(', '.join(f'{n}: {b}' for n, b in zip(seats, manifest['bots'])))} · "
-             f"seed {manifest['seed']} · {html.escape(manifest['finished'])}</p>"]
-    if teams:
-        teams_named = " against ".join(x.removeprefix("team ") for x in sides)
-        parts.append(f"<p>A team game: {html.escape(teams_named)}. Partners win or lose together, "
-                     "so fair shares, the first-team advantage, decisive games and the score "
-                     f"margins are per team (fair share {_pct(1.0 / S.n_sides)}).</p>")
-    if manifest.get("partial"):
-        parts.append(f"<p class='warn'><b>Partial run.</b> It was stopped after "
-                     f"{manifest['games_completed']:,} of {manifest['games_requested']:,} games "
-                     f"({manifest['chunks_done']} of {manifest['chunks_total']} chunks); "
-                     "every figure below uses only the finished games.</p>")
-    parts.append("<h2>In short</h2><ul class='key'>" +
-                 "".join(f"<li>{html.escape(x)}</li>" for x in headline(s, manifest, game)) + "</ul>")
     from .robust import how_sure_box
-    parts.append(how_sure_box(game, manifest, out_dir, "run"))
-    for fn, t, cap in figs:
-        parts.append(f"<h2>{html.escape(t)}</h2><img src='{fn}' alt='{html.escape(t)}'>"
-                     f"<p>{html.escape(cap)}</p>")
-    if S.events:
-        parts.extend(_impact_section(S, seats))
     extra = getattr(game, "report_figures", None)
-    if extra is not None and S.n:
-        for fn, t, cap in extra(manifest, out_dir):
-            figs.append((fn, t, cap))
-            parts.append(f"<h2>{html.escape(t)}</h2><img src='{fn}' alt='{html.escape(t)}'>"
-                         f"<p>{html.escape(cap)}</p>")
-    parts.extend(_exemplar_section(game, manifest, out_dir))
-    parts.append("<h2>Every figure</h2>")
-    parts.append(_table(figures_table(s, game), ["figure", "value", "95% interval / note"]))
-    parts.append("<p>Intervals: Wilson score intervals for rates (shared victories count as "
-                 "fractions), normal intervals for means.</p>")
-    parts.append("<h2>Rules used</h2><p>Changed from the rulebook's defaults in "
-                 "<span class='changed'>bold red</span>. The rules as implemented, with every "
-                 f"assumption, are in <code>seeds/{game.name}/RULES.md</code>.</p>")
-    parts.append(_table(_params_rows(game, manifest), ["parameter", "value", "default", "meaning",
-                                                      "rulebook section"]))
-    parts.append("<h2>Reproduce</h2><p>Same seed, same parameters, same bots and the same game "
-                 "version give the same games, whatever the number of jobs.</p>")
-    if manifest.get("command"):
-        parts.append(f"<p><code>{html.escape(manifest['command'])}</code></p>")
+    extra_figs = list(extra(manifest, out_dir)) if extra is not None and S.n else []
     import json
-    parts.append("<details><summary>Manifest</summary><pre>" +
-                 html.escape(json.dumps(manifest, indent=2, default=str)) + "</pre></details>")
-    return write_pages(out_dir, parts, figs)
+    page = render(
+        "run_report.html", title=title, css=Markup(CSS), self_check=Markup(SELF_CHECK),
+        run=manifest["run"], bots=", ".join(f"{n}: {b}" for n, b in zip(seats, manifest["bots"])),
+        seed=manifest["seed"], finished=manifest["finished"],
+        teams_named=" against ".join(x.removeprefix("team ") for x in sides) if teams else None,
+        fair_share=_pct(1.0 / S.n_sides),
+        partial=({"done": f"{manifest['games_completed']:,}", "requested": f"{manifest['games_requested']:,}",
+                  "chunks_done": manifest["chunks_done"], "chunks_total": manifest["chunks_total"]}
+                 if manifest.get("partial") else None),
+        headline=headline(s, manifest, game),
+        how_sure=Markup(how_sure_box(game, manifest, out_dir, "run")),
+        figures=figs, impact=_impact_section(S, seats) if S.events else None,
+        extra_figures=extra_figs, exemplars=_exemplars(game, manifest, out_dir),
+        can_record=bool(game.actions), game_title=game.title, game_name=game.name,
+        figures_table=figures_table(s, game), params=_params_rows(game, manifest),
+        command=manifest.get("command"), manifest_json=json.dumps(manifest, indent=2, default=str))
+    return write_page(out_dir, page, figs + extra_figs)
 
 
-def _exemplar_section(game, manifest: dict, out_dir: Path) -> list[str]:
+def _exemplars(game, manifest: dict, out_dir: Path) -> list[dict]:
     """A few games worth watching, each with the ``sim show`` command that tells it (and a
     link to its page where one was written into ``games/`` of the run directory)."""
     from sim.output import load_rows
     from sim.params import UsageError
-    from .show import can_record, exemplars, show_command
+    from .show import exemplars, show_command
     try:
         rows = load_rows(out_dir)
     except (UsageError, OSError, ValueError):
         return []
-    picks = exemplars(game, rows)
-    if not picks:
-        return []
-    items = []
-    for label, i, why in picks:
-        cmd = show_command(game, manifest["seed"], i, manifest["players"], manifest.get("bots"),
-                           manifest.get("rules_changed"))
+    out = []
+    for label, i, why in exemplars(game, rows):
         page = Path("games") / f"game-{i}.html"
-        link = (f" (<a href='{html.escape(page.as_posix())}'>page</a>)"
-                if (out_dir / page).is_file() else "")
-        items.append(f"<li>{html.escape(label)}: game {i}, {html.escape(why)}{link}<br>"
-                     f"<code>{html.escape(cmd)}</code></li>")
-    note = ("" if can_record(game) else
-            f" {html.escape(game.title)} cannot record its games yet: these commands will tell "
-            "them once its kernel records.")
-    return ["<h2>Watch a game</h2><p>Games of this run worth watching, turn by turn: each command "
-            "plays that game again, bit for bit, and tells it." + note + "</p>"
-            "<ul class='key'>" + "".join(items) + "</ul>"]
+        out.append({"label": label, "index": i, "why": why,
+                    "page": page.as_posix() if (out_dir / page).is_file() else None,
+                    "command": show_command(game, manifest["seed"], i, manifest["players"],
+                                            manifest.get("bots"), manifest.get("rules_changed"))})
+    return out
 
 
-def _impact_section(S, seats) -> list[str]:
+def _impact_section(S, seats) -> dict | None:
     """Observational card/event impact table (causal figures come from `sim impact`)."""
     from .impact import OBSERVATIONAL, observational
     obs = observational(S, seats)
     if not len(obs):
-        return []
+        return None
     rows = []
     for _, r in obs.iterrows():
         rows.append((r["card"].replace("_", " "), r["seat"], f"{int(r['games drew']):,}",
@@ -366,9 +328,7 @@ def _impact_section(S, seats) -> list[str]:
                      "" if r["difference"] != r["difference"] else
                      f"{100 * r['difference']:+.2f} ({100 * r['lo']:+.2f} to {100 * r['hi']:+.2f})",
                      "" if r.get("per card") != r.get("per card") else f"{100 * r['per card']:+.2f}"))
-    return ["<h2>Card and event impact (observational)</h2>",
-            f"<p>{html.escape(OBSERVATIONAL)} For the causal effect of one card, run "
-            "<code>sim impact GAME --card NAME</code>: the same seeds with the card removed.</p>",
-            _table(rows, ["card / event", "seat", "games it got one", "win rate if got",
-                          "win rate if not", "difference, points (95% interval)",
-                          "regression: points per card"])]
+    return {"note": OBSERVATIONAL, "rows": rows,
+            "header": ["card / event", "seat", "games it got one", "win rate if got",
+                       "win rate if not", "difference, points (95% interval)",
+                       "regression: points per card"]}

@@ -195,16 +195,11 @@ def bytes_per_game(game: Game, players: int) -> int:
 
 
 def available_memory() -> int:
+    """Bytes of memory available to a new process (psutil: MemAvailable on Linux)."""
+    import psutil
     try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover
+        return int(psutil.virtual_memory().available)
+    except (OSError, RuntimeError):  # pragma: no cover
         return 8 * 2 ** 30
 
 
@@ -720,6 +715,7 @@ def machine_info() -> dict:
 
 
 def _cpu_model() -> str:
+    # the model name is the one CPU figure psutil does not give
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
