@@ -27,7 +27,7 @@ from sim.game import Game
 from sim.games import get as get_game
 from sim.params import UsageError, parse_assignments
 from sim.runner import (RunSpec, _progress_bar, check_backend, machine_info, make_spec, parse_games, plan_chunks,
-                     resolve_jobs, run_tasks)
+                     resolve_jobs, run_chunks)
 from sim.summary import Summary
 
 
@@ -249,42 +249,47 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
     log = []
     done = 0
     bar = _progress_bar(games * len(arms), progress and echo is None, f"{game.name} x{len(arms)} arms")
-    results = None
+
+    def collect(result) -> bool:
+        """Merge one chunk (in chunk order: reproducible stopping); True when the SPRT decided."""
+        nonlocal summaries, stats, done
+        start, count, summs, st, _ = result
+        summaries = [a.merge(b) for a, b in zip(summaries, summs)]
+        stats = _merge_stats(stats, st)
+        done += count
+        if bar is not None:
+            bar.update(count * len(arms))
+        if sprt is None:
+            return False
+        m = sprt_metric
+        verdicts = []
+        for k, test in enumerate(sprt):
+            if test is None:
+                continue
+            test.update(stats["n"], float(stats["dsum"][k, m]), float(stats["dsum2"][k, m]))
+            verdicts.append(test.decision)
+            log.append({"games": done, "arm": k, "llr": test.llr, "lower": test.lower,
+                        "upper": test.upper, "estimate": test.estimate,
+                        "decision": test.decision})
+            if echo is not None:
+                echo(f"games {done:>10,}  {arms[k].label}: LLR {test.llr:+.3f}  "
+                     f"bounds [{test.lower:.3f}, {test.upper:.3f}]  "
+                     f"difference {test.estimate:+.4f}"
+                     + (f"  -> {test.decision}" if test.decision else ""))
+        return bool(verdicts) and all(v is not None for v in verdicts)
+
     try:
+        # the engine of a single run (sim.runner.run_chunks): each chunk merged whole, Ctrl-C
+        # and SIGTERM held until it is, the workers stopped on the way out
         args = (game.name, ctxs, arm_specs, players, seed)
-        results = run_tasks(_play_arms, [(*args, s, c) for s, c in chunks], jobs, backend,
-                            scheduler, ordered=True)
-        for start, count, summs, st, _ in results:  # in chunk order: reproducible stopping
-            summaries = [a.merge(b) for a, b in zip(summaries, summs)]
-            stats = _merge_stats(stats, st)
-            done += count
-            if bar is not None:
-                bar.update(count * len(arms))
-            if sprt is not None:
-                m = sprt_metric
-                verdicts = []
-                for k, test in enumerate(sprt):
-                    if test is None:
-                        continue
-                    test.update(stats["n"], float(stats["dsum"][k, m]), float(stats["dsum2"][k, m]))
-                    verdicts.append(test.decision)
-                    log.append({"games": done, "arm": k, "llr": test.llr, "lower": test.lower,
-                                "upper": test.upper, "estimate": test.estimate,
-                                "decision": test.decision})
-                    if echo is not None:
-                        echo(f"games {done:>10,}  {arms[k].label}: LLR {test.llr:+.3f}  "
-                             f"bounds [{test.lower:.3f}, {test.upper:.3f}]  "
-                             f"difference {test.estimate:+.4f}"
-                             + (f"  -> {test.decision}" if test.decision else ""))
-                if verdicts and all(v is not None for v in verdicts):
-                    break
-    except KeyboardInterrupt:
-        partial = True
+        stopped, failure = run_chunks(_play_arms, [(*args, s, c) for s, c in chunks], jobs, backend,
+                                      scheduler, collect, ordered=True)
     finally:
-        if results is not None:
-            results.close()  # an SPRT that decided early stops the remaining chunks
         if bar is not None:
             bar.close()
+    if failure is not None:
+        raise failure            # a dead worker or a full disk: an error, as before
+    partial = stopped is not None
     return summaries, stats, partial, log, done, chunks
 
 

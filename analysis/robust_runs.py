@@ -343,7 +343,7 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
     0..n-1 in one joblib run; returns (baseline stats, per-condition stats, stopped flags,
     games played, cpu seconds, partial)."""
     from .robust import Z_STOP, evaluate
-    from sim.runner import _progress_bar, resolve_jobs, run_tasks, check_backend
+    from sim.runner import _progress_bar, check_backend, resolve_jobs, run_chunks
     jobs = resolve_jobs(jobs)
     backend = backend or ("sequential" if jobs == 1 else "loky")
     check_backend(backend)
@@ -369,48 +369,49 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
             yield (game.name, players, seed, start, count, arms.ctxs, arms.arms, base_parts,
                    [(k, cond_parts[k]) for k in sorted(act)])
 
-    results = None
+    def collect(result) -> bool:
+        """Merge one chunk (in chunk order); True when every condition is decided."""
+        nonlocal base, cpu, played, done
+        start, count, bst, cst, sec, ag = result
+        i = chunks.index((start, count))
+        base = _merge(base, bst)
+        cpu += sec
+        played += ag
+        merged = 0
+        for k, st in cst.items():
+            if not done[k]:
+                stats[k] = _merge(stats[k], st)
+                merged += 1
+        if bar is not None:
+            bar.update(count * merged)
+        last = start + count >= n
+        if early_stop and not last and i >= 1:
+            act = [k for k in range(K) if not done[k] and stats[k] is not None
+                   and stats[k]["n"] >= MIN_STOP_GAMES]
+            if act:
+                ev = evaluate(layout, metric, base, [{"stats": stats[k], "label": "", "kind": "",
+                                                      "assumption": ""} for k in act], z=Z_STOP)
+                for k, r in zip(act, ev["rows"]):
+                    if r["status"] != "unclear":
+                        done[k] = stopped[k] = True
+                        if bar is not None:
+                            bar.total -= n - stats[k]["n"]
+                            bar.refresh()
+        if last:
+            done = [True] * K
+        state["active"] = frozenset(k for k in range(K) if not done[k])
+        return not state["active"]
+
     try:
-        results = run_tasks(_play_robust, tasks(), jobs, backend, scheduler, ordered=True)
-        for i, (start, count, bst, cst, sec, ag) in enumerate(results):
-            base = _merge(base, bst)
-            cpu += sec
-            played += ag
-            merged = 0
-            for k, st in cst.items():
-                if not done[k]:
-                    stats[k] = _merge(stats[k], st)
-                    merged += 1
-            if bar is not None:
-                bar.update(count * merged)
-            last = start + count >= n
-            if early_stop and not last and i >= 1:
-                act = [k for k in range(K) if not done[k] and stats[k] is not None
-                       and stats[k]["n"] >= MIN_STOP_GAMES]
-                if act:
-                    ev = evaluate(layout, metric, base, [{"stats": stats[k], "label": "", "kind": "",
-                                                          "assumption": ""} for k in act], z=Z_STOP)
-                    for k, r in zip(act, ev["rows"]):
-                        if r["status"] != "unclear":
-                            done[k] = stopped[k] = True
-                            if bar is not None:
-                                bar.total -= n - stats[k]["n"]
-                                bar.refresh()
-            if last:
-                done = [True] * K
-            state["active"] = frozenset(k for k in range(K) if not done[k])
-            if not state["active"]:
-                break
-    except KeyboardInterrupt:
-        partial = True
+        # the engine of a single run (sim.runner.run_chunks): each chunk merged whole, Ctrl-C
+        # and SIGTERM held until it is, the workers stopped on the way out
+        why, failure = run_chunks(_play_robust, tasks(), jobs, backend, scheduler, collect, ordered=True)
     finally:
-        if results is not None:
-            import warnings
-            with warnings.catch_warnings():  # joblib: "tasks ... cancelled" (the early stop)
-                warnings.simplefilter("ignore", UserWarning)
-                results.close()
         if bar is not None:
             bar.close()
+    if failure is not None:
+        raise failure            # a dead worker or a full disk: an error, as before
+    partial = why is not None
     return base, stats, stopped, played, cpu, partial, chunks
 
 
