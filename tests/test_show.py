@@ -31,16 +31,16 @@ def one_error_line(r, status=2):
 
 def test_a_new_game_runs_reports_records_and_shows(toy, tmp_path):
     d = tmp_path / "run"
-    r = run("toy", "--games", 300, "--jobs", 1, "--out", d, "--record", "0..4", "-q",
-            "--set", "horizon=12")
+    r = run("toy", "--games", 120, "--jobs", 1, "--out", d, "--record", "0..4", "-q",
+            "--set", "horizon=8")
     assert r.exit_code == 0, r.output
     page = (d / "index.html").read_text()
     assert "Drama" in page and "Final cell" in page          # declared columns, other names
     assert "Watch a game" in page and "stopped by the horizon" in page
-    assert "sim show toy --seed 1 --game " in page and "--set horizon=12" in page
+    assert "sim show toy --seed 1 --game " in page and "--set horizon=8" in page
     recs = load_records(d / RECORDS)
     assert [x.index for x in recs] == [0, 1, 2, 3, 4]
-    again = record_run(toy, [3], {"horizon": 12})[0]
+    again = record_run(toy, [3], {"horizon": 8})[0]
     assert np.array_equal(recs[3].events, again.events) and recs[3].columns == again.columns
     # the same game as the run played, bit for bit
     import pandas as pd
@@ -48,12 +48,12 @@ def test_a_new_game_runs_reports_records_and_shows(toy, tmp_path):
     assert int(row["turns"]) == again.columns["turns"] and int(row["winner"]) == again.columns["winner"]
 
     html = tmp_path / "g3.html"
-    r = run("show", "toy", "--game", 3, "--set", "horizon=12", "--html", html)
+    r = run("show", "toy", "--game", 3, "--set", "horizon=8", "--html", html)
     assert r.exit_code == 0, r.output
     assert "rolls" in r.output and "|" in r.output and f"page: {html}" in r.output
     assert r.output.count("rolls") == again.columns["turns"]
     text = html.read_text()
-    assert "Turn 1" in text and "sim show toy --seed 1 --game 3 --set horizon=12" in text
+    assert "Turn 1" in text and "sim show toy --seed 1 --game 3 --set horizon=8" in text
 
 
 def test_show_falls_back_to_the_action_texts(toy, monkeypatch):
