@@ -24,9 +24,13 @@ $(STAMP): pyproject.toml
 run: install
 	$(VENV)/bin/sim puluc --games $(GAMES)
 
-## test: install (and Debian's chromium for the report test, where missing), then run the whole test suite (slow fault tests included)
-test: install chromium
+## test: install (and Debian's chromium for the report test, where missing), then lint and run the whole test suite (slow fault tests included)
+test: install chromium lint
 	$(PY) -m pytest -q
+
+## lint: ruff over the whole repository (pyflakes and pycodestyle; settings in pyproject.toml)
+lint: install
+	$(VENV)/bin/ruff check .
 
 ## test-fast: the suite without the slow fault-injection, property and packaging tests (-m 'not slow')
 test-fast: install
@@ -50,4 +54,4 @@ clean:
 	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 	rm -rf reports/*/ .pytest_cache
 
-.PHONY: help install run test test-fast bench clean chromium
+.PHONY: help install run test test-fast lint bench clean chromium

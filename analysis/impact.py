@@ -2,14 +2,13 @@
 (the same seeds with the card removed or made neutral)."""
 from __future__ import annotations
 
-import html
 import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .report import _table, page_head, write_pages
+from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page
 from .stats import newcombe_diff, ols_from_moments, two_proportion_p
 from .wording import edge_phrase
 
@@ -78,7 +77,7 @@ def impact_table(res) -> pd.DataFrame:
     """One row per changed card: the change of the headline metric (paired, with its 95%
     interval and p), its size in words, the pairing, and how the card changes the game's
     length (share of games whose length changed, mean change with its interval)."""
-    from .experiments import _is_rate, compare_table, headline_key
+    from .experiment_report import _is_rate, compare_table, headline_key
     info = impact_info(res)
     tab = compare_table(res)
     key = headline_key(res)
@@ -120,9 +119,8 @@ def length_sentence(row, game, mode, neutral: bool = False) -> str | None:
 
 def write_impact_report(game, res, out_dir, card=None) -> Path:
     """``res``: the impact experiment (base first, then one arm per changed card)."""
-    from .experiments import (_fmt, _is_rate, _label, _vr, compare_table, headline_key,
+    from .experiment_report import (_fmt, _is_rate, _label, _vr, compare_table, headline_key,
                               pairing_table, ranked_forest_plot, save_experiment)
-    from .report import bots_sentence
     S, manifest = res.summaries[0], res.manifest
     info = impact_info(res, card)
     card, cards, mode = info["card"], info["cards"], info.get("mode")
@@ -133,19 +131,14 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
     key = headline_key(res)
     what = "every card" if card == "all" else (f"'{card}'" if card else "")
     title = f"{game.title}: card impact" + (f" of {what}" if what else "")
-    parts = [page_head(title), f"<h1>{html.escape(title)}</h1>",
-             f"<p class='sub'>{S.n:,} games · bots {html.escape(', '.join(manifest['bots']))} · "
-             f"seed {manifest['seed']}</p>", f"<p>{html.escape(bots_sentence(manifest))}</p>"]
     figs = []
+    causal = None
     if cards:
         it = impact_table(res)
-        parts.append(f"<p>Each card {html.escape(MODES.get(mode, mode or ''))}; measured on "
-                     f"{html.escape(_label(res, key))}"
-                     + (f" (the game's default mode, {mode})" if mode == game.impact_default_mode else "")
-                     + ".</p>")
-        if info.get("skipped"):
-            parts.append("<p class='warn'>Not changed in this mode: " + html.escape("; ".join(
-                f"{c} ({why})" for c, why in info["skipped"])) + "</p>")
+        causal = {"mode_text": MODES.get(mode, mode or ""), "label": _label(res, key),
+                  "default_mode": mode if mode == game.impact_default_mode else None,
+                  "skipped": "; ".join(f"{c} ({why})" for c, why in info.get("skipped") or ()),
+                  "ranked": False, "note": CAUSAL, "metrics": None}
         short = []
         for _, r in it.iterrows():
             short.append(f"{r['card']}: {r['words']}.")
@@ -166,24 +159,22 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
         if len(weak):
             short.append(f"Pairing is weak here for {', '.join(weak['card'])}: the arms share little; "
                          "intervals are close to those of independent runs.")
-        parts.append("<h2>In short</h2><ul class='key'>" + "".join(
-            f"<li>{html.escape(x)}</li>" for x in short) + "</ul>")
+        causal["short"] = short
         if card == "all":
             ranked_forest_plot(compare_table(res), key, out_dir / "impact_ranking.png",
                                "Every card, ranked (bars: 95% paired interval; orange: excludes 0)",
                                labels=dict(zip(it["variant"], it["card"])))
             figs.append(("impact_ranking.png", "Every card, ranked"))
-            parts.append("<h2>Every card, ranked</h2><img src='impact_ranking.png' alt='every card, ranked'>")
+            causal["ranked"] = True
         pct = _is_rate(key)
         rows = [(r["card"], r["event"] or "", _fmt(r["diff"], pct), f"{_fmt(r['lo'], pct)} to {_fmt(r['hi'], pct)}",
                  f"{r['p']:.3g}" if r["p"] == r["p"] else "", r["words"], _pct(r["same outcome"]),
                  _vr(r["variance reduction"]), _pct(r["length changed"]))
                 for _, r in it.sort_values("diff").iterrows()]
-        parts.append("<h2>Causal effect (same seeds, card changed)</h2>")
-        parts.append(f"<p>{html.escape(CAUSAL)}</p>")
-        parts.append(_table(rows, ["card", "event column", f"change of {_label(res, key)}", "95% interval",
-                                   "p-value", "in words", "same outcome", "variance reduction",
-                                   "games whose length changed"]))
+        causal["rows"] = rows
+        causal["header"] = ["card", "event column", f"change of {_label(res, key)}", "95% interval",
+                            "p-value", "in words", "same outcome", "variance reduction",
+                            "games whose length changed"]
         if card != "all":
             tab = compare_table(res)
             keys = [key] + [f"win {k}" for k in range(len(manifest.get("sides") or seats))]
@@ -194,44 +185,43 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
             for k in dict.fromkeys(keys):
                 for _, r in tab[(tab["key"] == k) & (tab["variant"] != res.variants[0][0])].iterrows():
                     p_ = _is_rate(k)
-                    rows.append((r["metric"], _fmt(r["diff"], p_), f"{_fmt(r['diff_lo'], p_)} to {_fmt(r['diff_hi'], p_)}",
+                    interval = f"{_fmt(r['diff_lo'], p_)} to {_fmt(r['diff_hi'], p_)}"
+                    rows.append((r["metric"], _fmt(r["diff"], p_), interval,
                                  f"{r['p']:.3g}" if r["p"] == r["p"] else "", _vr(r["vr"])))
-            parts.append(_table(rows, ["metric", f"change ({res.variants[1][0]} minus base)",
-                                       "95% interval", "p-value", "variance reduction by pairing"]))
             pt = pairing_table(res)
-            parts.append("<p>Pairing: " + html.escape("; ".join(pt["words"])) + ".</p>")
+            causal["metrics"] = {"rows": rows, "pairing": "; ".join(pt["words"]),
+                                 "header": ["metric", f"change ({res.variants[1][0]} minus base)",
+                                            "95% interval", "p-value", "variance reduction by pairing"]}
+    observational_ = None
     if len(obs):
-        parts.append("<h2>Observational association</h2>")
-        parts.append(f"<p>{html.escape(OBSERVATIONAL)}</p>")
+        observational_ = {"note": OBSERVATIONAL, "card": card, "column": None, "no_column": False}
         show = obs
         if card and card != "all":
             ev = info["events"].get(card) or game.event_of_card(card)
             if ev is not None:
                 show = obs[obs["card"] == ev]
                 if ev != card:
-                    parts.append(f"<p>The games record draws per event column, not per card: "
-                                 f"'{html.escape(card)}' is counted in <code>{html.escape(ev)}</code>, "
-                                 "which also counts every other card of that kind.</p>")
+                    observational_["column"] = ev
             else:
-                parts.append(f"<p>No event column records '{html.escape(card)}' alone; every event "
-                             "column is shown.</p>")
+                observational_["no_column"] = True
         rows = []
         for _, r in show.iterrows():
             rows.append((r["card"], r["seat"], f"{r['games drew']:,}", _pct(r["win rate drew"]),
-                         _pct(r["win rate not"]), f"{100 * r['difference']:+.2f}" if r["difference"] == r["difference"] else "",
+                         _pct(r["win rate not"]),
+                         f"{100 * r['difference']:+.2f}" if r["difference"] == r["difference"] else "",
                          f"{100 * r['lo']:+.2f} to {100 * r['hi']:+.2f}" if r["lo"] == r["lo"] else "",
                          f"{100 * r.get('per card', np.nan):+.2f}" if r.get("per card") == r.get("per card") else ""))
-        parts.append(_table(rows, ["event column", "seat", "games it drew", "win rate if drew", "win rate if not",
-                                   "difference (points)", "95% interval",
-                                   "regression: points per card"]))
-    parts.append("<details><summary>Manifest</summary><pre>" +
-                 html.escape(json.dumps(manifest, indent=2, default=str)) + "</pre></details>")
+        observational_["rows"] = rows
+    page = render("impact.html", title=title, css=Markup(CSS), self_check=Markup(SELF_CHECK),
+                  games=f"{S.n:,}", bots=", ".join(manifest["bots"]), seed=manifest["seed"],
+                  bots_sentence=bots_sentence(manifest), causal=causal, observational=observational_,
+                  manifest_json=json.dumps(manifest, indent=2, default=str))
     from sim.io import atomic_write, write_json
     if len(obs):
         atomic_write(out_dir / "observational.csv", lambda tmp: obs.to_csv(tmp, index=False))
     if cards:
         atomic_write(out_dir / "impact.csv", lambda tmp: impact_table(res).to_csv(tmp, index=False))
-    path = write_pages(out_dir, parts, figs)
+    path = write_page(out_dir, page, figs)
     write_json(out_dir / "experiment.json", {**save_experiment(res), "card": card})
     write_json(out_dir / "manifest.json", manifest)
     return path
@@ -240,7 +230,7 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
 def impact_text(res) -> str:
     """The terminal table of ``sim impact``: one line per changed card (ranked by the change of
     the headline metric), the pairing, the length, and the bots."""
-    from .experiments import _fmt, _is_rate, _label, _vr, headline_key
+    from .experiment_report import _fmt, _is_rate, _label, _vr, headline_key
     info = impact_info(res)
     key = headline_key(res)
     lines = []

@@ -38,11 +38,15 @@ def win_rates(seats, positions, players: int, path, title_suffix="", fair: float
     labels, rates, los, his, colors = [], [], [], [], []
     for _, r in seats.iterrows():
         labels.append(str(r["name"]))
-        rates.append(r["rate"]); los.append(r["lo"]); his.append(r["hi"])
+        rates.append(r["rate"])
+        los.append(r["lo"])
+        his.append(r["hi"])
         colors.append(seat_color(int(r["seat"])))
     for _, r in positions.iterrows():
         labels.append(str(r["label"]))
-        rates.append(r["rate"]); los.append(r["lo"]); his.append(r["hi"])
+        rates.append(r["rate"])
+        los.append(r["lo"])
+        his.append(r["hi"])
         colors.append(NEUTRAL)
     x = np.arange(len(labels))
     rates = np.array(rates) * 100
@@ -155,13 +159,14 @@ def margin_histogram(S, path, score_name: str):
     save(fig, path)
 
 
-def drama(S, path):
-    """Lead changes per game, and when the winner's lead became permanent (% of the game)."""
+def drama(S, path, changes: str, settled: str | None = None):
+    """Lead changes per game (the histogram of column ``changes``), and when the winner's lead
+    became permanent (% of the game: column ``settled``), as the game declares them."""
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    h = S.hists["lead_changes"]
+    h = S.hists[changes]
     axes[0].bar(h.values, h.counts * 100.0 / max(h.n, 1), width=1.0, color=OKABE_ITO[0])
     _style(axes[0], "Lead changes", "lead changes in a game", "share of games (%)")
-    h2 = S.hists.get("lead_settled")
+    h2 = S.hists.get(settled) if settled else None
     if h2 is not None and h2.n:
         axes[1].bar(h2.values, h2.counts * 100.0 / max(h2.n, 1), width=1.0, color=OKABE_ITO[5])
         _style(axes[1], "When the winner led for good", "point of the game (% of its length)",

@@ -1,28 +1,14 @@
 """The run report: figures, an HTML page a designer can read, and a terminal summary."""
 from __future__ import annotations
 
-import base64
-import html
-import re
 from pathlib import Path
 
 import numpy as np
 
 from . import metrics, plots
-from .wording import BOTS_NOTE, edge_phrase
+from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page
+from .wording import edge_phrase
 
-CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:980px;margin:2em auto;
-padding:0 1em;color:#222;line-height:1.45}
-h1{margin-bottom:.2em} h2{margin-top:1.8em;border-bottom:1px solid #ddd;padding-bottom:.2em}
-.sub{color:#555;margin-top:0} .warn{background:#fff3cd;border:1px solid #e0c36b;padding:.6em 1em}
-table{border-collapse:collapse;margin:.6em 0;font-size:.93em} th,td{border:1px solid #ddd;padding:.25em .6em;
-text-align:left} th{background:#f4f4f4} td.num{text-align:right;font-variant-numeric:tabular-nums}
-img{max-width:100%;height:auto;border:1px solid #eee;margin:.5em 0} .changed{font-weight:bold;color:#a33}
-ul.key li{margin:.2em 0} code{background:#f4f4f4;padding:0 .2em} details{margin:.5em 0}
-.box{border:1px solid #9cc3e0;background:#f3f8fc;padding:.2em 1em;margin:1em 0}
-.box h2{margin-top:.6em;border:none}
-"""
 
 
 def _pct(x) -> str:
@@ -109,9 +95,9 @@ def figures_table(s: dict, game) -> list[tuple[str, str, str]]:
     for key in ("sd", "min", "p5", "p25", "median", "p75", "p95", "max"):
         rows.append((f"length {key} ({u})", _num(L[key]), ""))
     S = s["summary"]
-    for col, label in (("lead_changes", "lead changes per game"),
-                       ("lead_settled", "point of the game (% of its length) after which the winner led for good")):
-        if col in S.hists:
+    for col, label in ((game.drama_changes, "lead changes per game"),
+                       (game.drama_settled, "point of the game (% of its length) after which the winner led for good")):
+        if col and col in S.hists:
             D = metrics.duration(S, col)
             rows.append((f"drama: {label}, mean", _num(D["mean"]), f"{_num(D['mean_lo'])} to {_num(D['mean_hi'])}"))
             rows.append((f"drama: {label}, median", _num(D["median"]), ""))
@@ -172,17 +158,6 @@ def outcome_sentence(o: dict) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1] + "."
 
 
-def bots_sentence(manifest: dict) -> str:
-    """Which bots played, and that the figures depend on them (every report says it)."""
-    seats = manifest.get("seats") or []
-    bots = manifest.get("bots") or []
-    if seats and len(seats) == len(bots):
-        who = ", ".join(f"{n}: {b}" for n, b in zip(seats, bots))
-    else:
-        who = ", ".join(bots)
-    return f"Bots: {who}. {BOTS_NOTE}"
-
-
 def text_summary(s: dict, manifest: dict, game) -> str:
     """The short table printed at the end of a run."""
     teams = s.get("teams", False)
@@ -217,28 +192,12 @@ def text_summary(s: dict, manifest: dict, game) -> str:
     return "\n".join(lines)
 
 
-def _table(rows, header) -> str:
-    out = ["<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>"]
-    for r in rows:
-        cells = []
-        for i, c in enumerate(r):
-            cls = ' class="num"' if i > 0 and re.match(r"^[-+0-9.,% ]+", str(c) or "") else ""
-            cells.append(f"<td{cls}>{c if isinstance(c, Markup) else html.escape(str(c))}</td>")
-        out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</table>")
-    return "\n".join(out)
-
-
-class Markup(str):
-    """Already-escaped HTML."""
-
-
 def _params_rows(game, manifest) -> list:
     rows = []
     changed = manifest.get("rules_changed", {})
     for p in game.params:
         val = manifest["rules"].get(p.name)
-        mark = Markup(f'<span class="changed">{html.escape(str(val))}</span>') if p.name in changed \
+        mark = Markup('<span class="changed">{}</span>').format(val) if p.name in changed \
             else str(val)
         rows.append((p.name, mark, str(p.default if not isinstance(p.default, tuple) else
                                        ",".join(map(str, p.default))), p.help, p.source))
@@ -293,8 +252,8 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
             plots.count_distribution(S, game.score, seats, out_dir / "scores.png", f"final {game.score}")
             figs.append(("scores.png", f"Final {game.score}",
                          f"Share of games by each seat's final {game.score}."))
-        if "lead_changes" in S.hists:
-            plots.drama(S, out_dir / "drama.png")
+        if game.drama_changes and game.drama_changes in S.hists:
+            plots.drama(S, out_dir / "drama.png", game.drama_changes, game.drama_settled)
             figs.append(("drama.png", "Drama",
                          "Left: how often the lead changed hands in a game. Right: how far into the "
                          "game the eventual winner took the lead for good (late = dramatic)."))
@@ -313,61 +272,55 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
                              f"Share of games by the number of {name.replace('_', ' ')} each seat made."))
 
     title = f"{game.title}: {manifest['games_completed']:,} games"
-    parts = [page_head(title),
-             f"<h1>{html.escape(title)}</h1>",
-             f"<p class='sub'>Run <code>{html.escape(manifest['run'])}</code> · bots "
-             f"{html.escape(', '.join(f'{n}: {b}' for n, b in zip(seats, manifest['bots'])))} · "
-             f"seed {manifest['seed']} · {html.escape(manifest['finished'])}</p>"]
-    if teams:
-        teams_named = " against ".join(x.removeprefix("team ") for x in sides)
-        parts.append(f"<p>A team game: {html.escape(teams_named)}. Partners win or lose together, "
-                     "so fair shares, the first-team advantage, decisive games and the score "
-                     f"margins are per team (fair share {_pct(1.0 / S.n_sides)}).</p>")
-    if manifest.get("partial"):
-        parts.append(f"<p class='warn'><b>Partial run.</b> It was stopped after "
-                     f"{manifest['games_completed']:,} of {manifest['games_requested']:,} games "
-                     f"({manifest['chunks_done']} of {manifest['chunks_total']} chunks); "
-                     "every figure below uses only the finished games.</p>")
-    parts.append("<h2>In short</h2><ul class='key'>" +
-                 "".join(f"<li>{html.escape(x)}</li>" for x in headline(s, manifest, game)) + "</ul>")
     from .robust import how_sure_box
-    parts.append(how_sure_box(game, manifest, out_dir, "run"))
-    for fn, t, cap in figs:
-        parts.append(f"<h2>{html.escape(t)}</h2><img src='{fn}' alt='{html.escape(t)}'>"
-                     f"<p>{html.escape(cap)}</p>")
-    if S.events:
-        parts.extend(_impact_section(S, seats))
     extra = getattr(game, "report_figures", None)
-    if extra is not None and S.n:
-        for fn, t, cap in extra(manifest, out_dir):
-            figs.append((fn, t, cap))
-            parts.append(f"<h2>{html.escape(t)}</h2><img src='{fn}' alt='{html.escape(t)}'>"
-                         f"<p>{html.escape(cap)}</p>")
-    parts.append("<h2>Every figure</h2>")
-    parts.append(_table(figures_table(s, game), ["figure", "value", "95% interval / note"]))
-    parts.append("<p>Intervals: Wilson score intervals for rates (shared victories count as "
-                 "fractions), normal intervals for means.</p>")
-    parts.append("<h2>Rules used</h2><p>Changed from the rulebook's defaults in "
-                 "<span class='changed'>bold red</span>. The rules as implemented, with every "
-                 f"assumption, are in <code>seeds/{game.name}/RULES.md</code>.</p>")
-    parts.append(_table(_params_rows(game, manifest), ["parameter", "value", "default", "meaning",
-                                                      "rulebook section"]))
-    parts.append("<h2>Reproduce</h2><p>Same seed, same parameters, same bots and the same game "
-                 "version give the same games, whatever the number of jobs.</p>")
-    if manifest.get("command"):
-        parts.append(f"<p><code>{html.escape(manifest['command'])}</code></p>")
+    extra_figs = list(extra(manifest, out_dir)) if extra is not None and S.n else []
     import json
-    parts.append("<details><summary>Manifest</summary><pre>" +
-                 html.escape(json.dumps(manifest, indent=2, default=str)) + "</pre></details>")
-    return write_pages(out_dir, parts, figs)
+    page = render(
+        "run_report.html", title=title, css=Markup(CSS), self_check=Markup(SELF_CHECK),
+        run=manifest["run"], bots=", ".join(f"{n}: {b}" for n, b in zip(seats, manifest["bots"])),
+        seed=manifest["seed"], finished=manifest["finished"],
+        teams_named=" against ".join(x.removeprefix("team ") for x in sides) if teams else None,
+        fair_share=_pct(1.0 / S.n_sides),
+        partial=({"done": f"{manifest['games_completed']:,}", "requested": f"{manifest['games_requested']:,}",
+                  "chunks_done": manifest["chunks_done"], "chunks_total": manifest["chunks_total"]}
+                 if manifest.get("partial") else None),
+        headline=headline(s, manifest, game),
+        how_sure=Markup(how_sure_box(game, manifest, out_dir, "run")),
+        figures=figs, impact=_impact_section(S, seats) if S.events else None,
+        extra_figures=extra_figs, exemplars=_exemplars(game, manifest, out_dir),
+        can_record=bool(game.actions), game_title=game.title, game_name=game.name,
+        figures_table=figures_table(s, game), params=_params_rows(game, manifest),
+        command=manifest.get("command"), manifest_json=json.dumps(manifest, indent=2, default=str))
+    return write_page(out_dir, page, figs + extra_figs)
 
 
-def _impact_section(S, seats) -> list[str]:
+def _exemplars(game, manifest: dict, out_dir: Path) -> list[dict]:
+    """A few games worth watching, each with the ``sim show`` command that tells it (and a
+    link to its page where one was written into ``games/`` of the run directory)."""
+    from sim.output import load_rows
+    from sim.params import UsageError
+    from .show import exemplars, show_command
+    try:
+        rows = load_rows(out_dir)
+    except (UsageError, OSError, ValueError):
+        return []
+    out = []
+    for label, i, why in exemplars(game, rows):
+        page = Path("games") / f"game-{i}.html"
+        out.append({"label": label, "index": i, "why": why,
+                    "page": page.as_posix() if (out_dir / page).is_file() else None,
+                    "command": show_command(game, manifest["seed"], i, manifest["players"],
+                                            manifest.get("bots"), manifest.get("rules_changed"))})
+    return out
+
+
+def _impact_section(S, seats) -> dict | None:
     """Observational card/event impact table (causal figures come from `sim impact`)."""
     from .impact import OBSERVATIONAL, observational
     obs = observational(S, seats)
     if not len(obs):
-        return []
+        return None
     rows = []
     for _, r in obs.iterrows():
         rows.append((r["card"].replace("_", " "), r["seat"], f"{int(r['games drew']):,}",
@@ -375,43 +328,7 @@ def _impact_section(S, seats) -> list[str]:
                      "" if r["difference"] != r["difference"] else
                      f"{100 * r['difference']:+.2f} ({100 * r['lo']:+.2f} to {100 * r['hi']:+.2f})",
                      "" if r.get("per card") != r.get("per card") else f"{100 * r['per card']:+.2f}"))
-    return ["<h2>Card and event impact (observational)</h2>",
-            f"<p>{html.escape(OBSERVATIONAL)} For the causal effect of one card, run "
-            "<code>sim impact GAME --card NAME</code>: the same seeds with the card removed.</p>",
-            _table(rows, ["card / event", "seat", "games it got one", "win rate if got",
-                          "win rate if not", "difference, points (95% interval)",
-                          "regression: points per card"])]
-
-
-def page_head(title: str) -> str:
-    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}"
-            f"</title><style>{CSS}</style>{SELF_CHECK}</head><body>")
-
-
-# Lets a headless browser (tests/test_report_browser.py) confirm that every image loaded and
-# no script error happened: the result is written into <body data-images=... data-errors=...>.
-SELF_CHECK = """<script>
-window.__errors = [];
-window.addEventListener('error', function (e) { window.__errors.push(String(e.message || e.type)); }, true);
-window.addEventListener('load', function () {
-  var imgs = document.images, ok = 0;
-  for (var i = 0; i < imgs.length; i++) { if (imgs[i].complete && imgs[i].naturalWidth > 0) ok++; }
-  document.body.setAttribute('data-images', ok + '/' + imgs.length);
-  document.body.setAttribute('data-errors', String(window.__errors.length));
-});
-</script>"""
-
-
-def write_pages(out_dir: Path, parts: list[str], figs) -> Path:
-    """index.html (images beside it) and report-standalone.html (images embedded), atomically."""
-    from sim.io import write_text
-    parts = list(parts) + ["</body></html>"]
-    page = "\n".join(parts)
-    write_text(out_dir / "index.html", page)
-    standalone = page
-    for fig in figs:
-        fn = fig[0]
-        data = base64.b64encode((out_dir / fn).read_bytes()).decode("ascii")
-        standalone = standalone.replace(f"src='{fn}'", f"src='data:image/png;base64,{data}'")
-    write_text(out_dir / "report-standalone.html", standalone)
-    return out_dir / "index.html"
+    return {"note": OBSERVATIONAL, "rows": rows,
+            "header": ["card / event", "seat", "games it got one", "win rate if got",
+                       "win rate if not", "difference, points (95% interval)",
+                       "regression: points per card"]}

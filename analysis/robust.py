@@ -3,7 +3,7 @@ page and the terminal text.
 
 A verdict from simulation rests on three things the designer did not choose: the bots,
 the readings taken where the rulebook is silent or ambiguous, and the setup.
-:mod:`sim.robust` plays the baseline (the rules and bots given) and every *condition*
+:mod:`analysis.robust_runs` plays the baseline (the rules and bots given) and every *condition*
 (one change of those assumptions) on the same seeds, and reduces each condition's games
 to sufficient statistics of a per-game vector of quantities, baseline and condition side
 by side; every figure here is a linear contrast of that vector, so each has an exact
@@ -48,7 +48,6 @@ Verdict rules (documented in the report's Method; unit-tested on synthetic input
 """
 from __future__ import annotations
 
-import html
 import json
 import math
 from pathlib import Path
@@ -78,7 +77,7 @@ STATUS_WORDS = {
 
 # ------------------------------------------------------------------- layout and headlines
 def quantity_names(sides: int, score: bool) -> list[str]:
-    """The per-game quantities :mod:`sim.robust` records for every setting (a baseline or
+    """The per-game quantities :mod:`analysis.robust_runs` records for every setting (a baseline or
     a condition, each part of it: the reference and, in a comparison, the variant)."""
     names = ["first score"] + [f"side {k}" for k in range(sides)] + ["decisive", "length"]
     return names + (["margin"] if score else [])
@@ -586,7 +585,9 @@ METHOD = (
     "lies wholly above the baseline, and holds when the swing lies within those limits. Against "
     "a baseline with no material effect (its interval within the threshold) a condition holds "
     "when its interval is within the threshold too, and shows an effect when its interval "
-    "excludes 0 and it reaches the threshold. Against a baseline too uncertain to judge, a condition still moves the headline when its paired swing lies wholly beyond the largest size the baseline's interval allows. 'Cannot tell' gives the games that would settle "
+    "excludes 0 and it reaches the threshold. Against a baseline too uncertain to judge, a condition still moves "
+    "the headline when its paired swing lies wholly beyond the largest size the baseline's "
+    "interval allows. 'Cannot tell' gives the games that would settle "
     "it: n (half-width / distance to the nearest boundary the interval straddles)^2. Early stop: "
     "every condition is checked after each chunk (in chunk order, so the result does not "
     "depend on the number of jobs) and stops once its status on the chosen headline is decided "
@@ -648,7 +649,7 @@ def condition_table(res, evs: dict) -> list[tuple]:
 def write_robust_report(res, out_dir) -> Path:
     """index.html and report-standalone.html (tornado charts), conditions.csv, robust.json
     (everything the page is built from: `sim report DIR` rebuilds it) and manifest.json."""
-    from .report import _table, page_head, write_pages
+    from .pages import CSS, SELF_CHECK, Markup, render, write_page
     from sim.io import atomic_write, write_json
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -664,47 +665,27 @@ def write_robust_report(res, out_dir) -> Path:
     what = (f"variant '{m['variants'][1]['name']}' against '{m['variants'][0]['name']}'"
             if res.mode == "compare" else "the headline figures")
     title = f"{res.game.title}: does the verdict hold?"
-    parts = [page_head(title), f"<h1>{html.escape(title)}</h1>",
-             f"<p class='sub'>{html.escape(what)} under {len(res.conditions)} conditions · "
-             f"{res.players} players · baseline {html.escape(m['baseline'])} · seed {m['seed']} · "
-             f"{m['games_played']:,} games in {m['seconds']:.1f} s</p>"]
-    if m.get("partial"):
-        parts.append("<p class='warn'><b>Partial run.</b> Stopped before the end; every figure "
-                     "uses the games each condition finished.</p>")
-    parts.append("<h2>Verdicts</h2><ul class='key'>" + "".join(
-        f"<li>{html.escape(ev['verdict']['text'])}</li>" for ev in evs.values()) + "</ul>")
-    parts.append("<h2>What each headline measures</h2><ul>" + "".join(
-        f"<li><b>{html.escape(ev['spec']['label'])}</b>: {html.escape(describe_headline(_lay(res, ev), k))}</li>"
-        for k, ev in evs.items()) + "</ul>")
-    for (fn, label), (key, ev) in zip(figs, evs.items()):
-        note = " (the chosen headline: early stops follow it)" if key == res.metric else ""
-        parts.append(f"<h2>Tornado: {html.escape(label)}{html.escape(note)}</h2>"
-                     f"<img src='{fn}' alt='tornado chart of the {html.escape(label)}'>"
-                     f"<p>One bar per condition ({len(bars[key])}): the swing against the baseline "
-                     "on the same games, with its 95% paired interval; colour: the condition's "
-                     "status.</p>")
     heads = ["condition", "kind", "games"] + [
         f"{ev['spec']['label']}: value (swing; 95% interval) status" for ev in evs.values()] + [
         "variance reduction by pairing"]
-    parts.append("<h2>Every condition</h2>")
     base_cells = ["baseline", "", f"{m['baseline_games']:,}"] + [
         f"{fmt(ev['spec'], ev['base']['v'])} ({fmt_interval(ev['spec'], ev['base']['lo'], ev['base']['hi'])})"
         for ev in evs.values()] + [""]
-    parts.append(_table([tuple(base_cells)] + condition_table(res, evs), heads))
-    parts.append("<h2>Conditions</h2>")
-    parts.append(_table([(c.label, c.kind, c.describe()) for c in res.conditions],
-                        ["condition", "kind", "what changes (both arms alike in a comparison)"]))
-    if res.skipped:
-        parts.append("<h2>Not tried</h2><ul>" + "".join(
-            f"<li>{html.escape(w)}: {html.escape(y)}</li>" for w, y in res.skipped) + "</ul>")
-    parts.append(f"<h2>Budget</h2><p>{m['games_played']:,} games in {m['seconds']:.1f} s of wall "
-                 f"time ({m['cpu_seconds']:.1f} s of CPU in the workers, {m['jobs']} jobs); "
-                 f"--games {m['games_requested']:,} per condition, chunks of {m['chunk_size']:,}.</p>")
-    parts.append(f"<h2>Method</h2><p>{html.escape(METHOD)}</p>")
-    parts.append("<h2>Reproduce</h2>" + (f"<p><code>{html.escape(m['command'])}</code></p>"
-                                         if m.get("command") else "<p>(from Python)</p>"))
-    parts.append("<details><summary>Manifest</summary><pre>" +
-                 html.escape(json.dumps(m, indent=2, default=str)) + "</pre></details>")
+    page = render(
+        "robust.html", title=title, css=Markup(CSS), self_check=Markup(SELF_CHECK), what=what,
+        n_conditions=len(res.conditions), players=res.players, baseline=m["baseline"], seed=m["seed"],
+        games=f"{m['games_played']:,}", seconds=f"{m['seconds']:.1f}", partial=m.get("partial"),
+        verdicts=[ev["verdict"]["text"] for ev in evs.values()],
+        measures=[(ev["spec"]["label"], describe_headline(_lay(res, ev), k)) for k, ev in evs.items()],
+        tornados=[{"fn": fn, "label": label, "bars": len(bars[key]),
+                   "note": " (the chosen headline: early stops follow it)" if key == res.metric else ""}
+                  for (fn, label), (key, ev) in zip(figs, evs.items())],
+        conditions_rows=[tuple(base_cells)] + condition_table(res, evs), conditions_header=heads,
+        conditions=[(c.label, c.kind, c.describe()) for c in res.conditions], skipped=res.skipped,
+        budget=(f"{m['games_played']:,} games in {m['seconds']:.1f} s of wall time "
+                f"({m['cpu_seconds']:.1f} s of CPU in the workers, {m['jobs']} jobs); --games "
+                f"{m['games_requested']:,} per condition, chunks of {m['chunk_size']:,}."),
+        method=METHOD, command=m.get("command"), manifest_json=json.dumps(m, indent=2, default=str))
     import pandas as pd
     flat = []
     for k, ev in evs.items():
@@ -712,7 +693,7 @@ def write_robust_report(res, out_dir) -> Path:
             flat.append({"headline": k, **{x: r[x] for x in ("label", "kind", "assumption", "n", "v", "lo", "hi",
                                                             "s", "s_lo", "s_hi", "vr", "status", "stopped")}})
     atomic_write(out_dir / "conditions.csv", lambda tmp: pd.DataFrame(flat).to_csv(tmp, index=False))
-    path = write_pages(out_dir, parts, figs)
+    path = write_page(out_dir, page, figs)
     data = res.to_dict()
     data["verdicts"] = {k: {x: ev["verdict"][x] for x in ("kind", "text", "depends_on", "games_needed")}
                         for k, ev in evs.items()}
@@ -825,21 +806,15 @@ def how_sure_box(game, manifest: dict, out_dir, kind: str = "run") -> str:
         rules = manifest.get("rules") or {}
     readings = [p for p in game.params if p.role == "reading"]
     doc = Path(game.rules_doc) if game.rules_doc else None
-    link = (f"<a href='{html.escape(doc.resolve().as_uri())}'>seeds/{html.escape(game.name)}/RULES.md</a>"
-            if doc else f"seeds/{html.escape(game.name)}/RULES.md")
-    items = []
+    shown = []
     for p in readings:
         v = rules.get(p.name, p.default)
         mark = "" if _norm(v) == _norm(p.default) else f" (changed: the default is {_norm(p.default)})"
-        items.append(f"<code>{html.escape(p.name)} = {html.escape(_norm(v))}</code>{html.escape(mark)}")
-    parts = ["<div class='box'><h2>How sure is this?</h2>",
-             f"<p>Every figure here comes from one choice of bots ({html.escape(who)}) and one "
-             "reading of each rule the rulebook leaves silent or ambiguous: "
-             + ("; ".join(items) if items else f"{html.escape(game.name)} declares no such reading")
-             + f". The readings and their sources are in {link}.</p>"]
+        shown.append((p.name, _norm(v), mark))
     found = None
     if out_dir is not None:
         found = find_robust(Path(out_dir).resolve().parent, game, players, rules, variants)
+    robust_found, cmd = None, None
     if found is not None:
         d, m = found
         try:
@@ -847,19 +822,13 @@ def how_sure_box(game, manifest: dict, out_dir, kind: str = "run") -> str:
             verdicts = data.get("verdicts", {})
         except (OSError, ValueError):
             verdicts = {}
-        rel = f"../{d.name}/index.html"
-        parts.append(f"<p><code>sim robust</code> tried {len(m.get('conditions', []))} conditions "
-                     f"(other bots, readings and setups) on the same seeds, "
-                     f"{m.get('baseline_games', 0):,} baseline games "
-                     f"(<a href='{html.escape(rel)}'>{html.escape(d.name)}</a>):</p><ul>"
-                     + "".join(f"<li>{html.escape(v.get('text', ''))}</li>" for v in verdicts.values())
-                     + "</ul>")
+        robust_found = {"conditions": len(m.get("conditions", [])),
+                        "baseline_games": f"{m.get('baseline_games', 0):,}",
+                        "rel": f"../{d.name}/index.html", "name": d.name,
+                        "verdicts": [v.get("text", "") for v in verdicts.values()]}
     else:
         cmd = robust_command(game, players, manifest.get("rules_changed") if kind != "compare" else None,
                              variants)
-        parts.append("<p>Whether the verdict survives other bots, the other readings and the "
-                     "setup's randomness is not known yet: <code>"
-                     f"{html.escape(cmd)}</code> plays them all on the same seeds and says, per "
-                     "headline, whether it holds, depends on an assumption, or cannot tell.</p>")
-    parts.append("</div>")
-    return "\n".join(parts)
+    from .pages import render
+    return render("how_sure.html", who=who, readings=shown, game_name=game.name,
+                  doc_uri=doc.resolve().as_uri() if doc else None, found=robust_found, command=cmd)

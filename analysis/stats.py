@@ -1,13 +1,11 @@
 """Small, tested statistics: intervals for proportions and means, variant
 comparisons, seat-swapped pairs, sequential tests, ratings and regression.
 
-Proportions: wilson, wilson_array, newcombe_diff, two_proportion_p, proportion.
-Means: mean_ci (raw data), mean_from_sums, paired_mean_diff, welch_mean_diff.
-Game pairs: pentanomial.  Elo: elo_from_score, score_from_elo, bradley_terry.
-SPRT: llr_normal_approx, llr_bernoulli, sprt_bounds, SPRT,
-wald_oc_asn_normal, wald_oc_asn_bernoulli.  Regression: ols_moments,
-ols_from_moments.  Normal distribution: normal_cdf, normal_sf, normal_ppf,
-two_sided_p, z_for.  No scipy at run time (tests/test_stats.py checks against it).
+Proportions: wilson, wilson_array, newcombe_diff, two_proportion_p.
+Means: mean_from_sums, paired_mean_diff.  Game pairs: pentanomial.
+Elo: elo_from_score, bradley_terry.  SPRT: llr_normal_approx, sprt_bounds, SPRT.
+Regression: ols_from_moments.  Only what the analysis calls; no scipy at run time
+(tests/test_stats.py checks against it).
 """
 from __future__ import annotations
 
@@ -31,24 +29,6 @@ def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, min(centre - half, p)), min(1.0, max(centre + half, p)))
 
 
-def mean_ci(x, z: float = Z95) -> tuple[float, float, float]:
-    """Mean and its normal-approximation interval (mean, lo, hi)."""
-    x = np.asarray(x, dtype=np.float64)
-    n = x.size
-    if n == 0:
-        return (float("nan"),) * 3
-    m = float(x.mean())
-    if n < 2:
-        return (m, float("nan"), float("nan"))
-    se = float(x.std(ddof=1)) / math.sqrt(n)
-    return (m, m - z * se, m + z * se)
-
-
-def proportion(k: float, n: float) -> dict:
-    lo, hi = wilson(k, n)
-    return {"rate": (k / n) if n else float("nan"), "lo": lo, "hi": hi, "n": int(n)}
-
-
 # ---------------------------------------------------------------------------
 # Everything below works from sufficient statistics (counts, sums, sums of
 # squares, cross-products) merged over chunks, never from raw rows, and needs
@@ -58,7 +38,6 @@ def proportion(k: float, n: float) -> dict:
 # ---------------------------------------------------------------------------
 
 _SQRT2 = math.sqrt(2.0)
-_SQRT2PI = math.sqrt(2.0 * math.pi)
 _ELO = 400.0 / math.log(10.0)   # Elo points per natural-log unit of odds
 _erfc_ufunc = np.frompyfunc(math.erfc, 1, 1)
 
@@ -74,87 +53,6 @@ def _erfc(x):
     if a.ndim == 0:
         return np.float64(math.erfc(float(a)))
     return _erfc_ufunc(a).astype(np.float64)
-
-
-def normal_cdf(x):
-    """Standard normal CDF, Phi(x) = erfc(-x/sqrt 2)/2 (math.erfc: full double precision,
-    also in the far lower tail).  Vectorised."""
-    return _out(0.5 * _erfc(-np.asarray(x, dtype=np.float64) / _SQRT2))
-
-
-def normal_sf(x):
-    """Standard normal upper tail 1 - Phi(x) = erfc(x/sqrt 2)/2, accurate for large x."""
-    return _out(0.5 * _erfc(np.asarray(x, dtype=np.float64) / _SQRT2))
-
-
-def two_sided_p(z):
-    """Two-sided p-value of a standard normal statistic z: 2*(1 - Phi(|z|)) = erfc(|z|/sqrt 2)."""
-    return _out(_erfc(np.abs(np.asarray(z, dtype=np.float64)) / _SQRT2))
-
-
-# Acklam's rational approximation of the normal quantile (relative error < 1.2e-9),
-# P. J. Acklam, "An algorithm for computing the inverse normal cumulative
-# distribution function" (2003), refined by one Halley step on erfc, which brings
-# it to full double precision (checked against scipy.stats.norm.ppf in the tests).
-_A = (-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-      1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00)
-_B = (-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-      6.680131188771972e+01, -1.328068155288572e+01)
-_C = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
-      -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00)
-_D = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
-      3.754408661907416e+00)
-_P_LOW = 0.02425
-
-
-def _ppf_lower(q):
-    """Quantile for lower-tail probabilities 0 < q <= 0.5 (array)."""
-    x = np.empty_like(q)
-    tail = q < _P_LOW
-    if tail.any():
-        t = np.sqrt(-2.0 * np.log(q[tail]))
-        num = ((((_C[0] * t + _C[1]) * t + _C[2]) * t + _C[3]) * t + _C[4]) * t + _C[5]
-        den = (((_D[0] * t + _D[1]) * t + _D[2]) * t + _D[3]) * t + 1.0
-        x[tail] = num / den
-    mid = ~tail
-    if mid.any():
-        r = q[mid] - 0.5
-        s = r * r
-        num = (((((_A[0] * s + _A[1]) * s + _A[2]) * s + _A[3]) * s + _A[4]) * s + _A[5]) * r
-        den = ((((_B[0] * s + _B[1]) * s + _B[2]) * s + _B[3]) * s + _B[4]) * s + 1.0
-        x[mid] = num / den
-    # One Halley step: e = Phi(x) - q, u = e / phi(x).  Skipped where phi(x)
-    # underflows (q below ~1e-306), leaving Acklam's 1e-9 relative accuracy.
-    ok = x > -37.5
-    if ok.any():
-        xo = x[ok]
-        e = 0.5 * _erfc(-xo / _SQRT2) - q[ok]
-        u = e * _SQRT2PI * np.exp(0.5 * xo * xo)
-        x[ok] = xo - u / (1.0 + 0.5 * xo * u)
-    return x
-
-
-def normal_ppf(p):
-    """Standard normal quantile Phi^-1(p) (vectorised; -inf at 0, +inf at 1, nan outside).
-
-    Method: Acklam's rational approximation on the lower-tail probability
-    min(p, 1-p), one Halley refinement step using math.erfc, symmetry for p > 1/2.
-    """
-    a = np.atleast_1d(np.asarray(p, dtype=np.float64))
-    out = np.full(a.shape, np.nan)
-    q = np.minimum(a, 1.0 - a)          # exact for p >= 1/2 (Sterbenz)
-    inner = (q > 0.0) & (a > 0.0) & (a < 1.0)
-    if inner.any():
-        x = _ppf_lower(q[inner])
-        out[inner] = np.where(a[inner] > 0.5, -x, x)
-    out[a == 0.0] = -np.inf
-    out[a == 1.0] = np.inf
-    return _out(out.reshape(np.shape(p)))
-
-
-def z_for(level: float = 0.95) -> float:
-    """Two-sided normal critical value for a confidence level (0.95 -> 1.95996...)."""
-    return float(normal_ppf(0.5 + 0.5 * level))
 
 
 # ---------------------------------------------------------------------------
@@ -267,21 +165,6 @@ def paired_mean_diff(n, sum_d, sum_d2, z: float = Z95) -> dict:
     return r
 
 
-def welch_mean_diff(n1, sum1, sumsq1, n2, sum2, sumsq2, z: float = Z95) -> dict:
-    """Difference of two independent means (unpaired), from each sample's n, sum and
-    sum of squares: dict(mean, se, lo, hi, z, p), normal approximation with the
-    unpooled (Welch) standard error sqrt(s1^2/n1 + s2^2/n2).  Vectorised."""
-    a = mean_from_sums(n1, sum1, sumsq1, z)
-    b = mean_from_sums(n2, sum2, sumsq2, z)
-    d = np.asarray(a["mean"]) - np.asarray(b["mean"])
-    se = np.sqrt(np.asarray(a["se"]) ** 2 + np.asarray(b["se"]) ** 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        zs = np.where(se > 0, d / se, np.where(d == 0, 0.0, np.sign(d) * np.inf))
-    p = np.where(np.isnan(se), np.nan, _erfc(np.abs(zs) / _SQRT2))
-    return {"mean": _out(d), "se": _out(se), "lo": _out(d - z * se), "hi": _out(d + z * se),
-            "z": _out(zs), "p": _out(p)}
-
-
 # ---------------------------------------------------------------------------
 # Seat-swapped game pairs: the pentanomial model
 # ---------------------------------------------------------------------------
@@ -336,19 +219,11 @@ def pentanomial(counts, z: float = Z95) -> dict:
 
 def elo_from_score(score):
     """Logistic Elo difference for an expected score s in (0, 1): 400 log10(s / (1 - s))
-    (-inf at 0, +inf at 1).  Inverse of :func:`score_from_elo`.  Vectorised."""
+    (-inf at 0, +inf at 1).  Vectorised."""
     s = np.asarray(score, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         e = 400.0 * (np.log10(s) - np.log10(1.0 - s))
     return _out(e)
-
-
-def score_from_elo(elo):
-    """Expected score of a player rated `elo` points above the opponent:
-    1 / (1 + 10^(-elo/400)).  Vectorised."""
-    e = np.asarray(elo, dtype=np.float64)
-    with np.errstate(over="ignore"):
-        return _out(1.0 / (1.0 + np.power(10.0, -e / 400.0)))
 
 
 # ---------------------------------------------------------------------------
@@ -368,14 +243,6 @@ def llr_normal_approx(mean, var, n, mu0, mu1):
         return _out(n * (mu1 - mu0) * (2.0 * mean - mu0 - mu1) / (2.0 * var))
 
 
-def llr_bernoulli(k, n, p0, p1):
-    """Exact log-likelihood ratio of success probability p1 against p0 for k successes
-    in n trials: k log(p1/p0) + (n - k) log((1 - p1)/(1 - p0)) (Wald 1945).
-    A fractional k (draws counted as half a win) gives the quasi-likelihood ratio."""
-    k, n = np.asarray(k, dtype=np.float64), np.asarray(n, dtype=np.float64)
-    return _out(k * math.log(p1 / p0) + (n - k) * math.log((1.0 - p1) / (1.0 - p0)))
-
-
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
     """Wald's SPRT stopping bounds (lower, upper) = (log(beta/(1-alpha)), log((1-beta)/alpha)):
     accept H0 when LLR <= lower, H1 when LLR >= upper (A. Wald, "Sequential tests of
@@ -383,58 +250,6 @@ def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
     if not (0 < alpha < 1 and 0 < beta < 1 and alpha + beta < 1):
         raise ValueError(f"SPRT needs 0 < alpha, beta and alpha + beta < 1 (got alpha={alpha}, beta={beta})")
     return (math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha))
-
-
-def _wald_oc_asn(h, mean_z, var_z, lower, upper):
-    """Wald's approximations from the root h != 0 of E[exp(h z)] = 1."""
-    if abs(h) < 1e-9:   # boundary case mean_z == 0
-        return (upper / (upper - lower), -lower * upper / var_z)
-    ea, eb = math.exp(h * lower), math.exp(h * upper)
-    oc = (eb - 1.0) / (eb - ea)                     # probability of accepting H0
-    asn = (oc * lower + (1.0 - oc) * upper) / mean_z
-    return oc, asn
-
-
-def wald_oc_asn_normal(theta, var, mu0, mu1, alpha, beta):
-    """Wald's approximate operating characteristic and average sample number of the
-    one-sided normal SPRT of mu0 vs mu1 (bounds :func:`sprt_bounds`) when the true
-    mean is theta and the per-observation variance var: (P(accept H0), E[n]).
-
-    Per observation the LLR grows by z ~ N(m, s^2), m = (mu1-mu0)(2 theta-mu0-mu1)/(2 var),
-    s^2 = (mu1-mu0)^2/var; h = -2m/s^2; OC = (e^{hB}-1)/(e^{hB}-e^{hA}),
-    ASN = (OC A + (1-OC) B)/m (Wald 1945; overshoot ignored, so the true ASN is a
-    little larger)."""
-    lower, upper = sprt_bounds(alpha, beta)
-    m = (mu1 - mu0) * (2 * theta - mu0 - mu1) / (2 * var)
-    s2 = (mu1 - mu0) ** 2 / var
-    return _wald_oc_asn(-2 * m / s2, m, s2, lower, upper)
-
-
-def wald_oc_asn_bernoulli(p, p0, p1, alpha, beta):
-    """Wald's approximate OC and ASN of the one-sided Bernoulli SPRT of p0 vs p1 when the
-    true success probability is p: (P(accept H0), E[n]).  h solves
-    p (p1/p0)^h + (1-p) ((1-p1)/(1-p0))^h = 1 (bisection)."""
-    lower, upper = sprt_bounds(alpha, beta)
-    a, b = math.log(p1 / p0), math.log((1 - p1) / (1 - p0))
-    mean_z = p * a + (1 - p) * b
-    var_z = p * (1 - p) * (a - b) ** 2
-    if abs(mean_z) < 1e-15:
-        return _wald_oc_asn(0.0, mean_z, var_z, lower, upper)
-    f = lambda h: p * math.exp(h * a) + (1 - p) * math.exp(h * b) - 1.0
-    # the nonzero root has the sign opposite to mean_z
-    lo, hi = (1e-9, 1.0) if mean_z < 0 else (-1.0, -1e-9)
-    while f(hi if mean_z < 0 else lo) < 0:
-        if mean_z < 0:
-            hi *= 2
-        else:
-            lo *= 2
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if (f(mid) < 0) == (mean_z < 0):
-            lo = mid
-        else:
-            hi = mid
-    return _wald_oc_asn(0.5 * (lo + hi), mean_z, var_z, lower, upper)
 
 
 class SPRT:
@@ -601,7 +416,7 @@ def bradley_terry(wins, games, prior: float = 0.0, z: float = Z95, tol: float = 
     games[i, j]: games played between i and j (symmetric, zero diagonal), so
     wins[i, j] + wins[j, i] == games[i, j].  Model: P(i beats j) =
     g_i / (g_i + g_j), rating_i = 400 log10(g_i) (so a 400-point gap is 10:1 odds,
-    as in Elo; :func:`score_from_elo` of a rating difference is the predicted score).
+    as in Elo; 1 / (1 + 10^(-d/400)) of a rating difference d is the predicted score).
 
     Method: the MM algorithm of D. R. Hunter, "MM algorithms for generalized
     Bradley-Terry models", Ann. Statist. 32 (2004) 384-406:
@@ -693,13 +508,6 @@ def bradley_terry(wins, games, prior: float = 0.0, z: float = Z95, tol: float = 
 
 class SingularDesignError(ValueError):
     """X'X is singular: some columns of the design are linearly dependent."""
-
-
-def ols_moments(X, y) -> tuple[np.ndarray, np.ndarray, float, int]:
-    """(X'X, X'y, y'y, n) of one chunk; sum these over chunks for :func:`ols_from_moments`."""
-    X = np.asarray(X, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    return X.T @ X, X.T @ y, float(y @ y), int(y.shape[0])
 
 
 def ols_from_moments(XtX, Xty, yty, n, intercept: int | None = 0, singular: str = "raise",

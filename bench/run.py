@@ -107,22 +107,18 @@ def cold_start(game_name: str) -> dict:
 
 
 def _tree_rss(pid: int) -> int:
-    """Resident memory (bytes) of a process and all its descendants."""
-    total, todo, seen = 0, [pid], set()
-    while todo:
-        p = todo.pop()
-        if p in seen:
-            continue
-        seen.add(p)
+    """Resident memory (bytes) of a process and all its descendants (psutil)."""
+    import psutil
+    try:
+        root = psutil.Process(pid)
+        procs = [root] + root.children(recursive=True)
+    except psutil.Error:
+        return 0
+    total = 0
+    for p in procs:
         try:
-            with open(f"/proc/{p}/status") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1]) * 1024
-            for tid in os.listdir(f"/proc/{p}/task"):
-                with open(f"/proc/{p}/task/{tid}/children") as f:
-                    todo.extend(int(c) for c in f.read().split())
-        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            total += p.memory_info().rss
+        except psutil.Error:      # ended meanwhile
             continue
     return total
 

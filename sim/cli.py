@@ -154,8 +154,11 @@ def _run_command(name: str):
                        "without rows only merged statistics are kept")
     @click.option("--csv", is_flag=True, help="also write the per-game results as CSV")
     @click.option("--quiet", "-q", is_flag=True, help="no progress bar and no summary table")
+    @click.option("--record", default=None, metavar="GAMES",
+                  help="also record these games (e.g. 0..99 or 3,17) into records.npz of the run "
+                       "directory: every action and chance outcome (see `sim show`)")
     def cmd(games, sets, bots, players, seed, jobs, chunk_size, backend, scheduler, out, resume, raw,
-            csv, quiet):
+            csv, quiet, record):
         from .lock import RunLock
         from .output import default_run_dir, save_run
         from .runner import Stop, check_disk, check_memory, make_spec, plan_chunks
@@ -175,6 +178,7 @@ def _run_command(name: str):
             rows = "disk" if keep else "none"
         if csv and rows == "none":
             raise UsageError("--csv needs the per-game rows: add --raw")
+        recorded = _check_record(spec, record, resume)
         out_dir = Path(out) if out is not None else default_run_dir(spec)
         if out is not None and not out.strip():
             raise UsageError("--out: the path is empty")
@@ -194,8 +198,25 @@ def _run_command(name: str):
             result = execute_cli(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
                                  progress=progress, command=command, rows=rows, out_dir=out_dir,
                                  scheduler=scheduler, note=_note)
+            if recorded and not result.partial:
+                from .record import RECORDS, record_run, save_records
+                save_records(out_dir / RECORDS, record_run(spec.game, recorded, spec=spec))
+                result.manifest["recorded_games"] = {"file": RECORDS, "games": len(recorded)}
             return _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop)
     return cmd
+
+
+def _check_record(spec, record, resume) -> list[int]:
+    """The game indices of --record, checked before anything runs."""
+    if record is None:
+        return []
+    from .record import parse_indices
+    if resume is not None:
+        raise UsageError("--record cannot be added to a --resume: record the games with a new run "
+                         "or `sim show`")
+    if not spec.game.actions:
+        raise UsageError(f"{spec.game.name} cannot record its games yet (its kernel records no actions)")
+    return parse_indices(record, spec.games)
 
 
 def _assignments(game: str, sets, what: str = "--set") -> dict:
@@ -249,7 +270,9 @@ def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
                    f"Start it again with: {hint}", err=True)
         return status
     try:
-        paths = save_run(result, out_dir, csv=csv)
+        from analysis import report as reports
+        paths = save_run(result, out_dir, csv=csv,
+                         report=lambda *a: reports.write_report(*a))   # looked up when called
     except KeyboardInterrupt as e:
         code = EXIT_TERMINATED if isinstance(e, Terminated) else EXIT_INTERRUPTED
         click.echo(f"sim: stopped while writing the report; the {done:,} finished games are kept. "
@@ -414,7 +437,7 @@ def _check_experiment(g, games, bots, players, seed, jobs, chunk_size, backend, 
 
 def _check_arms(g, variants, bots, players, seed, n):
     """Every variant's rules, data files and bots, before any folder is created."""
-    from .experiments import build_arms
+    from analysis.experiment_runs import build_arms
     from .validate import check_variant_name
     for name, _ in variants:
         check_variant_name(name)
@@ -446,9 +469,9 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
     """
     import math
 
-    from analysis.experiments import compare_text, write_compare_report
+    from analysis.experiment_report import compare_text, write_compare_report
     from . import toml as TOML
-    from .experiments import compare, load_variants_file, metric_names, parse_variant
+    from analysis.experiment_runs import compare, load_variants_file, metric_names, parse_variant
     g = get_game(game)
     jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
                                                     chunk_size, backend, scheduler)
@@ -463,7 +486,8 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
         raise UsageError("sim compare needs at least two --variant (the first is the reference)")
     if not 0 < alpha < 0.5 or not 0 < beta < 0.5:
         raise UsageError("--alpha and --beta must be between 0 and 0.5")
-    arms, _ = _check_arms(g, vs, bots, players, seed_v, n)
+    built = _check_arms(g, vs, bots, players, seed_v, n)
+    arms = built[0]
     if sprt:
         if sprt_metric not in metric_names(g, arms[0].spec.players):
             raise UsageError(f"--sprt-metric must be one of: "
@@ -477,7 +501,7 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
                       chunk_size=chunk_size, backend=backend, scheduler=scheduler,
                       progress=(not quiet) and sys.stderr.isatty() and not sprt,
                       sprt_d=sprt_d if sprt else None, sprt_metric=sprt_metric, alpha=alpha,
-                      beta=beta, echo=echo if sprt else None)
+                      beta=beta, echo=echo if sprt else None, built=built)
         path = write_compare_report(res, out_dir)
     if not quiet:
         click.echo(compare_text(res))
@@ -519,8 +543,8 @@ def sweep_cmd(game, params, yes, games, bots, players, seed, jobs, chunk_size, b
     """
     import itertools
 
-    from analysis.experiments import compare_text, write_compare_report
-    from .experiments import _fmt, sweep
+    from analysis.experiment_report import compare_text, write_compare_report
+    from analysis.experiment_runs import _fmt, sweep
     from .runner import _duration
     from .validate import GRID_ASK, GRID_MAX, grid_size, parse_sweep
     g = get_game(game)
@@ -566,8 +590,8 @@ def skill_cmd(game, sets, games, bots, players, seed, jobs, chunk_size, backend,
 
     Example: sim skill puluc --bots random,greedy,search --games 2e4
     """
-    from analysis.experiments import skill_text, write_skill_report
-    from .experiments import skill
+    from analysis.experiment_report import skill_text, write_skill_report
+    from analysis.experiment_runs import skill
     from .runner import make_spec
     g = get_game(game)
     from .game import _split_bots
@@ -612,7 +636,7 @@ def impact_cmd(game, card, mode, metric, sets, games, bots, players, seed, jobs,
     Example: sim impact balam --card drought --games 1e5
     """
     from analysis.impact import impact_text, write_impact_report
-    from .experiments import impact
+    from analysis.experiment_runs import impact
     from .params import _suggest
     from .runner import make_spec
     g = get_game(game)
@@ -670,7 +694,7 @@ def robust_cmd(what, game, variants, variants_file, sets, metric, early_stop, co
     Examples: sim robust puluc --games 1e5;
     sim robust compare puluc --variant base: --variant nine:track=9
     """
-    from .experiments import load_variants_file, parse_variant
+    from analysis.experiment_runs import load_variants_file, parse_variant
     from . import toml as TOML
     if what == "compare":
         if not game:
@@ -697,7 +721,7 @@ def _robust(game, variants, sets, metric, early_stop, combine, games, bots, play
             chunk_size, backend, scheduler, out, quiet):
     """sim robust (and sim compare --robust): play, write the report, print the verdicts."""
     from analysis.robust import robust_text, write_robust_report
-    from .robust import robust
+    from analysis.robust_runs import robust
     from .runner import make_spec
     g = get_game(game)
     jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
@@ -771,6 +795,45 @@ def rules_cmd(game):
             click.echo(f"      {b.name}:{p.name}=VALUE  (default {p.default}; {p.allowed()}) {p.help}")
 
 
+@cli.command("show")
+@click.argument("game")
+@click.option("--seed", default="1", show_default=True, help="the master seed of the run")
+@click.option("--game", "index", default="0", show_default=True,
+              help="the index of the game in the run (0, 1, 2, ...)")
+@click.option("--players", "-p", type=int, default=None, help="number of players, as the run had")
+@click.option("--bots", default=None, help="bots per seat, as the run had")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="a rule parameter, as the run had")
+@click.option("--html", default=None, metavar="FILE", help="also write a page with the board after each turn")
+def show_cmd(game, seed, index, players, bots, sets, html):
+    """Play one game of a run again, recorded, and tell it turn by turn.
+
+    Example: sim show maya --seed 1 --game 17 --players 4 --html game17.html"""
+    from analysis.show import show_game, show_text, write_show_page
+    from .runner import MAX_GAMES
+    g = get_game(game)
+    if not g.actions:
+        raise UsageError(f"{g.name} cannot record its games yet, so sim show cannot tell one")
+    try:
+        i = int(str(index).strip())
+    except ValueError:
+        raise UsageError(f"--game must be a game index such as 0 or 17, not {safe(repr(index))}") from None
+    if not 0 <= i < MAX_GAMES:
+        raise UsageError(f"--game must be between 0 and {MAX_GAMES - 1:.0f}, not "
+                         f"{i if len(str(i)) < 30 else f'a number of {len(str(i))} digits'}")
+    if html is not None:
+        target = Path(html)
+        if not html.strip() or target.is_dir() or not target.parent.is_dir():
+            raise UsageError(f"--html {safe(html)}: not a file in an existing folder")
+    shown = show_game(g, _seed(seed), i, _assignments(game, sets), bots, players)
+    click.echo(show_text(shown))
+    if html is not None:
+        try:
+            path = write_show_page(shown, Path(html))
+        except OSError as e:
+            raise UsageError(f"cannot write --html {safe(html)}: {safe(e.strerror or str(e))}") from None
+        click.echo(f"page: {safe(str(path))}")
+
+
 @cli.command("report")
 @click.argument("run_dir")
 def report_cmd(run_dir):
@@ -797,7 +860,7 @@ def report_cmd(run_dir):
     # read and check everything first: a folder that is not a saved result is left untouched
     if (d / "robust.json").is_file():
         from analysis.robust import write_robust_report
-        from .robust import RobustResult
+        from analysis.robust_runs import RobustResult
         try:
             rres = RobustResult.from_dict(load_json("robust.json"))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
@@ -807,7 +870,7 @@ def report_cmd(run_dir):
         def write():
             return write_robust_report(rres, d)
     elif (d / "experiment.json").is_file():
-        from analysis.experiments import load_experiment, write_compare_report
+        from analysis.experiment_report import load_experiment, write_compare_report
         from analysis.impact import write_impact_report
         data = load_json("experiment.json")
         try:
@@ -822,7 +885,7 @@ def report_cmd(run_dir):
             def write():
                 return write_compare_report(res, d)
     elif (d / "skill.json").is_file():
-        from analysis.experiments import load_skill, write_skill_report
+        from analysis.experiment_report import load_skill, write_skill_report
         try:
             res = load_skill(load_json("skill.json"))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:

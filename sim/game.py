@@ -106,6 +106,13 @@ class Game:
     events: tuple[str, ...] = ()
     # the per-seat column that holds the final score, where the game scores (margins, regressions)
     score: str | None = None
+    # drama, where the game follows its leader (game-level integer columns; the shared summary,
+    # report and plots read these declarations, never a column by name): ``drama_changes``
+    # counts the times the lead changed hands in a game; ``drama_settled`` is the percent of
+    # the game played before the winner led for good (negative where no single winner: such
+    # games are left out of its histogram)
+    drama_changes: str | None = None
+    drama_settled: str | None = None
     notes: dict = field(default_factory=dict)
     # benchmark configurations for `make bench`: dicts with label, players, bots,
     # rules (optional) and target (optional: {"games_per_s": N} or {"moves_per_s": N}),

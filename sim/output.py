@@ -47,8 +47,11 @@ def prepare_out_dir(path) -> Path:
         raise UsageError(f"cannot write to --out {safe(str(path))}: {e.strerror or e}") from None
 
 
-def save_run(result, out_dir, csv: bool = False, report: bool = True) -> dict:
+def save_run(result, out_dir, csv: bool = False, report=None) -> dict:
     """Write the merged statistics, the optional CSV, the report and (last) the manifest.
+
+    ``report(summary, manifest, game, out_dir) -> path`` writes the report (the command line
+    passes ``analysis.report.write_report``: the core does not import the analysis layer).
 
     The manifest is removed first and written last with the summary's checksum, so that
     no reader ever sees a manifest beside a summary it does not describe (a ``kill -9``
@@ -66,8 +69,7 @@ def save_run(result, out_dir, csv: bool = False, report: bool = True) -> dict:
     if csv:
         paths["csv"] = atomic_write(out_dir / "results.csv", lambda tmp: _write_csv(result, out_dir, tmp))
     if report:
-        from analysis.report import write_report
-        paths["report"] = write_report(result.summary, manifest, result.spec.game, out_dir)
+        paths["report"] = report(result.summary, manifest, result.spec.game, out_dir)
     manifest["files"] = sorted(p.name for p in paths.values())
     paths["manifest"] = write_json(out_dir / MANIFEST, manifest)
     return paths

@@ -181,14 +181,15 @@ def record_games(game, ctx, players: int, seed: int, indices, bot_ids, bot_par, 
 
 
 def record_run(game, indices, rules: dict | None = None, bots=None, players: int | None = None,
-               seed=None, capacity: int = DEFAULT_CAPACITY) -> list[Record]:
+               seed=None, capacity: int = DEFAULT_CAPACITY, spec=None) -> list[Record]:
     """Record games ``indices`` of the run ``(game, rules, bots, players, seed)``: the same
     games, bit for bit, as that run plays (``sim GAME --record``, ``sim show``, the replay
-    test)."""
+    test).  ``spec``: the run's own ``RunSpec`` instead (its rules are not prepared again)."""
     from .runner import DEFAULT_SEED, make_spec
     idx = sorted({int(i) for i in indices})
-    spec = make_spec(game, max(idx) + 1, rules, bots, players,
-                     DEFAULT_SEED if seed is None else seed)
+    if spec is None:
+        spec = make_spec(game, max(idx) + 1, rules, bots, players,
+                         DEFAULT_SEED if seed is None else seed)
     g = spec.game
     if not g.actions:
         raise UsageError(f"{g.name} cannot record its games yet")
@@ -196,6 +197,44 @@ def record_run(game, indices, rules: dict | None = None, bots=None, players: int
     width, rows = g.record_shape(spec.rules, spec.players) if g.record_shape else (0, 0)
     return record_games(g, spec.ctx, spec.players, spec.seed, idx, ids, par, spec.rules,
                         [c.label for c in spec.bots], capacity, width, rows)
+
+
+RECORDS = "records.npz"
+
+
+def save_records(path, records: list[Record]):
+    """Records into one compressed ``.npz``: per game its events (and snapshots), and one JSON
+    entry with what each was played under (game, index, seed, players, rules, bots, row)."""
+    import io
+    import json
+    from .io import write_bytes
+    arrays = {}
+    meta = []
+    for r in records:
+        arrays[f"events_{r.index}"] = r.events
+        if r.snapshots is not None:
+            arrays[f"snapshots_{r.index}"] = r.snapshots
+        meta.append({"game": r.game, "index": r.index, "seed": str(r.seed), "players": r.players,
+                     "rules": {k: list(v) if isinstance(v, tuple) else v for k, v in r.rules.items()},
+                     "bots": list(r.bots), "columns": r.columns})
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays)
+    return write_bytes(path, buf.getvalue())
+
+
+def load_records(path) -> list[Record]:
+    """The records :func:`save_records` wrote."""
+    import json
+    with np.load(path, allow_pickle=False) as z:
+        meta = json.loads(bytes(z["meta"]).decode("utf-8"))
+        out = []
+        for m in meta:
+            i = m["index"]
+            snaps = z[f"snapshots_{i}"] if f"snapshots_{i}" in z.files else None
+            out.append(Record(m["game"], i, int(m["seed"]), m["players"], m["rules"], m["bots"],
+                              z[f"events_{i}"], snaps, m["columns"]))
+    return out
 
 
 def events_frame(game, events: np.ndarray, seat_names=None):

@@ -150,7 +150,8 @@ def parse_seed(seed) -> int:
     except (TypeError, ValueError):
         raise UsageError(f"--seed must be an integer, not {safe(repr(seed))}") from None
     if not 0 <= s < 2 ** 64:
-        raise UsageError(f"--seed must be in 0..2**64-1, not {s if abs(s) < 10**30 else f'a number of {len(str(abs(s)))} digits'}")
+        shown = s if abs(s) < 10**30 else f"a number of {len(str(abs(s)))} digits"
+        raise UsageError(f"--seed must be in 0..2**64-1, not {shown}")
     return s
 
 
@@ -194,16 +195,11 @@ def bytes_per_game(game: Game, players: int) -> int:
 
 
 def available_memory() -> int:
+    """Bytes of memory available to a new process (psutil: MemAvailable on Linux)."""
+    import psutil
     try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover
+        return int(psutil.virtual_memory().available)
+    except (OSError, RuntimeError):  # pragma: no cover
         return 8 * 2 ** 30
 
 
@@ -491,21 +487,19 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
     stopped = None
     failure = None
     bar = None
-    results = None
     keep = rows != "none"
 
     def collect(res):
         nonlocal chunk_seconds
         s, c, summ, cols, sec = res
-        with _signals_deferred():
-            part = None
-            if rows == "disk":
-                part = store.save_rows(s, to_frame(game, spec.players, [(s, cols)]))
-            elif rows == "memory":
-                frames[s] = cols
-            if store is not None:
-                store.save_summary(s, c, summ, part)
-            summaries[s] = summ
+        part = None
+        if rows == "disk":
+            part = store.save_rows(s, to_frame(game, spec.players, [(s, cols)]))
+        elif rows == "memory":
+            frames[s] = cols
+        if store is not None:
+            store.save_summary(s, c, summ, part)
+        summaries[s] = summ
         chunk_seconds += sec
         if bar is not None:
             bar.update(c)
@@ -530,30 +524,15 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
                             initial=sum(c for s, c in chunks if s in summaries))
         t1 = time.perf_counter()
         args = (game.name, ctx, spec.players, spec.seed)
-        results = run_tasks(_play_chunk, [(*args, start, count, bot_ids, bot_par, keep)
-                                          for start, count in todo],
-                            jobs, backend, scheduler, ordered=False)
-        for res in results:
-            collect(res)
-    except Terminated:
-        stopped = Stop.TERMINATED
-    except KeyboardInterrupt:
-        stopped = Stop.INTERRUPTED
-    except DiskFull as e:
-        stopped, failure = Stop.DISK, e
-    except Exception as e:  # noqa: BLE001 - only the failures below; the rest propagate
-        if is_disk_full(e):
-            stopped, failure = Stop.DISK, DiskFull(out_dir or ".")
-        elif _is_worker_death(e):
-            stopped, failure = Stop.WORKER, e
-        else:
+        stopped, failure = run_chunks(_play_chunk, [(*args, start, count, bot_ids, bot_par, keep)
+                                                    for start, count in todo],
+                                      jobs, backend, scheduler, collect, out_dir=out_dir)
+    except BaseException as e:  # the compile and the estimate before the chunks, stopped alike
+        why = stop_reason(e, out_dir)
+        if why is None:
             raise
+        stopped, failure = why
     finally:
-        if results is not None:
-            try:
-                results.close()  # stops the workers of an interrupted run
-            except Exception:  # noqa: BLE001 - a broken pool is already being reported
-                pass
         if bar is not None:
             bar.close()
     t_sim = time.perf_counter() - t1
@@ -588,6 +567,58 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
                       max(1, sum(c for _, c in left)), spec.seed)
         res.disk_needed = disk_needed(sub, len(left), rows)
     return res
+
+
+def stop_reason(e: BaseException, out_dir=None):
+    """(Stop reason, failure) for an exception that stops a run cleanly, else None: Ctrl-C,
+    SIGTERM (:class:`Terminated`), a full disk, a worker process that died."""
+    if isinstance(e, Terminated):
+        return Stop.TERMINATED, None
+    if isinstance(e, KeyboardInterrupt):
+        return Stop.INTERRUPTED, None
+    if isinstance(e, DiskFull):
+        return Stop.DISK, e
+    if isinstance(e, Exception) and is_disk_full(e):
+        return Stop.DISK, DiskFull(out_dir or ".")
+    if isinstance(e, Exception) and _is_worker_death(e):
+        return Stop.WORKER, e
+    return None
+
+
+def run_chunks(task, tasks, jobs: int, backend: str, scheduler, collect, ordered: bool = False,
+               out_dir=None) -> tuple:
+    """The chunk engine every run and every experiment plays through.
+
+    ``run_tasks(task, tasks, ...)`` plays the chunks on the backend; each finished chunk's
+    result goes to ``collect(result)`` whole, with Ctrl-C and SIGTERM held until it returns
+    (so what is recorded, in memory or on disk, is a set of whole chunks); ``collect`` returns
+    True to stop early (a sequential test that decided).  Ctrl-C, SIGTERM, a full disk and a
+    worker that dies stop the chunks cleanly; returns (Stop reason or None, failure or None).
+    Any other error propagates.  The workers are stopped on the way out."""
+    import warnings
+    results = None
+    stopped = failure = None
+    try:
+        results = run_tasks(task, tasks, jobs, backend, scheduler, ordered=ordered)
+        for res in results:
+            with _signals_deferred():
+                done = collect(res)
+            if done:
+                break
+    except BaseException as e:  # noqa: BLE001 - only the stops of stop_reason; the rest propagate
+        why = stop_reason(e, out_dir)
+        if why is None:
+            raise
+        stopped, failure = why
+    finally:
+        if results is not None:
+            try:
+                with warnings.catch_warnings():  # joblib: "tasks ... cancelled" (an early stop)
+                    warnings.simplefilter("ignore", UserWarning)
+                    results.close()  # stops the workers of an interrupted run
+            except Exception:  # noqa: BLE001 - a broken pool is already being reported
+                pass
+    return stopped, failure
 
 
 def _is_worker_death(e: BaseException) -> bool:
@@ -719,6 +750,7 @@ def machine_info() -> dict:
 
 
 def _cpu_model() -> str:
+    # the model name is the one CPU figure psutil does not give
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:

@@ -182,10 +182,11 @@ class Summary:
                                    minlength=len(game.end_reasons)).astype(np.int64)
         skip = {"win", "winner", "capped", "end_reason", "first_player"}
         for col in game.columns:
-            if col.name in skip or not col.summarize or not np.issubdtype(np.dtype(col.dtype), np.integer) and col.dtype != "bool":
+            integer = np.issubdtype(np.dtype(col.dtype), np.integer) or col.dtype == "bool"
+            if col.name in skip or not col.summarize or not integer:
                 continue
             a = np.asarray(cols[col.name])
-            if col.name == "lead_settled":
+            if col.name == getattr(game, "drama_settled", None):
                 a = a[a >= 0]  # only games with a single winner have a settling point
             if col.per_seat:
                 for seat in range(players):

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analysis.experiments import compare_table, pairs_table
+from analysis.experiment_report import compare_table, pairs_table
 from sim.cli import cli
-from sim.experiments import compare, load_variants_file, parse_sweep, parse_variant, skill, sweep
+from analysis.experiment_runs import compare, load_variants_file, parse_sweep, parse_variant, skill, sweep
 from sim.games import get
 from sim.params import UsageError
 from sim.runner import execute, make_spec
@@ -184,7 +184,7 @@ def _close(a, b):
 
 
 def test_causal_impact_removes_the_card_on_the_same_seeds(tmp_path):
-    from sim.experiments import impact
+    from analysis.experiment_runs import impact
     if "batam" not in __import__("sim.games", fromlist=["x"]).names():
         pytest.skip("batam not registered")
     res = impact("batam", "pirate_0", "remove", 2000, workdir=tmp_path, seed=3, jobs=1)
@@ -218,7 +218,8 @@ def test_sim_report_rebuilds_experiment_reports(args, tmp_path):
     r = CliRunner().invoke(cli, ["report", str(out)])
     assert r.exit_code == 0, r.output
     after = (out / "index.html").read_text()
-    strip = lambda h: [x for x in h.splitlines() if "Manifest" not in x and "seconds" not in x]
+    def strip(h):
+        return [x for x in h.splitlines() if "Manifest" not in x and "seconds" not in x]
     assert strip(after) == strip(before)
 
 
@@ -226,7 +227,7 @@ def test_sim_report_rebuilds_experiment_reports(args, tmp_path):
 def test_pairing_is_measured_against_the_rows():
     """Same-outcome counts, same-length counts and the variance reduction equal what the
     per-game rows of the two arms give."""
-    from analysis.experiments import pairing_table
+    from analysis.experiment_report import pairing_table
     res = compare("puluc", [("base", {}), ("pile", {"exit": "pile"})], 3000, seed=5, jobs=1,
                   chunk_size=800)
     a = execute(make_spec("puluc", 3000, {}, None, None, 5), jobs=1, progress=False).frame
@@ -251,7 +252,7 @@ def test_pairing_is_measured_against_the_rows():
 
 
 def test_weak_pairing_is_said_in_words_and_strong_pairing_is_not(tmp_path):
-    from analysis.experiments import compare_text, write_compare_report
+    from analysis.experiment_report import compare_text, write_compare_report
     weak = compare("puluc", [("base", {}), ("reverse", {"drag": "reverse"})], 3000, seed=2, jobs=1)
     strong = compare("puluc", [("base", {}), ("cap150", {"cap": 150})], 3000, seed=2, jobs=1)
     phrase = "pairing is weak here: the arms share little; intervals are close to those of independent runs"
@@ -266,10 +267,11 @@ def test_draws_do_not_move_the_first_player_score(tmp_path):
     """exit=pile leaves games stuck at the cast cap; counted as losses they move the first
     player's win rate, counted as the fair share they leave the first player score alone; the
     draw and horizon rates lead the terminal summary, the forest plot and 'In short'."""
-    from analysis.experiments import compare_headline, compare_text, write_compare_report
+    from analysis.experiment_report import compare_headline, compare_text, write_compare_report
     res = compare("puluc", [("base", {}), ("pile", {"exit": "pile"})], 6000, seed=1, jobs=1)
     tab = compare_table(res)
-    get_row = lambda k: tab[(tab["key"] == k) & (tab["variant"] == "pile")].iloc[0]
+    def get_row(k):
+        return tab[(tab["key"] == k) & (tab["variant"] == "pile")].iloc[0]
     draws = get_row("no winner")["diff"]
     assert draws > 0.03
     wins, score = get_row("first player wins"), get_row("first player score")
@@ -286,7 +288,7 @@ def test_draws_do_not_move_the_first_player_score(tmp_path):
 
 
 def test_first_player_score_and_outcomes_per_side():
-    from sim.experiments import metric_names, outcome_codes, per_game_metrics
+    from analysis.experiment_runs import metric_names, outcome_codes, per_game_metrics
     g = get("maya")
     names = metric_names(g, 4)
     assert [n for n in names if n.startswith("win ")] == ["win 0", "win 1"]   # two teams
@@ -316,7 +318,7 @@ def test_fingerprints_and_pairing_counts_do_not_depend_on_chunks():
 
 
 def test_compare_of_four_player_maya_is_per_team(tmp_path):
-    from analysis.experiments import compare_text, write_compare_report
+    from analysis.experiment_report import compare_text, write_compare_report
     res = compare("maya", [("base", {}), ("h", {"horizon": 200})], 600, players=4, seed=1, jobs=1)
     assert res.manifest["teams"] and res.manifest["side_of"] == [0, 1, 0, 1]
     tab = compare_table(res)
@@ -327,7 +329,7 @@ def test_compare_of_four_player_maya_is_per_team(tmp_path):
 
 
 def test_sweep_names_the_bots_and_draws_a_fair_line_per_side(tmp_path):
-    from analysis.experiments import write_compare_report
+    from analysis.experiment_report import write_compare_report
     res = sweep("puluc", ["cap=60..120:60"], 800, seed=2, jobs=1)
     page = write_compare_report(res, tmp_path).read_text()
     assert "depend on the bots" in page
@@ -336,7 +338,7 @@ def test_sweep_names_the_bots_and_draws_a_fair_line_per_side(tmp_path):
 
 # ------------------------------------------------------------------------------- skill
 def test_skill_ratings_unbounded_and_identical_bots_synthetic():
-    from sim.experiments import identical_bots, skill_ratings
+    from analysis.experiment_runs import identical_bots, skill_ratings
     names = ["a", "b", "c"]
     played = np.array([[0, 100, 100], [100, 0, 100], [100, 100, 0]], float)
     wins = np.array([[0, 60, 100], [40, 0, 100], [0, 0, 0]], float)  # c never scores
@@ -354,7 +356,7 @@ def test_skill_ratings_unbounded_and_identical_bots_synthetic():
 
 
 def test_skill_finds_identical_bots_and_says_unbounded(tmp_path):
-    from analysis.experiments import skill_text, write_skill_report
+    from analysis.experiment_report import skill_text, write_skill_report
     # without compass tiles there is no treasure to hunt: the hunter plays the heuristic's games
     sk = skill("batam", ["heuristic", "hunter", "random"], 200, players=2, seed=1, jobs=1,
                rules={"compass": "none"})

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from analysis.impact import impact_table, impact_text, write_impact_report
 from sim.cli import cli
-from sim.experiments import impact
+from analysis.experiment_runs import impact
 from sim.games import get
 from sim.params import UsageError
 
@@ -61,7 +61,8 @@ def test_card_all_report_ranks_the_cards_and_rebuilds(batam_all, tmp_path):
     (tmp_path / "index.html").unlink()
     r = CliRunner().invoke(cli, ["report", str(tmp_path)])
     assert r.exit_code == 0, r.output
-    strip = lambda h: [x for x in h.splitlines() if "Manifest" not in x and "seconds" not in x]
+    def strip(h):
+        return [x for x in h.splitlines() if "Manifest" not in x and "seconds" not in x]
     assert strip((tmp_path / "index.html").read_text()) == strip(before)
 
 

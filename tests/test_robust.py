@@ -11,7 +11,7 @@ from analysis import robust as AR
 from sim.cli import cli
 from sim.games import get
 from sim.params import UsageError
-from sim.robust import Condition, build_conditions, quantities, robust, worst_pair
+from analysis.robust_runs import Condition, build_conditions, quantities, robust, worst_pair
 from sim.runner import simulate
 
 RATE = {"key": "edge", "label": "first-player edge", "rate": True, "signed": True, "unit": ""}

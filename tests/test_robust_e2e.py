@@ -73,8 +73,8 @@ def test_run_report_shows_the_robust_verdict_of_the_same_rules(folder):
     box = box[:box.index("</div>")]
     assert "../robust/index.html" in box
     verdicts = json.loads((root / "robust" / "robust.json").read_text())["verdicts"]
-    import html
-    assert html.escape(verdicts["edge"]["text"]) in box
+    from markupsafe import escape          # as the page's templates escape it
+    assert str(escape(verdicts["edge"]["text"])) in box
     assert "Jade: random, Cinnabar: random" in box and "RULES.md" in box
 
 

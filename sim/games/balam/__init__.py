@@ -330,6 +330,7 @@ GAME = Game(
     highlight=("prestige", "pp_ceremony", "pp_ballgame", "cities", "wars", "buildings_lost"),
     events=KATUN_COLS,
     score="prestige",
+    drama_changes="lead_changes", drama_settled="lead_settled",
     # sim robust: the styles from the strongest (RULES.md, skill table), random last; the
     # site layout (random or fixed) is the setup's randomness
     strength=("merchant", "warlord", "builder", "priest", "random"),

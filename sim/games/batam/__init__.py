@@ -352,6 +352,7 @@ GAME = Game(
     highlight=("coins", "goods_sold", "wages_earned", "wages_paid", "distance", "return_bonus"),
     events=("compass_tradewind", "compass_sunken", "compass_map", "compass_pirate"),
     score="coins",
+    drama_changes="lead_changes", drama_settled="lead_settled",
     report_figures=lambda manifest, out_dir: _figures().report_figures(manifest, out_dir),
     card_names=lambda rules: _figures().card_names(rules),
     card_rules=lambda rules, card, mode, workdir: _figures().card_rules(rules, card, mode, workdir),

@@ -1,7 +1,6 @@
 """Tables, figures and reports for comparisons, sweeps and skill tables."""
 from __future__ import annotations
 
-import html
 import json
 import math
 from pathlib import Path
@@ -14,7 +13,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from . import metrics, plots  # noqa: E402
-from .report import _table, bots_sentence, page_head, write_pages  # noqa: E402
+from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page  # noqa: E402
 from .stats import mean_from_sums, paired_mean_diff, pentanomial  # noqa: E402
 from .wording import BOTS_NOTE, WEAK_PAIRING, edge_phrase, pairing_phrase, variance_reduction  # noqa: E402
 
@@ -329,60 +328,33 @@ def write_compare_report(res, out_dir) -> Path:
                     "Each variant against the first, on the same seeds (bars: 95% interval)")
         figs.append(("differences.png", "Differences from the first variant"))
     title = f"{res.game.title}: {'sweep' if kind == 'sweep' else 'variant comparison'}"
-    parts = [page_head(title), f"<h1>{html.escape(title)}</h1>",
-             f"<p class='sub'>{len(res.variants)} variants × {m['games_completed']:,} games each · bots "
-             f"{html.escape(', '.join(m['bots']))} · seed {m['seed']}</p>",
-             f"<p>{html.escape(bots_sentence(m))}</p>"]
-    if teams:
-        parts.append(f"<p>A team game: {html.escape(' against '.join(sides))}; win rates, the "
-                     "first-team score and decisive games are per team.</p>")
-    if m.get("partial"):
-        parts.append("<p class='warn'><b>Partial run.</b> Stopped before the end; every figure uses "
-                     f"the {m['games_completed']:,} games each variant finished.</p>")
-    if len(res.variants) > 1:
-        parts.append("<h2>In short</h2><ul class='key'>" + "".join(
-            f"<li>{html.escape(x)}</li>" for x in compare_headline(res, tab)[:-1]) + "</ul>")
+    how_sure = ""
     if kind == "compare" and len(res.variants) == 2:
         from .robust import how_sure_box
-        parts.append(how_sure_box(res.game, m, out_dir, "compare"))
+        how_sure = how_sure_box(res.game, m, out_dir, "compare")
+    sprt = []
     if m.get("sprt"):
         s = m["sprt"]
         last = {}
         for e in res.sprt_log:
             last[e["arm"]] = e
-        lines = [f"Sequential test (SPRT) on {html.escape(_label(res, s['metric']))}: "
-                 f"H0 'no difference beyond ±{s['d']}' against H1 'a difference of at least {s['d']}', "
-                 f"alpha {s['alpha']}, beta {s['beta']}."]
+        sprt = [f"Sequential test (SPRT) on {_label(res, s['metric'])}: "
+                f"H0 'no difference beyond ±{s['d']}' against H1 'a difference of at least {s['d']}', "
+                f"alpha {s['alpha']}, beta {s['beta']}."]
         for k, e in last.items():
             verdict = {"H0": "no difference beyond ±d", "H1": "a real difference"}.get(e["decision"],
                                                                                    "undecided")
-            lines.append(f"{html.escape(res.arms[k].label)}: {verdict} after {e['games']:,} games "
-                         f"(LLR {e['llr']:+.3f}, bounds {e['lower']:.3f} / {e['upper']:.3f}).")
+            sprt.append(f"{res.arms[k].label}: {verdict} after {e['games']:,} games "
+                        f"(LLR {e['llr']:+.3f}, bounds {e['lower']:.3f} / {e['upper']:.3f}).")
         if not m.get("stopped_by_sprt"):
-            lines.append("The test did not decide before --games was reached: the fixed-size "
-                         "results below are the answer.")
-        parts.append("<h2>Sequential test</h2><ul>" + "".join(f"<li>{x}</li>" for x in lines) + "</ul>")
-    parts.append("<h2>Variants</h2>")
-    parts.append(_table([(n, ", ".join(f"{k}={v}" for k, v in ch.items()) or "rulebook rules")
-                         for n, ch in res.variants], ["variant", "rules changed"]))
-    for fig in figs:
-        parts.append(f"<h2>{html.escape(fig[1])}</h2><img src='{fig[0]}' alt='{html.escape(fig[1])}'>")
+            sprt.append("The test did not decide before --games was reached: the fixed-size "
+                        "results below are the answer.")
+    pairing = None
     if len(res.variants) > 1:
-        parts.append("<h2>Pairing (common random numbers)</h2>")
-        parts.append(f"<p>Measured on {html.escape(_label(res, key))}; the variance reduction of "
-                     "every metric is in the table below.</p>")
         pt = pairing_table(res)
-        parts.append(_table([(r["variant"], _pct(r["same outcome"]), _pct(r["same length"]),
-                              _vr(r["variance reduction"]), r["words"]) for _, r in pt.iterrows()],
-                            ["variant", "same outcome as the reference", "same length",
-                             "variance reduction", "in words"]))
-    dr = decisive_rows(res)
-    if dr:
-        parts.append("<h2>Among decisive games</h2><p>Win rates by turn order among the games one "
-                     f"{'team' if teams else 'player'} won outright (draws and shared victories "
-                     "left out), with Wilson intervals.</p>")
-        parts.append(_table(dr, ["variant", "turn order", "win rate", "95% interval"]))
-    parts.append("<h2>Every metric</h2>")
+        pairing = {"label": _label(res, key),
+                   "rows": [(r["variant"], _pct(r["same outcome"]), _pct(r["same length"]),
+                             _vr(r["variance reduction"]), r["words"]) for _, r in pt.iterrows()]}
     rows = []
     for _, r in tab.iterrows():
         pct = _is_rate(r["key"])
@@ -393,20 +365,27 @@ def write_compare_report(res, out_dir) -> Path:
                      "" if not np.isfinite(r["diff_lo"]) else f"{_fmt(r['diff_lo'], pct)} to {_fmt(r['diff_hi'], pct)}",
                      "" if not np.isfinite(r["p"]) else f"{r['p']:.3g}",
                      "" if ref else _vr(r["vr"])))
-    parts.append(_table(rows, ["metric", "variant", "value", "95% interval",
-                               f"difference from '{res.variants[0][0]}'", "95% interval", "p-value",
-                               "variance reduction by pairing"]))
     pt = pairs_table(res)
-    if pt is not None:
-        parts.append("<h2>Seat-swapped pairs</h2>")
-        parts.append(_table([tuple(_fmt(v) if isinstance(v, float) else v for v in r)
-                             for r in pt.itertuples(index=False)], list(pt.columns)))
-    parts.append(f"<h2>Method</h2><p>{html.escape(METHOD)}</p>")
-    parts.append("<details><summary>Manifest</summary><pre>" +
-                 html.escape(json.dumps(m, indent=2, default=str)) + "</pre></details>")
+    page = render(
+        "compare.html", title=title, css=Markup(CSS), self_check=Markup(SELF_CHECK),
+        n_variants=len(res.variants), games=f"{m['games_completed']:,}", bots=", ".join(m["bots"]),
+        seed=m["seed"], bots_sentence=bots_sentence(m),
+        teams_named=" against ".join(sides) if teams else None, partial=m.get("partial"),
+        headline=compare_headline(res, tab)[:-1] if len(res.variants) > 1 else [],
+        how_sure=Markup(how_sure), sprt=sprt,
+        variants=[(n, ", ".join(f"{k}={v}" for k, v in ch.items()) or "rulebook rules")
+                  for n, ch in res.variants],
+        figures=figs, pairing=pairing, decisive=decisive_rows(res), metrics=rows,
+        metrics_header=["metric", "variant", "value", "95% interval",
+                        f"difference from '{res.variants[0][0]}'", "95% interval", "p-value",
+                        "variance reduction by pairing"],
+        pairs=None if pt is None else {
+            "rows": [tuple(_fmt(v) if isinstance(v, float) else v for v in r)
+                     for r in pt.itertuples(index=False)], "header": list(pt.columns)},
+        method=METHOD, manifest_json=json.dumps(m, indent=2, default=str))
     from sim.io import atomic_write, write_json
     atomic_write(out_dir / "metrics.csv", lambda tmp: tab.to_csv(tmp, index=False))
-    path = write_pages(out_dir, parts, figs)
+    path = write_page(out_dir, page, figs)
     write_json(out_dir / "experiment.json", save_experiment(res))
     write_json(out_dir / "manifest.json", m)
     return path
@@ -423,7 +402,7 @@ def save_experiment(res) -> dict:
 
 def load_experiment(data: dict):
     """An ExperimentResult rebuilt from :func:`save_experiment`'s output."""
-    from sim.experiments import Arm, ExperimentResult
+    from .experiment_runs import Arm, ExperimentResult
     from sim.games import get
     from sim.summary import Summary
     stats = {k: (np.asarray(v) if isinstance(v, list) else v) for k, v in data["stats"].items()}
@@ -546,28 +525,15 @@ def write_skill_report(res: dict, out_dir) -> Path:
         plots.save(fig, out_dir / "skill_ratings.png")
         figs.append(("skill_ratings.png",))
     title = f"{game.title}: skill depth"
-    parts = [page_head(title), f"<h1>{html.escape(title)}</h1>",
-             f"<p class='sub'>{res['players']} players · every ordered pairing of "
-             f"{html.escape(', '.join(names))} on the same seeds</p>",
-             "<h2>In short</h2><ul class='key'>" +
-             "".join(f"<li>{html.escape(x)}</li>" for x in skill_headline(res)) + "</ul>",
-             "<h2>Head to head</h2><img src='skill_matrix.png' alt='win matrix'>"]
-    if finite:
-        parts.append("<h2>Ratings</h2><img src='skill_ratings.png' alt='ratings'>")
     order = sorted(range(len(names)), key=lambda i: (-(bt["ratings"][i])
                                                      if bt["ratings"][i] == bt["ratings"][i] else
                                                      (-1e9 if res.get("unbounded", {}).get(i) == "won every game"
                                                       else 1e9)))
-    rows = [(names[i], *_rating(res, i)) for i in order]
-    parts.append(_table(rows, ["bot", "rating (Elo)", "95% interval"]))
-    parts.append("<p>Method: scores count a win as 1, a game without a winner as ½. Ratings are a "
-                 "Bradley–Terry fit (MM algorithm, Hunter 2004) with standard errors from the "
-                 "Fisher information, on the Elo scale, among the bots that have a finite rating: "
-                 "a bot that never scored, or scored in every game, has none (unbounded). Bots "
-                 "whose games are identical are found by a fingerprint of every game's figures "
-                 "in each pairing.</p>")
+    page = render("skill.html", title=title, css=Markup(CSS), self_check=Markup(SELF_CHECK),
+                  players=res["players"], names=", ".join(names), headline=skill_headline(res),
+                  ratings_figure=bool(finite), rows=[(names[i], *_rating(res, i)) for i in order])
     from sim.io import write_json
-    path = write_pages(out_dir, parts, figs)
+    path = write_page(out_dir, page, figs)
     write_json(out_dir / "skill.json", {
         "kind": "skill", "game": game.name, "bots": names, "players": res["players"],
         "wins": res["wins"].tolist(), "games": res["games"].tolist(), "rules": res["rules"],

@@ -14,9 +14,9 @@ comparison, to the reference and the variant alike):
   same direction;
 * setup: each other value of the parameters of ``Game.setup_randomness``.
 
-Every condition is an arm of the comparison engine (:mod:`sim.experiments`): the same game
+Every condition is an arm of the comparison engine (:mod:`analysis.experiment_runs`): the same game
 indices and seed, the kernel's columns reduced per game by
-:func:`sim.experiments.per_game_metrics`.  A chunk task plays the baseline's arms and every
+:func:`analysis.experiment_runs.per_game_metrics`.  A chunk task plays the baseline's arms and every
 condition still running, and returns, per condition, the sums and the sums of products of
 the per-game vector [baseline quantities, condition quantities] (see
 :func:`analysis.robust.quantity_names`), from which every headline, swing and interval is
@@ -35,9 +35,9 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from .game import Game
-from .games import get as get_game
-from .params import UsageError
+from sim.game import Game
+from sim.games import get as get_game
+from sim.params import UsageError
 
 #: a condition is not stopped before this many games (nor before its second chunk)
 MIN_STOP_GAMES = 2000
@@ -124,7 +124,7 @@ def quantities(game: Game, players: int, cols: dict) -> np.ndarray:
     """(quantities, games): the per-game vector of :func:`analysis.robust.quantity_names`,
     taken from the engine's per-game metrics (the first side's score with a game without a
     winner as the fair share, each side's share, decisive, length) plus the score margin."""
-    from .experiments import HEADLINE, metric_names, per_game_metrics
+    from .experiment_runs import HEADLINE, metric_names, per_game_metrics
     names = metric_names(game, players)
     V = per_game_metrics(game, players, cols)
     m = game.n_sides(players)
@@ -140,7 +140,7 @@ def quantities(game: Game, players: int, cols: dict) -> np.ndarray:
 
 
 def make_layout(game: Game, players: int, mode: str) -> dict:
-    from analysis.robust import quantity_names
+    from .robust import quantity_names
     m = game.n_sides(players)
     return {"mode": mode, "parts": 2 if mode == "compare" else 1,
             "quantities": quantity_names(m, bool(game.score)), "sides": m, "fair": 1.0 / m,
@@ -303,11 +303,18 @@ def _chunks(games: int, chunk_size: int | None) -> list[tuple[int, int]]:
     return [(s, min(chunk_size, games - s)) for s in range(0, games, chunk_size)]
 
 
-class _Arms:
-    """The distinct arms (rules, bots per seat) of a run, each prepared once."""
+def _rules_key(resolved: dict) -> tuple:
+    return tuple((k, _show(v)) for k, v in resolved.items())
 
-    def __init__(self, game: Game, players: int):
+
+class _Arms:
+    """The distinct arms (rules, bots per seat) of a run, each prepared once.  ``prepared``:
+    contexts already built (by ``make_spec`` while the conditions were checked), by
+    :func:`_rules_key` of the resolved rules."""
+
+    def __init__(self, game: Game, players: int, prepared: dict | None = None):
         self.game, self.players = game, players
+        self.prepared = prepared or {}
         self.ctx_keys: dict = {}
         self.ctxs: list = []
         self.keys: dict = {}
@@ -316,10 +323,11 @@ class _Arms:
     def arm(self, rules: dict, bots: list[str]) -> int:
         g = self.game
         resolved = g.resolve_rules(rules)
-        rkey = tuple((k, _show(v)) for k, v in resolved.items())
+        rkey = _rules_key(resolved)
         if rkey not in self.ctx_keys:
             self.ctx_keys[rkey] = len(self.ctxs)
-            self.ctxs.append(g.prepare(resolved, self.players))
+            ctx = self.prepared.get(rkey)
+            self.ctxs.append(ctx if ctx is not None else g.prepare(resolved, self.players))
         choices = g.choose_bots(list(bots), self.players)
         key = (rkey, tuple(c.label for c in choices))
         if key not in self.keys:
@@ -334,8 +342,8 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
     """Play the baseline and the conditions (their parts: lists of arm indices) on games
     0..n-1 in one joblib run; returns (baseline stats, per-condition stats, stopped flags,
     games played, cpu seconds, partial)."""
-    from analysis.robust import Z_STOP, evaluate
-    from .runner import _progress_bar, resolve_jobs, run_tasks, check_backend
+    from .robust import Z_STOP, evaluate
+    from sim.runner import _progress_bar, check_backend, resolve_jobs, run_chunks
     jobs = resolve_jobs(jobs)
     backend = backend or ("sequential" if jobs == 1 else "loky")
     check_backend(backend)
@@ -361,48 +369,49 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
             yield (game.name, players, seed, start, count, arms.ctxs, arms.arms, base_parts,
                    [(k, cond_parts[k]) for k in sorted(act)])
 
-    results = None
+    def collect(result) -> bool:
+        """Merge one chunk (in chunk order); True when every condition is decided."""
+        nonlocal base, cpu, played, done
+        start, count, bst, cst, sec, ag = result
+        i = chunks.index((start, count))
+        base = _merge(base, bst)
+        cpu += sec
+        played += ag
+        merged = 0
+        for k, st in cst.items():
+            if not done[k]:
+                stats[k] = _merge(stats[k], st)
+                merged += 1
+        if bar is not None:
+            bar.update(count * merged)
+        last = start + count >= n
+        if early_stop and not last and i >= 1:
+            act = [k for k in range(K) if not done[k] and stats[k] is not None
+                   and stats[k]["n"] >= MIN_STOP_GAMES]
+            if act:
+                ev = evaluate(layout, metric, base, [{"stats": stats[k], "label": "", "kind": "",
+                                                      "assumption": ""} for k in act], z=Z_STOP)
+                for k, r in zip(act, ev["rows"]):
+                    if r["status"] != "unclear":
+                        done[k] = stopped[k] = True
+                        if bar is not None:
+                            bar.total -= n - stats[k]["n"]
+                            bar.refresh()
+        if last:
+            done = [True] * K
+        state["active"] = frozenset(k for k in range(K) if not done[k])
+        return not state["active"]
+
     try:
-        results = run_tasks(_play_robust, tasks(), jobs, backend, scheduler, ordered=True)
-        for i, (start, count, bst, cst, sec, ag) in enumerate(results):
-            base = _merge(base, bst)
-            cpu += sec
-            played += ag
-            merged = 0
-            for k, st in cst.items():
-                if not done[k]:
-                    stats[k] = _merge(stats[k], st)
-                    merged += 1
-            if bar is not None:
-                bar.update(count * merged)
-            last = start + count >= n
-            if early_stop and not last and i >= 1:
-                act = [k for k in range(K) if not done[k] and stats[k] is not None
-                       and stats[k]["n"] >= MIN_STOP_GAMES]
-                if act:
-                    ev = evaluate(layout, metric, base, [{"stats": stats[k], "label": "", "kind": "",
-                                                          "assumption": ""} for k in act], z=Z_STOP)
-                    for k, r in zip(act, ev["rows"]):
-                        if r["status"] != "unclear":
-                            done[k] = stopped[k] = True
-                            if bar is not None:
-                                bar.total -= n - stats[k]["n"]
-                                bar.refresh()
-            if last:
-                done = [True] * K
-            state["active"] = frozenset(k for k in range(K) if not done[k])
-            if not state["active"]:
-                break
-    except KeyboardInterrupt:
-        partial = True
+        # the engine of a single run (sim.runner.run_chunks): each chunk merged whole, Ctrl-C
+        # and SIGTERM held until it is, the workers stopped on the way out
+        why, failure = run_chunks(_play_robust, tasks(), jobs, backend, scheduler, collect, ordered=True)
     finally:
-        if results is not None:
-            import warnings
-            with warnings.catch_warnings():  # joblib: "tasks ... cancelled" (the early stop)
-                warnings.simplefilter("ignore", UserWarning)
-                results.close()
         if bar is not None:
             bar.close()
+    if failure is not None:
+        raise failure            # a dead worker or a full disk: an error, as before
+    partial = why is not None
     return base, stats, stopped, played, cpu, partial, chunks
 
 
@@ -416,9 +425,9 @@ def robust(game_name: str, games, rules: dict | None = None, bots=None, players=
     headline is then the variant's paired difference from the reference, and every
     condition changes both alike.  ``metric``: the headline the early stop and the worst-case
     combination follow (default: the first side's edge)."""
-    from analysis.robust import Z95, evaluate, resolve_metric
-    from . import __version__
-    from .runner import machine_info, make_spec, parse_games, resolve_jobs
+    from .robust import Z95, evaluate, resolve_metric
+    from sim import __version__
+    from sim.runner import machine_info, make_spec, parse_games, resolve_jobs
     game = get_game(game_name)
     n = parse_games(games)
     P = game.check_players(players)
@@ -429,6 +438,7 @@ def robust(game_name: str, games, rules: dict | None = None, bots=None, players=
     common = dict(rules or {})
     part_rules = [{**common, **dict(v[1])} for v in variants] if variants else [common]
     specs = [make_spec(game, n, r, bots, P, seed) for r in part_rules]
+    prepared = {_rules_key(s.rules): s.ctx for s in specs}   # each rule set prepared once
     base_bots = [c.label for c in specs[0].bots]
     layout = make_layout(game, P, mode)
     try:
@@ -441,12 +451,13 @@ def robust(game_name: str, games, rules: dict | None = None, bots=None, players=
 
     def validate(change):
         for r in part_rules:
-            make_spec(game, 1, {**r, **change}, base_bots, P, seed)
+            s = make_spec(game, 1, {**r, **change}, base_bots, P, seed)
+            prepared.setdefault(_rules_key(s.rules), s.ctx)
 
     conds, skipped = build_conditions(game, P, specs[0].rules, base_bots, exclude, validate)
     if not conds:
         raise UsageError(f"{game.name}: no condition to try (no other bot, reading or setup declared)")
-    arms = _Arms(game, P)
+    arms = _Arms(game, P, prepared)
 
     def parts_of(change: dict, seatings):
         out = []

@@ -23,12 +23,12 @@ from typing import Any
 
 import numpy as np
 
-from .game import Game
-from .games import get as get_game
-from .params import UsageError, parse_assignments
-from .runner import (RunSpec, _progress_bar, check_backend, machine_info, make_spec, parse_games, plan_chunks,
-                     resolve_jobs, run_tasks)
-from .summary import Summary
+from sim.game import Game
+from sim.games import get as get_game
+from sim.params import UsageError, parse_assignments
+from sim.runner import (RunSpec, _progress_bar, check_backend, machine_info, make_spec, parse_games, plan_chunks,
+                     resolve_jobs, run_chunks)
+from sim.summary import Summary
 
 
 @dataclass
@@ -200,7 +200,7 @@ def parse_variant(text: str) -> tuple[str, dict]:
 
 def load_variants_file(path) -> list[tuple[str, dict]]:
     """A TOML file of named variants: ``[variants.nine]`` tables of parameter = value."""
-    from . import toml as TOML
+    from sim import toml as TOML
     data = TOML.load(path, "--variants")  # regular, small, UTF-8 TOML; one clear line otherwise
     table = data.get("variants", data)
     if not isinstance(table, dict) or not table:
@@ -218,7 +218,7 @@ def parse_sweep(items: list[str], game: Game) -> list[tuple[str, list]]:
     """``track=7..15``, ``track=7..15:2``, ``exit=any,pile`` -> [(param, [values])]; several =
     a grid.  The checks (ranges before expansion, each parameter once) live in
     :func:`sim.validate.parse_sweep`, shared with the command line."""
-    from .validate import parse_sweep as checked
+    from sim.validate import parse_sweep as checked
     return checked(items, game)
 
 
@@ -233,7 +233,9 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
     if progress is None:
         progress = sys.stderr.isatty()
     players = arms[0].spec.players
-    ctxs = [game.prepare(a.spec.rules, players) for a in arms]
+    # each arm's rules were prepared once, by make_spec (a swapped arm shares its variant's)
+    ctxs = [a.spec.ctx if a.spec.ctx is not None else game.prepare(a.spec.rules, players)
+            for a in arms]
     arm_specs = []
     for a in arms:
         ids, par = game.bot_arrays(a.spec.bots)
@@ -247,42 +249,47 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
     log = []
     done = 0
     bar = _progress_bar(games * len(arms), progress and echo is None, f"{game.name} x{len(arms)} arms")
-    results = None
+
+    def collect(result) -> bool:
+        """Merge one chunk (in chunk order: reproducible stopping); True when the SPRT decided."""
+        nonlocal summaries, stats, done
+        start, count, summs, st, _ = result
+        summaries = [a.merge(b) for a, b in zip(summaries, summs)]
+        stats = _merge_stats(stats, st)
+        done += count
+        if bar is not None:
+            bar.update(count * len(arms))
+        if sprt is None:
+            return False
+        m = sprt_metric
+        verdicts = []
+        for k, test in enumerate(sprt):
+            if test is None:
+                continue
+            test.update(stats["n"], float(stats["dsum"][k, m]), float(stats["dsum2"][k, m]))
+            verdicts.append(test.decision)
+            log.append({"games": done, "arm": k, "llr": test.llr, "lower": test.lower,
+                        "upper": test.upper, "estimate": test.estimate,
+                        "decision": test.decision})
+            if echo is not None:
+                echo(f"games {done:>10,}  {arms[k].label}: LLR {test.llr:+.3f}  "
+                     f"bounds [{test.lower:.3f}, {test.upper:.3f}]  "
+                     f"difference {test.estimate:+.4f}"
+                     + (f"  -> {test.decision}" if test.decision else ""))
+        return bool(verdicts) and all(v is not None for v in verdicts)
+
     try:
+        # the engine of a single run (sim.runner.run_chunks): each chunk merged whole, Ctrl-C
+        # and SIGTERM held until it is, the workers stopped on the way out
         args = (game.name, ctxs, arm_specs, players, seed)
-        results = run_tasks(_play_arms, [(*args, s, c) for s, c in chunks], jobs, backend,
-                            scheduler, ordered=True)
-        for start, count, summs, st, _ in results:  # in chunk order: reproducible stopping
-            summaries = [a.merge(b) for a, b in zip(summaries, summs)]
-            stats = _merge_stats(stats, st)
-            done += count
-            if bar is not None:
-                bar.update(count * len(arms))
-            if sprt is not None:
-                m = sprt_metric
-                verdicts = []
-                for k, test in enumerate(sprt):
-                    if test is None:
-                        continue
-                    test.update(stats["n"], float(stats["dsum"][k, m]), float(stats["dsum2"][k, m]))
-                    verdicts.append(test.decision)
-                    log.append({"games": done, "arm": k, "llr": test.llr, "lower": test.lower,
-                                "upper": test.upper, "estimate": test.estimate,
-                                "decision": test.decision})
-                    if echo is not None:
-                        echo(f"games {done:>10,}  {arms[k].label}: LLR {test.llr:+.3f}  "
-                             f"bounds [{test.lower:.3f}, {test.upper:.3f}]  "
-                             f"difference {test.estimate:+.4f}"
-                             + (f"  -> {test.decision}" if test.decision else ""))
-                if verdicts and all(v is not None for v in verdicts):
-                    break
-    except KeyboardInterrupt:
-        partial = True
+        stopped, failure = run_chunks(_play_arms, [(*args, s, c) for s, c in chunks], jobs, backend,
+                                      scheduler, collect, ordered=True)
     finally:
-        if results is not None:
-            results.close()  # an SPRT that decided early stops the remaining chunks
         if bar is not None:
             bar.close()
+    if failure is not None:
+        raise failure            # a dead worker or a full disk: an error, as before
+    partial = stopped is not None
     return summaries, stats, partial, log, done, chunks
 
 
@@ -298,7 +305,7 @@ def build_arms(game: Game, variants: list[tuple[str, dict]], bots, players, seed
         differ = two and spec.bots[0].label != spec.bots[1].label
         if (swap if swap is not None else differ) and two:
             sw = RunSpec(spec.game, spec.players, spec.rules, (spec.bots[1], spec.bots[0]),
-                         spec.games, spec.seed)
+                         spec.games, spec.seed, ctx=spec.ctx, data=spec.data)
             arms.append(Arm(f"{name} (seats swapped)", v, True, sw))
     names = [n for n, _ in variants]
     if len(set(names)) != len(names):
@@ -309,15 +316,18 @@ def build_arms(game: Game, variants: list[tuple[str, dict]], bots, players, seed
 def compare(game_name: str, variants: list[tuple[str, dict]], games, bots=None, players=None,
             seed=1, jobs=None, chunk_size=None, backend=None, scheduler=None, progress=None,
             sprt_d: float | None = None, sprt_metric: str = HEADLINE, alpha=0.05,
-            beta=0.05, echo=None, kind="compare", headline: str | None = None) -> ExperimentResult:
+            beta=0.05, echo=None, kind="compare", headline: str | None = None,
+            built: tuple | None = None) -> ExperimentResult:
     """Play every variant on the same seeds.  ``headline``: the metric the report leads with
-    and measures the pairing on (default the first player score)."""
-    from analysis.stats import SPRT
+    and measures the pairing on (default the first player score).  ``built``: what
+    :func:`build_arms` returned for these variants, where the caller checked them already
+    (their rules are then not prepared again)."""
+    from .stats import SPRT
     game = get_game(game_name)
     n = parse_games(games)
     if len(variants) < (2 if kind == "compare" else 1):
         raise UsageError("sim compare needs at least two --variant (the first is the reference)")
-    arms, vlist = build_arms(game, variants, bots, players, seed, n)
+    arms, vlist = built if built is not None else build_arms(game, variants, bots, players, seed, n)
     players = arms[0].spec.players
     names = metric_names(game, players)
     headline = headline or HEADLINE
@@ -338,7 +348,7 @@ def compare(game_name: str, variants: list[tuple[str, dict]], games, bots=None, 
     summaries, stats, partial, log, done, chunks = run_arms(
         game, arms, n, int(seed), jobs, chunk_size, backend, scheduler, progress, tests, m_index, echo)
     seconds = time.perf_counter() - t0
-    from . import __version__
+    from sim import __version__
     manifest = {
         "tool": "sim", "kind": kind, "sim_version": __version__, "game": game.name,
         "game_title": game.title, "game_version": game.version, "players": players,
@@ -446,7 +456,7 @@ def skill_ratings(wins: np.ndarray, played: np.ndarray, names) -> tuple[dict, di
     it is listed in ``unbounded`` ({index: "never won" | "won every game"}) and its rating is
     nan.  The others are fitted among themselves, without a prior where the maximum
     likelihood exists, else with a prior of half a drawn game per pair (returned)."""
-    from analysis.stats import bradley_terry
+    from .stats import bradley_terry
     k = len(names)
     score, total = wins.sum(axis=1), played.sum(axis=1)
     unbounded = {}
@@ -542,7 +552,7 @@ def impact(game_name: str, card: str | None, mode: str | None, games, rules=None
             targets = names
         else:
             if names and card not in names:
-                from .params import _suggest
+                from sim.params import _suggest
                 raise UsageError(f"unknown card '{card}' for {game.name}{_suggest(card, names)}; "
                                  f"known: {', '.join(names)} (or all)")
             targets = [card]

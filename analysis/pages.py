@@ -1,0 +1,106 @@
+"""What every HTML page shares: the style, the head with its self-check script, tables,
+the bots sentence, and writing a page with and without its images embedded.  The reports
+(``report``, ``experiment_report``, ``impact``, ``robust``) build on it; it imports none of them."""
+from __future__ import annotations
+
+import base64
+import re
+from pathlib import Path
+
+from markupsafe import Markup, escape  # noqa: F401  (escape: for the pages that build HTML pieces)
+
+from .wording import BOTS_NOTE
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:980px;margin:2em auto;
+padding:0 1em;color:#222;line-height:1.45}
+h1{margin-bottom:.2em} h2{margin-top:1.8em;border-bottom:1px solid #ddd;padding-bottom:.2em}
+.sub{color:#555;margin-top:0} .warn{background:#fff3cd;border:1px solid #e0c36b;padding:.6em 1em}
+table{border-collapse:collapse;margin:.6em 0;font-size:.93em} th,td{border:1px solid #ddd;padding:.25em .6em;
+text-align:left} th{background:#f4f4f4} td.num{text-align:right;font-variant-numeric:tabular-nums}
+img{max-width:100%;height:auto;border:1px solid #eee;margin:.5em 0} .changed{font-weight:bold;color:#a33}
+ul.key li{margin:.2em 0} code{background:#f4f4f4;padding:0 .2em} details{margin:.5em 0}
+.box{border:1px solid #9cc3e0;background:#f3f8fc;padding:.2em 1em;margin:1em 0}
+.box h2{margin-top:.6em;border:none}
+"""
+
+
+def bots_sentence(manifest: dict) -> str:
+    """Which bots played, and that the figures depend on them (every report says it)."""
+    seats = manifest.get("seats") or []
+    bots = manifest.get("bots") or []
+    if seats and len(seats) == len(bots):
+        who = ", ".join(f"{n}: {b}" for n, b in zip(seats, bots))
+    else:
+        who = ", ".join(bots)
+    return f"Bots: {who}. {BOTS_NOTE}"
+
+
+def _table(rows, header) -> Markup:
+    """An HTML table (``macros.html``): cells escaped unless Markup, numbers right-aligned."""
+    return _macros().table(rows, header)
+
+
+def page_head(title: str) -> Markup:
+    """The doctype, head (style, self-check script) and opening body of a page (``head.html``)."""
+    return Markup(render("head.html", title=title, css=Markup(CSS), self_check=Markup(SELF_CHECK)))
+
+
+# Lets a headless browser (tests/test_report_browser.py) confirm that every image loaded and
+# no script error happened: the result is written into <body data-images=... data-errors=...>.
+SELF_CHECK = """<script>
+window.__errors = [];
+window.addEventListener('error', function (e) { window.__errors.push(String(e.message || e.type)); }, true);
+window.addEventListener('load', function () {
+  var imgs = document.images, ok = 0;
+  for (var i = 0; i < imgs.length; i++) { if (imgs[i].complete && imgs[i].naturalWidth > 0) ok++; }
+  document.body.setAttribute('data-images', ok + '/' + imgs.length);
+  document.body.setAttribute('data-errors', String(window.__errors.length));
+});
+</script>"""
+
+
+def write_pages(out_dir: Path, parts: list[str], figs) -> Path:
+    """index.html from the parts of a page (its head first), closed here; see :func:`write_page`."""
+    return write_page(out_dir, "\n".join(list(parts) + ["</body></html>"]), figs)
+
+
+def write_page(out_dir: Path, page: str, figs) -> Path:
+    """index.html (images beside it) and report-standalone.html (images embedded), atomically."""
+    from sim.io import write_text
+    write_text(out_dir / "index.html", page)
+    standalone = page
+    for fig in figs:
+        fn = fig[0]
+        data = base64.b64encode((out_dir / fn).read_bytes()).decode("ascii")
+        standalone = standalone.replace(f"src='{fn}'", f"src='data:image/png;base64,{data}'")
+    write_text(out_dir / "report-standalone.html", standalone)
+    return out_dir / "index.html"
+
+_ENV = None
+
+
+def _numeric_cell(c) -> bool:
+    return bool(re.match(r"^[-+0-9.,% ]+", str(c) or ""))
+
+
+def environment():
+    """The jinja2 environment of ``analysis/templates`` (autoescaping on: every value is
+    escaped unless it is ``markupsafe.Markup``)."""
+    global _ENV
+    if _ENV is None:
+        import jinja2
+        _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+                                  autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                                  undefined=jinja2.StrictUndefined)
+        _ENV.tests["numeric_cell"] = _numeric_cell
+    return _ENV
+
+
+def render(template: str, **values) -> str:
+    """A page (or a piece of one) from ``analysis/templates/<template>``."""
+    return environment().get_template(template).render(**values)
+
+
+def _macros():
+    return environment().get_template("macros.html").module

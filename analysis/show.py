@@ -1,0 +1,136 @@
+"""``sim show``: one recorded game, told turn by turn in the rules' words, with the board drawn
+after each turn where the game has one (text in the terminal, a page with ``--html``); and the
+exemplar games a run report links to (the longest, one stopped by the horizon, one won late,
+one typical), each with the command that shows it."""
+from __future__ import annotations
+
+import importlib
+import shlex
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.params import UsageError
+
+
+@dataclass
+class Shown:
+    """A recorded game ready to print: header lines, and per turn its text and board."""
+
+    record: object
+    title: str
+    subtitle: str
+    outcome: str
+    command: str
+    turns: list = field(default_factory=list)        # [(text, board or "")]
+    extra_boards: list = field(default_factory=list)
+
+
+def show_command(game, seed, index, players=None, bots=None, rules_changed=None) -> str:
+    """The ``sim show`` command line of game ``index`` of a run (every option the run set)."""
+    parts = ["sim", "show", game.name, "--seed", str(seed), "--game", str(index)]
+    if players is not None and players != game.default_players:
+        parts += ["--players", str(players)]
+    if bots:
+        labels = bots.split(",") if isinstance(bots, str) else list(bots)
+        default = [c.label for c in game.choose_bots(None, players or game.default_players)]
+        if labels != default:
+            parts += ["--bots", ",".join(labels)]
+    for k, v in (rules_changed or {}).items():
+        v = ",".join(map(str, v)) if isinstance(v, (tuple, list)) else v
+        parts += ["--set", f"{k}={v}"]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def can_record(game) -> bool:
+    return bool(game.actions)
+
+
+def show_game(game, seed, index: int, rules=None, bots=None, players=None) -> Shown:
+    """Record game ``index`` of the run (game, rules, bots, players, seed) and tell it."""
+    from sim.record import describe, record_run
+    if not can_record(game):
+        raise UsageError(f"{game.name} cannot record its games yet, so sim show cannot tell one")
+    if index < 0:
+        raise UsageError(f"--game must be a game index 0, 1, 2, ..., not {index}")
+    rec = record_run(game, [index], rules, bots, players, seed)[0]
+    seats = list(game.seat_names(rec.players))
+    mod = importlib.import_module(game.show_module) if game.show_module else None
+    narrate = getattr(mod, "narrate", None)
+    draw = getattr(mod, "draw", None)
+    texts = list(narrate(rec, seats)) if narrate else describe(game, rec.events, seats)
+    snaps = rec.snapshots if rec.snapshots is not None and draw else np.zeros((0, 1))
+    boards = [draw(row, rec) for row in snaps]
+    turns = [(t, boards[i] if i < len(boards) else "") for i, t in enumerate(texts)]
+    cols = rec.columns
+    w = int(cols.get("winner", -1))
+    reason = game.end_reasons[int(cols["end_reason"])] if "end_reason" in cols else "?"
+    length = cols.get(game.length, "?")
+    who = f"{seats[w]} won" if 0 <= w < len(seats) else "no single winner"
+    spec_rules = {p.name: rec.rules[p.name] for p in game.params if rec.rules[p.name] != p.default}
+    return Shown(
+        record=rec,
+        title=f"{game.title}: game {index} of seed {rec.seed}",
+        subtitle=(f"{rec.players} players: " + ", ".join(f"{s} ({b})" for s, b in zip(seats, rec.bots))
+                  + (f"; rules changed: {spec_rules}" if spec_rules else "; default rules")
+                  + f"; {len(rec.events):,} events recorded"),
+        outcome=f"{who}; ended: {reason}; {length} {game.length_unit}.",
+        command=show_command(game, rec.seed, index, rec.players, rec.bots, spec_rules),
+        turns=turns,
+        extra_boards=boards[len(texts):],
+    )
+
+
+def show_text(s: Shown) -> str:
+    lines = [s.title, s.subtitle, ""]
+    for i, (text, board) in enumerate(s.turns, 1):
+        lines.append(f"{i:>4}. {text}")
+        if board:
+            lines += ["      " + b for b in board.splitlines()]
+    lines += s.extra_boards
+    lines += ["", s.outcome]
+    return "\n".join(lines)
+
+
+def write_show_page(s: Shown, path) -> str:
+    from sim.io import write_text
+    from .pages import CSS, render
+    page = render("show.html", title=s.title, subtitle=s.subtitle, outcome=s.outcome, command=s.command,
+                  css=CSS, turns=[{"text": t, "board": b} for t, b in s.turns],
+                  extra_boards=s.extra_boards)
+    return write_text(path, page)
+
+
+# ------------------------------------------------------------------ exemplars of a run
+def exemplars(game, rows) -> list[tuple[str, int, str]]:
+    """(label, game index, why) of a few games worth watching, from a run's per-game rows:
+    the longest, one stopped by the horizon, one won late (the latest point after which the
+    winner led for good, where the game declares ``drama_settled``; else the closest
+    final score, where it declares ``score``), and one of typical length."""
+    if rows is None or not len(rows) or game.length not in rows:
+        return []
+    out = []
+    length = rows[game.length].to_numpy()
+    idx = rows["game"].to_numpy()
+    i = int(np.argmax(length))
+    out.append(("the longest", int(idx[i]), f"{int(length[i]):,} {game.length_unit}"))
+    capped = np.flatnonzero(rows["capped"].to_numpy())
+    if len(capped):
+        out.append(("stopped by the horizon", int(idx[capped[0]]), f"{len(capped):,} such games"))
+    won = rows["winner"].to_numpy() >= 0
+    if game.drama_settled and game.drama_settled in rows and won.any():
+        settled = np.where(won, rows[game.drama_settled].to_numpy(), -1)
+        i = int(np.argmax(settled))
+        out.append(("won from furthest behind", int(idx[i]),
+                    f"the winner led for good only after {int(settled[i])}% of the game"))
+    elif game.score and won.any():
+        seats = [c for c in rows if c.startswith(game.score + "_") and c[len(game.score) + 1:].isdigit()]
+        if len(seats) > 1:
+            sc = np.sort(rows[seats].to_numpy(), axis=1)
+            margin = np.where(won, sc[:, -1] - sc[:, -2], np.iinfo(np.int64).max)
+            i = int(np.argmin(margin))
+            out.append(("won by the narrowest margin", int(idx[i]), f"by {int(margin[i])} {game.score}"))
+    med = np.median(length)
+    i = int(np.argmin(np.abs(length - med)))
+    out.append(("a typical game", int(idx[i]), f"{int(length[i]):,} {game.length_unit} (the median)"))
+    return out

@@ -1,0 +1,85 @@
+"""The layers point one way (docs/ARCHITECTURE.md): the core (``sim``: games, engine, storage)
+imports nothing of ``analysis``; ``analysis`` (statistics, experiments, reports) builds on
+``sim``; the command line (``sim/cli.py``, ``sim/__main__.py``) sits on both.  Every import
+counts, also one inside a function.  Checked by reading the sources with ``ast``: no import
+is executed."""
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMAND_LINE = {"sim/cli.py", "sim/__main__.py"}
+
+
+def imports(path: Path) -> set[str]:
+    """Absolute names of the modules a file imports (relative imports resolved)."""
+    rel = path.relative_to(ROOT).with_suffix("")
+    package = list(rel.parts[:-1]) if rel.name != "__init__" else list(rel.parts[:-1])
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            mod = ".".join(base + ([node.module] if node.module else []))
+            out.add(mod)
+            out.update(f"{mod}.{a.name}" for a in node.names)   # from . import report
+    return out
+
+
+def sources(package: str):
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def test_the_core_never_imports_analysis():
+    bad = []
+    for f in sources("sim"):
+        name = f.relative_to(ROOT).as_posix()
+        if name in COMMAND_LINE:
+            continue
+        bad += [f"{name}: {m}" for m in imports(f) if m == "analysis" or m.startswith("analysis.")]
+    assert not bad, "the core imports the analysis layer:\n" + "\n".join(bad)
+
+
+def test_no_import_cycle_among_the_analysis_modules():
+    mods = {f.stem: f for f in sources("analysis") if f.stem != "__init__"}
+    graph = {m: {i.split(".")[1] for i in imports(f)
+                 if i.startswith("analysis.") and i.split(".")[1] in mods} - {m}
+             for m, f in mods.items()}
+    assert {"report", "impact", "experiment_report", "pages"} <= set(graph)
+
+    def cycle_from(start, node, path):
+        for nxt in sorted(graph[node]):
+            if nxt == start:
+                return path + [nxt]
+            if nxt not in path:
+                found = cycle_from(start, nxt, path + [nxt])
+                if found:
+                    return found
+        return None
+
+    cycles = [c for m in sorted(graph) if (c := cycle_from(m, m, [m]))]
+    assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_no_two_modules_share_a_name_across_the_layers():
+    core = {f.stem for f in sources("sim") if f.parent == ROOT / "sim"} - {"__init__"}
+    analysis = {f.stem for f in sources("analysis")} - {"__init__"}
+    assert not core & analysis, f"same name in sim/ and analysis/: {sorted(core & analysis)}"
+
+
+def test_shared_modules_read_no_game_column_by_name():
+    """A game declares its score, drama, highlight and event columns in its ``Game``; the shared
+    modules read the declaration, so no string in them names such a column ("score" is also
+    the shared code's own word for a rate of points, so it is not checked)."""
+    from sim.games import get, names
+    declared = set()
+    for g in map(get, names()):
+        declared.update(n for n in (g.score, g.drama_changes, g.drama_settled, *g.highlight, *g.events) if n)
+    declared -= {"score"}
+    assert {"lead_changes", "lead_settled"} <= declared
+    bad = []
+    for f in [p for p in sources("sim") if "games" not in p.parts] + sources("analysis"):
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in declared:
+                bad.append(f"{f.relative_to(ROOT)}:{node.lineno}: {node.value!r}")
+    assert not bad, "game columns read by name in shared code:\n" + "\n".join(bad)
