@@ -15,7 +15,9 @@ import numpy as np
 import pytest
 
 from sim.games.puluc import GAME
-from sim.games.puluc import kernel as K
+from sim.games.puluc.bots import greedy as G
+from sim.games.puluc.bots import search as SB
+from sim.games.puluc.cast import seed_game
 from sim.params import ParamError
 from sim.rng import DICE, Stream
 from tests.reference import puluc_ref as ref
@@ -41,20 +43,19 @@ def test_greedy_breaks_an_exact_tie_on_its_own_stream():
     # the warrior on 11 takes a pile of 1 Cinnabar + 2 Jade prisoners: 11 + 100 + 180 = 291
     st = board("J . JCC . . . . . . . J . JJC . . . . . . .")
     assert legal(st, R, J, 2) == [0, 10]
-    assert K.greedy_score(st, R, J, 0, 2) == K.greedy_score(st, R, J, 10, 2) == 291
+    assert G.greedy_score(st, R, J, 0, 2) == G.greedy_score(st, R, J, 10, 2) == 291
     picks = [_choose(st, R, J, 2, "greedy", game=g) for g in range(GAMES)]
     _both_ways(picks, 0, 10)
     # the reference, on the same streams, makes the same draws
     rrules = ref.Rules(GAME.resolve_rules({"track": 20}))
     rb = to_reference(st, rrules)
-    rs = np.zeros(3, np.uint64)
     moves = np.array([0, 10, 0], np.int64)
     for g in range(40):
         stream = Stream(0, g, 1 + J)
         assert ref.greedy_choice(rb, J, 2, [0, 10], stream) == picks[g]
-        K.seed_game(rs, np.uint64(0), np.int64(g))
-        K.greedy_choice(st, R, J, 2, moves, 2, rs)
-        assert int(rs[1 + J]) == stream.state          # one draw, on the bot's own stream
+        seed_game(st, np.uint64(0), np.int64(g))
+        G.greedy_choice(st, R, J, 2, moves, 2)
+        assert int(st["streams"][1 + J]) == stream.state   # one draw, on the bot's own stream
     # no tie, no draw: a strictly better move is played whatever the stream
     st2 = board("J . JCC . . . . . . . J . JC . . . . . . .")     # 291 against 201
     assert {_choose(st2, R, J, 2, "greedy", game=g) for g in range(50)} == {0}
@@ -78,7 +79,7 @@ def test_search_tie_tolerance():
              (0.0, 5e-10, True), (0.0, 2e-9, False), (-3e9, -3e9 + 2.0, True),
              (-3e9, -3e9 + 4.0, False), (7.25, 7.25, True)]
     for a, b, tie in cases:
-        assert bool(K.same_value(a, b)) == tie == ref.same_value(a, b), (a, b)
+        assert bool(SB.same_value(a, b)) == tie == ref.same_value(a, b), (a, b)
 
 
 def test_greedy_three_way_tie_is_uniform():
@@ -92,7 +93,7 @@ def test_greedy_three_way_tie_is_uniform():
     cells[2], cells[12], cells[22] = "JCCC", "JJCC", "JJJC"
     st = board(" ".join(cells), warriors=9)
     assert legal(st, R, J, 2) == [0, 10, 20]
-    assert {int(K.greedy_score(st, R, J, m, 2)) for m in (0, 10, 20)} == {391}
+    assert {int(G.greedy_score(st, R, J, m, 2)) for m in (0, 10, 20)} == {391}
     n = 900
     picks = [_choose(st, R, J, 2, "greedy", seed=4, game=g) for g in range(n)]
     for m in (0, 10, 20):

@@ -7,9 +7,8 @@
   the winner killed every enemy warrior, captures and rescues only move together
   as the rules say, casts never pass the cap, casts = moves + forfeits.
 
-Board layout (see the top of ``sim/games/puluc/kernel.py``): ``st[i]`` commander
-of space i (-1 empty), ``st[T+i]`` Jade count, ``st[2T+i]`` Cinnabar count,
-``st[3T+s]`` home, ``st[3T+2+s]`` dead.
+State layout: ``sim/games/puluc/state.py`` (``commander``, ``count[side]``, ``home``,
+``dead`` and the tallies).
 """
 from __future__ import annotations
 
@@ -17,63 +16,55 @@ import numpy as np
 import pytest
 
 from sim.games.puluc import GAME
-from sim.games.puluc import kernel as K
-from sim.rng import rand_int
+from sim.games.puluc import state as S
+from sim.games.puluc.cast import throw_lots
+from sim.games.puluc.move import apply_move
+from sim.games.puluc.play import END_HORIZON, END_KILLED, choose_move
+from sim.games.puluc.setup import start_game
 from tests.reference import puluc_ref as ref
+
+TALLIES = ("kills", "captures", "rescues", "forfeits")
 
 
 # --------------------------------------------------------------------------- the kernel, one cast at a time
 def kernel_counts(st, T):
     """(per space (commander, Jade, Cinnabar), home [J, C], dead [J, C]) as Python ints."""
-    piles = [(int(st[i]), int(st[T + i]), int(st[2 * T + i])) for i in range(T)]
-    return piles, [int(st[3 * T]), int(st[3 * T + 1])], [int(st[3 * T + 2]), int(st[3 * T + 3])]
+    piles = [(int(st["commander"][i]), int(st["count"][0, i]), int(st["count"][1, i]))
+             for i in range(T)]
+    return piles, [int(x) for x in st["home"]], [int(x) for x in st["dead"]]
 
 
 def kernel_steps(seed, g, rules: dict, bots: str):
-    """Play game ``g`` like ``kernel.play_game`` but one jitted call at a time, yielding after
-    every cast: side, cast, move (None for a forfeit), a copy of the board and the tallies,
-    casts so far and, on the last cast, ``end`` = (winner, end_reason)."""
+    """Play game ``g`` like ``play.play_game`` but one jitted call at a time, yielding after
+    every cast: side, cast, move (None for a forfeit), a copy of the state (board and
+    tallies), casts so far and, on the last cast, ``end`` = (winner, end_reason)."""
     resolved = GAME.resolve_rules(rules)
-    R, tab, thresh, vals, probs = GAME.prepare(resolved, 2)
+    R, table = GAME.prepare(resolved, 2)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, 2))
-    T, W = int(R[K.R_T]), int(R[K.R_W])
-    rs = np.zeros(3, np.uint64)
-    K.seed_game(rs, np.uint64(seed), np.int64(g))
-    st = K.new_state(T, W)
-    moves = np.zeros(T + 2, np.int64)
-    scratch = np.zeros((3, 3 * T + 4), np.int64)
-    tally = np.zeros(K.N_TALLY, np.int64)
-    dummy = np.zeros(K.N_TALLY, np.int64)
-    first = {K.FIRST_ALTERNATE: g % 2, K.FIRST_JADE: 0, K.FIRST_CINNABAR: 1}[int(R[K.R_FIRST])]
-    p = first
-    casts = 0
-    cpt, horizon = int(R[K.R_CPT]), int(R[K.R_HORIZON])
-    thresh = np.int64(thresh)
+    states = np.zeros(1, S.STATE_DTYPE)
+    st = states[0]
+    scratch = S.new_scratch()[0]
+    start_game(st, R, np.uint64(seed), np.int64(g))
+    p = first = int(st["first"])
+    cpt = R.casts_per_turn
     while True:
         for k in range(cpt):
-            cast = int(K.cast_lots(rs, R, tab, thresh))
-            casts += 1
-            n = int(K.legal_moves(st, R, p, cast, moves))
-            mv = None
+            cast = int(table.spaces[throw_lots(st, R)])
+            st["casts"] += 1
+            mv = int(choose_move(st, R, table, ids, par, p, cast, cpt - 1 - k, scratch))
             end = None
-            if n == 0:
-                tally[K.G_FORF + p] += 1
+            if mv < 0:
+                mv = None
+                st["forfeits"][p] += 1
             else:
-                if ids[p] == K.BOT_RANDOM:
-                    mv = int(moves[rand_int(rs, 1 + p, n)])
-                elif ids[p] == K.BOT_GREEDY:
-                    mv = int(K.greedy_choice(st, R, p, cast, moves, n, rs))
-                else:
-                    mv = int(K.search_choice(st, R, p, cast, moves, n, int(par[p, 0]), cpt - 1 - k,
-                                             vals, probs, scratch, dummy, rs))
-                K.apply_move(st, R, p, mv, cast, tally)
-                tally[K.G_MOVES] += 1
-                if st[3 * T + 2 + (1 - p)] >= W:
-                    end = (p, K.END_KILLED)
-            if end is None and casts >= horizon:
-                end = (-1, K.END_HORIZON)
-            yield {"side": p, "cast": cast, "n": n, "move": mv, "st": st.copy(),
-                   "tally": tally.copy(), "casts": casts, "first": first, "end": end}
+                apply_move(st, R, p, mv, cast)
+                st["moves"] += 1
+                if st["dead"][1 - p] >= R.warriors:
+                    end = (p, END_KILLED)
+            if end is None and st["casts"] >= R.horizon:
+                end = (-1, END_HORIZON)
+            yield {"side": p, "cast": cast, "move": mv, "st": states.copy()[0],
+                   "casts": int(st["casts"]), "first": first, "end": end}
             if end is not None:
                 return
         p = 1 - p
@@ -82,12 +73,12 @@ def kernel_steps(seed, g, rules: dict, bots: str):
 def check_board(st, T, W, where=""):
     """Every warrior on the track, at home or dead; piles well formed."""
     for s in (0, 1):
-        on_track = int(st[T + s * T: 2 * T + s * T].sum())
-        home, dead = int(st[3 * T + s]), int(st[3 * T + 2 + s])
+        on_track = int(st["count"][s, :T].sum())
+        home, dead = int(st["home"][s]), int(st["dead"][s])
         assert home >= 0 and dead >= 0, where
         assert on_track + home + dead == W, f"{where}: side {s} has {on_track}+{home}+{dead} != {W}"
     for i in range(T):
-        c, nj, nc = int(st[i]), int(st[T + i]), int(st[2 * T + i])
+        c, nj, nc = int(st["commander"][i]), int(st["count"][0, i]), int(st["count"][1, i])
         assert nj >= 0 and nc >= 0, where
         if c == -1:
             assert nj == 0 and nc == 0, f"{where}: empty space {i} holds warriors"
@@ -117,53 +108,52 @@ def test_kernel_stepwise_conservation(rules, bots, n_games):
     out = GAME.run_chunk(ctx, 2, 5, 0, n_games, ids, par)
     T, W, cap = resolved["track"], resolved["warriors"], resolved["horizon"]
     for g in range(n_games):
-        prev_st = K.new_state(T, W)
-        prev_tally = np.zeros(K.N_TALLY, np.int64)
+        prev = S.new_states(ctx[0])[0]
         last = None
         for s in kernel_steps(5, g, rules, bots):
             where = f"game {g} cast {s['casts']}"
-            st, tally, p, q = s["st"], s["tally"], s["side"], 1 - s["side"]
+            st, p, q = s["st"], s["side"], 1 - s["side"]
             check_board(st, T, W, where)
             # kills are exactly the enemy's dead
-            assert tally[K.G_KILLS + p] == st[3 * T + 2 + q], where
-            assert tally[K.G_KILLS + q] == st[3 * T + 2 + p], where
-            d = tally - prev_tally
+            assert st["kills"][p] == st["dead"][q], where
+            assert st["kills"][q] == st["dead"][p], where
+            d = {k: [int(st[k][x]) - int(prev[k][x]) for x in (0, 1)] for k in TALLIES}
+            moved = int(st["moves"]) - int(prev["moves"])
             # only the side that cast scores anything; a capture is one landing
-            assert d[K.G_KILLS + q] == d[K.G_CAPT + q] == d[K.G_RESC + q] == d[K.G_FORF + q] == 0, where
-            assert d[K.G_CAPT + p] in (0, 1), where
-            if d[K.G_RESC + p] > 0:
-                assert d[K.G_CAPT + p] == 1, f"{where}: a rescue without a capture"
+            assert d["kills"][q] == d["captures"][q] == d["rescues"][q] == d["forfeits"][q] == 0, where
+            assert d["captures"][p] in (0, 1), where
+            if d["rescues"][p] > 0:
+                assert d["captures"][p] == 1, f"{where}: a rescue without a capture"
             if s["move"] is None:  # forfeit: nothing moved
-                assert d[K.G_FORF + p] == 1 and d[K.G_MOVES] == 0, where
-                assert (st == prev_st).all(), where
+                assert d["forfeits"][p] == 1 and moved == 0, where
+                assert kernel_counts(st, T) == kernel_counts(prev, T), where
             else:
-                assert d[K.G_FORF + p] == 0 and d[K.G_MOVES] == 1, where
+                assert d["forfeits"][p] == 0 and moved == 1, where
                 # own warriors never die; the mover's kills are its new enemy dead
-                assert st[3 * T + 2 + p] == prev_st[3 * T + 2 + p], where
+                assert st["dead"][p] == prev["dead"][p], where
                 # a rescue frees own warriors that were prisoners before the move
-                own_prisoners_before = sum(int(prev_st[(1 + p) * T + i]) for i in range(T)
-                                           if prev_st[i] == q)
-                assert d[K.G_RESC + p] <= own_prisoners_before, where
-            assert tally[K.G_MOVES] + tally[K.G_FORF] + tally[K.G_FORF + 1] == s["casts"], where
-            heights = st[T:2 * T] + st[2 * T:3 * T]
-            assert tally[K.G_DEEP] >= heights.max(), where
+                own_prisoners_before = sum(int(prev["count"][p, i]) for i in range(T)
+                                           if prev["commander"][i] == q)
+                assert d["rescues"][p] <= own_prisoners_before, where
+            assert st["moves"] + st["forfeits"][0] + st["forfeits"][1] == s["casts"], where
+            heights = st["count"][0, :T].astype(int) + st["count"][1, :T]
+            assert st["deepest"] >= heights.max(), where
             assert s["casts"] <= cap, where
-            prev_st, prev_tally, last = st, tally, s
+            prev, last = st, s
         winner, reason = last["end"]
-        if reason == K.END_KILLED:
-            assert last["st"][3 * T + 2 + (1 - winner)] == W  # the winner killed them all
-            assert last["st"][3 * T + 2 + winner] < W
+        st = last["st"]
+        if reason == END_KILLED:
+            assert st["dead"][1 - winner] == W  # the winner killed them all
+            assert st["dead"][winner] < W
         else:
             assert last["casts"] == cap and winner == -1
         # the stepwise game is the kernel's game: same record as run_chunk
         assert (winner, reason, last["first"], last["casts"]) == (
             out["winner"][g], out["end_reason"][g], out["first_player"][g], out["casts"][g])
-        t = last["tally"]
-        assert t[K.G_MOVES] == out["moves"][g] and t[K.G_DEEP] == out["deepest_pile"][g]
+        assert st["moves"] == out["moves"][g] and st["deepest"] == out["deepest_pile"][g]
         for side in (0, 1):
-            assert (t[K.G_KILLS + side], t[K.G_CAPT + side], t[K.G_RESC + side],
-                    t[K.G_FORF + side]) == (out["kills"][g, side], out["captures"][g, side],
-                                            out["rescues"][g, side], out["forfeits"][g, side])
+            assert tuple(int(st[k][side]) for k in TALLIES) == tuple(
+                int(out[k][g, side]) for k in TALLIES)
 
 
 # --------------------------------------------------------------------------- the reference's trace
@@ -211,8 +201,8 @@ def test_record_invariants(rules, bots):
     won = o["winner"] >= 0
     kills = o["kills"].astype(int)
     # a win is all enemies killed, and only then; the loser did not finish the job
-    assert (o["end_reason"][won] == K.END_KILLED).all()
-    assert (o["end_reason"][~won] == K.END_HORIZON).all()
+    assert (o["end_reason"][won] == END_KILLED).all()
+    assert (o["end_reason"][~won] == END_HORIZON).all()
     assert (o["capped"] == ~won).all()
     w = o["winner"][won].astype(int)
     assert (kills[won, w] == W).all()

@@ -1,92 +1,115 @@
-"""The game loop: cast, let the seat's bot choose, move, until a side is wiped out or the
-horizon is reached; ``run_games`` plays a chunk of games into the result columns."""
+"""The game loop: cast, let the seat's bot choose, move, until a side has killed every enemy
+warrior or the horizon is reached; ``run_games`` plays a chunk of games into the result
+columns and ``run_chunk`` is the runner's entry point."""
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
-from ...jit import helper, kernel
+from ...jit import helper, helper_inline, kernel
 from .bots.greedy import greedy_choice
 from .bots.random import random_move
 from .bots.search import search_choice
-from .cast import cast_lots, seed_game
+from .cast import throw_lots
 from .move import apply_move, legal_moves
-from .state import (FIRST_ALTERNATE, FIRST_JADE, G_CAPT, G_DEEP, G_FORF, G_KILLS, G_MOVES, G_RESC,
-                    N_TALLY, R_CPT, R_FIRST, R_HORIZON, R_T, R_W, new_state, reset_state)
+from .setup import start_game
+from .state import SCRATCH_DTYPE, STATE_DTYPE
 
 BOT_RANDOM, BOT_GREEDY, BOT_SEARCH = 0, 1, 2
 END_KILLED, END_HORIZON = 0, 1
 
 
+class Columns(NamedTuple):
+    """The result columns ``run_games`` writes, one row per game (``(count, 2)`` per seat)."""
+
+    winner: np.ndarray
+    end_reason: np.ndarray
+    first_player: np.ndarray
+    casts: np.ndarray
+    moves: np.ndarray
+    deepest_pile: np.ndarray
+    kills: np.ndarray
+    captures: np.ndarray
+    rescues: np.ndarray
+    forfeits: np.ndarray
+
+
+@helper_inline
+def choose_move(state, R, table, bot_ids, bot_par, p, cast, casts_left, scratch):
+    """The move seat ``p``'s bot plays with ``cast`` (-1: none is legal, a forfeit)."""
+    b = bot_ids[p]
+    if b == BOT_RANDOM:
+        return random_move(state, R, p, cast)
+    moves = scratch.moves
+    n = legal_moves(state, R, p, cast, moves)
+    if n == 0:
+        return -1
+    if b == BOT_GREEDY:
+        return greedy_choice(state, R, p, cast, moves, n)
+    return search_choice(state, R, table, p, cast, moves, n, np.int64(bot_par[p, 0]),
+                         casts_left, scratch)
+
+
 @helper
-def play_game(g, seed, R, tab, lot_thresh, cast_vals, cast_probs, bot_ids, bot_par,
-              st, rs, moves, scratch, tally, dummy):
-    """Play game ``g``; returns (winner, end_reason, first, casts); tallies in ``tally``."""
-    T = R[R_T]
-    W = R[R_W]
-    seed_game(rs, seed, g)
-    reset_state(st, T, W)
-    tally[:] = 0
-    fm = R[R_FIRST]
-    if fm == FIRST_ALTERNATE:
-        first = g % 2
-    elif fm == FIRST_JADE:
-        first = 0
-    else:
-        first = 1
-    p = first
-    casts = 0
-    horizon = R[R_HORIZON]
-    cpt = R[R_CPT]
+def play_game(g, seed, R, table, bot_ids, bot_par, states, scratches):
+    """Play game ``g`` of ``seed`` in ``states[0]``; returns (winner, end_reason)."""
+    state = states[0]
+    scratch = scratches[0]
+    start_game(state, R, seed, g)
+    W = R.warriors
+    cpt = R.casts_per_turn
+    p = state.first
     while True:
+        state.turn = p
         for k in range(cpt):
-            cast = cast_lots(rs, R, tab, lot_thresh)
-            casts += 1
-            b = bot_ids[p]
-            if b == BOT_RANDOM:
-                mv = random_move(st, R, p, cast, rs)
-            else:
-                n = legal_moves(st, R, p, cast, moves)
-                if n == 0:
-                    mv = -1
-                elif b == BOT_GREEDY:
-                    mv = greedy_choice(st, R, p, cast, moves, n, rs)
-                else:
-                    mv = search_choice(st, R, p, cast, moves, n, np.int64(bot_par[p, 0]),
-                                       cpt - 1 - k, cast_vals, cast_probs, scratch, dummy, rs)
+            cast = table.spaces[throw_lots(state, R)]
+            state.casts += 1
+            mv = choose_move(state, R, table, bot_ids, bot_par, p, cast, cpt - 1 - k, scratch)
             if mv < 0:
-                tally[G_FORF + p] += 1
+                state.forfeits[p] += 1
             else:
-                apply_move(st, R, p, mv, cast, tally)
-                tally[G_MOVES] += 1
-                if st[3 * T + 2 + (1 - p)] >= W:
-                    return p, END_KILLED, first, casts
-            if casts >= horizon:
-                return -1, END_HORIZON, first, casts
+                apply_move(state, R, p, mv, cast)
+                state.moves += 1
+                if state.dead[1 - p] >= W:
+                    return p, END_KILLED
+            if state.casts >= R.horizon:
+                return -1, END_HORIZON
         p = 1 - p
 
 
 @kernel
-def run_games(seed, start, count, R, tab, lot_thresh, cast_vals, cast_probs, bot_ids, bot_par,
-              winner, end_reason, first_player, casts, moves_out, deepest,
-              kills, captures, rescues, forfeits):
-    T = R[R_T]
-    st = new_state(T, R[R_W])
-    rs = np.zeros(3, dtype=np.uint64)
-    moves = np.zeros(T + 2, dtype=np.int64)
-    scratch = np.zeros((3, 3 * T + 4), dtype=np.int64)
-    tally = np.zeros(N_TALLY, dtype=np.int64)
-    dummy = np.zeros(N_TALLY, dtype=np.int64)
+def run_games(seed, start, count, R, table, bot_ids, bot_par, out):
+    """Play games ``start .. start + count - 1`` of ``seed`` into the :class:`Columns` ``out``."""
+    states = np.zeros(1, STATE_DTYPE)
+    scratches = np.zeros(1, SCRATCH_DTYPE)
     for j in range(count):
-        w, e, f, c = play_game(start + j, seed, R, tab, lot_thresh, cast_vals, cast_probs,
-                               bot_ids, bot_par, st, rs, moves, scratch, tally, dummy)
-        winner[j] = w
-        end_reason[j] = e
-        first_player[j] = f
-        casts[j] = c
-        moves_out[j] = tally[G_MOVES]
-        deepest[j] = tally[G_DEEP]
+        w, e = play_game(start + j, seed, R, table, bot_ids, bot_par, states, scratches)
+        st = states[0]
+        out.winner[j] = w
+        out.end_reason[j] = e
+        out.first_player[j] = st.first
+        out.casts[j] = st.casts
+        out.moves[j] = st.moves
+        out.deepest_pile[j] = st.deepest
         for s in range(2):
-            kills[j, s] = tally[G_KILLS + s]
-            captures[j, s] = tally[G_CAPT + s]
-            rescues[j, s] = tally[G_RESC + s]
-            forfeits[j, s] = tally[G_FORF + s]
+            out.kills[j, s] = st.kills[s]
+            out.captures[j, s] = st.captures[s]
+            out.rescues[j, s] = st.rescues[s]
+            out.forfeits[j, s] = st.forfeits[s]
+
+
+def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
+    """The runner's entry point: games ``start .. start + count - 1`` as result columns."""
+    from . import GAME
+    from ...results import allocate
+    R, table = ctx
+    out = allocate(GAME, players, count)
+    run_games(np.uint64(seed), np.int64(start), np.int64(count), R, table, bot_ids, bot_params,
+              Columns(*(out[f] for f in Columns._fields)))
+    out["capped"] = out["end_reason"] == END_HORIZON
+    win = np.zeros((count, 2), np.float32)
+    for s in range(2):
+        win[:, s] = out["winner"] == s
+    out["win"] = win
+    return out

@@ -1,24 +1,23 @@
-"""The random bot: a uniform draw over the distinct legal moves."""
+"""The random bot: a uniform draw over the distinct legal moves (deploy is one move, each
+pile the side commands is one); a forfeit draws nothing."""
 from __future__ import annotations
 
-from numba import njit
-
-from ....jit import popcount
+from ....jit import helper_inline, popcount
 from ....rng import rand_int
 from ..move import legal_mask, lowest_bit
-from ..state import R_T
 
 
-@njit(cache=True, inline="always")
-def random_move(st, R, p, cast, rs):
-    """The random bot: the move at a uniform index of :func:`legal_moves`' list, without
-    writing the list (same draw, same move); -1, drawing nothing, when no move is legal."""
-    T = R[R_T]
-    dep, legal = legal_mask(st, R, p, cast)
+@helper_inline
+def random_move(state, R, p, cast):
+    """The move at a uniform index of :func:`~..move.legal_moves`' list, without writing the
+    list (same draw on seat ``p``'s stream, same move); -1, drawing nothing, when no move is
+    legal."""
+    T = R.track
+    dep, legal = legal_mask(state, R, p, cast)
     n = dep + popcount(legal)
     if n == 0:
         return -1
-    r = rand_int(rs, 1 + p, n)
+    r = rand_int(state.streams, 1 + p, n)
     if dep:
         if r == 0:
             return T
