@@ -2,7 +2,7 @@
 
 * Conservation: every warrior is on the track, at home or dead, after every cast
   (the kernel driven one cast at a time through its jitted functions, and the
-  reference engine's trace).
+  reference engine replaying recorded games).
 * The records ``run_chunk`` writes are consistent: kills equal the enemy's dead,
   the winner killed every enemy warrior, captures and rescues only move together
   as the rules say, casts never pass the cap, casts = moves + forfeits.
@@ -21,6 +21,7 @@ from sim.games.puluc.cast import throw_lots
 from sim.games.puluc.move import apply_move
 from sim.games.puluc.play import END_HORIZON, END_KILLED, choose_move
 from sim.games.puluc.setup import start_game
+from sim.record import record_run
 from tests.reference import puluc_ref as ref
 
 TALLIES = ("kills", "captures", "rescues", "forfeits")
@@ -162,21 +163,22 @@ def test_kernel_stepwise_conservation(rules, bots, n_games):
     {"warriors": 2, "casts_per_turn": 3, "cast_table": "9,1,2,3,4"},
 ])
 def test_reference_trace_conservation(rules):
+    """The reference's board, replaying recorded games, keeps every warrior too."""
     resolved = GAME.resolve_rules(rules)
     W = resolved["warriors"]
-    for g in range(60):
-        record, trace = ref.play_trace(11, g, resolved, ("random", "greedy"))
-        for t in trace:
+    for r in record_run("puluc", range(60), rules=rules, bots="random,greedy", seed=11):
+        trace: list = []
+        cols = ref.replay(r, trace)
+        for side_, cast_no, state in trace:
             for side in (0, 1):
-                assert ref.snapshot_census(t["state"], side) == W, (g, t["cast_no"])
-            track, home, dead = t["state"]
+                assert ref.snapshot_census(state, side) == W, (r.index, cast_no)
+            track, home, dead = state
             for pile in track:
                 if len(pile) > 1:
-                    assert set(pile) == {0, 1}, (g, t["cast_no"], pile)
-        assert len(trace) == record["casts"]
-        assert sum(t["move"] is not None for t in trace) == record["moves"]
-        final_dead = trace[-1]["state"][2]
-        assert record["kills"] == (final_dead[1], final_dead[0])
+                    assert set(pile) == {0, 1}, (r.index, cast_no, pile)
+        assert len(trace) == cols["casts"]
+        final_dead = trace[-1][2][2]
+        assert (cols["kills_0"], cols["kills_1"]) == (final_dead[1], final_dead[0])
 
 
 # --------------------------------------------------------------------------- the records of many games

@@ -583,8 +583,8 @@ VARIANTS = [{"entry": e, "exit": x, "drag": d, "stack_own": s}
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_legal_moves_agree_with_destination_on_random_boards(variant):
     """legal_moves (bit masks) = every move whose destination() is legal, in the documented
-    order, = the reference engine's legal moves; and apply_move, greedy_score and evaluate
-    agree with the reference on the same boards."""
+    order, = the reference engine's legal moves; and apply_move agrees with the reference
+    on the same boards."""
     rng = random.Random(VARIANTS.index(variant))
     for T in (4, 5, 9, 11, 23, 40):
         resolved = GAME.resolve_rules(dict(variant, track=T))
@@ -611,7 +611,6 @@ def test_legal_moves_agree_with_destination_on_random_boards(variant):
                         d = M.destination(st, R, p, m, cast)
                         rd = rb.destination(p, rm, cast)
                         assert (T if rd == ref.OFF else rd) == d
-                        assert G.greedy_score(st, R, p, m, cast) == ref.greedy_score(rb, p, rm, cast)
                         st2 = copy_of(st)
                         M.apply_move(st2, R, p, m, cast)
                         rb2 = rb.copy()
@@ -622,8 +621,6 @@ def test_legal_moves_agree_with_destination_on_random_boards(variant):
                         for k in ("kills", "captures", "rescues"):
                             assert [int(x) for x in st2[k]] == rec[k]
                         assert int(st2["deepest"]) == rec["deepest_pile"]
-                        for side in (J, C):
-                            assert SB.evaluate(st2, R, side) == ref.evaluate(rb2, side)
 
 
 def _canonical(b):
@@ -636,36 +633,6 @@ def _canonical(b):
         else:
             track.append(())
     return tuple(track), tuple(b.home), tuple(b.dead)
-
-
-@pytest.mark.parametrize("depth,cpt", [(1, 1), (2, 1), (2, 2)])
-def test_search_bot_picks_the_reference_move_on_random_boards(depth, cpt):
-    rng = random.Random(depth * 10 + cpt)
-    resolved = GAME.resolve_rules({"casts_per_turn": cpt})
-    R, table = GAME.prepare(resolved, 2)
-    rrules = ref.Rules(resolved)
-    T = 11
-    moves = np.zeros(T + 2, np.int64)
-    scratch = S.new_scratch()[0]
-    checked = 0
-    for g in range(150):
-        st = random_board(rng, T, 5, valid=True)
-        rb = to_reference(st, rrules)
-        p = rng.choice((J, C))
-        cast = rng.randint(1, 5)
-        n = M.legal_moves(st, R, p, cast, moves)
-        if n == 0:
-            continue
-        left = rng.randint(0, cpt - 1)
-        seed_game(st, np.uint64(5), np.int64(g))
-        got = SB.search_choice(st, R, table, p, cast, moves, n, depth, left, scratch)
-        rmoves = rb.legal_moves(p, cast)
-        stream = Stream(5, g, 1 + p)
-        want = ref.search_choice(rb, p, cast, rmoves, depth, left, stream)
-        assert got == (T if want == ref.DEPLOY else want), drawing(st)
-        assert int(st["streams"][1 + p]) == stream.state, "the same tie-break draws"
-        checked += 1
-    assert checked > 100
 
 
 # --------------------------------------------------------------------------- the bots' preferences

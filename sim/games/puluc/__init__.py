@@ -5,7 +5,8 @@ from pathlib import Path
 
 from ...game import Bot, Column, Game
 from ...params import Param
-from .play import BOT_GREEDY, BOT_RANDOM, BOT_SEARCH, run_chunk
+from .actions import ACTIONS
+from .play import BOT_GREEDY, BOT_RANDOM, BOT_SEARCH, record_shape, run_chunk
 from .setup import prepare
 
 SEATS = ["Jade", "Cinnabar"]
@@ -96,6 +97,8 @@ GAME = Game(
     prepare=prepare,
     run_chunk=run_chunk,
     rules_doc=RULES_DOC,
+    actions=ACTIONS,
+    record_shape=record_shape,
     highlight=("kills", "captures", "rescues", "forfeits"),
     # sim robust: bots from the strongest (skill: search > greedy > random)
     strength=("search", "greedy", "random"),
