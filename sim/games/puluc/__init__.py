@@ -99,6 +99,7 @@ GAME = Game(
     rules_doc=RULES_DOC,
     actions=ACTIONS,
     record_shape=record_shape,
+    show_module="sim.games.puluc.show",
     highlight=("kills", "captures", "rescues", "forfeits"),
     # sim robust: bots from the strongest (skill: search > greedy > random)
     strength=("search", "greedy", "random"),

@@ -78,7 +78,8 @@ class Table(NamedTuple):
     probs: np.ndarray    # float64, their probabilities
 
 
-STATE_DTYPE = np.dtype([
+#: ``np.record`` scalars: fields read as attributes in Python too (``NUMBA_DISABLE_JIT``)
+STATE_DTYPE = np.dtype((np.record, np.dtype([
     ("streams", np.uint64, (N_STREAMS,)),  # random streams: [CASTS] the casts, [1 + s] seat s's bot
     ("turn", np.int64),                    # the side casting now
     ("first", np.int64),                   # the side that cast first
@@ -93,7 +94,7 @@ STATE_DTYPE = np.dtype([
     ("count", np.int8, (2, MAX_TRACK)),    # count[s, i]: warriors of side s in that pile
     ("home", np.int8, (2,)),               # warriors of side s at home (the reserve)
     ("dead", np.int8, (2,)),               # warriors of side s killed for good
-], align=True)
+], align=True)))
 
 #: the flat snapshot of a state (``snapshot``): commander, Jade counts, Cinnabar counts
 #: (T each), home (2), dead (2), then these tallies
@@ -101,13 +102,13 @@ SNAPSHOT_TALLIES = ("kills_0", "kills_1", "captures_0", "captures_1", "rescues_0
                     "forfeits_0", "forfeits_1", "moves", "deepest", "casts", "turn")
 SNAPSHOT_MAX = 3 * MAX_TRACK + 4 + len(SNAPSHOT_TALLIES)
 
-SCRATCH_DTYPE = np.dtype([
+SCRATCH_DTYPE = np.dtype((np.record, np.dtype([
     ("moves", np.int64, (MAX_TRACK + 2,)),    # legal moves of the side casting
     ("replies", np.int64, (MAX_TRACK + 2,)),  # search: the next caster's legal replies
     ("after", STATE_DTYPE),                   # search: the board after one of our moves
     ("reply", STATE_DTYPE),                   # search: ... and after a reply to it
     ("snapshot", np.int64, (SNAPSHOT_MAX,)),  # the flat state written to a record
-], align=True)
+], align=True)))
 
 
 def snapshot_width(T: int) -> int:
