@@ -1,8 +1,7 @@
 """Invariants over many random Puluc games.
 
 * Conservation: every warrior is on the track, at home or dead, after every cast
-  (the kernel driven one cast at a time through its jitted functions, and the
-  reference engine replaying recorded games).
+  (the kernel's recorded snapshots, and the reference engine replaying recorded games).
 * The records ``run_chunk`` writes are consistent: kills equal the enemy's dead,
   the winner killed every enemy warrior, captures and rescues only move together
   as the rules say, casts never pass the cap, casts = moves + forfeits.
@@ -16,11 +15,9 @@ import numpy as np
 import pytest
 
 from sim.games.puluc import GAME
-from sim.games.puluc import state as S
-from sim.games.puluc.cast import throw_lots
-from sim.games.puluc.move import apply_move
-from sim.games.puluc.play import END_HORIZON, END_KILLED, choose_move
-from sim.games.puluc.setup import start_game
+from sim.games.puluc.actions import EV_CAST, EV_FORFEIT
+from sim.games.puluc.play import END_HORIZON, END_KILLED
+from sim.games.puluc.state import unpack_snapshot
 from sim.record import record_run
 from tests.reference import puluc_ref as ref
 
@@ -35,40 +32,39 @@ def kernel_counts(st, T):
     return piles, [int(x) for x in st["home"]], [int(x) for x in st["dead"]]
 
 
+def as_state(snap: dict) -> dict:
+    """An unpacked snapshot as the state's named fields (numpy arrays, as in a State)."""
+    st = {"commander": np.array(snap["commander"]), "count": np.array(snap["count"]),
+          "home": np.array(snap["home"]), "dead": np.array(snap["dead"])}
+    for k in TALLIES:
+        st[k] = np.array([snap[f"{k}_0"], snap[f"{k}_1"]])
+    for k in ("moves", "deepest", "casts", "turn"):
+        st[k] = snap[k]
+    return st
+
+
+def start_state(T: int, W: int) -> dict:
+    return {"commander": np.full(T, -1), "count": np.zeros((2, T), int), "home": np.array([W, W]),
+            "dead": np.zeros(2, int), **{k: np.zeros(2, int) for k in TALLIES},
+            "moves": 0, "deepest": 0, "casts": 0, "turn": 0}
+
+
 def kernel_steps(seed, g, rules: dict, bots: str):
-    """Play game ``g`` like ``play.play_game`` but one jitted call at a time, yielding after
-    every cast: side, cast, move (None for a forfeit), a copy of the state (board and
-    tallies), casts so far and, on the last cast, ``end`` = (winner, end_reason)."""
-    resolved = GAME.resolve_rules(rules)
-    R, table = GAME.prepare(resolved, 2)
-    ids, par = GAME.bot_arrays(GAME.choose_bots(bots, 2))
-    states = np.zeros(1, S.STATE_DTYPE)
-    st = states[0]
-    scratch = S.new_scratch()[0]
-    start_game(st, R, np.uint64(seed), np.int64(g))
-    p = first = int(st["first"])
-    cpt = R.casts_per_turn
-    while True:
-        for k in range(cpt):
-            cast = int(table.spaces[throw_lots(st, R)])
-            st["casts"] += 1
-            mv = int(choose_move(st, R, table, ids, par, p, cast, cpt - 1 - k, scratch))
-            end = None
-            if mv < 0:
-                mv = None
-                st["forfeits"][p] += 1
-            else:
-                apply_move(st, R, p, mv, cast)
-                st["moves"] += 1
-                if st["dead"][1 - p] >= R.warriors:
-                    end = (p, END_KILLED)
-            if end is None and st["casts"] >= R.horizon:
-                end = (-1, END_HORIZON)
-            yield {"side": p, "cast": cast, "move": mv, "st": states.copy()[0],
-                   "casts": int(st["casts"]), "first": first, "end": end}
-            if end is not None:
-                return
-        p = 1 - p
+    """The kernel's game ``g``, recorded (``sim.record.record_run``), one cast at a time: side,
+    cast, move (None for a forfeit), the state after the cast (board and tallies, from the
+    recorded snapshot), casts so far and, on the last cast, ``end`` = (winner, end_reason)."""
+    (r,) = record_run("puluc", [g], rules=rules, bots=bots, seed=seed)
+    T = r.rules["track"]
+    casts = [ev for ev in r.events if ev[0] == EV_CAST]
+    actions = [ev for ev in r.events if ev[0] != EV_CAST]
+    assert len(casts) == len(actions) == len(r.snapshots) == r.columns["casts"]
+    for k, (cast, act, row) in enumerate(zip(casts, actions, r.snapshots)):
+        last = k == len(casts) - 1
+        yield {"side": int(cast[2]), "cast": int(cast[4]),
+               "move": None if act[0] == EV_FORFEIT else int(act[2]),
+               "st": as_state(unpack_snapshot(row, T)), "casts": k + 1,
+               "first": r.columns["first_player"],
+               "end": (r.columns["winner"], r.columns["end_reason"]) if last else None}
 
 
 def check_board(st, T, W, where=""):
@@ -109,7 +105,7 @@ def test_kernel_stepwise_conservation(rules, bots, n_games):
     out = GAME.run_chunk(ctx, 2, 5, 0, n_games, ids, par)
     T, W, cap = resolved["track"], resolved["warriors"], resolved["horizon"]
     for g in range(n_games):
-        prev = S.new_states(ctx[0])[0]
+        prev = start_state(T, W)
         last = None
         for s in kernel_steps(5, g, rules, bots):
             where = f"game {g} cast {s['casts']}"
