@@ -63,25 +63,35 @@ def test_narration_follows_the_record(games):
 
 
 def test_the_board_shows_every_warrior(games):
+    numbers_of = {}
     for r in games:
         T = r.rules["track"]
+        numbers_of[T] = [str(i) for i in range(1, T + 1)]
+        lines_of = dict(enumerate(show.narrate(r, NAMES)))
+        actions = [ev for ev in r.events if ev[0] != EV_CAST]
         for row in r.snapshots:
             s = unpack_snapshot(row, T)
-            text = show.draw(row, r)
-            lines = text.splitlines()
-            header, piles, numbers = lines[0], lines[1:-2], lines[-2]
+            lines = show.draw(row, r).splitlines()
+            header, told = lines[0], lines[1]
             assert f"After cast {s['casts']} " in header
             assert f"Jade home {s['home'][0]}, dead {s['dead'][0]}" in header
             assert f"Cinnabar home {s['home'][1]}, dead {s['dead'][1]}" in header
-            assert numbers.split() == [str(i) for i in range(1, T + 1)]
+            assert told == lines_of[s["casts"]]          # the narration's line of that cast
+            at = next(k for k, line in enumerate(lines) if line.split() == numbers_of[T])
+            piles = lines[2:at]
             body = "".join(piles)
             assert body.count("J") == sum(s["count"][0]) and body.count("C") == sum(s["count"][1])
             # each column: the commander on top
             for i in range(T):
                 col = "".join(line[3 * i + 1] if len(line) > 3 * i + 1 else " " for line in piles)
-                top = col.strip(" ")[:1]
                 c = s["commander"][i]
-                assert top == ("." if c < 0 else "JC"[c]), (i, text)
+                assert col.strip(" ")[:1] == ("." if c < 0 else "JC"[c]), (i, lines)
+            # a marker under the space the move landed on
+            act = actions[s["casts"] - 1]
+            if act[0] == EV_MOVE and act[3] < T:
+                assert lines[at + 1] == " " * (3 * int(act[3]) + 1) + "^"
+            else:
+                assert "^" not in lines[at + 1]
         w = r.columns["winner"]
         if w >= 0:   # the last board: the loser's army is all dead
             W = r.rules["warriors"]

@@ -11,7 +11,7 @@ Records and snapshots: ``sim/games/puluc/actions.py`` and ``state.unpack_snapsho
 """
 from __future__ import annotations
 
-from .actions import EV_CAST, EV_FORFEIT, EV_MOVE
+from .actions import EV_FORFEIT, EV_MOVE
 from .state import unpack_snapshot
 
 LETTERS = "JC"   # a Jade warrior, a Cinnabar warrior
@@ -76,32 +76,37 @@ def narrate(record, seat_names) -> list[str]:
     rules = record.rules
     T = int(rules["track"])
     names = list(seat_names)
-    drag_reverse = rules.get("drag") == "reverse"
     cols = record.columns
     bots = list(record.bots) + ["?"] * 2
     first = int(cols.get("first_player", 0))
     lines = [f"Puluc game {record.index} (seed {record.seed}): {names[0]} ({bots[0]}) against "
              f"{names[1]} ({bots[1]}) on a track of {T} spaces, {rules['warriors']} warriors "
              f"each; {names[first]} casts first."]
-    cast_no = 0
-    line = ""
-    for ev in record.events:
-        kind = int(ev[0])
-        if kind == EV_CAST:
-            cast_no += 1
-            side, marked, spaces = int(ev[2]), int(ev[3]), int(ev[4])
-            fell = "all blank" if marked == 0 else f"{marked} marked"
-            line = (f"Cast {cast_no}: {names[side]} casts the lots, {fell}: "
-                    f"{spaces} space{'s' if spaces != 1 else ''}. ")
-        elif kind == EV_MOVE:
-            before = (_snapshot(record, cast_no - 2, T) if cast_no > 1 else
-                      {"count": [[0] * T, [0] * T]})
-            lines.append(line + _move_text(ev, before, T, names, drag_reverse) + ".")
-        elif kind == EV_FORFEIT:
-            lines.append(line + f"No warrior of {names[int(ev[1])]} can use it: the cast is "
-                         "forfeited.")
+    for k, (cast, action) in enumerate(casts_and_actions(record), start=1):
+        lines.append(cast_line(record, k, cast, action, names))
     lines.append(result_line(record, names))
     return lines
+
+
+def casts_and_actions(record) -> list[tuple]:
+    """The record's events paired: (cast event, the move or forfeit that followed it)."""
+    ev = list(record.events)
+    return list(zip(ev[0::2], ev[1::2]))
+
+
+def cast_line(record, k: int, cast, action, names) -> str:
+    """Cast ``k`` (1-based) and what was done with it, in the rulebook's words."""
+    T = int(record.rules["track"])
+    side, marked, spaces = int(cast[2]), int(cast[3]), int(cast[4])
+    fell = "all blank" if marked == 0 else f"{marked} marked"
+    line = (f"Cast {k}: {names[side]} casts the lots, {fell}: "
+            f"{spaces} space{'s' if spaces != 1 else ''}. ")
+    if int(action[0]) == EV_FORFEIT:
+        return line + f"No warrior of {names[int(action[1])]} can use it: the cast is forfeited."
+    assert int(action[0]) == EV_MOVE, action
+    before = _snapshot(record, k - 2, T) if k > 1 else {"count": [[0] * T, [0] * T]}
+    drag_reverse = record.rules.get("drag") == "reverse"
+    return line + _move_text(action, before, T, names, drag_reverse) + "."
 
 
 def result_line(record, names) -> str:
@@ -140,5 +145,12 @@ def draw(snapshot_row, record) -> str:
     header = (f"After cast {s['casts']} ({names[s['turn']]} cast):  "
               f"{names[0]} home {s['home'][0]}, dead {s['dead'][0]}  |  "
               f"{names[1]} home {s['home'][1]}, dead {s['dead'][1]}")
-    footer = f"{names[0]} runs 1 -> {T};  {names[1]} runs {T} -> 1"
-    return "\n".join([header] + rows + [numbers, footer])
+    out = [header]
+    pairs = casts_and_actions(record)
+    if 1 <= s["casts"] <= len(pairs):
+        cast, action = pairs[s["casts"] - 1]
+        out.append(cast_line(record, s["casts"], cast, action, names))
+        if int(action[0]) == EV_MOVE and int(action[3]) < T:   # the space landed on
+            numbers += "\n" + (" " * (w * int(action[3]) + w // 2) + "^").rstrip()
+    out += rows + [numbers, f"{names[0]} runs 1 -> {T};  {names[1]} runs {T} -> 1"]
+    return "\n".join(out)
