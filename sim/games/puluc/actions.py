@@ -37,9 +37,14 @@ MOVE_FIELDS = {
 
 
 @helper
-def record_move(buf, state, R, p, mv, cast):
-    """Append the ``move`` event of side ``p`` playing ``mv`` (legal) with ``cast``, before
-    it is applied: where it goes and what it takes."""
+def record_cast(buf, state, R, p, marked, cast, mv):
+    """Append the events of one cast, before its move is applied: the ``cast`` (side ``p``,
+    ``marked`` lots, ``cast`` spaces), then the ``forfeit`` (``mv`` < 0) or the ``move``:
+    where it goes and what it takes."""
+    rec(buf, EV_CAST, -1, p, marked, cast, 0, 0, 0)
+    if mv < 0:
+        rec(buf, EV_FORFEIT, p, cast, 0, 0, 0, 0, 0)
+        return
     T = R.track
     dest = destination(state, R, p, mv, cast)
     captured = 0

@@ -8,8 +8,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ...jit import helper, helper_inline, kernel
-from ...record import NO_RECORD, NO_SNAPS, rec, recording
-from .actions import EV_CAST, EV_FORFEIT, record_move, record_snapshot
+from ...record import NO_RECORD, NO_SNAPS, recording
+from .actions import record_cast, record_snapshot
 from .bots.greedy import greedy_choice
 from .bots.random import random_move
 from .bots.search import search_choice
@@ -70,14 +70,12 @@ def play_game(g, seed, R, table, bot_ids, bot_par, states, scratches, buf, snaps
             marked = throw_lots(state, R)
             cast = table.spaces[marked]
             state.casts += 1
-            rec(buf, EV_CAST, -1, p, marked, cast, 0, 0, 0)
             mv = choose_move(state, R, table, bot_ids, bot_par, p, cast, cpt - 1 - k, scratch)
+            if recording(buf):
+                record_cast(buf, state, R, p, marked, cast, mv)
             if mv < 0:
                 state.forfeits[p] += 1
-                rec(buf, EV_FORFEIT, p, cast, 0, 0, 0, 0, 0)
             else:
-                if recording(buf):
-                    record_move(buf, state, R, p, mv, cast)
                 apply_move(state, R, p, mv, cast)
                 state.moves += 1
             if recording(buf):
