@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import pkgutil
 import sys
 import time
 from pathlib import Path
@@ -61,8 +62,10 @@ def main(argv=None):
     game = get(a.game)
     execute(make_spec(game, 50, bots=a.bots, players=a.players, seed=1), jobs=1, progress=False,
             rows="none")
-    mod = importlib.import_module(f"sim.games.{game.name}.kernel")
-    n = write_perf_map([mod])
+    pkg = importlib.import_module(f"sim.games.{game.name}")
+    mods = [pkg] + [importlib.import_module(m.name) for m in
+                    pkgutil.walk_packages(pkg.__path__, pkg.__name__ + ".")]
+    n = write_perf_map(mods)
     if n == 0:
         print("no symbols: compile into an empty NUMBA_CACHE_DIR", file=sys.stderr)
     t = time.perf_counter()

@@ -2,8 +2,8 @@
 come from the game's own DICE substream, and the parameters carry one name per concept.
 
 * Ties: on hand-built positions with two equally good moves, each bot plays each of them
-  in roughly half of the games (the tie-break stream is the bot's, ``1 + seat``); the
-  kernel and the reference draw the same tie-breaks.  Before version 2 the first move of
+  in roughly half of the games (the tie-break stream is the bot's, ``1 + seat``), one
+  draw per tie.  Before version 2 the first move of
   the list always won.
 * Chance: the casts of game *i* are the DICE substream (seed, i) read lot by lot,
   whatever the bots do, and a shorter horizon changes no game that ended before it.
@@ -15,12 +15,16 @@ import numpy as np
 import pytest
 
 from sim.games.puluc import GAME
-from sim.games.puluc import kernel as K
+from sim.games.puluc.bots import greedy as G
+from sim.games.puluc.bots import search as SB
+from sim.games.puluc.cast import seed_game
+from sim.games.puluc.actions import EV_CAST
 from sim.params import ParamError
+from sim.record import record_run
 from sim.rng import DICE, Stream
 from tests.reference import puluc_ref as ref
 from tests.test_puluc_invariants import kernel_steps
-from tests.test_puluc_rules import J, _choose, board, legal, rules, to_reference
+from tests.test_puluc_rules import J, _choose, board, legal, rules
 
 GAMES = 400  # tie-break seeds per test: a fair coin gives 200 +- 10
 
@@ -41,20 +45,17 @@ def test_greedy_breaks_an_exact_tie_on_its_own_stream():
     # the warrior on 11 takes a pile of 1 Cinnabar + 2 Jade prisoners: 11 + 100 + 180 = 291
     st = board("J . JCC . . . . . . . J . JJC . . . . . . .")
     assert legal(st, R, J, 2) == [0, 10]
-    assert K.greedy_score(st, R, J, 0, 2) == K.greedy_score(st, R, J, 10, 2) == 291
+    assert G.greedy_score(st, R, J, 0, 2) == G.greedy_score(st, R, J, 10, 2) == 291
     picks = [_choose(st, R, J, 2, "greedy", game=g) for g in range(GAMES)]
     _both_ways(picks, 0, 10)
-    # the reference, on the same streams, makes the same draws
-    rrules = ref.Rules(GAME.resolve_rules({"track": 20}))
-    rb = to_reference(st, rrules)
-    rs = np.zeros(3, np.uint64)
+    # one draw (a uniform choice of 2), on the bot's own stream and no other
     moves = np.array([0, 10, 0], np.int64)
     for g in range(40):
         stream = Stream(0, g, 1 + J)
-        assert ref.greedy_choice(rb, J, 2, [0, 10], stream) == picks[g]
-        K.seed_game(rs, np.uint64(0), np.int64(g))
-        K.greedy_choice(st, R, J, 2, moves, 2, rs)
-        assert int(rs[1 + J]) == stream.state          # one draw, on the bot's own stream
+        assert [0, 10][1 - stream.rand_int(2)] == picks[g]  # the 2nd tied move wins on a 0
+        seed_game(st, np.uint64(0), np.int64(g))
+        G.greedy_choice(st, R, J, 2, moves, 2)
+        assert int(st["streams"][1 + J]) == stream.state   # one draw, on the bot's own stream
     # no tie, no draw: a strictly better move is played whatever the stream
     st2 = board("J . JCC . . . . . . . J . JC . . . . . . .")     # 291 against 201
     assert {_choose(st2, R, J, 2, "greedy", game=g) for g in range(50)} == {0}
@@ -73,12 +74,12 @@ def test_search_breaks_an_exact_tie_on_its_own_stream(depth):
 
 
 def test_search_tie_tolerance():
-    # exact ties: |a - b| <= 1e-9 max(1, |b|), the same test in kernel and reference
+    # exact ties: |a - b| <= 1e-9 max(1, |b|)
     cases = [(1000.0, 1000.0 + 5e-7, True), (1000.0, 1000.0 + 2e-6, False),
              (0.0, 5e-10, True), (0.0, 2e-9, False), (-3e9, -3e9 + 2.0, True),
              (-3e9, -3e9 + 4.0, False), (7.25, 7.25, True)]
     for a, b, tie in cases:
-        assert bool(K.same_value(a, b)) == tie == ref.same_value(a, b), (a, b)
+        assert bool(SB.same_value(a, b)) == tie, (a, b)
 
 
 def test_greedy_three_way_tie_is_uniform():
@@ -92,7 +93,7 @@ def test_greedy_three_way_tie_is_uniform():
     cells[2], cells[12], cells[22] = "JCCC", "JJCC", "JJJC"
     st = board(" ".join(cells), warriors=9)
     assert legal(st, R, J, 2) == [0, 10, 20]
-    assert {int(K.greedy_score(st, R, J, m, 2)) for m in (0, 10, 20)} == {391}
+    assert {int(G.greedy_score(st, R, J, m, 2)) for m in (0, 10, 20)} == {391}
     n = 900
     picks = [_choose(st, R, J, 2, "greedy", seed=4, game=g) for g in range(n)]
     for m in (0, 10, 20):
@@ -111,9 +112,9 @@ def test_casts_are_the_dice_substream_whatever_the_bots(rules_kw):
     resolved = GAME.resolve_rules(rules_kw)
     for g in (0, 1, 7, 10**9 + 3):
         seqs = []
-        for bots in (("random", "random"), ("greedy", "search"), (("search", 1), "random")):
-            _, trace = ref.play_trace(11, g, resolved, bots)
-            seqs.append([t["cast"] for t in trace])
+        for bots in ("random,random", "greedy,search", "search:depth=1,random"):
+            (r,) = record_run("puluc", [g], rules=rules_kw, bots=bots, seed=11)
+            seqs.append([int(ev[4]) for ev in r.events if ev[0] == EV_CAST])
         # the kernel, one cast at a time, reads the same substream
         seqs.append([s["cast"] for s in kernel_steps(11, g, rules_kw, "greedy,random")])
         want = _casts_from_substream(11, g, resolved, max(len(s) for s in seqs))

@@ -1,15 +1,13 @@
 """Invariants over many random Puluc games.
 
 * Conservation: every warrior is on the track, at home or dead, after every cast
-  (the kernel driven one cast at a time through its jitted functions, and the
-  reference engine's trace).
+  (the kernel's recorded snapshots, and the reference engine replaying recorded games).
 * The records ``run_chunk`` writes are consistent: kills equal the enemy's dead,
   the winner killed every enemy warrior, captures and rescues only move together
   as the rules say, casts never pass the cap, casts = moves + forfeits.
 
-Board layout (see the top of ``sim/games/puluc/kernel.py``): ``st[i]`` commander
-of space i (-1 empty), ``st[T+i]`` Jade count, ``st[2T+i]`` Cinnabar count,
-``st[3T+s]`` home, ``st[3T+2+s]`` dead.
+State layout: ``sim/games/puluc/state.py`` (``commander``, ``count[side]``, ``home``,
+``dead`` and the tallies).
 """
 from __future__ import annotations
 
@@ -17,77 +15,67 @@ import numpy as np
 import pytest
 
 from sim.games.puluc import GAME
-from sim.games.puluc import kernel as K
-from sim.rng import rand_int
+from sim.games.puluc.actions import EV_CAST, EV_FORFEIT
+from sim.games.puluc.play import END_HORIZON, END_KILLED
+from sim.games.puluc.state import unpack_snapshot
+from sim.record import record_run
 from tests.reference import puluc_ref as ref
+
+TALLIES = ("kills", "captures", "rescues", "forfeits")
 
 
 # --------------------------------------------------------------------------- the kernel, one cast at a time
 def kernel_counts(st, T):
     """(per space (commander, Jade, Cinnabar), home [J, C], dead [J, C]) as Python ints."""
-    piles = [(int(st[i]), int(st[T + i]), int(st[2 * T + i])) for i in range(T)]
-    return piles, [int(st[3 * T]), int(st[3 * T + 1])], [int(st[3 * T + 2]), int(st[3 * T + 3])]
+    piles = [(int(st["commander"][i]), int(st["count"][0, i]), int(st["count"][1, i]))
+             for i in range(T)]
+    return piles, [int(x) for x in st["home"]], [int(x) for x in st["dead"]]
+
+
+def as_state(snap: dict) -> dict:
+    """An unpacked snapshot as the state's named fields (numpy arrays, as in a State)."""
+    st = {"commander": np.array(snap["commander"]), "count": np.array(snap["count"]),
+          "home": np.array(snap["home"]), "dead": np.array(snap["dead"])}
+    for k in TALLIES:
+        st[k] = np.array([snap[f"{k}_0"], snap[f"{k}_1"]])
+    for k in ("moves", "deepest", "casts", "turn"):
+        st[k] = snap[k]
+    return st
+
+
+def start_state(T: int, W: int) -> dict:
+    return {"commander": np.full(T, -1), "count": np.zeros((2, T), int), "home": np.array([W, W]),
+            "dead": np.zeros(2, int), **{k: np.zeros(2, int) for k in TALLIES},
+            "moves": 0, "deepest": 0, "casts": 0, "turn": 0}
 
 
 def kernel_steps(seed, g, rules: dict, bots: str):
-    """Play game ``g`` like ``kernel.play_game`` but one jitted call at a time, yielding after
-    every cast: side, cast, move (None for a forfeit), a copy of the board and the tallies,
-    casts so far and, on the last cast, ``end`` = (winner, end_reason)."""
-    resolved = GAME.resolve_rules(rules)
-    R, tab, thresh, vals, probs = GAME.prepare(resolved, 2)
-    ids, par = GAME.bot_arrays(GAME.choose_bots(bots, 2))
-    T, W = int(R[K.R_T]), int(R[K.R_W])
-    rs = np.zeros(3, np.uint64)
-    K.seed_game(rs, np.uint64(seed), np.int64(g))
-    st = K.new_state(T, W)
-    moves = np.zeros(T + 2, np.int64)
-    scratch = np.zeros((3, 3 * T + 4), np.int64)
-    tally = np.zeros(K.N_TALLY, np.int64)
-    dummy = np.zeros(K.N_TALLY, np.int64)
-    first = {K.FIRST_ALTERNATE: g % 2, K.FIRST_JADE: 0, K.FIRST_CINNABAR: 1}[int(R[K.R_FIRST])]
-    p = first
-    casts = 0
-    cpt, horizon = int(R[K.R_CPT]), int(R[K.R_HORIZON])
-    thresh = np.int64(thresh)
-    while True:
-        for k in range(cpt):
-            cast = int(K.cast_lots(rs, R, tab, thresh))
-            casts += 1
-            n = int(K.legal_moves(st, R, p, cast, moves))
-            mv = None
-            end = None
-            if n == 0:
-                tally[K.G_FORF + p] += 1
-            else:
-                if ids[p] == K.BOT_RANDOM:
-                    mv = int(moves[rand_int(rs, 1 + p, n)])
-                elif ids[p] == K.BOT_GREEDY:
-                    mv = int(K.greedy_choice(st, R, p, cast, moves, n, rs))
-                else:
-                    mv = int(K.search_choice(st, R, p, cast, moves, n, int(par[p, 0]), cpt - 1 - k,
-                                             vals, probs, scratch, dummy, rs))
-                K.apply_move(st, R, p, mv, cast, tally)
-                tally[K.G_MOVES] += 1
-                if st[3 * T + 2 + (1 - p)] >= W:
-                    end = (p, K.END_KILLED)
-            if end is None and casts >= horizon:
-                end = (-1, K.END_HORIZON)
-            yield {"side": p, "cast": cast, "n": n, "move": mv, "st": st.copy(),
-                   "tally": tally.copy(), "casts": casts, "first": first, "end": end}
-            if end is not None:
-                return
-        p = 1 - p
+    """The kernel's game ``g``, recorded (``sim.record.record_run``), one cast at a time: side,
+    cast, move (None for a forfeit), the state after the cast (board and tallies, from the
+    recorded snapshot), casts so far and, on the last cast, ``end`` = (winner, end_reason)."""
+    (r,) = record_run("puluc", [g], rules=rules, bots=bots, seed=seed)
+    T = r.rules["track"]
+    casts = [ev for ev in r.events if ev[0] == EV_CAST]
+    actions = [ev for ev in r.events if ev[0] != EV_CAST]
+    assert len(casts) == len(actions) == len(r.snapshots) == r.columns["casts"]
+    for k, (cast, act, row) in enumerate(zip(casts, actions, r.snapshots)):
+        last = k == len(casts) - 1
+        yield {"side": int(cast[2]), "cast": int(cast[4]),
+               "move": None if act[0] == EV_FORFEIT else int(act[2]),
+               "st": as_state(unpack_snapshot(row, T)), "casts": k + 1,
+               "first": r.columns["first_player"],
+               "end": (r.columns["winner"], r.columns["end_reason"]) if last else None}
 
 
 def check_board(st, T, W, where=""):
     """Every warrior on the track, at home or dead; piles well formed."""
     for s in (0, 1):
-        on_track = int(st[T + s * T: 2 * T + s * T].sum())
-        home, dead = int(st[3 * T + s]), int(st[3 * T + 2 + s])
+        on_track = int(st["count"][s, :T].sum())
+        home, dead = int(st["home"][s]), int(st["dead"][s])
         assert home >= 0 and dead >= 0, where
         assert on_track + home + dead == W, f"{where}: side {s} has {on_track}+{home}+{dead} != {W}"
     for i in range(T):
-        c, nj, nc = int(st[i]), int(st[T + i]), int(st[2 * T + i])
+        c, nj, nc = int(st["commander"][i]), int(st["count"][0, i]), int(st["count"][1, i])
         assert nj >= 0 and nc >= 0, where
         if c == -1:
             assert nj == 0 and nc == 0, f"{where}: empty space {i} holds warriors"
@@ -117,53 +105,52 @@ def test_kernel_stepwise_conservation(rules, bots, n_games):
     out = GAME.run_chunk(ctx, 2, 5, 0, n_games, ids, par)
     T, W, cap = resolved["track"], resolved["warriors"], resolved["horizon"]
     for g in range(n_games):
-        prev_st = K.new_state(T, W)
-        prev_tally = np.zeros(K.N_TALLY, np.int64)
+        prev = start_state(T, W)
         last = None
         for s in kernel_steps(5, g, rules, bots):
             where = f"game {g} cast {s['casts']}"
-            st, tally, p, q = s["st"], s["tally"], s["side"], 1 - s["side"]
+            st, p, q = s["st"], s["side"], 1 - s["side"]
             check_board(st, T, W, where)
             # kills are exactly the enemy's dead
-            assert tally[K.G_KILLS + p] == st[3 * T + 2 + q], where
-            assert tally[K.G_KILLS + q] == st[3 * T + 2 + p], where
-            d = tally - prev_tally
+            assert st["kills"][p] == st["dead"][q], where
+            assert st["kills"][q] == st["dead"][p], where
+            d = {k: [int(st[k][x]) - int(prev[k][x]) for x in (0, 1)] for k in TALLIES}
+            moved = int(st["moves"]) - int(prev["moves"])
             # only the side that cast scores anything; a capture is one landing
-            assert d[K.G_KILLS + q] == d[K.G_CAPT + q] == d[K.G_RESC + q] == d[K.G_FORF + q] == 0, where
-            assert d[K.G_CAPT + p] in (0, 1), where
-            if d[K.G_RESC + p] > 0:
-                assert d[K.G_CAPT + p] == 1, f"{where}: a rescue without a capture"
+            assert d["kills"][q] == d["captures"][q] == d["rescues"][q] == d["forfeits"][q] == 0, where
+            assert d["captures"][p] in (0, 1), where
+            if d["rescues"][p] > 0:
+                assert d["captures"][p] == 1, f"{where}: a rescue without a capture"
             if s["move"] is None:  # forfeit: nothing moved
-                assert d[K.G_FORF + p] == 1 and d[K.G_MOVES] == 0, where
-                assert (st == prev_st).all(), where
+                assert d["forfeits"][p] == 1 and moved == 0, where
+                assert kernel_counts(st, T) == kernel_counts(prev, T), where
             else:
-                assert d[K.G_FORF + p] == 0 and d[K.G_MOVES] == 1, where
+                assert d["forfeits"][p] == 0 and moved == 1, where
                 # own warriors never die; the mover's kills are its new enemy dead
-                assert st[3 * T + 2 + p] == prev_st[3 * T + 2 + p], where
+                assert st["dead"][p] == prev["dead"][p], where
                 # a rescue frees own warriors that were prisoners before the move
-                own_prisoners_before = sum(int(prev_st[(1 + p) * T + i]) for i in range(T)
-                                           if prev_st[i] == q)
-                assert d[K.G_RESC + p] <= own_prisoners_before, where
-            assert tally[K.G_MOVES] + tally[K.G_FORF] + tally[K.G_FORF + 1] == s["casts"], where
-            heights = st[T:2 * T] + st[2 * T:3 * T]
-            assert tally[K.G_DEEP] >= heights.max(), where
+                own_prisoners_before = sum(int(prev["count"][p, i]) for i in range(T)
+                                           if prev["commander"][i] == q)
+                assert d["rescues"][p] <= own_prisoners_before, where
+            assert st["moves"] + st["forfeits"][0] + st["forfeits"][1] == s["casts"], where
+            heights = st["count"][0, :T].astype(int) + st["count"][1, :T]
+            assert st["deepest"] >= heights.max(), where
             assert s["casts"] <= cap, where
-            prev_st, prev_tally, last = st, tally, s
+            prev, last = st, s
         winner, reason = last["end"]
-        if reason == K.END_KILLED:
-            assert last["st"][3 * T + 2 + (1 - winner)] == W  # the winner killed them all
-            assert last["st"][3 * T + 2 + winner] < W
+        st = last["st"]
+        if reason == END_KILLED:
+            assert st["dead"][1 - winner] == W  # the winner killed them all
+            assert st["dead"][winner] < W
         else:
             assert last["casts"] == cap and winner == -1
         # the stepwise game is the kernel's game: same record as run_chunk
         assert (winner, reason, last["first"], last["casts"]) == (
             out["winner"][g], out["end_reason"][g], out["first_player"][g], out["casts"][g])
-        t = last["tally"]
-        assert t[K.G_MOVES] == out["moves"][g] and t[K.G_DEEP] == out["deepest_pile"][g]
+        assert st["moves"] == out["moves"][g] and st["deepest"] == out["deepest_pile"][g]
         for side in (0, 1):
-            assert (t[K.G_KILLS + side], t[K.G_CAPT + side], t[K.G_RESC + side],
-                    t[K.G_FORF + side]) == (out["kills"][g, side], out["captures"][g, side],
-                                            out["rescues"][g, side], out["forfeits"][g, side])
+            assert tuple(int(st[k][side]) for k in TALLIES) == tuple(
+                int(out[k][g, side]) for k in TALLIES)
 
 
 # --------------------------------------------------------------------------- the reference's trace
@@ -172,21 +159,22 @@ def test_kernel_stepwise_conservation(rules, bots, n_games):
     {"warriors": 2, "casts_per_turn": 3, "cast_table": "9,1,2,3,4"},
 ])
 def test_reference_trace_conservation(rules):
+    """The reference's board, replaying recorded games, keeps every warrior too."""
     resolved = GAME.resolve_rules(rules)
     W = resolved["warriors"]
-    for g in range(60):
-        record, trace = ref.play_trace(11, g, resolved, ("random", "greedy"))
-        for t in trace:
+    for r in record_run("puluc", range(60), rules=rules, bots="random,greedy", seed=11):
+        trace: list = []
+        cols = ref.replay(r, trace)
+        for side_, cast_no, state in trace:
             for side in (0, 1):
-                assert ref.snapshot_census(t["state"], side) == W, (g, t["cast_no"])
-            track, home, dead = t["state"]
+                assert ref.snapshot_census(state, side) == W, (r.index, cast_no)
+            track, home, dead = state
             for pile in track:
                 if len(pile) > 1:
-                    assert set(pile) == {0, 1}, (g, t["cast_no"], pile)
-        assert len(trace) == record["casts"]
-        assert sum(t["move"] is not None for t in trace) == record["moves"]
-        final_dead = trace[-1]["state"][2]
-        assert record["kills"] == (final_dead[1], final_dead[0])
+                    assert set(pile) == {0, 1}, (r.index, cast_no, pile)
+        assert len(trace) == cols["casts"]
+        final_dead = trace[-1][2][2]
+        assert (cols["kills_0"], cols["kills_1"]) == (final_dead[1], final_dead[0])
 
 
 # --------------------------------------------------------------------------- the records of many games
@@ -211,8 +199,8 @@ def test_record_invariants(rules, bots):
     won = o["winner"] >= 0
     kills = o["kills"].astype(int)
     # a win is all enemies killed, and only then; the loser did not finish the job
-    assert (o["end_reason"][won] == K.END_KILLED).all()
-    assert (o["end_reason"][~won] == K.END_HORIZON).all()
+    assert (o["end_reason"][won] == END_KILLED).all()
+    assert (o["end_reason"][~won] == END_HORIZON).all()
     assert (o["capped"] == ~won).all()
     w = o["winner"][won].astype(int)
     assert (kills[won, w] == W).all()

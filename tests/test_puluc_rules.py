@@ -1,7 +1,7 @@
 """Every rule of the rulebook (``puluc.txt``), on hand-built positions.
 
-The kernel's jitted functions (``destination``, ``legal_moves``, ``apply_move``,
-``cast_lots``) are called directly on boards built from drawings.  A drawing
+The kernel's jitted functions (``move.destination``, ``legal_moves``, ``apply_move``,
+``cast.throw_lots``) are called directly on boards built from drawings.  A drawing
 lists the spaces 1..T left to right; ``.`` is an empty space and a pile is
 written bottom first, so its last letter is the commander::
 
@@ -23,7 +23,12 @@ import numpy as np
 import pytest
 
 from sim.games.puluc import GAME
-from sim.games.puluc import kernel as K
+from sim.games.puluc import move as M
+from sim.games.puluc import state as S
+from sim.games.puluc.bots import greedy as G
+from sim.games.puluc.bots import search as SB
+from sim.games.puluc.cast import seed_game, throw_lots
+from sim.games.puluc.play import END_HORIZON, END_KILLED
 from sim.rng import DICE, Stream
 from tests.reference import puluc_ref as ref
 
@@ -31,38 +36,42 @@ J, C = 0, 1
 
 
 def rules(**kw):
-    """The kernel's rule array for these rule parameters (rulebook values otherwise)."""
+    """The kernel's :class:`Rules` for these rule parameters (rulebook values otherwise)."""
     return GAME.prepare(GAME.resolve_rules(kw), 2)[0]
 
 
+def empty_state():
+    """A state record (in its own 1-element array) with an empty track and no tallies."""
+    st = np.zeros(1, S.STATE_DTYPE)[0]
+    st["commander"][:] = -1
+    return st
+
+
 def board(drawing: str, warriors: int = 5, home=None, dead=(0, 0)):
-    """A kernel board from a drawing; home defaults to every warrior not on the track or dead."""
+    """A kernel state from a drawing; home defaults to every warrior not on the track or dead."""
     cells = drawing.split()
-    T = len(cells)
-    st = np.zeros(3 * T + 4, np.int64)
+    st = empty_state()
     on_track = [0, 0]
     for i, cell in enumerate(cells):
         if cell == ".":
-            st[i] = -1
             continue
-        st[i] = J if cell[-1] == "J" else C
-        st[T + i] = cell.count("J")
-        st[2 * T + i] = cell.count("C")
+        st["commander"][i] = J if cell[-1] == "J" else C
+        st["count"][J, i] = cell.count("J")
+        st["count"][C, i] = cell.count("C")
         on_track[J] += cell.count("J")
         on_track[C] += cell.count("C")
     if home is None:
         home = (warriors - on_track[J] - dead[J], warriors - on_track[C] - dead[C])
-    st[3 * T:3 * T + 2] = home
-    st[3 * T + 2:3 * T + 4] = dead
+    st["home"][:] = home
+    st["dead"][:] = dead
     return st
 
 
-def drawing(st) -> str:
-    """The track of a kernel board, prisoners' colour first, commander's colour last."""
-    T = (len(st) - 4) // 3
+def drawing(st, T: int = 11) -> str:
+    """The track of a kernel state, prisoners' colour first, commander's colour last."""
     cells = []
     for i in range(T):
-        c, nj, nc = st[i], st[T + i], st[2 * T + i]
+        c, nj, nc = st["commander"][i], st["count"][J, i], st["count"][C, i]
         if c == -1:
             cells.append(".")
         elif c == J:
@@ -73,29 +82,33 @@ def drawing(st) -> str:
 
 
 def home(st, s):
-    return int(st[len(st) - 4 + s])
+    return int(st["home"][s])
 
 
 def dead(st, s):
-    return int(st[len(st) - 2 + s])
+    return int(st["dead"][s])
 
 
 def legal(st, R, p, cast):
-    out = np.zeros(int(R[K.R_T]) + 2, np.int64)
-    n = K.legal_moves(st, R, p, cast, out)
+    out = np.zeros(S.MAX_TRACK + 2, np.int64)
+    n = M.legal_moves(st, R, p, cast, out)
     return [int(x) for x in out[:n]]
 
 
+TALLIES = ("kills", "captures", "rescues")
+
+
 def play(st, R, p, mv, cast):
-    """Apply a move (checked legal first); returns the tallies as a dict."""
-    assert K.destination(st, R, p, mv, cast) != -1, "move is illegal"
+    """Apply a move (checked legal first); returns what it scored as a dict (kills, captures,
+    rescues per side; the height of the pile it made, as ``deepest``)."""
+    assert M.destination(st, R, p, mv, cast) != -1, "move is illegal"
     assert mv in legal(st, R, p, cast)
-    t = np.zeros(K.N_TALLY, np.int64)
-    K.apply_move(st, R, p, mv, cast, t)
-    return {"kills": (int(t[K.G_KILLS]), int(t[K.G_KILLS + 1])),
-            "captures": (int(t[K.G_CAPT]), int(t[K.G_CAPT + 1])),
-            "rescues": (int(t[K.G_RESC]), int(t[K.G_RESC + 1])),
-            "deepest": int(t[K.G_DEEP])}
+    before = {k: tuple(int(x) for x in st[k]) for k in TALLIES}
+    st["deepest"] = 0
+    M.apply_move(st, R, p, mv, cast)
+    out = {k: tuple(int(a) - b for a, b in zip(st[k], before[k])) for k in TALLIES}
+    out["deepest"] = int(st["deepest"])
+    return out
 
 
 def run(rules_kw: dict, bots="random,random", seed=1, start=0, count=50):
@@ -118,12 +131,12 @@ def test_advance_by_exactly_the_cast():
     st = board(". . J . . . . . C . .")
     T = 11
     for cast in range(1, 6):
-        assert K.destination(st, R, J, 2, cast) == 2 + cast      # Jade runs up
-        assert K.destination(st, R, C, 8, cast) == 8 - cast      # Cinnabar runs down
+        assert M.destination(st, R, J, 2, cast) == 2 + cast      # Jade runs up
+        assert M.destination(st, R, C, 8, cast) == 8 - cast      # Cinnabar runs down
     # only the commander may move a pile; an empty space is no move
-    assert K.destination(st, R, C, 2, 1) == -1
-    assert K.destination(st, R, J, 8, 1) == -1
-    assert K.destination(st, R, J, 4, 1) == -1
+    assert M.destination(st, R, C, 2, 1) == -1
+    assert M.destination(st, R, J, 8, 1) == -1
+    assert M.destination(st, R, J, 4, 1) == -1
     play(st, R, J, 2, 4)
     assert drawing(st) == ". . . . . . J . C . ."
     assert home(st, J) == 4 and home(st, C) == 4
@@ -141,7 +154,7 @@ def test_capture_a_lone_warrior():
     assert dead(st, C) == 0 and home(st, C) == 4  # a prisoner is not dead
     # Cinnabar can no longer move its captured warrior ...
     for cast in range(1, 6):
-        assert K.destination(st, R, C, 5, cast) == -1
+        assert M.destination(st, R, C, 5, cast) == -1
         assert 5 not in legal(st, R, C, cast)
     # ... and Jade carries the prisoner along when it moves
     play(st, R, J, 5, 2)
@@ -189,9 +202,9 @@ def test_carry_off_kills_enemies_and_sends_own_home():
     #        . . . . . . . . . CCJJ .     Jade's pile on space 10: two Cinnabar prisoners,
     #                                     the commander and a rescued Jade warrior
     st = board(". . . . . . . . . CCJJ .", dead=(0, 1))
-    assert K.destination(st, R, J, 9, 1) == 9 + 1   # a cast of 1 stops on the last space
+    assert M.destination(st, R, J, 9, 1) == 9 + 1   # a cast of 1 stops on the last space
     for cast in range(2, 6):
-        assert K.destination(st, R, J, 9, cast) == 11  # past the last space: off
+        assert M.destination(st, R, J, 9, cast) == 11  # past the last space: off
     t = play(st, R, J, 9, 3)
     assert drawing(st) == ". . . . . . . . . . ."
     assert dead(st, C) == 3 and t["kills"] == (2, 0)   # both prisoners die
@@ -203,8 +216,8 @@ def test_cinnabar_carries_off_past_space_one():
     R = rules()
     # . JC . . . . . . . . .   Cinnabar's pile on space 2, one Jade prisoner
     st = board(". JC . . . . . . . . .")
-    assert K.destination(st, R, C, 1, 1) == 0
-    assert K.destination(st, R, C, 1, 2) == 11
+    assert M.destination(st, R, C, 1, 1) == 0
+    assert M.destination(st, R, C, 1, 2) == 11
     t = play(st, R, C, 1, 2)
     assert dead(st, J) == 1 and home(st, C) == 5 and t["kills"] == (0, 1)
 
@@ -215,7 +228,7 @@ def test_killing_the_last_enemy_wins():
     st = board(". . . . . . . . CJ . .", dead=(0, 4))
     play(st, R, J, 8, 5)
     assert dead(st, C) == 5
-    assert K.evaluate(st, R, J) == K.WIN_VALUE and K.evaluate(st, R, C) == -K.WIN_VALUE
+    assert SB.evaluate(st, R, J) == SB.WIN_VALUE and SB.evaluate(st, R, C) == -SB.WIN_VALUE
 
 
 def test_lone_warrior_may_leave_and_walks_home():
@@ -223,7 +236,7 @@ def test_lone_warrior_may_leave_and_walks_home():
     # . . . . . . . . . . J    a lone Jade warrior on the last space
     st = board(". . . . . . . . . . J")
     for cast in range(1, 6):
-        assert K.destination(st, R, J, 10, cast) == 11
+        assert M.destination(st, R, J, 10, cast) == 11
     t = play(st, R, J, 10, 1)
     assert drawing(st) == ". . . . . . . . . . ."
     assert home(st, J) == 5 and t["kills"] == (0, 0) and dead(st, C) == 0
@@ -234,10 +247,10 @@ def test_exit_pile_forbids_a_lone_warrior_to_leave():
     # . . . . . . . . . CJ J   exit=pile: the lone warrior is stuck, the pile may leave
     st = board(". . . . . . . . . CJ J")
     for cast in range(1, 6):
-        assert K.destination(st, R, J, 10, cast) == -1
+        assert M.destination(st, R, J, 10, cast) == -1
         assert 10 not in legal(st, R, J, cast)
-    assert K.destination(st, R, J, 9, 2) == 11
-    assert K.destination(st, R, J, 9, 1) == -1  # and it cannot land on its own warrior
+    assert M.destination(st, R, J, 9, 2) == 11
+    assert M.destination(st, R, J, 9, 1) == -1  # and it cannot land on its own warrior
     t = play(st, R, J, 9, 4)
     assert t["kills"] == (1, 0)
 
@@ -259,7 +272,7 @@ def test_deploy_captures_an_enemy_pile_on_the_entry_space_on_any_cast(cast):
     R = rules()
     # JC . . . . . . . . . .   a Cinnabar warrior holding a Jade prisoner on Jade's entry
     st = board("JC . . . . . . . . . .")
-    assert K.destination(st, R, J, 11, cast) == 0
+    assert M.destination(st, R, J, 11, cast) == 0
     assert legal(st, R, J, cast)[0] == 11  # deploy is listed first
     t = play(st, R, J, 11, cast)
     assert drawing(st) == "CJJ . . . . . . . . . ."
@@ -267,7 +280,7 @@ def test_deploy_captures_an_enemy_pile_on_the_entry_space_on_any_cast(cast):
     assert home(st, J) == 3
     # the mirror image: Cinnabar deploys onto its entry, space 11
     st = board(". . . . . . . . . . CJ")
-    assert K.destination(st, R, C, 11, cast) == 10
+    assert M.destination(st, R, C, 11, cast) == 10
     t = play(st, R, C, 11, cast)
     assert drawing(st) == ". . . . . . . . . . JCC" and t["captures"] == (0, 1)
 
@@ -276,7 +289,7 @@ def test_deploy_needs_a_warrior_at_home():
     R = rules()
     st = board(". . . . . J . . . . .", dead=(4, 0))
     assert home(st, J) == 0
-    assert K.destination(st, R, J, 11, 3) == -1
+    assert M.destination(st, R, J, 11, 3) == -1
     assert legal(st, R, J, 3) == [5]
 
 
@@ -299,8 +312,8 @@ def test_entry_cast_enters_cast_spaces_onto_the_track():
     #                          cast: a cast of 3 enters on space 3
     st = board("JC . . . . . . . . . .")
     for cast in range(1, 6):
-        assert K.destination(st, R, J, 11, cast) == cast - 1
-        assert K.destination(st, R, C, 11, cast) == 11 - cast
+        assert M.destination(st, R, J, 11, cast) == cast - 1
+        assert M.destination(st, R, C, 11, cast) == 11 - cast
     t = play(st, R, J, 11, 3)
     assert drawing(st) == "JC . J . . . . . . . ." and t["captures"] == (0, 0)
     # a cast of 1 enters on space 1 and captures there
@@ -309,13 +322,13 @@ def test_entry_cast_enters_cast_spaces_onto_the_track():
     assert drawing(st) == "CJJ . . . . . . . . . ." and t["rescues"] == (1, 0)
     # not onto a warrior Jade commands
     st = board(". . J . . . . . . . .")
-    assert K.destination(st, R, J, 11, 3) == -1
+    assert M.destination(st, R, J, 11, 3) == -1
     assert 11 not in legal(st, R, J, 3)
     # a cast longer than the track cannot enter
     R4 = rules(entry="cast", track=4)
     st = board(". . . .")
-    assert K.destination(st, R4, J, 4, 5) == -1 and legal(st, R4, J, 5) == []
-    assert K.destination(st, R4, J, 4, 4) == 3
+    assert M.destination(st, R4, J, 4, 5) == -1 and legal(st, R4, J, 5) == []
+    assert M.destination(st, R4, J, 4, 4) == 3
 
 
 # --------------------------------------------------------------------------- where you command
@@ -323,15 +336,15 @@ def test_no_landing_where_you_command():
     R = rules()
     # . . J . . J . . . . .    the rear warrior may not land on the front one
     st = board(". . J . . J . . . . .")
-    assert K.destination(st, R, J, 2, 3) == -1
+    assert M.destination(st, R, J, 2, 3) == -1
     assert legal(st, R, J, 3) == [11, 5]
     # . . J . . CJ . . . . .   nor on a pile Jade commands
     st = board(". . J . . CJ . . . . .")
-    assert K.destination(st, R, J, 2, 3) == -1
+    assert M.destination(st, R, J, 2, 3) == -1
     # J . . . . . . . . . .    nor deploy onto its own warrior on the entry space
     st = board("J . . . . . . . . . .")
     for cast in range(1, 6):
-        assert K.destination(st, R, J, 11, cast) == -1
+        assert M.destination(st, R, J, 11, cast) == -1
         assert legal(st, R, J, cast) == [0]
 
 
@@ -339,20 +352,20 @@ def test_stack_own_piles_allows_merging_onto_an_own_pile_only():
     R = rules(stack_own="piles")
     # . . J . . CJ . J . . .   cast 3: the rear warrior may merge onto the pile Jade commands
     st = board(". . J . . CJ . J . . .")
-    assert K.destination(st, R, J, 2, 3) == 5
+    assert M.destination(st, R, J, 2, 3) == 5
     t = play(st, R, J, 2, 3)
     assert drawing(st) == ". . . . . CJJ . J . . ."
     assert t["captures"] == (0, 0) and t["rescues"] == (0, 0) and t["deepest"] == 3
     # ... but still not onto a lone warrior of its own
-    assert K.destination(st, R, J, 5, 2) == -1
+    assert M.destination(st, R, J, 5, 2) == -1
     # deploying onto its own pile on the entry space merges; onto a lone warrior it may not
     st = board("CJ . . . . . . . . . .")
-    assert K.destination(st, R, J, 11, 4) == 0
+    assert M.destination(st, R, J, 11, 4) == 0
     play(st, R, J, 11, 4)
     assert drawing(st) == "CJJ . . . . . . . . . ."
-    assert K.destination(board("J . . . . . . . . . ."), R, J, 11, 4) == -1
+    assert M.destination(board("J . . . . . . . . . ."), R, J, 11, 4) == -1
     # under the rulebook's rule the merge is forbidden
-    assert K.destination(board(". . J . . CJ . J . . ."), rules(), J, 2, 3) == -1
+    assert M.destination(board(". . J . . CJ . J . . ."), rules(), J, 2, 3) == -1
 
 
 # --------------------------------------------------------------------------- forfeit
@@ -364,7 +377,7 @@ def test_forfeit_when_nothing_is_legal():
     for cast in range(1, 6):
         assert legal(st, R, J, cast) == []
         for mv in range(12):
-            assert K.destination(st, R, J, mv, cast) == -1
+            assert M.destination(st, R, J, mv, cast) == -1
 
 
 def test_forfeits_are_counted_and_use_up_the_cast():
@@ -383,7 +396,7 @@ def test_forfeit_counts_do_not_overflow_at_large_horizons():
 def test_horizon_ends_the_game_as_a_draw():
     o = run({"horizon": 1}, count=20)
     assert (o["casts"] == 1).all() and (o["winner"] == -1).all()
-    assert o["capped"].all() and (o["end_reason"] == K.END_HORIZON).all()
+    assert o["capped"].all() and (o["end_reason"] == END_HORIZON).all()
     o = run({"horizon": 3, "casts_per_turn": 2}, count=20)   # the horizon can fall inside a turn
     assert (o["casts"] == 3).all() and o["capped"].all()
 
@@ -398,7 +411,7 @@ def test_a_win_on_the_last_cast_is_a_win():
         c = int(o["casts"][g])
         at = run({"horizon": c}, seed=8, start=g, count=1)
         assert at["winner"][0] == o["winner"][g] and not at["capped"][0]
-        assert at["end_reason"][0] == K.END_KILLED and at["casts"][0] == c
+        assert at["end_reason"][0] == END_KILLED and at["casts"][0] == c
         before = run({"horizon": c - 1}, seed=8, start=g, count=1)
         assert before["winner"][0] == -1 and before["capped"][0] and before["casts"][0] == c - 1
     # the rulebook's horizon is 240 casts
@@ -411,24 +424,24 @@ def test_drag_reverse_runs_a_pile_home_and_kills_there():
     # . . . CJ . . . . . . .   with the regional variant a pile holding prisoners runs back
     #                          towards Jade's own home base (space 1 side)
     st = board(". . . CJ . . . . . . .")
-    assert [K.destination(st, R, J, 3, c) for c in (1, 2, 3)] == [2, 1, 0]
-    assert K.destination(st, R, J, 3, 4) == 11 and K.destination(st, R, J, 3, 5) == 11
+    assert [M.destination(st, R, J, 3, c) for c in (1, 2, 3)] == [2, 1, 0]
+    assert M.destination(st, R, J, 3, 4) == 11 and M.destination(st, R, J, 3, 5) == 11
     t = play(st, R, J, 3, 4)
     assert dead(st, C) == 1 and home(st, J) == 5 and t["kills"] == (1, 0)
     # the same pile under the rulebook runs forward
-    assert K.destination(board(". . . CJ . . . . . . ."), rules(), J, 3, 2) == 5
+    assert M.destination(board(". . . CJ . . . . . . ."), rules(), J, 3, 2) == 5
     # a lone warrior still runs forward; Cinnabar's piles run back up the track
     st = board(". . J . . . . JC . . .")
-    assert K.destination(st, R, J, 2, 2) == 4
-    assert K.destination(st, R, C, 7, 2) == 9 and K.destination(st, R, C, 7, 3) == 10
-    assert K.destination(st, R, C, 7, 4) == 11  # off past space 11: Cinnabar's home
+    assert M.destination(st, R, J, 2, 2) == 4
+    assert M.destination(st, R, C, 7, 2) == 9 and M.destination(st, R, C, 7, 3) == 10
+    assert M.destination(st, R, C, 7, 4) == 11  # off past space 11: Cinnabar's home
     # a capture turns the capturer round: . . J . . C . . .  ->  . . . . . CJ . . .
     st = board(". . J . . C . . . . .")
     play(st, R, J, 2, 3)
-    assert K.destination(st, R, J, 5, 2) == 3
+    assert M.destination(st, R, J, 5, 2) == 3
     # on the way home it may not land where it commands, and it captures what it lands on
     st = board(". J . CJ . . . . . . .")
-    assert K.destination(st, R, J, 3, 2) == -1
+    assert M.destination(st, R, J, 3, 2) == -1
     st = board(". C . CJ . . . . . . .")
     t = play(st, R, J, 3, 2)
     assert drawing(st) == ". CCJ . . . . . . . . ." and t["captures"] == (1, 0)
@@ -438,8 +451,8 @@ def test_drag_reverse_with_exit_pile():
     R = rules(drag="reverse", exit="pile")
     # . . . . . . . . . CJ J
     st = board(". . . . . . . . . CJ J")
-    assert K.destination(st, R, J, 10, 1) == -1          # lone warrior stuck at the far end
-    assert K.destination(st, R, J, 9, 2) == 7            # the pile runs home
+    assert M.destination(st, R, J, 10, 1) == -1          # lone warrior stuck at the far end
+    assert M.destination(st, R, J, 9, 2) == 7            # the pile runs home
     assert legal(st, R, J, 2) == [11, 9]
 
 
@@ -479,7 +492,8 @@ def test_first_player_alternates_between_games():
 ])
 def test_cast_distribution_matches_the_binomial(kw):
     resolved = GAME.resolve_rules(kw)
-    R, tab, thresh, vals, probs = GAME.prepare(resolved, 2)
+    R, table = GAME.prepare(resolved, 2)
+    tab, vals, probs = table
     lots = resolved["lots"]
     p = round(resolved["lot_p"] * 65536) / 65536
     expect: dict[int, float] = {}
@@ -488,15 +502,14 @@ def test_cast_distribution_matches_the_binomial(kw):
         expect[v] = expect.get(v, 0.0) + comb(lots, k) * p ** k * (1 - p) ** (lots - k)
     assert [int(v) for v in vals] == sorted(expect)
     assert np.allclose(probs, [expect[v] for v in sorted(expect)])
-    rs = np.zeros(3, np.uint64)
-    K.seed_game(rs, np.uint64(2024), np.int64(3))
+    st = empty_state()
+    seed_game(st, np.uint64(2024), np.int64(3))
     chance = Stream.substream(2024, 3, DICE, 0)
     rrules = ref.Rules(resolved)
     N = 40_000
     counts: dict[int, int] = {}
-    thresh = np.int64(thresh)
     for i in range(N):
-        c = int(K.cast_lots(rs, R, tab, thresh))
+        c = int(tab[throw_lots(st, R)])
         counts[c] = counts.get(c, 0) + 1
         if i < 2000:  # bit for bit the reference's reading of the same stream
             assert c == ref.cast_lots(chance, rrules)
@@ -507,12 +520,11 @@ def test_cast_distribution_matches_the_binomial(kw):
 
 
 def test_the_rulebook_cast_table():
-    R, tab, *_ = GAME.prepare(GAME.resolve_rules({}), 2)
-    assert list(tab) == [5, 1, 2, 3, 4]   # all blank is the longest stride
+    R, table = GAME.prepare(GAME.resolve_rules({}), 2)
+    assert list(table.spaces) == [5, 1, 2, 3, 4]   # all blank is the longest stride
     # the rarest throw: 1/16 with fair lots
-    _, _, thresh, vals, probs = GAME.prepare(GAME.resolve_rules({}), 2)
-    assert thresh == 32768
-    assert dict(zip(vals.tolist(), probs.tolist())) == {1: 4 / 16, 2: 6 / 16, 3: 4 / 16,
+    assert R.lot_threshold == 32768
+    assert dict(zip(table.values.tolist(), table.probs.tolist())) == {1: 4 / 16, 2: 6 / 16, 3: 4 / 16,
                                                         4: 1 / 16, 5: 1 / 16}
 
 
@@ -520,39 +532,46 @@ def test_the_rulebook_cast_table():
 def random_board(rng: random.Random, T: int, W: int, valid: bool):
     """A random board: each side's warriors split between home, dead and the track.
     ``valid``: piles as play makes them (a pile of two or more always holds a prisoner)."""
-    st = np.zeros(3 * T + 4, np.int64)
-    st[:T] = -1
+    st = empty_state()
+    count = st["count"]
     for s in (J, C):
         d = rng.randint(0, W - 1)
         h = rng.randint(0, W - d)
-        st[3 * T + 2 + s] = d
-        st[3 * T + s] = h
+        st["dead"][s] = d
+        st["home"][s] = h
         for _ in range(W - d - h):
-            st[(1 + s) * T + rng.randrange(T)] += 1
+            count[s, rng.randrange(T)] += 1
     for i in range(T):
-        nj, nc = st[T + i], st[2 * T + i]
+        nj, nc = count[J, i], count[C, i]
         if nj + nc == 0:
             continue
         if valid and (nj == 0 or nc == 0) and nj + nc > 1:
             # fold the extra warriors back home to keep the board playable
             s = J if nj else C
-            st[3 * T + s] += nj + nc - 1
-            st[(1 + s) * T + i] = 1
-            nj, nc = st[T + i], st[2 * T + i]
-        st[i] = J if nc == 0 else C if nj == 0 else rng.choice((J, C))
+            st["home"][s] += nj + nc - 1
+            count[s, i] = 1
+            nj, nc = count[J, i], count[C, i]
+        st["commander"][i] = J if nc == 0 else C if nj == 0 else rng.choice((J, C))
     return st
+
+
+def copy_of(st):
+    """An independent copy of a state record (in its own 1-element array)."""
+    a = np.zeros(1, S.STATE_DTYPE)
+    a[0] = st
+    return a[0]
 
 
 def to_reference(st, rrules):
     T = rrules.T
     b = ref.Board(rrules)
     for i in range(T):
-        c = int(st[i])
+        c = int(st["commander"][i])
         if c >= 0:
-            counts = (int(st[T + i]), int(st[2 * T + i]))
+            counts = (int(st["count"][J, i]), int(st["count"][C, i]))
             b.track[i] = [1 - c] * counts[1 - c] + [c] * counts[c]  # commander on top
-    b.home = [int(st[3 * T]), int(st[3 * T + 1])]
-    b.dead = [int(st[3 * T + 2]), int(st[3 * T + 3])]
+    b.home = [int(x) for x in st["home"]]
+    b.dead = [int(x) for x in st["dead"]]
     return b
 
 
@@ -564,49 +583,44 @@ VARIANTS = [{"entry": e, "exit": x, "drag": d, "stack_own": s}
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_legal_moves_agree_with_destination_on_random_boards(variant):
     """legal_moves (bit masks) = every move whose destination() is legal, in the documented
-    order, = the reference engine's legal moves; and apply_move, greedy_score and evaluate
-    agree with the reference on the same boards."""
+    order, = the reference engine's legal moves; and apply_move agrees with the reference
+    on the same boards."""
     rng = random.Random(VARIANTS.index(variant))
     for T in (4, 5, 9, 11, 23, 40):
         resolved = GAME.resolve_rules(dict(variant, track=T))
-        R = GAME.prepare(resolved, 2)[0]
+        R0 = GAME.prepare(resolved, 2)[0]
         rrules = ref.Rules(resolved)
         out = np.zeros(T + 2, np.int64)
         for _ in range(25):
             W = rng.randint(1, 8)
-            R[K.R_W] = W
+            R = R0._replace(warriors=W)
             rrules.W = W
             st = random_board(rng, T, W, valid=rng.random() < 0.7)
             rb = to_reference(st, rrules)
             for p in (J, C):
                 for cast in (1, 2, 3, rng.randint(4, T + 3), rng.randint(1, 40)):
-                    n = K.legal_moves(st, R, p, cast, out)
+                    n = M.legal_moves(st, R, p, cast, out)
                     got = [int(x) for x in out[:n]]
                     order = [T] + (list(range(T)) if p == J else list(range(T - 1, -1, -1)))
-                    want = [m for m in order if K.destination(st, R, p, m, cast) != -1]
-                    assert got == want, (variant, drawing(st), p, cast)
+                    want = [m for m in order if M.destination(st, R, p, m, cast) != -1]
+                    assert got == want, (variant, drawing(st, T), p, cast)
                     mine = [T if m == ref.DEPLOY else m for m in rb.legal_moves(p, cast)]
-                    assert got == mine, (variant, drawing(st), p, cast)
+                    assert got == mine, (variant, drawing(st, T), p, cast)
                     for m in got:
                         rm = ref.DEPLOY if m == T else m
-                        d = K.destination(st, R, p, m, cast)
+                        d = M.destination(st, R, p, m, cast)
                         rd = rb.destination(p, rm, cast)
                         assert (T if rd == ref.OFF else rd) == d
-                        assert K.greedy_score(st, R, p, m, cast) == ref.greedy_score(rb, p, rm, cast)
-                        st2 = st.copy()
-                        tally = np.zeros(K.N_TALLY, np.int64)
-                        K.apply_move(st2, R, p, m, cast, tally)
+                        st2 = copy_of(st)
+                        M.apply_move(st2, R, p, m, cast)
                         rb2 = rb.copy()
                         rec = {"kills": [0, 0], "captures": [0, 0], "rescues": [0, 0],
                                "deepest_pile": 0}
                         rb2.apply(p, rm, cast, rec)
-                        assert to_reference(st2, rrules).snapshot() == _canonical(rb2), drawing(st)
-                        assert [int(tally[K.G_KILLS + s]) for s in (0, 1)] == rec["kills"]
-                        assert [int(tally[K.G_CAPT + s]) for s in (0, 1)] == rec["captures"]
-                        assert [int(tally[K.G_RESC + s]) for s in (0, 1)] == rec["rescues"]
-                        assert int(tally[K.G_DEEP]) == rec["deepest_pile"]
-                        for side in (J, C):
-                            assert K.evaluate(st2, R, side) == ref.evaluate(rb2, side)
+                        assert to_reference(st2, rrules).snapshot() == _canonical(rb2), drawing(st, T)
+                        for k in ("kills", "captures", "rescues"):
+                            assert [int(x) for x in st2[k]] == rec[k]
+                        assert int(st2["deepest"]) == rec["deepest_pile"]
 
 
 def _canonical(b):
@@ -621,53 +635,16 @@ def _canonical(b):
     return tuple(track), tuple(b.home), tuple(b.dead)
 
 
-@pytest.mark.parametrize("depth,cpt", [(1, 1), (2, 1), (2, 2)])
-def test_search_bot_picks_the_reference_move_on_random_boards(depth, cpt):
-    rng = random.Random(depth * 10 + cpt)
-    resolved = GAME.resolve_rules({"casts_per_turn": cpt})
-    R, tab, thresh, vals, probs = GAME.prepare(resolved, 2)
-    rrules = ref.Rules(resolved)
-    T = 11
-    moves = np.zeros(T + 2, np.int64)
-    scratch = np.zeros((3, 3 * T + 4), np.int64)
-    dummy = np.zeros(K.N_TALLY, np.int64)
-    rs = np.zeros(3, np.uint64)
-    checked = 0
-    for g in range(150):
-        st = random_board(rng, T, 5, valid=True)
-        rb = to_reference(st, rrules)
-        p = rng.choice((J, C))
-        cast = rng.randint(1, 5)
-        n = K.legal_moves(st, R, p, cast, moves)
-        if n == 0:
-            continue
-        left = rng.randint(0, cpt - 1)
-        K.seed_game(rs, np.uint64(5), np.int64(g))
-        got = K.search_choice(st, R, p, cast, moves, n, depth, left, vals, probs, scratch, dummy,
-                              rs)
-        rmoves = rb.legal_moves(p, cast)
-        stream = Stream(5, g, 1 + p)
-        want = ref.search_choice(rb, p, cast, rmoves, depth, left, stream)
-        assert got == (T if want == ref.DEPLOY else want), drawing(st)
-        assert int(rs[1 + p]) == stream.state, "the same tie-break draws"
-        checked += 1
-    assert checked > 100
-
-
 # --------------------------------------------------------------------------- the bots' preferences
 def _choose(st, R, p, cast, bot="greedy", depth=2, seed=0, game=0):
     """The bot's move (its tie-break stream: that of ``game`` of ``seed``)."""
-    T = int(R[K.R_T])
-    moves = np.zeros(T + 2, np.int64)
-    n = K.legal_moves(st, R, p, cast, moves)
-    rs = np.zeros(3, np.uint64)
-    K.seed_game(rs, np.uint64(seed), np.int64(game))
+    moves = np.zeros(S.MAX_TRACK + 2, np.int64)
+    n = M.legal_moves(st, R, p, cast, moves)
+    seed_game(st, np.uint64(seed), np.int64(game))
     if bot == "greedy":
-        return int(K.greedy_choice(st, R, p, cast, moves, n, rs))
-    _, _, _, vals, probs = GAME.prepare(GAME.resolve_rules({}), 2)
-    return int(K.search_choice(st, R, p, cast, moves, n, depth, 0, vals, probs,
-                               np.zeros((3, 3 * T + 4), np.int64), np.zeros(K.N_TALLY, np.int64),
-                               rs))
+        return int(G.greedy_choice(st, R, p, cast, moves, n))
+    table = GAME.prepare(GAME.resolve_rules({}), 2)[1]
+    return int(SB.search_choice(st, R, table, p, cast, moves, n, depth, 0, S.new_scratch()[0]))
 
 
 def test_greedy_carries_off_then_captures_the_biggest_pile_then_runs_the_leader():

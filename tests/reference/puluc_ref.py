@@ -1,11 +1,14 @@
-"""A plain-Python Puluc engine, written from the rulebook (``seeds/puluc.txt``).
+"""A plain-Python Puluc engine, written from the rulebook (``seeds/puluc.txt``), that
+replays recorded games.
 
-It exists to check the jitted kernel (``sim/games/puluc/kernel.py``): given the
-same master seed, game index, rules and bots it must produce the same per-game
-record, move for move, because it reads the same random streams
-(:class:`sim.rng.Stream`).  It is also the "straightforward pure-Python engine"
-the benchmarks compare the kernel against, so :func:`play` carries nothing but
-the rules.
+It checks the jitted kernel (``sim/games/puluc/``) without a copy of its bots: a game
+recorded by the kernel (``sim.record.record_run``) is replayed here cast by cast.  Each
+cast is re-drawn from the game's own chance stream (:class:`sim.rng.Stream`, the DICE
+substream) and must equal the recorded one; each recorded move must be legal under the
+rules (:class:`IllegalAction` otherwise) and take what the record says it takes; a
+forfeit must leave no legal move; the board after every cast must equal the recorded
+snapshot.  :func:`replay` returns the game's result columns, computed from the actions
+alone, for the shared replay test (``tests/test_replay.py``) to compare with the kernel's.
 
 How the board is held (no tricks, on purpose):
 
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 from math import comb
 
+from sim.results import seat_column
 from sim.rng import DICE, Stream
 
 JADE, CINNABAR = 0, 1
@@ -37,8 +41,8 @@ DEPLOY = "deploy"
 OFF = "off"  # destination: carried off the track
 
 END_KILLED, END_HORIZON = 0, 1
-WIN_VALUE = 1.0e9
-TIE_REL = 1e-9   # search values this close (relative, at least 1e-9 absolute) are a tie
+#: the kinds of recorded event (``sim/games/puluc/actions.py``)
+EV_CAST, EV_MOVE, EV_FORFEIT = 0, 1, 2
 
 RULEBOOK = {
     "track": 11, "warriors": 5, "lots": 4, "cast_table": "standard", "lot_p": 0.5,
@@ -94,19 +98,6 @@ class Rules:
         if self.first == "cinnabar":
             return CINNABAR
         return JADE if game_index % 2 == 0 else CINNABAR  # alternate between games
-
-
-def parse_bot(spec) -> tuple[str, int]:
-    """``'random'``, ``'greedy'``, ``'search'``, ``'search:depth=1'`` or ``('search', 1)``."""
-    if isinstance(spec, tuple):
-        return spec[0], int(spec[1]) if len(spec) > 1 else 2
-    name, _, rest = str(spec).partition(":")
-    depth = 2
-    for kv in filter(None, rest.split(",")):
-        k, v = kv.split("=")
-        if k.strip() == "depth":
-            depth = int(v)
-    return name.strip(), depth
 
 
 # ------------------------------------------------------------------ the board
@@ -234,9 +225,9 @@ def census(board: Board) -> list[dict]:
 
 
 # ------------------------------------------------------------------ chance
-def cast_lots(chance: Stream, rules: Rules) -> int:
-    """Each lot uses 16 bits of a draw from the casts' stream (the game's DICE substream:
-    four lots a draw, low bits first)."""
+def throw_lots(chance: Stream, rules: Rules) -> int:
+    """How many lots land marked: each lot uses 16 bits of a draw from the casts' stream
+    (the game's DICE substream: four lots a draw, low bits first)."""
     marked = 0
     bits = 0
     for lot in range(rules.lots):
@@ -245,209 +236,173 @@ def cast_lots(chance: Stream, rules: Rules) -> int:
         if (bits & 0xFFFF) < rules.lot_threshold:
             marked += 1
         bits >>= 16
-    return rules.cast_table[marked]
+    return marked
 
 
-# ------------------------------------------------------------------ bots
-def greedy_score(board: Board, side: int, move, cast: int) -> int:
-    """Carry off enemies (1000 each, 50 per own warrior brought home), capture the biggest
-    pile (100 per enemy, 90 per own prisoner freed), and prefer the leading pile."""
-    target = board.destination(side, move, cast)
-    if move == DEPLOY:
-        own, enemies, lead = 1, 0, 0
-    else:
+def cast_lots(chance: Stream, rules: Rules) -> int:
+    """The spaces one cast moves."""
+    return rules.cast_table[throw_lots(chance, rules)]
+
+
+# ------------------------------------------------------------------ replaying a record
+class IllegalAction(AssertionError):
+    """A recorded action the rules do not allow, or a record that does not follow them."""
+
+
+class Tallies:
+    """What the result columns count, kept as the game is replayed."""
+
+    def __init__(self):
+        self.counts = {"kills": [0, 0], "captures": [0, 0], "rescues": [0, 0],
+                       "deepest_pile": 0}
+        self.forfeits = [0, 0]
+        self.casts = 0
+        self.moves = 0
+
+
+def expected_snapshot(board: Board, t: Tallies, side: int) -> list[int]:
+    """The kernel's flat snapshot row for this position (layout: ``state.unpack_snapshot``:
+    commander, Jade counts, Cinnabar counts per space, home, dead, then kills, captures,
+    rescues, forfeits per side, moves, deepest pile, casts, the side casting)."""
+    T = board.rules.T
+    commander = [pile[-1] if pile else -1 for pile in board.track]
+    jade = [pile.count(JADE) for pile in board.track]
+    cinnabar = [pile.count(CINNABAR) for pile in board.track]
+    c = t.counts
+    return (commander + jade + cinnabar + list(board.home) + list(board.dead)
+            + c["kills"] + c["captures"] + c["rescues"] + t.forfeits
+            + [t.moves, c["deepest_pile"], t.casts, side])[:3 * T + 16]
+
+
+def _next(events, i: int, kind: int, where: str):
+    if i >= len(events):
+        raise IllegalAction(f"{where}: the record ends; a {('cast', 'move', 'forfeit')[kind]} "
+                            "was due")
+    ev = [int(x) for x in events[i]]
+    if kind == EV_CAST and ev[0] != EV_CAST:
+        raise IllegalAction(f"{where}: event {i} is kind {ev[0]}, the lots were due")
+    return ev
+
+
+def _replay_cast(board: Board, t: Tallies, side: int, chance: Stream, events, i: int,
+                 where: str) -> tuple[int, bool]:
+    """Replay one cast (events ``i`` and ``i + 1``); returns (next event, side has won)."""
+    r = board.rules
+    ev = _next(events, i, EV_CAST, where)
+    marked = throw_lots(chance, r)
+    spaces = r.cast_table[marked]
+    if ev[1:5] != [-1, side, marked, spaces]:
+        raise IllegalAction(f"{where}: recorded cast {ev[1:5]} (actor, side, marked, spaces), "
+                            f"the rules and the stream give {[-1, side, marked, spaces]}")
+    t.casts += 1
+    legal = board.legal_moves(side, spaces)
+    ev = _next(events, i + 1, EV_MOVE, where)
+    if ev[0] == EV_FORFEIT:
+        if ev[1] != side or ev[2] != spaces:
+            raise IllegalAction(f"{where}: forfeit {ev} by the wrong side or of the wrong cast")
+        if legal:
+            raise IllegalAction(f"{where}: {SIDE_NAMES[side]} forfeited {spaces} with legal "
+                                f"moves {legal}")
+        t.forfeits[side] += 1
+        return i + 2, False
+    if ev[0] != EV_MOVE or ev[1] != side:
+        raise IllegalAction(f"{where}: event {ev} where {SIDE_NAMES[side]}'s move was due")
+    code = ev[2]
+    move = DEPLOY if code == r.T else code
+    if move not in legal:
+        raise IllegalAction(f"{where}: {SIDE_NAMES[side]} cannot play {move} with {spaces} "
+                            f"(legal: {legal}) on {board.drawing()}")
+    dest = board.destination(side, move, spaces)
+    want = [r.T if dest == OFF else dest, 0, 0, 0, 0]
+    if dest == OFF:
         pile = board.track[move]
-        own = sum(1 for s in pile if s == side)
-        enemies = len(pile) - own
-        lead = board.steps(side, move) + 1
-    score = lead
-    if target == OFF:
-        score += 1000 * enemies + 50 * own
-    elif board.commander(target) == 1 - side:
-        below = board.track[target]
-        d_own = sum(1 for s in below if s == side)
-        score += 100 * (len(below) - d_own) + 90 * d_own
-    return score
+        want[3] = sum(1 for s in pile if s != side)
+        want[4] = sum(1 for s in pile if s == side)
+    elif board.commander(dest) == 1 - side:
+        below = board.track[dest]
+        want[1] = sum(1 for s in below if s != side)
+        want[2] = sum(1 for s in below if s == side)
+    if ev[3:8] != want:
+        raise IllegalAction(f"{where}: move {move} recorded as (target, captured, freed, "
+                            f"killed, home) {ev[3:8]}, the rules give {want}")
+    board.apply(side, move, spaces, t.counts)
+    t.moves += 1
+    return i + 2, board.won(side)
 
 
-def greedy_choice(board: Board, side: int, cast: int, moves: list, stream: Stream):
-    """The best-scoring move; equal scores are equally likely: scanning the moves, the k-th
-    move found equal to the best so far takes its place with probability 1/k (one draw on
-    the bot's own stream per tie, none without a tie)."""
-    best, best_score = moves[0], greedy_score(board, side, moves[0], cast)
-    ties = 1
-    for move in moves[1:]:
-        s = greedy_score(board, side, move, cast)
-        if s > best_score:
-            best, best_score, ties = move, s, 1
-        elif s == best_score:
-            ties += 1
-            if stream.rand_int(ties) == 0:
-                best = move
-    return best
-
-
-def same_value(a: float, b: float) -> bool:
-    """An exact tie of two search values."""
-    return abs(a - b) <= TIE_REL * max(1.0, abs(b))
-
-
-def evaluate(board: Board, side: int) -> float:
-    """Zero-sum value for ``side``: kills, plus each pile's prisoners weighted by how close
-    they are to dying, plus a little progress."""
-    r = board.rules
-    enemy = 1 - side
-    if board.dead[enemy] >= r.W:
-        return WIN_VALUE
-    if board.dead[side] >= r.W:
-        return -WIN_VALUE
-    v = 1000.0 * (board.dead[enemy] - board.dead[side])
-    for i in range(r.T):
-        pile = board.track[i]
-        if not pile:
-            continue
-        owner = pile[-1]
-        held = sum(1 for s in pile if s != owner)   # enemies under the commander
-        steps = board.steps(owner, i)
-        if r.drag == "reverse" and len(pile) > 1:
-            dist = steps + 1          # runs back home to kill
-        else:
-            dist = r.T - steps        # runs to the far end
-        worth = held * (200.0 + 400.0 * (r.T + 1 - dist) / (r.T + 1)) + 5.0 * steps
-        if owner == side:
-            v += worth
-        else:
-            v -= worth
-    return v
-
-
-def search_choice(board: Board, side: int, cast: int, moves: list, depth: int,
-                  casts_left_in_turn: int, stream: Stream):
-    """Expectiminimax: each of our moves; at depth 2 also every cast of whoever casts next
-    (weighted by its chance) and that side's best reply, judged by :func:`evaluate`.
-    A winning move is played at once (there is at most one); exact ties (within
-    :data:`TIE_REL` of the first best value) are broken as in :func:`greedy_choice`."""
-    r = board.rules
-    nxt = side if casts_left_in_turn > 0 else 1 - side
-    best, best_v, ties = moves[0], None, 0
-    for move in moves:
-        after = board.copy()
-        after.apply(side, move, cast)
-        if after.won(side):
-            return move
-        if depth <= 1:
-            v = evaluate(after, side)
-        else:
-            v = 0.0
-            for cv, prob in zip(r.cast_values, r.cast_probs):
-                replies = after.legal_moves(nxt, cv)
-                if not replies:
-                    v += prob * evaluate(after, side)
-                    continue
-                bv = -float("inf")
-                for reply in replies:
-                    b2 = after.copy()
-                    b2.apply(nxt, reply, cv)
-                    e = evaluate(b2, nxt)
-                    if e > bv:
-                        bv = e
-                v += prob * (bv if nxt == side else -bv)
-        if best_v is None or (v > best_v and not same_value(v, best_v)):
-            best, best_v, ties = move, v, 1
-        elif same_value(v, best_v):
-            ties += 1
-            if stream.rand_int(ties) == 0:
-                best = move
-    return best
-
-
-# ------------------------------------------------------------------ a game
-def _play(seed: int, game_index: int, rules, bots, trace: list | None):
-    if not isinstance(rules, Rules):
-        rules = Rules(rules)
-    bots = [parse_bot(b) for b in bots]
-    chance = Stream.substream(seed, game_index, DICE, 0)   # the casts, nothing else
-    bot_streams = [Stream(seed, game_index, 1 + s) for s in (JADE, CINNABAR)]
+def replay(record, trace: list | None = None) -> dict:
+    """Replay a recorded game (``sim.record.Record``) under its rules; returns its result
+    columns (per-seat columns named by ``sim.results.seat_column``).  ``trace``: a list
+    that receives, after every cast, (side, cast number, board snapshot)."""
+    rules = Rules(record.rules)
+    events = record.events
+    snaps = record.snapshots
+    chance = Stream.substream(record.seed, record.index, DICE, 0)   # the casts, nothing else
     board = Board(rules)
-    record = {"kills": [0, 0], "captures": [0, 0], "rescues": [0, 0], "forfeits": [0, 0],
-              "deepest_pile": 0}
-    first = rules.first_player(game_index)
-    side = first
-    casts = 0
-    moves_made = 0
+    t = Tallies()
+    first = rules.first_player(record.index)
+    side, i = first, 0
     winner, end_reason = -1, None
     while end_reason is None:
-        for k in range(rules.casts_per_turn):
-            cast = cast_lots(chance, rules)
-            casts += 1
-            moves = board.legal_moves(side, cast)
-            if not moves:
-                record["forfeits"][side] += 1          # nothing can use the cast
-                move = None
-            else:
-                name, depth = bots[side]
-                if name == "random":
-                    move = moves[bot_streams[side].rand_int(len(moves))]
-                elif name == "greedy":
-                    move = greedy_choice(board, side, cast, moves, bot_streams[side])
-                elif name == "search":
-                    move = search_choice(board, side, cast, moves, depth,
-                                         rules.casts_per_turn - 1 - k, bot_streams[side])
-                else:
-                    raise ValueError(f"unknown bot {name!r}")
-                board.apply(side, move, cast, record)
-                moves_made += 1
+        for _ in range(rules.casts_per_turn):
+            where = f"game {record.index} cast {t.casts + 1}"
+            i, won = _replay_cast(board, t, side, chance, events, i, where)
+            if snaps is not None and t.casts <= len(snaps):
+                row = [int(x) for x in snaps[t.casts - 1]]
+                want = expected_snapshot(board, t, side)
+                if row != want:
+                    raise IllegalAction(f"{where}: the recorded state {row} is not the board "
+                                        f"the actions make {want}")
             if trace is not None:
-                trace.append({"cast_no": casts, "side": side, "cast": cast, "legal": moves,
-                              "move": move, "state": board.snapshot()})
-            if move is not None and board.won(side):
+                trace.append((side, t.casts, board.snapshot()))
+            if won:
                 winner, end_reason = side, END_KILLED
                 break
-            if casts >= rules.horizon:                    # abandoned as a draw
+            if t.casts >= rules.horizon:                    # abandoned as a draw
                 end_reason = END_HORIZON
                 break
         side = 1 - side
-    return {
-        "winner": winner, "end_reason": end_reason, "capped": end_reason == END_HORIZON,
-        "first_player": first, "casts": casts, "moves": moves_made,
-        "deepest_pile": record["deepest_pile"], "kills": tuple(record["kills"]),
-        "captures": tuple(record["captures"]), "rescues": tuple(record["rescues"]),
-        "forfeits": tuple(record["forfeits"]),
-    }, board
+    if i != len(events):
+        raise IllegalAction(f"game {record.index}: {len(events) - i} events after the end")
+    c = t.counts
+    out = {"winner": winner, "end_reason": end_reason, "capped": end_reason == END_HORIZON,
+           "first_player": first, "casts": t.casts, "moves": t.moves,
+           "deepest_pile": c["deepest_pile"]}
+    for s in (JADE, CINNABAR):
+        out[seat_column("win", s)] = 1.0 if winner == s else 0.0
+        for name, v in (("kills", c["kills"]), ("captures", c["captures"]),
+                        ("rescues", c["rescues"]), ("forfeits", t.forfeits)):
+            out[seat_column(name, s)] = v[s]
+    return out
 
 
-def play(seed: int, game_index: int, rules=None, bots=("random", "random")) -> dict:
-    """Play one game; the per-game record the kernel's ``run_chunk`` writes."""
-    result, _ = _play(seed, game_index, rules, bots, None)
-    return result
+# ------------------------------------------------------------------ what the replay test covers
+def _cases():
+    bots_all = ["random,random", "greedy,greedy", "search,search", "search:depth=1,greedy",
+                "random,search", "greedy,random"]
+    cases = [{"players": 2, "bots": b, "rules": {}, "games": n, "seed": 7}
+             for b, n in zip(bots_all, (300, 200, 40, 100, 60, 200))]
+    readings = [{"entry": "cast"}, {"exit": "pile"}, {"drag": "reverse"},
+                {"stack_own": "piles"}, {"lot_p": 0.45}, {"lot_p": 0.55}, {"track": 9},
+                {"track": 9, "exit": "pile", "drag": "reverse", "stack_own": "piles",
+                 "entry": "cast"},
+                {"casts_per_turn": 2, "first": "cinnabar"}, {"first": "jade", "horizon": 30},
+                {"lots": 3, "cast_table": "3,1,2,3", "warriors": 3},
+                {"track": 5, "warriors": 6, "cast_table": "2,1,1,3,6", "horizon": 60},
+                {"track": 40, "warriors": 2, "lots": 8, "lot_p": 0.3}]
+    for k, rules in enumerate(readings):
+        bots = ("random,greedy", "greedy,search:depth=1", "search,random")[k % 3]
+        cases.append({"players": 2, "bots": bots, "rules": rules,
+                      "games": 30 if "search," in bots else 100, "seed": 100 + k})
+    return cases
 
 
-def play_trace(seed: int, game_index: int, rules=None, bots=("random", "random")):
-    """Play one game and return ``(record, trace)``; the trace has one entry per cast:
-    ``cast_no``, ``side``, ``cast``, ``legal`` (the legal moves), ``move`` (None for a
-    forfeit) and ``state`` (track, home, dead after the cast)."""
-    trace: list = []
-    result, _ = _play(seed, game_index, rules, bots, trace)
-    return result, trace
+#: the recorded games ``tests/test_replay.py`` replays: every bot (search at depths 1 and 2),
+#: the one player count (2), every reading and variant and a few odd rule sets
+REPLAY_CASES = _cases()
 
 
 def snapshot_census(state, side: int) -> int:
     """Warriors of ``side`` in a trace ``state`` (track + home + dead)."""
     track, home, dead = state
     return sum(1 for pile in track for s in pile if s == side) + home[side] + dead[side]
-
-
-def snapshot_drawing(state) -> str:
-    track, home, dead = state
-    cells = ["".join("JC"[s] for s in pile) or "." for pile in track]
-    return f"J{home[0]}/{dead[0]}x | " + " ".join(cells) + f" | C{home[1]}/{dead[1]}x"
-
-
-def pile_counts(state) -> list[tuple[int, int, int]]:
-    """Per space: (commander or -1, Jade count, Cinnabar count): the kernel's layout."""
-    track, _, _ = state
-    out = []
-    for pile in track:
-        out.append((pile[-1] if pile else -1, sum(1 for s in pile if s == JADE),
-                    sum(1 for s in pile if s == CINNABAR)))
-    return out

@@ -1,15 +1,13 @@
 """Puluc (Bul): the declaration the runner, CLI and reports read."""
 from __future__ import annotations
 
-from math import comb
 from pathlib import Path
 
-import numpy as np
-
 from ...game import Bot, Column, Game
-from ...results import allocate
-from ...params import Param, ParamError
-from . import kernel as K
+from ...params import Param
+from .actions import ACTIONS
+from .play import BOT_GREEDY, BOT_RANDOM, BOT_SEARCH, record_shape, run_chunk
+from .setup import prepare
 
 SEATS = ["Jade", "Cinnabar"]
 RULES_DOC = str(Path(__file__).resolve().parents[3] / "seeds" / "puluc" / "RULES.md")
@@ -60,12 +58,12 @@ PARAMS = (
 )
 
 BOTS = (
-    Bot("random", K.BOT_RANDOM, "uniform over the distinct legal moves (deploy is one move, "
+    Bot("random", BOT_RANDOM, "uniform over the distinct legal moves (deploy is one move, "
         "each pile you command is one); a forfeit draws nothing"),
-    Bot("greedy", K.BOT_GREEDY, "one-ply heuristic: carry off the most enemies, else capture "
+    Bot("greedy", BOT_GREEDY, "one-ply heuristic: carry off the most enemies, else capture "
         "the biggest pile, else run the leading pile; equal scores: a uniform draw on its own "
         "stream"),
-    Bot("search", K.BOT_SEARCH, "expectiminimax: each of its moves, then every cast of the next "
+    Bot("search", BOT_SEARCH, "expectiminimax: each of its moves, then every cast of the next "
         "caster and that side's best reply, scored by a material-and-progress evaluation; "
         "equal values (within 1e-9, relative): a uniform draw on its own stream",
         params=(Param("depth", 2, "1: evaluate own move only; 2: also every next cast and reply",
@@ -81,70 +79,6 @@ COLUMNS = (
     Column("rescues", "int32", "own prisoners freed by those captures", per_seat=True),
     Column("forfeits", "int32", "casts this side had to forfeit", per_seat=True),
 )
-
-_CHOICE_CODES = {
-    "entry": {"space": K.ENTRY_SPACE, "cast": K.ENTRY_CAST},
-    "exit": {"any": K.EXIT_ANY, "pile": K.EXIT_PILE},
-    "drag": {"forward": K.DRAG_FORWARD, "reverse": K.DRAG_REVERSE},
-    "first": {"alternate": K.FIRST_ALTERNATE, "jade": K.FIRST_JADE, "cinnabar": K.FIRST_CINNABAR},
-    "stack_own": {"never": K.STACK_NEVER, "piles": K.STACK_PILES},
-}
-
-
-def cast_table(rules: dict) -> np.ndarray:
-    lots = rules["lots"]
-    tab = rules["cast_table"]
-    if tab == "standard":
-        return np.array([lots + 1] + list(range(1, lots + 1)), dtype=np.int64)
-    if len(tab) != lots + 1:
-        raise ParamError(f"parameter 'cast_table' needs {lots + 1} values (for 0..{lots} marked "
-                         f"lots), got {len(tab)}")
-    return np.array(tab, dtype=np.int64)
-
-
-def prepare(rules: dict, players: int):
-    """Rule values as the kernel's arrays: (R, cast table, lot threshold, cast values, probabilities)."""
-    R = np.zeros(K.N_RULES, dtype=np.int64)
-    R[K.R_T] = rules["track"]
-    R[K.R_W] = rules["warriors"]
-    R[K.R_LOTS] = rules["lots"]
-    R[K.R_CPT] = rules["casts_per_turn"]
-    R[K.R_ENTRY] = _CHOICE_CODES["entry"][rules["entry"]]
-    R[K.R_EXIT] = _CHOICE_CODES["exit"][rules["exit"]]
-    R[K.R_DRAG] = _CHOICE_CODES["drag"][rules["drag"]]
-    R[K.R_HORIZON] = rules["horizon"]
-    R[K.R_FIRST] = _CHOICE_CODES["first"][rules["first"]]
-    R[K.R_STACK] = _CHOICE_CODES["stack_own"][rules["stack_own"]]
-    tab = cast_table(rules)
-    thresh = int(round(float(rules["lot_p"]) * 65536))
-    p = thresh / 65536  # the probability the kernel really uses
-    lots = rules["lots"]
-    dist: dict[int, float] = {}
-    for k in range(lots + 1):
-        dist[int(tab[k])] = dist.get(int(tab[k]), 0.0) + comb(lots, k) * p ** k * (1 - p) ** (lots - k)
-    vals = np.array(sorted(dist), dtype=np.int64)
-    probs = np.array([dist[v] for v in vals], dtype=np.float64)
-    return R, tab, thresh, vals, probs
-
-
-def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params):
-    R, tab, thresh, vals, probs = ctx
-    out = allocate(GAME, players, count)
-    # The rule values go in as a tuple: they live in registers, whereas an int64 array could
-    # alias the board the kernel writes, so every read of a rule after a store was reloaded
-    # (1.7x faster, same games).
-    Rt = tuple(int(x) for x in R)
-    K.run_games(np.uint64(seed), np.int64(start), np.int64(count), Rt, tab, np.int64(thresh), vals, probs,
-                bot_ids, bot_params, out["winner"], out["end_reason"], out["first_player"],
-                out["casts"], out["moves"], out["deepest_pile"], out["kills"], out["captures"],
-                out["rescues"], out["forfeits"])
-    out["capped"] = out["end_reason"] == K.END_HORIZON
-    win = np.zeros((count, 2), np.float32)
-    for s in range(2):
-        win[:, s] = out["winner"] == s
-    out["win"] = win
-    return out
-
 
 GAME = Game(
     name="puluc",
@@ -163,6 +97,9 @@ GAME = Game(
     prepare=prepare,
     run_chunk=run_chunk,
     rules_doc=RULES_DOC,
+    actions=ACTIONS,
+    record_shape=record_shape,
+    show_module="sim.games.puluc.show",
     highlight=("kills", "captures", "rescues", "forfeits"),
     # sim robust: bots from the strongest (skill: search > greedy > random)
     strength=("search", "greedy", "random"),

@@ -1,0 +1,1 @@
+"""Puluc's bots, one module each: random, greedy, search."""
