@@ -58,10 +58,18 @@ def show_game(game, seed, index: int, rules=None, bots=None, players=None) -> Sh
     mod = importlib.import_module(game.show_module) if game.show_module else None
     narrate = getattr(mod, "narrate", None)
     draw = getattr(mod, "draw", None)
-    texts = list(narrate(rec, seats)) if narrate else describe(game, rec.events, seats)
     snaps = rec.snapshots if rec.snapshots is not None and draw else np.zeros((0, 1))
-    boards = [draw(row, rec) for row in snaps]
-    turns = [(t, boards[i] if i < len(boards) else "") for i, t in enumerate(texts)]
+    turns_of = getattr(mod, "turns", None)
+    if turns_of is not None:
+        # the game says which board follows which line: (text, snapshot index or None)
+        pairs = list(turns_of(rec, seats))
+    else:
+        # no pairing declared: the lines, then the boards in order after them
+        pairs = [(t, None) for t in (narrate(rec, seats) if narrate else describe(game, rec.events, seats))]
+    shown = {k for _, k in pairs if k is not None and 0 <= k < len(snaps)}
+    turns = [(t, draw(snaps[k], rec) if k is not None and 0 <= k < len(snaps) else "")
+             for t, k in pairs]
+    boards = [draw(snaps[k], rec) for k in range(len(snaps)) if k not in shown]
     cols = rec.columns
     w = int(cols.get("winner", -1))
     reason = game.end_reasons[int(cols["end_reason"])] if "end_reason" in cols else "?"
@@ -77,7 +85,7 @@ def show_game(game, seed, index: int, rules=None, bots=None, players=None) -> Sh
         outcome=f"{who}; ended: {reason}; {length} {game.length_unit}.",
         command=show_command(game, rec.seed, index, rec.players, rec.bots, spec_rules),
         turns=turns,
-        extra_boards=boards[len(texts):],
+        extra_boards=boards,
     )
 
 

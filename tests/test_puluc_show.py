@@ -71,7 +71,7 @@ def test_the_board_shows_every_warrior(games):
         actions = [ev for ev in r.events if ev[0] != EV_CAST]
         for row in r.snapshots:
             s = unpack_snapshot(row, T)
-            lines = show.draw(row, r).splitlines()
+            lines = show.draw(row, r, with_text=True).splitlines()
             header, told = lines[0], lines[1]
             assert f"After cast {s['casts']} " in header
             assert f"Jade home {s['home'][0]}, dead {s['dead'][0]}" in header
@@ -106,3 +106,15 @@ def test_a_hand_read_game_start():
     # the first cast of a game can only deploy: nothing is on the track yet
     assert f"{first} deploys a warrior onto space {1 if first == 'Jade' else r.rules['track']}" in lines[1]
     assert show.draw(r.snapshots[0], r).startswith(f"After cast 1 ({first} cast)")
+
+
+def test_sim_show_pairs_each_cast_with_the_board_after_it(games):
+    """``turns``: the line of cast k is followed by the track after cast k (snapshot k - 1);
+    the introduction and the result have no board."""
+    for r in games[:3]:
+        pairs = show.turns(r, NAMES)
+        assert pairs[0][1] is None and pairs[-1][1] is None
+        for text, k in pairs[1:-1]:
+            s = unpack_snapshot(r.snapshots[k], r.rules["track"])
+            assert text.startswith(f"Cast {s['casts']}:")
+        assert [t for t, _ in pairs] == show.narrate(r, NAMES)

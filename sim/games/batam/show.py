@@ -167,6 +167,38 @@ def narrate(record, seat_names) -> list[str]:
     return t.lines
 
 
+_SAILING = (S.E_STEP, S.E_STOP, S.E_CARD, S.E_RANSOM, S.E_SELL, S.E_EFFECT)
+
+
+def turns(record, seat_names) -> list[tuple]:
+    """``sim show``'s pairing: (line, snapshot index or None).  The kernel copies the state
+    after each ship's voyage; a voyage is the run of sailing events (steps, stop, cards,
+    ransoms, sales, effects) of one seat, so the board follows the voyage's last line.
+    Where the voyages found do not match the snapshots one for one, no board is paired
+    (``sim show`` then prints the boards after the story)."""
+    t = _Teller(record, seat_names)
+    ends = []                         # line count at the end of each voyage
+    sailing = None                    # the seat whose voyage is being told
+    for ev in record.events:
+        kind, a, f = int(ev[0]), int(ev[1]), [int(x) for x in ev[2:]]
+        seat = f[3] if kind == S.E_CARD else a
+        starts = kind in (S.E_STEP, S.E_STOP) and sailing is not None and seat != sailing
+        if sailing is not None and (kind not in _SAILING or starts):
+            t.flush()
+            ends.append(len(t.lines))
+            sailing = None
+        if kind in _SAILING and sailing is None:
+            sailing = seat
+        t.event(kind, a, f)
+    t.flush()
+    if sailing is not None:
+        ends.append(len(t.lines))
+    lines = narrate(record, seat_names)
+    snaps = 0 if record.snapshots is None else len(record.snapshots)
+    at = {n - 1: k for k, n in enumerate(ends)} if len(ends) == snaps else {}
+    return [(text, at.get(i)) for i, text in enumerate(lines)]
+
+
 def draw(snapshot_row, record) -> str:
     """The map (``~`` sea, ``*`` compass, ``#`` land, harbours by their islands' letters) with
     the ships (their seats' initials in lower case; a count where several share a harbour)

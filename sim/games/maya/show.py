@@ -138,6 +138,12 @@ def _final_lines(record, seat_names):
 
 def narrate(record, seat_names) -> list[str]:
     """The game in the rulebook's words, one line per event (and the result)."""
+    return [text for text, _ in turns(record, seat_names)]
+
+
+def turns(record, seat_names) -> list[tuple]:
+    """``sim show``'s pairing: (line, snapshot index or None).  Snapshot 0 is the board as
+    set up (drawn after the last set-up line), snapshot t the board after exchange t."""
     from . import GAME
     kinds = {a.code: a for a in GAME.actions}
     colours = _colours(record)
@@ -149,17 +155,20 @@ def narrate(record, seat_names) -> list[str]:
         actor = int(ev[1])
         f = {name: int(ev[2 + j]) for j, name in enumerate(a.fields)}
         if a.name == "exchange":
+            if turn == 0 and lines:          # the board as set up, after the set-up lines
+                lines[-1] = (lines[-1][0], 0)
             turn += 1
-            lines.append(_exchange_line(f, actor, turn, record, seat_names, colours,
-                                        _snapshot(record, turn - 1), _snapshot(record, turn)))
+            lines.append((_exchange_line(f, actor, turn, record, seat_names, colours,
+                                         _snapshot(record, turn - 1), _snapshot(record, turn)), turn))
         elif a.name == "declare":
             bonus = f" and takes the centre bonus of {f['bonus']}" if f["bonus"] else ""
-            lines.append(f"{_who(actor, seat_names)} declares the end of the game{bonus}.")
+            lines.append((f"{_who(actor, seat_names)} declares the end of the game{bonus}.", None))
         elif a.name == "play_on":
-            lines.append(f"{_who(actor, seat_names)} could declare the end and plays on.")
+            lines.append((f"{_who(actor, seat_names)} could declare the end and plays on.", None))
         else:
-            lines += _set_up_lines(record, (a.name, actor, f), seat_names, colours, L)
-    return lines + _final_lines(record, seat_names)
+            lines += [(t, None) for t in _set_up_lines(record, (a.name, actor, f), seat_names,
+                                                       colours, L)]
+    return lines + [(t, None) for t in _final_lines(record, seat_names)]
 
 
 def draw(snapshot_row, record) -> str:

@@ -88,6 +88,14 @@ def narrate(record, seat_names) -> list[str]:
     return lines
 
 
+def turns(record, seat_names) -> list[tuple]:
+    """``sim show``'s pairing: (line, snapshot index or None).  The board drawn after cast k
+    is snapshot k - 1 (the kernel copies the track after every cast)."""
+    lines = narrate(record, seat_names)
+    n = len(lines) - 2          # the first line introduces the game, the last gives the result
+    return ([(lines[0], None)] + [(lines[1 + k], k) for k in range(n)] + [(lines[-1], None)])
+
+
 def casts_and_actions(record) -> list[tuple]:
     """The record's events paired: (cast event, the move or forfeit that followed it)."""
     ev = list(record.events)
@@ -120,7 +128,7 @@ def result_line(record, names) -> str:
     return f"Draw: {casts} casts without a result, the game is abandoned ({END_REASONS[1]})."
 
 
-def draw(snapshot_row, record) -> str:
+def draw(snapshot_row, record, with_text: bool = False) -> str:
     """The track after a cast, as text: piles bottom up with the commander on top (the
     kernel keeps counts, so prisoners are drawn under their captor's own warriors)."""
     rules = record.rules
@@ -149,7 +157,8 @@ def draw(snapshot_row, record) -> str:
     pairs = casts_and_actions(record)
     if 1 <= s["casts"] <= len(pairs):
         cast, action = pairs[s["casts"] - 1]
-        out.append(cast_line(record, s["casts"], cast, action, names))
+        if with_text:
+            out.append(cast_line(record, s["casts"], cast, action, names))
         if int(action[0]) == EV_MOVE and int(action[3]) < T:   # the space landed on
             numbers += "\n" + (" " * (w * int(action[3]) + w // 2) + "^").rstrip()
     out += rows + [numbers, f"{names[0]} runs 1 -> {T};  {names[1]} runs {T} -> 1"]

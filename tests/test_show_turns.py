@@ -1,0 +1,48 @@
+"""``sim show`` pairs each board with the line it follows: every game's ``turns`` shows each
+snapshot once, in order, beside the line the game says (and tells the same story as
+``narrate``)."""
+import importlib
+
+import pytest
+
+from analysis.show import show_game, show_text
+from sim.games import get, names
+from sim.record import record_run
+
+CASES = {"puluc": [{}], "maya": [{}, {"players": 3}],
+         "batam": [{"players": 2}, {"players": 4}, {"players": 3, "bots": "random"}]}
+
+
+@pytest.mark.parametrize("name", [n for n in names() if n in CASES])
+def test_each_snapshot_is_drawn_once_in_order(name):
+    game = get(name)
+    mod = importlib.import_module(game.show_module)
+    for case in CASES[name]:
+        for r in record_run(name, range(4), **case):
+            seats = list(game.seat_names(r.players))
+            pairs = mod.turns(r, seats)
+            assert [t for t, _ in pairs] == list(mod.narrate(r, seats))
+            shown = [k for _, k in pairs if k is not None]
+            assert shown == sorted(shown) and len(set(shown)) == len(shown)
+            assert shown == list(range(shown[0], shown[0] + len(shown)))   # none skipped
+            assert len(shown) == min(len(r.snapshots), len(shown)) > 0
+
+
+def test_batam_boards_follow_the_voyages():
+    game = get("batam")
+    mod = importlib.import_module(game.show_module)
+    r = record_run("batam", [1], players=3)[0]
+    pairs = mod.turns(r, list(game.seat_names(3)))
+    assert sum(k is not None for _, k in pairs) == len(r.snapshots)
+    for text, k in pairs:
+        if k is not None:   # the line before a board is told of a ship at sea or in harbour
+            assert any(w in text for w in ("sails", "stays", "sells", "draws", "pirate", "tradewind",
+                                            "treasure", "stops", "ransom", "maps")), text
+
+
+def test_the_printed_game_has_one_board_per_cast():
+    s = show_game(get("puluc"), 1, 2)
+    text = show_text(s)
+    casts = int(s.record.columns["casts"])
+    assert text.count("After cast ") == casts
+    assert not s.extra_boards
