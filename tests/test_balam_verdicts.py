@@ -1,6 +1,7 @@
 """Balam verdicts a designer can trust: a random site layout per game, ties broken on the
 bots' own streams, chance split by purpose (card impact on the same games), safe file
 names, and the report's tile figure."""
+import functools
 import json
 
 import numpy as np
@@ -22,12 +23,19 @@ def run(players, bots, rules=None, n=200, seed=1, start=0):
     return GAME.run_chunk(ctx, players, seed, start, n, ids, par)
 
 
-def layout_of(game, random=True, seed=3, board="default"):
-    """The kernel's layout of game ``game``: (perm, info) (perm[s] = the printed tile on
-    cell s)."""
+@functools.lru_cache(maxsize=None)
+def _layout_setup(random, board):
+    """The printed tiles and the prepared rules (prepared once: the test draws thousands)."""
     tinfo = D.load_board(D.resolve_file(board, "board")).info
     R = GAME.prepare(GAME.resolve_rules({"layout": "random" if random else "fixed",
                                          "board": board}), 2)[0]
+    return tinfo, R
+
+
+def layout_of(game, random=True, seed=3, board="default"):
+    """The kernel's layout of game ``game``: (perm, info) (perm[s] = the printed tile on
+    cell s)."""
+    tinfo, R = _layout_setup(random, board)
     rs = np.zeros(K.NRS, np.uint64)
     info = np.zeros_like(tinfo)
     perm = np.zeros(len(tinfo), np.int64)
