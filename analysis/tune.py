@@ -516,6 +516,28 @@ def tune(game_name: str, params, targets, budget="2e5", players=None, bots=None,
                             for t in tg) + f"  ({b.moments.n:,} games)")
     if not cands:
         raise UsageError("the budget allows no candidate")
+    # nothing new to propose and games left: race on every candidate not clearly beaten (the
+    # most promising first: the lowest loss less two standard errors), a rung at a time
+    while spent + ladder[0] <= budget:
+        pool = []
+        for c in cands:
+            r = next((k for k, n in enumerate(ladder) if n == c.moments.n), None)
+            if r is None or r + 1 >= len(ladder) or spent + ladder[r + 1] - ladder[r] > budget:
+                continue
+            if _beaten(c, cands, tg, sides):
+                continue
+            L, SE = _losses(tg, c.moments, sides)
+            pool.append((float((L - 2 * SE).sum()), c.number, c, r))
+        if not pool:
+            break
+        _, _, c, r = min(pool)
+        _play_batch(game, [c], spaces, p, bots, seed, ladder[r], ladder[r + 1] - ladder[r], jobs,
+                    backend, fixed)
+        spent += ladder[r + 1] - ladder[r]
+        c.rung_losses[r + 1] = _losses(tg, c.moments, sides)[0]
+        say(f"{spent:>9,} games  raced on: {c.label()} to {c.moments.n:,} games")
+    for c in cands:
+        c.stopped = "" if c.moments.n >= ladder[-1] else f"after {c.moments.n:,} games"
     search_s = time.perf_counter() - t0
     finalists = _rank(cands, tg, sides, multi)
     finalists = finalists[:top] if not multi else _front(finalists, tg, sides)[:max(top, 5)]
@@ -526,10 +548,17 @@ def tune(game_name: str, params, targets, budget="2e5", players=None, bots=None,
     rulebook = Candidate(-1, {s.name: _rulebook_value(game, s) for s in spaces})
     replay = [Candidate(c.number, c.values) for c in finalists]
     _play_batch(game, [rulebook] + replay, spaces, p, bots, final_seed, 0, final_n, jobs, backend, fixed)
+    # the verdict's order: the replay's own losses (independent of the search's games)
+    replay.sort(key=lambda c: (float(_losses(tg, c.moments, sides)[0].sum()), c.number))
     final = [("rulebook", rulebook.values, rulebook.moments)] + \
         [(c.label(), c.values, c.moments) for c in replay]
     seconds = time.perf_counter() - t0
     notes = _guard_rails(spaces, tg, replay, sides, final_n, len(finalists))
+    if spent + ladder[0] <= budget:
+        why = (f"every one of the range's {int(size):,} candidates was measured" if len(seen) >= size
+               else "the sampler proposed only candidates already measured")
+        why += ", and every candidate not clearly beaten reached the last rung"
+        notes.insert(0, f"the search stopped after {spent:,} of the budget's {budget:,} games: {why}")
     res = TuneResult(game, p, spaces, tg, cands, ladder, finalists, final, final_seed, final_n,
                      spent, seconds, bots_l, seed, notes, [], {})
     res.verdict = verdict_lines(res)
@@ -581,14 +610,20 @@ def _contender(c, r, cands, tg, sides, eta, multi) -> bool:
         cut = ls[max(0, math.ceil(len(ls) / eta) - 1)]
         if c.rung_losses[r][0] > cut:
             return False
+    return not _beaten(c, cands, tg, sides)
+
+
+def _beaten(c, cands, tg, sides) -> bool:
+    """A candidate measured on at least as many games is better by more than two standard
+    errors of both, in every target."""
     L, SE = _losses(tg, c.moments, sides)
     for x in cands:
         if x is c or x.moments.n < c.moments.n:
             continue
         Lx, SEx = _losses(tg, x.moments, sides)
         if np.all(Lx + 2 * SEx < L - 2 * SE):
-            return False
-    return True
+            return True
+    return False
 
 
 def _dominates(a, b) -> bool:
@@ -677,8 +712,30 @@ def verdict_lines(res: TuneResult) -> list[str]:
                 missed.append(t)
         for t in missed:
             lines.append(f"No candidate found reaches {t.metric.name} {t.wanted()}: the best's 95% "
-                         "interval excludes it.")
+                         "interval excludes it." + _crossing(res, t, sides))
     return lines
+
+
+def _crossing(res, t, sides) -> str:
+    """For one whole-number parameter and a target value: the neighbouring values (from the
+    search) on either side of the target, where there are such, as evidence that none between
+    them was missed."""
+    if len(res.spaces) != 1 or res.spaces[0].kind != "int" or t.op != "=":
+        return ""
+    name = res.spaces[0].name
+    pts = sorted((c.values[name], *interval(t.metric, c.moments, sides), c.moments.n)
+                 for c in res.candidates)
+    out = []
+    for a, b in zip(pts, pts[1:]):
+        if b[0] == a[0] + 1 and ((a[3] < t.value < b[2]) or (b[3] < t.value < a[2])):
+            out.append(f"{name}={a[0]} gives {_show(t.metric, a[1])} [{_show(t.metric, a[2])}, "
+                       f"{_show(t.metric, a[3])}] ({a[4]:,} games) and {name}={b[0]} gives "
+                       f"{_show(t.metric, b[1])} [{_show(t.metric, b[2])}, {_show(t.metric, b[3])}] "
+                       f"({b[4]:,} games)")
+    if not out:
+        return ""
+    return (" The target lies between neighbouring values, where no whole value can reach it: "
+            + "; ".join(out) + " (the search's games).")
 
 
 def game_sides(res) -> int:
