@@ -554,7 +554,7 @@ def tune(game_name: str, params, targets, budget="2e5", players=None, bots=None,
         [(c.label(), c.values, c.moments) for c in replay]
     seconds = time.perf_counter() - t0
     notes = _guard_rails(spaces, tg, replay, sides, final_n, len(finalists))
-    if spent + ladder[0] <= budget:
+    if budget - spent > budget // 10:
         why = (f"every one of the range's {int(size):,} candidates was measured" if len(seen) >= size
                else "the sampler proposed only candidates already measured")
         why += ", and every candidate not clearly beaten reached the last rung"
@@ -658,12 +658,17 @@ def _guard_rails(spaces, tg, replay, sides, final_n, k) -> list[str]:
     notes = []
     if not replay:
         return notes
-    best = replay[0]
     for s in spaces:
-        v = best.values[s.name]
-        if s.kind in ("int", "float") and (v <= s.lo or v >= s.hi):
-            notes.append(f"the best point has {s.name}={_fmtv(v)}, on the edge of the range "
-                         f"{s.text()}: the optimum may lie outside it; widen the range")
+        if s.kind not in ("int", "float"):
+            continue
+        who = replay[:1] if len(tg) == 1 else replay
+        at = [c for c in who if c.values[s.name] <= s.lo or c.values[s.name] >= s.hi]
+        if at:
+            what = ("the best point has" if len(tg) == 1 else
+                    f"{len(at)} of the {len(who)} front points {'has' if len(at) == 1 else 'have'}")
+            vals = sorted({_fmtv(c.values[s.name]) for c in at})
+            notes.append(f"{what} {s.name}={'/'.join(vals)}, on the edge of the range {s.text()}: "
+                         "the optimum may lie outside it; widen the range")
     if len(replay) > 1:
         a, b = replay[0], replay[1]
         sep = []
@@ -693,7 +698,7 @@ def verdict_lines(res: TuneResult) -> list[str]:
             m, lo, hi = interval(t.metric, M, sides)
             parts.append(f"{t.metric.name} {_show(t.metric, m)} [{_show(t.metric, lo)}, "
                          f"{_show(t.metric, hi)}] (wanted {t.wanted()})")
-        lead = "Best: " if i == 0 else f"#{i + 1}: "
+        lead = ("On the front: " if len(res.targets) > 1 else "Best: " if i == 0 else f"#{i + 1}: ")
         lines.append(f"{lead}{label} makes " + "; ".join(parts) + ".")
     parts = []
     for t in res.targets:
