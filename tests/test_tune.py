@@ -93,3 +93,16 @@ def test_the_variants_file_goes_into_sim_compare(tmp_path):
     r = run("compare", "puluc", "--variants", str(out / "variants.toml"), "--games", "500", "-j", "1",
             "--out", str(tmp_path / "cmp"), "-q")
     assert r.exit_code == 0, r.output
+
+
+def test_a_target_with_a_known_optimum_is_found():
+    """Puluc's length grows with the track by about 5 turns a space: aim at the length that
+    track=12 gives (measured apart, on another seed) and tune must come back to 12."""
+    from analysis.tune import Candidate, _play_batch, estimate
+    game = get("puluc")
+    ref = Candidate(0, {"track": 12})
+    spaces = parse_params(["track=6..20"], game)
+    _play_batch(game, [ref], spaces, 2, None, 99, 0, 20_000, 1, "sequential", {})
+    length = estimate(parse_targets(["length=min"], game, 2)[0].metric, ref.moments, 2)[0]
+    res = tune("puluc", spaces, [f"length={length:.3f}"], budget=40_000, jobs=1, final_games=5000)
+    assert res.final[1][1]["track"] == 12, res.verdict
