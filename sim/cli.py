@@ -703,8 +703,13 @@ def tune_cmd(game, params, targets, budget, final_games, sets, bots, players, se
     seed_v = _seed(seed)
     p = g.check_players(players)
     g.choose_bots(bots, p)
-    n = parse_games(budget)
-    fn = parse_games(final_games) if final_games is not None else None
+    def games_of(text, option):
+        try:
+            return parse_games(text)
+        except UsageError as e:
+            raise UsageError(str(e).replace("--games", option)) from None
+    n = games_of(budget, "--budget")
+    fn = games_of(final_games, "--final") if final_games is not None else None
     spaces = parse_params(list(params), g)
     tg = parse_targets(list(targets), g, p)
     fixed = {next((q.name for q in g.params if k.lower().replace("-", "_") in (q.name, *q.aliases)), k): v

@@ -34,6 +34,10 @@ def run(*args):
     (["--param", "track=5..9"], "at least one --target"),
     (["--target", "length=min"], "at least one --param"),
     (["--param", "track=5..9", "--target", "length=min", "--set", "track=9"], "either tuned or held"),
+    (["--param", "track=5..9", "--target", "length=min", "--budget", "abc"], "--budget must be"),
+    (["--param", "track=5..9", "--target", "length=min", "--budget", "100"], "too small"),
+    (["--param", "track=5..9", "--target", "length=min", "--final", "0"], "--final must be"),
+    (["--param", "track=5..9", "--target", "jade=fair", "--players", "3"], "players"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, words, tmp_path):
     out = tmp_path / "t"
