@@ -394,6 +394,8 @@ def _play_batch(game, cands, spaces, players, bots, seed, start, count, jobs, ba
     specs = [make_spec(game, 1, {**fixed, **c.values}, bots, players, seed) for c in cands]
     ctxs = [s.ctx for s in specs]
     arm_specs = [game.bot_arrays(s.bots) for s in specs]
+    if jobs > 1:  # compile (or load) the kernel here once, not in every worker
+        game.run_chunk(ctxs[0], players, seed, 0, 0, *arm_specs[0])
     chunk = max(250, math.ceil(count / max(jobs, 1)))
     tasks = [(game.name, ctxs, arm_specs, players, seed, start + s, c)
              for s, c in plan_chunks(count, chunk, jobs)]
@@ -450,6 +452,7 @@ def tune(game_name: str, params, targets, budget="2e5", players=None, bots=None,
     t0 = time.perf_counter()
     cands: list[Candidate] = []
     seen: dict = {}
+    refused: list = []
     spent = 0
     batch = max(4, 2 * jobs)
     idle = 0
@@ -461,9 +464,15 @@ def tune(game_name: str, params, targets, budget="2e5", players=None, bots=None,
             key = tuple(map(repr, vals.values()))
             trials.append((tr, key))
             if key not in seen and all(k != key for _, k in fresh):
+                try:  # a value inside the range the rules refuse (Balam's ball_games=1)
+                    make_spec(game, 1, {**fixed, **vals}, bots, p, seed)
+                except UsageError as e:
+                    seen[key] = None
+                    refused.append((vals, str(e)))
+                    continue
                 c = Candidate(len(cands) + len(fresh), vals)
                 fresh.append((c, key))
-            elif key in seen and seen[key] not in again:
+            elif seen.get(key) is not None and seen[key] not in again:
                 again.append(seen[key])
         # a measured candidate proposed again: one rung more, while it is still a contender
         for c in again:
@@ -554,6 +563,9 @@ def tune(game_name: str, params, targets, budget="2e5", players=None, bots=None,
         [(c.label(), c.values, c.moments) for c in replay]
     seconds = time.perf_counter() - t0
     notes = _guard_rails(spaces, tg, replay, sides, final_n, len(finalists))
+    for vals, why in refused:
+        notes.append("not a candidate: " + ", ".join(f"{k}={_fmtv(v)}" for k, v in vals.items())
+                     + f" ({why})")
     if budget - spent > budget // 10:
         why = (f"every one of the range's {int(size):,} candidates was measured" if len(seen) >= size
                else "the sampler proposed only candidates already measured")
