@@ -563,6 +563,11 @@ def tune(game_name: str, params, targets, budget="2e5", players=None, bots=None,
         [(c.label(), c.values, c.moments) for c in replay]
     seconds = time.perf_counter() - t0
     notes = _guard_rails(spaces, tg, replay, sides, final_n, len(finalists))
+    same = [label for label, _, M in final[1:] if np.array_equal(M.s, final[0][2].s)
+            and np.array_equal(M.s2, final[0][2].s2)]
+    if same:
+        notes.insert(0, f"{'; '.join(same)} played the same fresh games with every figure equal to "
+                        "the rulebook's: on these seeds, with these bots, the change does nothing")
     for vals, why in refused:
         notes.append("not a candidate: " + ", ".join(f"{k}={_fmtv(v)}" for k, v in vals.items())
                      + f" ({why})")
@@ -643,8 +648,8 @@ def _dominates(a, b) -> bool:
 
 
 def _rank(cands, tg, sides, multi) -> list:
-    """The deepest-measured first, then by loss (several targets: by the sum of losses in
-    units of their standard errors... kept simple: the sum of the losses)."""
+    """The deepest-measured first, then by loss (several targets: by the sum of the losses,
+    which only orders the front for display: the front itself is by dominance)."""
     def key(c):
         L, _ = _losses(tg, c.moments, sides)
         return (-c.moments.n, float(L.sum()))
