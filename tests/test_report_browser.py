@@ -41,6 +41,9 @@ def reports(tmp_path_factory):
         "impact-all": ["impact", "batam", "--card", "all", "--games", "300", "--jobs", "1", "-q"],
         "maya-4p": ["maya", "--players", "4", "--games", "1000", "--jobs", "1", "-q"],
         "robust": ["robust", "puluc", "--games", "2e4", "-q"],
+        "tune": ["tune", "puluc", "--param", "track=6..10", "--param", "exit=any,pile", "--target",
+                 "length=min", "--target", "first_player=fair", "--budget", "6000", "--final", "1000",
+                 "--jobs", "1", "-q"],
     }
     for name, args in runs.items():
         r = CliRunner().invoke(cli, args + ["--out", str(root / name)])
@@ -48,7 +51,8 @@ def reports(tmp_path_factory):
     return root
 
 
-@pytest.mark.parametrize("kind", ["run", "compare", "sweep", "skill", "impact-all", "maya-4p", "robust"])
+@pytest.mark.parametrize("kind", ["run", "compare", "sweep", "skill", "impact-all", "maya-4p", "robust",
+                                  "tune"])
 @pytest.mark.parametrize("page", ["index.html", "report-standalone.html"])
 def test_every_image_loads_and_no_script_error(reports, kind, page, tmp_path):
     path = reports / kind / page
