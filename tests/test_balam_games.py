@@ -15,10 +15,10 @@ def run(players, bots, rules=None, n=200, seed=1, start=0, raw=False):
         p2 = np.zeros((players, K.NBW))
         p2[:, :min(par.shape[1], K.NBW)] = par[:, :K.NBW]
         z = [np.zeros(n, dt) for dt in (np.int8, np.int8, np.int16, np.int32, np.int8, np.int8,
-                                        np.int16, np.int64)]
+                                        np.int16, np.int64, np.int16, np.int8)]
         seat = np.zeros((n, players, K.NPL), np.int32)
-        K.run_games(np.uint64(seed), np.int64(start), np.int64(n), *ctx, ids, p2, *z, seat,
-                    np.zeros(n, np.int16), np.zeros(n, np.int8))
+        K.run_games(np.uint64(seed), np.int64(start), np.int64(n), tuple(ctx), ids, p2,
+                    K.Results(*z, seat))
         return seat
     return GAME.run_chunk(ctx, players, seed, start, n, ids, par)
 

@@ -161,10 +161,7 @@ def test_the_tie_test_is_relative():
 
 
 def heuristic_turn(pos, p=0):
-    K.heuristic_turn(*pos.st(), pos.rs, pos.R, pos.nbr, pos.nnb, pos.info, DECK.ctype,
-                     DECK.cgain, DECK.cnopt, pos.bot_ids, pos.bot_par, p, pos.comp, pos.queue,
-                     pos.opts, pos.tmp, pos.hv, np.zeros(16, np.int64), np.zeros(4, np.int64),
-                     np.zeros(6, np.int64), np.zeros(6, np.int64), np.zeros(128))
+    K.heuristic_turn(*pos.tuples(), p)
 
 
 # ------------------------------------------------------------------ chance split

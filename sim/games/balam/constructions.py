@@ -45,9 +45,12 @@ def pay_building(pl, gs, rs, R, p, code, is_random, hv):
 
 
 @helper
-def random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, must, opts, hv):
+def random_build_loop(st, ru, sc, p, s, must):
     """Random bot builds on site s: each step picks uniformly among the buildable codes
     (plus 'stop' unless a first building is required)."""
+    own, bld, sm, pl, gs, rs = st.own, st.bld, st.sm, st.pl, st.gs, st.rs
+    R, nbr, nnb, info = ru.R, ru.nbr, ru.nnb, ru.info
+    opts, hv = sc.opts, sc.hv
     first = True
     while True:
         n = 0
@@ -69,8 +72,11 @@ def random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, must, o
 
 
 @helper
-def build_plan(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, plan, n, hv):
+def build_plan(st, ru, sc, p, s, plan, n):
     """Build plan[0..n-1] on site s, paying as the heuristic pays, while it can."""
+    own, bld, sm, pl, gs, rs = st.own, st.bld, st.sm, st.pl, st.gs, st.rs
+    R, nbr, nnb, info = ru.R, ru.nbr, ru.nnb, ru.info
+    hv = sc.hv
     for i in range(n):
         c = plan[i]
         if not can_build(own, bld, pl, gs, R, nnb, info, p, s, c, pl[p, P_HAND:P_HAND + 6]):

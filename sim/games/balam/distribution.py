@@ -1,5 +1,6 @@
 """5 - Production and 6 - Distribution: what villages produce and how each king routes it
-(transport, garrisons, storage, ceremonies), with the heuristic's assignment search."""
+(transport, garrisons, storage, ceremonies), with the heuristic's assignment search.
+"""
 from __future__ import annotations
 
 from ...jit import helper, helper_inline
@@ -223,11 +224,14 @@ def solve_group(cnt, cap, val, x, isc, fsc, rs, k, scr):
 
 
 @helper
-def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, last,
-               comp, queue, items, sinks, fsc, val, x):
+def distribute(st, ru, sc, p, last):
     """King p routes every riches on his buildings (6 - DISTRIBUTION).  Items are taken
     site by site, space by space; sinks are the spaces of temples (2 each), palaces (2),
     garrisons (1, obsidian only) and reserves (1) his transport groups reach."""
+    own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
+    R, nbr, nnb, bot_ids, bot_par = ru.R, ru.nbr, ru.nnb, ru.bot_ids, ru.bot_par
+    comp, queue, items, sinks, fsc, val, x = (sc.comp, sc.queue, sc.items, sc.sinks, sc.fsc,
+                                              sc.dval, sc.dx)
     S = own.shape[0]
     components(own, sm, R, nbr, nnb, p, comp, queue)
     ni = 0
@@ -262,7 +266,7 @@ def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, 
     if ni == 0:
         return
     if bot_ids[p] == BOT_RANDOM:
-        opts = queue[S:S + 8]
+        opts = sc.opts
         for i in range(ni):
             t = items[i, 0]
             g = items[i, 1]
@@ -279,11 +283,8 @@ def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, 
             kind = opts[rand_int(rs, 1 + p, n)]
             route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns)
         return
-    dist_values(bot_par[p], R, gs, own, bld, nbr, nnb, p, val, last, fsc[20:26])
-    cnt = queue[S + 16:S + 22]
-    cap = queue[S + 24:S + 29]
-    isc = queue[S + 32:S + 56]
-    scr = queue[S + 56:S + 110]
+    dist_values(bot_par[p], R, gs, own, bld, nbr, nnb, p, val, last, sc.dhv)
+    cnt, cap, isc, scr = sc.dcnt, sc.dcap, sc.isc, sc.scr
     for i in range(ni):
         g = items[i, 1]
         if g < 0:

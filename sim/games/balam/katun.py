@@ -81,7 +81,10 @@ def cat_targets(own, bld, info, p, kt):
 
 
 @helper
-def lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, code, n, is_random, opts):
+def lose_buildings(st, ru, sc, p, code, n, is_random):
+    own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
+    nbr, nnb = ru.nbr, ru.nnb
+    opts = sc.opts
     lost = 0
     for _ in range(n):
         m = 0
@@ -142,8 +145,11 @@ def loss_value(own, bld, info, R, W, p, kt, rl):
 
 
 @helper
-def catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par, p, kt, opts):
+def catastrophe(st, ru, sc, p, kt):
     """King p faces catastrophe kt: pay from his Mayas' reserves/garrisons, or suffer."""
+    own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
+    R, nbr, nnb, info, bot_ids, bot_par = ru.R, ru.nbr, ru.nnb, ru.info, ru.bot_ids, ru.bot_par
+    opts = sc.opts
     if cat_targets(own, bld, info, p, kt) == 0:
         return
     pt, pn, code, cnt = cat_spec(kt)
@@ -169,13 +175,10 @@ def catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_p
             if own[s] == p and info[s, col] == 1:
                 pl[p, T_KLOST] += destroy_city(own, bld, tok, sm, pl, gs, nbr, nnb, s)
     elif kt == K_DECAD:
-        pl[p, T_KLOST] += lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, BALLCOURT, ONE,
-                                         is_random, opts)
-        pl[p, T_KLOST] += lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, OBSERV, ONE,
-                                         is_random, opts)
+        pl[p, T_KLOST] += lose_buildings(st, ru, sc, p, BALLCOURT, ONE, is_random)
+        pl[p, T_KLOST] += lose_buildings(st, ru, sc, p, OBSERV, ONE, is_random)
     else:
-        pl[p, T_KLOST] += lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, code, cnt,
-                                         is_random, opts)
+        pl[p, T_KLOST] += lose_buildings(st, ru, sc, p, code, cnt, is_random)
 
 
 # ======================================================================= other Katuns
@@ -251,10 +254,12 @@ def apply_gain(pl, gs, p, g):
 
 
 @helper
-def cenote_cult(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par, p,
-                comp, queue, opts):
+def cenote_cult(st, ru, sc, p):
     """King p's Mayas bring one riches from their reserves/garrisons to each cenote the
     transport rules let it reach; each scores cenote_factor times its temple points."""
+    own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
+    R, nbr, nnb, info, bot_ids = ru.R, ru.nbr, ru.nnb, ru.info, ru.bot_ids
+    comp, queue, opts = sc.comp, sc.queue, sc.opts
     components(own, sm, R, nbr, nnb, p, comp, queue)
     S = own.shape[0]
     for c in range(S):
@@ -296,9 +301,12 @@ def cenote_cult(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_p
 
 
 @helper
-def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
-              bot_ids, bot_par, p, slot, comp, queue, opts, tmp, hv):
+def turn_card(st, ru, sc, p, slot):
     """King p turns the face-down card in ``slot`` and applies it."""
+    own, bld, pl, gs, rs = st.own, st.bld, st.pl, st.gs, st.rs
+    R, ctype, cgain, cnopt = ru.R, ru.ctype, ru.cgain, ru.cnopt
+    bot_ids, bot_par = ru.bot_ids, ru.bot_par
+    opts, tmp, hv = sc.opts, sc.tmp, sc.hv
     c = gs[GS_SLOT + slot]
     gs[GS_SLOT + slot] = -1
     gs[GS_LEFT] -= 1
@@ -381,8 +389,7 @@ def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cn
             pl[q, P_HAND + t] -= 1
             pl[p, P_HAND + t] += 1
     elif kt == K_CENOTE:
-        cenote_cult(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par, p,
-                    comp, queue, opts)
+        cenote_cult(st, ru, sc, p)
     elif kt == K_BALL:
         gs[GS_BALLS] += 1
         ball_game(own, bld, pl, R, tmp)
@@ -391,8 +398,6 @@ def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cn
     else:
         if R[R_HIT] == HIT_ALL and kt != K_VOLCANO:   # the Volcano's own text: drawer only
             for i in range(NP):
-                catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
-                            (p + i) % NP, kt, opts)
+                catastrophe(st, ru, sc, (p + i) % NP, kt)
         else:
-            catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
-                        p, kt, opts)
+            catastrophe(st, ru, sc, p, kt)

@@ -31,6 +31,8 @@ Every integer constant here is an ``np.int64`` (numba then types them alike).
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ... import rng
@@ -120,7 +122,38 @@ for _n, _v in list(globals().items()):
 del _n, _v
 
 
-# ======================================================================= helpers
+# ======================================================================= named state
+#: Everything a game changes; ``copy_state`` copies it in one call.  ``rs`` holds the
+#: random streams' counters (slot 1 + seat: that seat's bot; SL_CH: the open chance
+#: substream; SL_BASE: the game's base).
+State = namedtuple("State", ("own", "bld", "tok", "sm", "pl", "gs", "rs"))
+#: Read-only during a game: the rules array, the paths, this game's tile on each cell,
+#: the Katun card table, each seat's bot and its weights (with the game's site terms
+#: and payment orders: ``play.site_terms``).
+Rules = namedtuple("Rules", ("R", "nbr", "nnb", "info", "ctype", "cgain", "cnopt", "bot_ids",
+                             "bot_par"))
+#: Work arrays, meaningless between calls (a function may use any of them):
+#:
+#: * ``comp``, ``queue``: connected components of a king's paths (board.components);
+#: * ``opts``: the options of a choice; ``tmp``: a small integer work area (the ball
+#:   game's and divination's counts); ``hv``: the worth of each riches type in hand;
+#: * ``cnt``: a king's building counts; ``plan``, ``spend``, ``hand``: a building plan,
+#:   what it spends and the hand it is paid from;
+#: * the heuristic turn: ``per`` (every king's ball courts, observatories and cities),
+#:   ``unseen`` (cards of each type the king has not seen), ``onb`` (riches on his
+#:   buildings), ``cvt`` (card_values' work area), ``cv`` (each card type's worth), ``pv``
+#:   (a building's worth by code), ``fv`` (first-building worths), ``vill`` (a village's
+#:   worth by colour), ``sv`` (each site's screening worth), ``bplan`` (the best plan);
+#: * the distribution: ``items`` (riches to route: type, group), ``sinks`` (spaces: site,
+#:   space, group, kind, room), ``dval`` (worth of a riches type on each kind of sink),
+#:   ``dx`` (the routing), ``dhv`` (worths in hand), ``dcnt``/``dcap`` (a group's riches
+#:   and room), ``isc``/``scr``/``fsc`` (the assignment solver's work areas).
+Scratch = namedtuple("Scratch", ("comp", "queue", "opts", "tmp", "hv", "cnt", "plan", "spend",
+                                 "hand", "per", "unseen", "onb", "cvt", "cv", "pv", "fv", "vill",
+                                 "sv", "bplan", "items", "sinks", "dval", "dx", "dhv", "dcnt",
+                                 "dcap", "isc", "scr", "fsc"))
+
+
 @kernel
 def new_state(S, P):
     own = -np.ones(S, np.int64)
@@ -129,11 +162,36 @@ def new_state(S, P):
     sm = np.zeros((S, 4), np.int64)
     pl = np.zeros((P, NPL), np.int64)
     gs = np.zeros(NG, np.int64)
-    return own, bld, tok, sm, pl, gs
+    return State(own, bld, tok, sm, pl, gs, np.zeros(NRS, np.uint64))
+
+
+@kernel
+def copy_state(st):
+    """A copy of every array of ``st`` (a search may play on it and throw it away)."""
+    return State(st.own.copy(), st.bld.copy(), st.tok.copy(), st.sm.copy(), st.pl.copy(),
+                 st.gs.copy(), st.rs.copy())
+
+
+@kernel
+def new_scratch(S):
+    """The work arrays for a board of S sites."""
+    i64 = np.int64
+    return Scratch(comp=np.zeros(S, i64), queue=np.zeros(S * 70 + 64, i64),
+                   opts=np.zeros(64, i64), tmp=np.zeros(64, i64), hv=np.zeros(12),
+                   cnt=np.zeros(16, i64), plan=np.zeros(4, i64), spend=np.zeros(6, i64),
+                   hand=np.zeros(6, i64), per=np.zeros(12, i64), unseen=np.zeros(NK, i64),
+                   onb=np.zeros(6, i64), cvt=np.zeros(8, i64), cv=np.zeros(NK),
+                   pv=np.zeros(10), fv=np.zeros(9), vill=np.zeros(5), sv=np.zeros(S),
+                   bplan=np.zeros(4, i64), items=np.zeros((4 * S, 2), i64),
+                   sinks=np.zeros((4 * S, 5), i64), dval=np.zeros((6, 5)),
+                   dx=np.zeros((6, 5), i64), dhv=np.zeros(6), dcnt=np.zeros(6, i64),
+                   dcap=np.zeros(5, i64), isc=np.zeros(24, i64), scr=np.zeros(54, i64),
+                   fsc=np.zeros(64))
 
 
 @helper
-def reset_state(own, bld, tok, sm, pl, gs, R):
+def reset_state(st, R):
+    own, bld, tok, sm, pl, gs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs
     own[:] = -1
     bld[:] = 0
     tok[:] = -1

@@ -78,10 +78,13 @@ def die_stats(R):
 
 
 @helper
-def resolve_attack(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
-                   p, a, b, k, o, opts, hv):
+def resolve_attack(st, ru, sc, p, a, b, k, o):
     """King p attacks city b from city a with k garrisons, spending o obsidian of them.
     Returns buildings destroyed."""
+    own, bld, tok, sm, pl, gs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs
+    rs = st.rs
+    R, nbr, nnb, bot_ids = ru.R, ru.nbr, ru.nnb, ru.bot_ids
+    opts = sc.opts
     q = own[b]
     pl[p, T_WARS] += 1
     pl[q, T_DEF] += 1
