@@ -9,6 +9,7 @@ import pytest
 from sim.games.balam import GAME, STYLES
 from sim.games.balam import data as D
 from sim.games.balam import kernel as K
+from sim.record import NO_RECORD, NO_SNAPS
 from sim.rng import DICE, Stream, py_game_base
 
 DECK = D.load_deck(D.SEEDS / "katun.toml")
@@ -44,7 +45,7 @@ class Pos:
         w = tuple(STYLES[style] if isinstance(style, str) else style)
         w = w + (1.0,) * (K.NBW - len(w))          # plans = 1
         self.bot_par = K.with_site_terms(np.array([w] * players, np.float64), self.info)
-        self.sc = K.new_scratch(S)
+        self.sc = K.new_scratch(S, NO_RECORD, NO_SNAPS)
         self.comp, self.queue, self.opts, self.tmp, self.hv = (self.sc.comp, self.sc.queue,
                                                                self.sc.opts, self.sc.tmp,
                                                                self.sc.hv)
@@ -608,3 +609,14 @@ def test_heuristic_uses_what_it_divined():
     K.heuristic_turn(*pos.tuples(), 0)
     assert pos.gs[K.GS_SLOT + 1] == -1 and pos.gs[K.GS_SLOT] == drought
     assert pos.pl[0, K.P_KAT + K.K_PROS] == 1
+
+
+def test_a_state_is_copied_in_one_call():
+    pos = Pos(plain(3), [(0, 1), (1, 2)])
+    pos.city(0, 0, V, V)
+    copy = K.copy_state(pos.state)
+    assert all((a == b).all() for a, b in zip(copy, pos.state))
+    copy.bld[0, 0] = 0
+    copy.pl[0, K.P_PRES] += 5
+    copy.rs[1] += 1
+    assert pos.bld[0, 0] == V and pos.pl[0, K.P_PRES] == 0 and pos.rs[1] == 0

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ...jit import helper, helper_inline
 from ...rng import rand_int
-from .state import (BOT_RANDOM, BW_PALACE, BW_PRES, BW_RES, BW_WAR, DK_GARR, DK_LOSE, DK_PALACE,
+from ...record import rec, recording
+from .state import (EV_ROUTE, BOT_RANDOM, BW_PALACE, BW_PRES, BW_RES, BW_WAR, DK_GARR, DK_LOSE, DK_PALACE,
                     DK_RESERVE, DK_TEMPLE, GARRISON, GS_SUP, I_COLOUR, I_FOREST, MAIZE, OBSID,
                     PALACE, PRIS, P_CER, P_HAND, RESERVE, R_FOREST, R_NP, R_PTS, TEMPLE, VILLAGE)
 from .ties import cmp_tie, pick
@@ -281,7 +282,8 @@ def distribute(st, ru, sc, p, last):
                         n += 1
                         break
             kind = opts[rand_int(rs, 1 + p, n)]
-            route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns)
+            js = route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns)
+            rec_route(sc.rec, p, t, kind, sinks, js)
         return
     dist_values(bot_par[p], R, gs, own, bld, nbr, nnb, p, val, last, sc.dhv)
     cnt, cap, isc, scr = sc.dcnt, sc.dcap, sc.isc, sc.scr
@@ -313,9 +315,20 @@ def distribute(st, ru, sc, p, last):
                 for kind in range(5):
                     if x[t, kind] > 0:
                         x[t, kind] -= 1
-                        route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns)
+                        js = route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns)
+                        rec_route(sc.rec, p, t, kind, sinks, js)
                         break
                 items[j, 1] = -1
+
+
+@helper_inline
+def rec_route(buf, p, t, kind, sinks, j):
+    """Record one riches routed (site and space of its sink; -1 when lost)."""
+    if recording(buf):
+        if j >= 0:
+            rec(buf, EV_ROUTE, p, t, kind, sinks[j, 0], sinks[j, 1], 0, 0)
+        else:
+            rec(buf, EV_ROUTE, p, t, kind, -1, -1, 0, 0)
 
 
 @helper_inline
@@ -323,10 +336,10 @@ def route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns):
     """One riches of type t of group g to a sink of ``kind``.  A temple or palace: the
     first with room (where the riches is used changes nothing).  A reserve or garrison,
     where the token stays: uniformly among those of the group with room (king p's
-    stream; no draw when there is one)."""
+    stream; no draw when there is one).  Returns the sink's row (-1: lost)."""
     if kind == DK_LOSE:
         gs[GS_SUP + t] += 1
-        return
+        return -1
     j0 = 0
     if kind == DK_RESERVE or kind == DK_GARR:
         m = 0
@@ -347,4 +360,5 @@ def route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns):
                 pl[p, P_HAND + t] += 1
             else:
                 tok[sinks[j, 0], sinks[j, 1]] = t
-            return
+            return j
+    return -1

@@ -5,7 +5,9 @@ import numpy as np
 
 from ...jit import helper, helper_inline
 from ...rng import rand_int, tie_wins
-from .state import (BALLCOURT, BOT_RANDOM, BW_EXPAND, BW_PRES, CACAO, CONT, EMPTY, GARRISON,
+from ...record import rec
+from .state import (EV_BALL, EV_CARD, EV_CATA, EV_CENOTE, EV_GAIN, EV_LOSE, EV_TAKE,
+                    EV_TOKEN, BALLCOURT, BOT_RANDOM, BW_EXPAND, BW_PRES, CACAO, CONT, EMPTY, GARRISON,
                     GS_BALLS, GS_ECL, GS_LEFT, GS_ROUND, GS_SEEN, GS_SLOT, GS_SUP, HIT_ALL,
                     I_CENOTE, I_SEA, I_VOLC, K_BALL, K_CACAO, K_CENOTE, K_DECAD, K_DROUGHT,
                     K_ECLIPSE, K_EXC, K_EXPED, K_FAV, K_INSURR, K_MARRY, K_POCHT, K_PROS, K_QUAKE,
@@ -30,9 +32,9 @@ def board_tokens(own, bld, tok, p, t):
 
 
 @helper
-def take_tokens(own, bld, tok, gs, rs, p, t, n, opts):
+def take_tokens(own, bld, tok, gs, rs, p, t, n, opts, buf):
     """King p pays n riches of type t from his reserves and garrisons: which tokens,
-    uniformly among those holding it (his bot's stream)."""
+    uniformly among those holding it (his bot's stream; each recorded in ``buf``)."""
     m = 0
     for s in range(own.shape[0]):
         if own[s] == p:
@@ -44,6 +46,7 @@ def take_tokens(own, bld, tok, gs, rs, p, t, n, opts):
     for i in range(n):
         tok[opts[i] // 4, opts[i] % 4] = -1
         gs[GS_SUP + t] += 1
+        rec(buf, EV_TOKEN, p, opts[i] // 4, opts[i] % 4, t, 0, 0, 0)
 
 
 @helper
@@ -102,6 +105,7 @@ def lose_buildings(st, ru, sc, p, code, n, is_random):
             # the heuristic values every building of one code alike (per_value): uniformly
             x = opts[pick(rs, 1 + p, m)]
         remove_building(own, bld, tok, sm, pl, gs, nbr, nnb, x // 4, x % 4)
+        rec(sc.rec, EV_LOSE, p, x // 4, x % 4, code, 0, 0, 0)
         lost += 1
     return lost
 
@@ -163,8 +167,9 @@ def catastrophe(st, ru, sc, p, kt):
             keep = pn * (1.0 + 0.1 * R[R_PTS + pt])
             d = cmp_tie(loss_value(own, bld, info, R, bot_par[p], p, kt, rl), keep)
             pay = d > 0 or (d == 0 and tie_wins(rs, 1 + p, 2))
+    rec(sc.rec, EV_CATA, p, kt, 1 if pay else 0, 0, 0, 0, 0)
     if pay:
-        take_tokens(own, bld, tok, gs, rs, p, pt, pn, opts)
+        take_tokens(own, bld, tok, gs, rs, p, pt, pn, opts, sc.rec)
         pl[p, T_CPAID] += 1
         return
     pl[p, T_CSUFF] += 1
@@ -173,7 +178,9 @@ def catastrophe(st, ru, sc, p, kt):
         col = I_VOLC if kt == K_VOLCANO else I_SEA
         for s in range(own.shape[0]):
             if own[s] == p and info[s, col] == 1:
-                pl[p, T_KLOST] += destroy_city(own, bld, tok, sm, pl, gs, nbr, nnb, s)
+                lost = destroy_city(own, bld, tok, sm, pl, gs, nbr, nnb, s)
+                pl[p, T_KLOST] += lost
+                rec(sc.rec, EV_LOSE, p, s, -1, lost, 0, 0, 0)
     elif kt == K_DECAD:
         pl[p, T_KLOST] += lose_buildings(st, ru, sc, p, BALLCOURT, ONE, is_random)
         pl[p, T_KLOST] += lose_buildings(st, ru, sc, p, OBSERV, ONE, is_random)
@@ -220,7 +227,8 @@ def rank_award(counts, NP, first_pts, second_pts, award):
 
 
 @helper
-def ball_game(own, bld, pl, R, tmp):
+def ball_game(own, bld, pl, R, tmp, buf):
+    """The ball game's prestige (each award recorded in ``buf``)."""
     NP = R[R_NP]
     counts = tmp[0:4]
     fp = tmp[4:8]
@@ -234,6 +242,7 @@ def ball_game(own, bld, pl, R, tmp):
     for q in range(NP):
         if aw[q] > 0:
             add_prestige(pl, q, P_BALL, aw[q])
+            rec(buf, EV_BALL, q, aw[q], counts[q], 0, 0, 0, 0)
 
 
 @helper
@@ -298,6 +307,7 @@ def cenote_cult(st, ru, sc, p):
         tok[x // 4, x % 4] = -1
         gs[GS_SUP + t] += 1
         add_prestige(pl, p, P_CEN, R[R_CENF] * R[R_PTS + t])
+        rec(sc.rec, EV_CENOTE, p, c, x // 4, x % 4, t, R[R_CENF] * R[R_PTS + t], 0)
 
 
 @helper
@@ -313,6 +323,7 @@ def turn_card(st, ru, sc, p, slot):
     kt = ctype[c]
     gs[GS_SEEN + kt] += 1
     pl[p, P_KAT + kt] += 1
+    rec(sc.rec, EV_CARD, p, slot, c, kt, 0, 0, 0)
     if (R[R_NEUTRAL] >> kt) & 1:
         # a neutralised card type (card impact): turned and counted, no effect, except
         # that a ball game still counts toward the end of the game
@@ -340,6 +351,7 @@ def turn_card(st, ru, sc, p, slot):
                     if ok:
                         j = i
         apply_gain(pl, gs, p, cgain[c, j])
+        rec(sc.rec, EV_GAIN, p, c, j, -1, 0, 0, 0)
     elif kt == K_EXPED:
         n = 0
         for t in range(R[R_EXPED]):
@@ -359,6 +371,7 @@ def turn_card(st, ru, sc, p, slot):
                     if ok:
                         t = opts[i]
             gain(pl, gs, p, t, ONE)
+            rec(sc.rec, EV_GAIN, p, c, -1, t, 0, 0, 0)
     elif kt == K_CACAO:
         for i in range(NP):
             gain(pl, gs, (p + i) % NP, CACAO, ONE)
@@ -388,11 +401,12 @@ def turn_card(st, ru, sc, p, slot):
             t = x % 8
             pl[q, P_HAND + t] -= 1
             pl[p, P_HAND + t] += 1
+            rec(sc.rec, EV_TAKE, p, q, t, 0, 0, 0, 0)
     elif kt == K_CENOTE:
         cenote_cult(st, ru, sc, p)
     elif kt == K_BALL:
         gs[GS_BALLS] += 1
-        ball_game(own, bld, pl, R, tmp)
+        ball_game(own, bld, pl, R, tmp, sc.rec)
     elif kt == K_ECLIPSE:
         gs[GS_ECL] = gs[GS_ROUND]
     else:

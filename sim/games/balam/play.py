@@ -8,7 +8,9 @@ import numpy as np
 from ...drama import drama
 from ...jit import helper, kernel
 from ...rng import game_base, mix64, open_substream, rand_int
-from .state import (BOT_RANDOM, BW_EXPAND, BW_RISK, END_BALLS, END_CAP, END_DECK, GARRISON,
+from ...record import H_SNAPS, rec, recording
+from .state import (EV_BONUS, EV_CHAAK, EV_DEAL, EV_DECK, EV_DIVINE, EV_END, EV_FIRST,
+                    EV_LAYOUT, GS_KNOWN, P_PRES, BOT_RANDOM, BW_EXPAND, BW_RISK, END_BALLS, END_CAP, END_DECK, GARRISON,
                     GS_AUDIT, GS_BALLS, GS_DEADLOCK, GS_DPOS, GS_ECL, GS_LEFT, GS_NSLOT, GS_RFIRST,
                     GS_ROUND, GS_SLOT, GS_SUP, GS_TILE, GS_TURNS, I_CENOTE, I_SEA, I_SPACES,
                     I_VOLC, MAIZE, MAXSLOT, NBW, NPL, OBSID, PRIS, P_AUDIT, P_BONUS, P_HAND,
@@ -103,6 +105,18 @@ def with_site_terms(bot_par, info):
     return out
 
 
+#: per seat in a snapshot row: the player row's first fields (hand, pyramids, prestige)
+SNAP_SEAT = 9
+
+
+def snapshot_layout(S: int, players: int) -> dict:
+    """Where each part of a snapshot row lies: round at 0, then per site its owner and
+    per space (building, token, small pyramids of seat 0..3), then per seat its first
+    SNAP_SEAT player-row fields."""
+    return {"round": 0, "site": 1, "site_width": 13, "seat": 1 + 13 * S,
+            "seat_width": int(SNAP_SEAT), "width": 1 + 13 * S + int(SNAP_SEAT) * players}
+
+
 #: The per-game result columns run_games fills (row j: the chunk's j-th game); ``seat[j,
 #: q, f]`` is seat q's player row at the end, with its cities in column P_LARGE's place
 #: and the audit in P_AUDIT.
@@ -112,7 +126,37 @@ Results = namedtuple("Results", ("end_reason", "first_player", "rounds", "turns"
 
 
 @helper
-def setup_game(st, ru, seed, g, tinfo, cid, bot_par, dk, perm):
+def snapshot(st, sc):
+    """When recording: the board and the kings after a round, as one snapshot row
+    (layout: ``snapshot_layout``)."""
+    buf, snaps = sc.rec, sc.snaps
+    if not recording(buf):
+        return
+    k = buf[0, H_SNAPS]
+    if k >= snaps.shape[0]:
+        return
+    own, bld, tok, sm, pl, gs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs
+    S = own.shape[0]
+    row = snaps[k]
+    row[0] = gs[GS_ROUND]
+    i = 1
+    for s in range(S):
+        row[i] = own[s]
+        i += 1
+        for kk in range(4):
+            row[i] = bld[s, kk]
+            row[i + 1] = tok[s, kk]
+            row[i + 2] = sm[s, kk]
+            i += 3
+    for q in range(pl.shape[0]):
+        for f in range(SNAP_SEAT):
+            row[i] = pl[q, f]
+            i += 1
+    buf[0, H_SNAPS] = k + 1
+
+
+@helper
+def setup_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm):
     """Game g's setup: the bots' streams, the layout (``ru.info``, from the board file's
     tiles ``tinfo``), the site terms (``ru.bot_par``, from the weights ``bot_par``), the
     state, the deck (``dk``: the deck and build_deck's work arrays) and the first king's
@@ -133,6 +177,12 @@ def setup_game(st, ru, seed, g, tinfo, cid, bot_par, dk, perm):
     first = rand_int(rs, SL_CH, NP)
     for q in range(NP):
         gain(pl, gs, q, MAIZE, R[R_START])
+    if recording(sc.rec):
+        for s in range(perm.shape[0]):
+            rec(sc.rec, EV_LAYOUT, -1, s, perm[s], 0, 0, 0, 0)
+        for i in range(ndeck):
+            rec(sc.rec, EV_DECK, -1, i, deck[i], ru.ctype[deck[i]], 0, 0, 0)
+        rec(sc.rec, EV_FIRST, -1, first, 0, 0, 0, 0, 0)
     return first, ndeck
 
 
@@ -154,7 +204,12 @@ def play_round(st, ru, sc, deck, n, cur):
     gs[GS_LEFT] = n
     rfirst = cur
     gs[GS_RFIRST] = rfirst
+    rec(sc.rec, EV_DEAL, -1, gs[GS_ROUND], n, gs[GS_DPOS] - n, rfirst, 0, 0)
     divination(own, bld, pl, gs, R, rfirst, sc.tmp)
+    if recording(sc.rec):
+        for q in range(NP):
+            if gs[GS_KNOWN + q] != 0:
+                rec(sc.rec, EV_DIVINE, q, gs[GS_KNOWN + q], 0, 0, 0, 0, 0)
     nturn = 0
     while True:
         p = cur
@@ -185,6 +240,8 @@ def play_round(st, ru, sc, deck, n, cur):
     if gs[GS_ECL] == 0:
         for i in range(NP):
             gain(pl, gs, (rfirst + i) % NP, MAIZE, R[R_CHAAK])
+        rec(sc.rec, EV_CHAAK, -1, R[R_CHAAK], 0, 0, 0, 0, 0)
+    snapshot(st, sc)
     return (last_player + 1) % NP, final
 
 
@@ -210,7 +267,7 @@ def play_game(st, ru, sc, deck, ndeck, first, leaders):
 
 
 @helper
-def finish_game(st, ru, j, end, first, leaders, res):
+def finish_game(st, ru, sc, j, end, first, leaders, res):
     """The riches bonus, the drama columns (after the bonus for the last round), the
     audit, and game j's row of ``res``."""
     pl, gs = st.pl, st.gs
@@ -219,6 +276,7 @@ def finish_game(st, ru, j, end, first, leaders, res):
     for q in range(NP):
         b = hand_total(pl, q) // 2
         add_prestige(pl, q, P_BONUS, b)
+        rec(sc.rec, EV_BONUS, q, b, pl[q, P_PRES], 0, 0, 0, 0)
     nr = gs[GS_ROUND]
     win = -1
     if nr > 0:
@@ -229,6 +287,7 @@ def finish_game(st, ru, j, end, first, leaders, res):
     else:
         res.lead_changes[j] = 0
         res.lead_settled[j] = -1
+    rec(sc.rec, EV_END, -1, end, gs[GS_ROUND], 0, 0, 0, 0)
     res.end_reason[j] = end
     res.first_player[j] = first
     res.rounds[j] = gs[GS_ROUND]
@@ -246,11 +305,11 @@ def finish_game(st, ru, j, end, first, leaders, res):
 
 
 @kernel
-def run_games(seed, start, count, ctx, bot_ids, bot_par, res):
+def run_games(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps):
     """Play games start .. start + count - 1 of ``seed`` into ``res`` (Results).  ``ctx``:
     what the game's ``prepare`` returns (the rules array, the paths, the board file's
     tiles in printed order, the card table and card identities); ``bot_par``: each seat's
-    weights."""
+    weights; ``buf``, ``snaps``: the record (sim.record; ``NO_RECORD``: none)."""
     R, nbr, nnb, tinfo, ctype, cgain, cnopt, cid = ctx
     NP = R[R_NP]
     S = nbr.shape[0]
@@ -263,13 +322,13 @@ def run_games(seed, start, count, ctx, bot_ids, bot_par, res):
         pay_orders(W[q], NBW + 2 * S)      # they depend on the weights alone
     st = new_state(S, NP)
     ru = Rules(R, nbr, nnb, info, ctype, cgain, cnopt, bot_ids, W)
-    sc = new_scratch(S)
+    sc = new_scratch(S, buf, snaps)
     N = ctype.shape[0]
     dk = (np.zeros(N + 1, np.int64), np.zeros(N + 1, np.int64), np.zeros(N + 1, np.int64),
           np.zeros(N + 1, np.uint64))
     leaders = np.zeros(R[R_MAXR] + 1, np.int64)
     for j in range(count):
-        first, ndeck = setup_game(st, ru, seed, start + j, tinfo, cid, bot_par, dk, perm)
+        first, ndeck = setup_game(st, ru, sc, seed, start + j, tinfo, cid, bot_par, dk, perm)
         res.layout[j] = layout_hash(info)
         end = play_game(st, ru, sc, dk[0], ndeck, first, leaders)
-        finish_game(st, ru, j, end, first, leaders, res)
+        finish_game(st, ru, sc, j, end, first, leaders, res)

@@ -103,6 +103,11 @@ NPL = P_KAT + NK
 
 END_BALLS, END_DECK, END_CAP = 0, 1, 2
 
+# recorded events (sim.record; their fields and words: record.py's ACTIONS)
+(EV_LAYOUT, EV_DECK, EV_FIRST, EV_DEAL, EV_DIVINE, EV_CARD, EV_GAIN, EV_TAKE, EV_CATA, EV_PASS,
+ EV_PAY, EV_BUILD, EV_ATTACK, EV_DEFEND, EV_DIE, EV_SKULL, EV_DESTROY, EV_PRISONER, EV_LOSE,
+ EV_TOKEN, EV_CENOTE, EV_BALL, EV_ROUTE, EV_CHAAK, EV_BONUS, EV_END) = range(1, 27)
+
 BOT_RANDOM = 0
 # heuristic weights (bot_params columns; every heuristic style shares them)
 (BW_PRES, BW_HAND, BW_RES, BW_BUILD, BW_EXPAND, BW_WAR, BW_MARKET, BW_BALL, BW_RISK,
@@ -147,11 +152,13 @@ Rules = namedtuple("Rules", ("R", "nbr", "nnb", "info", "ctype", "cgain", "cnopt
 #: * the distribution: ``items`` (riches to route: type, group), ``sinks`` (spaces: site,
 #:   space, group, kind, room), ``dval`` (worth of a riches type on each kind of sink),
 #:   ``dx`` (the routing), ``dhv`` (worths in hand), ``dcnt``/``dcap`` (a group's riches
-#:   and room), ``isc``/``scr``/``fsc`` (the assignment solver's work areas).
+#:   and room), ``isc``/``scr``/``fsc`` (the assignment solver's work areas);
+#: * ``rec``, ``snaps``: where a recorded game's events and snapshots go (``sim.record``;
+#:   a normal run passes the shared one-row ``NO_RECORD``, and recording is a no-op).
 Scratch = namedtuple("Scratch", ("comp", "queue", "opts", "tmp", "hv", "cnt", "plan", "spend",
                                  "hand", "per", "unseen", "onb", "cvt", "cv", "pv", "fv", "vill",
                                  "sv", "bplan", "items", "sinks", "dval", "dx", "dhv", "dcnt",
-                                 "dcap", "isc", "scr", "fsc"))
+                                 "dcap", "isc", "scr", "fsc", "rec", "snaps"))
 
 
 @kernel
@@ -173,8 +180,8 @@ def copy_state(st):
 
 
 @kernel
-def new_scratch(S):
-    """The work arrays for a board of S sites."""
+def new_scratch(S, rec, snaps):
+    """The work arrays for a board of S sites, recording into ``rec`` and ``snaps``."""
     i64 = np.int64
     return Scratch(comp=np.zeros(S, i64), queue=np.zeros(S * 70 + 64, i64),
                    opts=np.zeros(64, i64), tmp=np.zeros(64, i64), hv=np.zeros(12),
@@ -186,7 +193,7 @@ def new_scratch(S):
                    sinks=np.zeros((4 * S, 5), i64), dval=np.zeros((6, 5)),
                    dx=np.zeros((6, 5), i64), dhv=np.zeros(6), dcnt=np.zeros(6, i64),
                    dcap=np.zeros(5, i64), isc=np.zeros(24, i64), scr=np.zeros(54, i64),
-                   fsc=np.zeros(64))
+                   fsc=np.zeros(64), rec=rec, snaps=snaps)
 
 
 @helper

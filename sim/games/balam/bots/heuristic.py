@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from ....jit import helper, helper_inline
-from ..state import (BALLCOURT, BW_BUILD, BW_EXPAND, BW_HAND, BW_PLANS, BW_PRES, BW_RISK, BW_WAR,
+from ....record import rec
+from ..state import (EV_PASS, EV_PAY, BALLCOURT, BW_BUILD, BW_EXPAND, BW_HAND, BW_PLANS, BW_PRES, BW_RISK, BW_WAR,
                      CACAO, CONT, EMPTY, GARRISON, GS_BALLS, GS_KNOWN, GS_NSLOT, GS_SEEN, GS_SLOT,
                      GS_SUP, I_CENOTE, I_COLOUR, I_FOREST, I_SEA, I_VOLC, K_BALL, K_CACAO,
                      K_CENOTE, K_DECAD, K_DROUGHT, K_ECLIPSE, K_EXC, K_EXPED, K_FAV, K_MARRY,
@@ -486,8 +487,10 @@ def heuristic_turn(st, ru, sc, p):
         return
     pl[p, P_HAND + tax_t] -= 1
     gs[GS_SUP + tax_t] += 1
+    rec(sc.rec, EV_PAY, p, tax_t, 1, 0, 0, 0, 0)
     if best_kind == 1:
         pl[p, T_PASS] += 1
+        rec(sc.rec, EV_PASS, p, 0, 0, 0, 0, 0, 0)
         return
     if best_kind == 2:
         # the plan found above (the tax is paid as assumed)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ....jit import helper
 from ....rng import rand_int
-from ..state import (GARRISON, GS_NSLOT, GS_SLOT, GS_SUP, MARKET, OBSID, ONE, P_HAND, P_LARGE,
+from ....record import rec
+from ..state import (EV_PASS, EV_PAY, GARRISON, GS_NSLOT, GS_SLOT, GS_SUP, MARKET, OBSID, ONE, P_HAND, P_LARGE,
                      P_SMALL, T_PASS, ZERO)
 from ..board import afford_mask, fit_mask, hand_total, site_buildable, site_code_count, tile_mask
 from ..constructions import pay_any_random, random_build_loop
@@ -72,8 +73,9 @@ def random_turn(st, ru, sc, p):
         turn_card(st, ru, sc, p, slot)
         return
     if act == 1:
-        pay_any_random(pl, gs, rs, p, ONE)
+        pay_any_random(pl, gs, rs, p, ONE, sc.rec)
         pl[p, T_PASS] += 1
+        rec(sc.rec, EV_PASS, p, 0, 0, 0, 0, 0, 0)
         return
     if act < 1000:
         s = act - 2
@@ -90,11 +92,12 @@ def random_turn(st, ru, sc, p):
         t = opts[rand_int(rs, 1 + p, m)]
         pl[p, P_HAND + t] -= 1
         gs[GS_SUP + t] += 1
+        rec(sc.rec, EV_PAY, p, t, 1, 0, 0, 0, 0)
         random_build_loop(st, ru, sc, p, s, ONE)
         return
     a = (act - 1000) // 64
     b = (act - 1000) % 64
-    pay_any_random(pl, gs, rs, p, ONE)
+    pay_any_random(pl, gs, rs, p, ONE, sc.rec)
     g = site_code_count(bld, a, GARRISON)
     k = 1 + rand_int(rs, 1 + p, g)
     ob = 0
