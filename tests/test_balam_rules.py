@@ -46,9 +46,10 @@ class Pos:
         w = w + (1.0,) * (K.NBW - len(w))          # plans = 1
         self.bot_par = K.with_site_terms(np.array([w] * players, np.float64), self.info)
         self.sc = K.new_scratch(S, NO_RECORD, NO_SNAPS)
-        self.comp, self.queue, self.opts, self.tmp, self.hv = (self.sc.comp, self.sc.queue,
-                                                               self.sc.opts, self.sc.tmp,
-                                                               self.sc.hv)
+        xi, xf = self.sc.xi, self.sc.xf
+        self.comp, self.queue, self.opts, self.tmp, self.hv = (xi[K.XI_COMP], self.sc.queue,
+                                                               xi[K.XI_OPTS], xi[K.XI_TMP],
+                                                               xf[K.XF_HV])
 
     def city(self, s, p, *codes, tokens=()):
         """Put buildings (paid for by nobody) on site s for player p; tokens by space."""

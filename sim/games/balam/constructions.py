@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...jit import helper
 from ...rng import rand_int
 from ...record import rec
+from .state import (XF_HV, XI_OPTS)
 from .state import EV_BUILD, EV_PAY, GS_SUP, ONE, P_HAND, R_CANY, R_CKIND, R_CN, ZERO
 from .board import can_build, place_building
 from .bots.values import cheapest_held
@@ -55,7 +56,7 @@ def random_build_loop(st, ru, sc, p, s, must):
     (plus 'stop' unless a first building is required)."""
     own, bld, sm, pl, gs, rs = st.own, st.bld, st.sm, st.pl, st.gs, st.rs
     R, nbr, nnb, info = ru.R, ru.nbr, ru.nnb, ru.info
-    opts, hv = sc.opts, sc.hv
+    opts, hv = sc.xi[XI_OPTS], sc.xf[XF_HV]
     first = True
     while True:
         n = 0
@@ -82,7 +83,7 @@ def build_plan(st, ru, sc, p, s, plan, n):
     """Build plan[0..n-1] on site s, paying as the heuristic pays, while it can."""
     own, bld, sm, pl, gs, rs = st.own, st.bld, st.sm, st.pl, st.gs, st.rs
     R, nbr, nnb, info = ru.R, ru.nbr, ru.nnb, ru.info
-    hv = sc.hv
+    hv = sc.xf[XF_HV]
     for i in range(n):
         c = plan[i]
         if not can_build(own, bld, pl, gs, R, nnb, info, p, s, c, pl[p, P_HAND:P_HAND + 6]):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...jit import helper, helper_inline
 from ...rng import rand_int
 from ...record import rec, recording
+from .state import (XF_DHV, XF_FSC, XI_COMP, XI_DCAP, XI_DCNT, XI_ISC, XI_OPTS, XI_SCR)
 from .state import (EV_ROUTE, BOT_RANDOM, BW_PALACE, BW_PRES, BW_RES, BW_WAR, DK_GARR, DK_LOSE, DK_PALACE,
                     DK_RESERVE, DK_TEMPLE, GARRISON, GS_SUP, I_COLOUR, I_FOREST, MAIZE, OBSID,
                     PALACE, PRIS, P_CER, P_HAND, RESERVE, R_FOREST, R_NP, R_PTS, TEMPLE, VILLAGE)
@@ -231,7 +232,7 @@ def distribute(st, ru, sc, p, last):
     garrisons (1, obsidian only) and reserves (1) his transport groups reach."""
     own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
     R, nbr, nnb, bot_ids, bot_par = ru.R, ru.nbr, ru.nnb, ru.bot_ids, ru.bot_par
-    comp, queue, items, sinks, fsc, val, x = (sc.comp, sc.queue, sc.items, sc.sinks, sc.fsc,
+    comp, queue, items, sinks, fsc, val, x = (sc.xi[XI_COMP], sc.queue, sc.items, sc.sinks, sc.xf[XF_FSC],
                                               sc.dval, sc.dx)
     S = own.shape[0]
     components(own, sm, R, nbr, nnb, p, comp, queue)
@@ -267,7 +268,7 @@ def distribute(st, ru, sc, p, last):
     if ni == 0:
         return
     if bot_ids[p] == BOT_RANDOM:
-        opts = sc.opts
+        opts = sc.xi[XI_OPTS]
         for i in range(ni):
             t = items[i, 0]
             g = items[i, 1]
@@ -285,8 +286,8 @@ def distribute(st, ru, sc, p, last):
             js = route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns)
             rec_route(sc.rec, p, t, kind, sinks, js)
         return
-    dist_values(bot_par[p], R, gs, own, bld, nbr, nnb, p, val, last, sc.dhv)
-    cnt, cap, isc, scr = sc.dcnt, sc.dcap, sc.isc, sc.scr
+    dist_values(bot_par[p], R, gs, own, bld, nbr, nnb, p, val, last, sc.xf[XF_DHV])
+    cnt, cap, isc, scr = sc.xi[XI_DCNT], sc.xi[XI_DCAP], sc.xi[XI_ISC], sc.xi[XI_SCR]
     for i in range(ni):
         g = items[i, 1]
         if g < 0:

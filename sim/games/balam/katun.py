@@ -6,6 +6,7 @@ import numpy as np
 from ...jit import helper, helper_inline
 from ...rng import rand_int, tie_wins
 from ...record import rec
+from .state import (XF_HV, XI_COMP, XI_OPTS, XI_TMP)
 from .state import (EV_BALL, EV_CARD, EV_CATA, EV_CENOTE, EV_GAIN, EV_LOSE, EV_TAKE,
                     EV_TOKEN, BALLCOURT, BOT_RANDOM, BW_EXPAND, BW_PRES, CACAO, CONT, EMPTY, GARRISON,
                     GS_BALLS, GS_ECL, GS_LEFT, GS_ROUND, GS_SEEN, GS_SLOT, GS_SUP, HIT_ALL,
@@ -87,7 +88,7 @@ def cat_targets(own, bld, info, p, kt):
 def lose_buildings(st, ru, sc, p, code, n, is_random):
     own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
     nbr, nnb = ru.nbr, ru.nnb
-    opts = sc.opts
+    opts = sc.xi[XI_OPTS]
     lost = 0
     for _ in range(n):
         m = 0
@@ -153,7 +154,7 @@ def catastrophe(st, ru, sc, p, kt):
     """King p faces catastrophe kt: pay from his Mayas' reserves/garrisons, or suffer."""
     own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
     R, nbr, nnb, info, bot_ids, bot_par = ru.R, ru.nbr, ru.nnb, ru.info, ru.bot_ids, ru.bot_par
-    opts = sc.opts
+    opts = sc.xi[XI_OPTS]
     if cat_targets(own, bld, info, p, kt) == 0:
         return
     pt, pn, code, cnt = cat_spec(kt)
@@ -268,7 +269,7 @@ def cenote_cult(st, ru, sc, p):
     transport rules let it reach; each scores cenote_factor times its temple points."""
     own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
     R, nbr, nnb, info, bot_ids = ru.R, ru.nbr, ru.nnb, ru.info, ru.bot_ids
-    comp, queue, opts = sc.comp, sc.queue, sc.opts
+    comp, queue, opts = sc.xi[XI_COMP], sc.queue, sc.xi[XI_OPTS]
     components(own, sm, R, nbr, nnb, p, comp, queue)
     S = own.shape[0]
     for c in range(S):
@@ -316,7 +317,7 @@ def turn_card(st, ru, sc, p, slot):
     own, bld, pl, gs, rs = st.own, st.bld, st.pl, st.gs, st.rs
     R, ctype, cgain, cnopt = ru.R, ru.ctype, ru.cgain, ru.cnopt
     bot_ids, bot_par = ru.bot_ids, ru.bot_par
-    opts, tmp, hv = sc.opts, sc.tmp, sc.hv
+    opts, tmp, hv = sc.xi[XI_OPTS], sc.xi[XI_TMP], sc.xf[XF_HV]
     c = gs[GS_SLOT + slot]
     gs[GS_SLOT + slot] = -1
     gs[GS_LEFT] -= 1

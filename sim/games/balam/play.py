@@ -9,6 +9,7 @@ from ...drama import drama
 from ...jit import helper, kernel
 from ...rng import game_base, mix64, open_substream, rand_int
 from ...record import H_SNAPS, rec, recording
+from .state import (XI_TMP)
 from .state import (EV_BONUS, EV_CHAAK, EV_DEAL, EV_DECK, EV_DIVINE, EV_END, EV_FIRST,
                     EV_LAYOUT, GS_KNOWN, P_PRES, BOT_RANDOM, BW_EXPAND, BW_RISK, END_BALLS, END_CAP, END_DECK, GARRISON,
                     GS_AUDIT, GS_BALLS, GS_DEADLOCK, GS_DPOS, GS_ECL, GS_LEFT, GS_NSLOT, GS_RFIRST,
@@ -205,7 +206,7 @@ def play_round(st, ru, sc, deck, n, cur):
     rfirst = cur
     gs[GS_RFIRST] = rfirst
     rec(sc.rec, EV_DEAL, -1, gs[GS_ROUND], n, gs[GS_DPOS] - n, rfirst, 0, 0)
-    divination(own, bld, pl, gs, R, rfirst, sc.tmp)
+    divination(own, bld, pl, gs, R, rfirst, sc.xi[XI_TMP])
     if recording(sc.rec):
         for q in range(NP):
             if gs[GS_KNOWN + q] != 0:

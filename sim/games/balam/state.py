@@ -137,28 +137,41 @@ State = namedtuple("State", ("own", "bld", "tok", "sm", "pl", "gs", "rs"))
 #: and payment orders: ``play.site_terms``).
 Rules = namedtuple("Rules", ("R", "nbr", "nnb", "info", "ctype", "cgain", "cnopt", "bot_ids",
                              "bot_par"))
-#: Work arrays, meaningless between calls (a function may use any of them):
+#: Work arrays, meaningless between calls (a function may use any of them).  The small
+#: buffers are named rows of two 2-D arrays (a call then passes two arrays, not two dozen):
 #:
-#: * ``comp``, ``queue``: connected components of a king's paths (board.components);
-#: * ``opts``: the options of a choice; ``tmp``: a small integer work area (the ball
-#:   game's and divination's counts); ``hv``: the worth of each riches type in hand;
-#: * ``cnt``: a king's building counts; ``plan``, ``spend``, ``hand``: a building plan,
-#:   what it spends and the hand it is paid from;
-#: * the heuristic turn: ``per`` (every king's ball courts, observatories and cities),
-#:   ``unseen`` (cards of each type the king has not seen), ``onb`` (riches on his
-#:   buildings), ``cvt`` (card_values' work area), ``cv`` (each card type's worth), ``pv``
-#:   (a building's worth by code), ``fv`` (first-building worths), ``vill`` (a village's
-#:   worth by colour), ``sv`` (each site's screening worth), ``bplan`` (the best plan);
-#: * the distribution: ``items`` (riches to route: type, group), ``sinks`` (spaces: site,
-#:   space, group, kind, room), ``dval`` (worth of a riches type on each kind of sink),
-#:   ``dx`` (the routing), ``dhv`` (worths in hand), ``dcnt``/``dcap`` (a group's riches
-#:   and room), ``isc``/``scr``/``fsc`` (the assignment solver's work areas);
+#: * ``xi`` (int64, ``N_XI`` rows of ``scratch_width(S)``): ``XI_COMP`` (connected
+#:   components of a king's paths, board.components), ``XI_OPTS`` (the options of a
+#:   choice), ``XI_TMP`` (the ball game's and divination's counts), ``XI_CNT`` (a king's
+#:   building counts), ``XI_PLAN``/``XI_SPEND``/``XI_HAND`` (a building plan, what it
+#:   spends and the hand it is paid from), the heuristic turn's ``XI_PER`` (every king's
+#:   ball courts, observatories and cities), ``XI_UNSEEN`` (cards of each type the king
+#:   has not seen), ``XI_ONB`` (riches on his buildings), ``XI_CVT`` (card_values' work
+#:   area), ``XI_BPLAN`` (the best plan), and the distribution's ``XI_DCNT``/``XI_DCAP``
+#:   (a group's riches and room) and ``XI_ISC``/``XI_SCR`` (the assignment solver's);
+#: * ``xf`` (float64, ``N_XF`` rows): ``XF_HV`` (the worth of each riches type in hand),
+#:   ``XF_CV`` (each card type's worth), ``XF_PV`` (a building's worth by code), ``XF_FV``
+#:   (first-building worths), ``XF_VILL`` (a village's worth by colour), ``XF_SV`` (each
+#:   site's screening worth: its first S values), ``XF_DHV`` (the distribution's worths in
+#:   hand), ``XF_FSC`` (the assignment solver's);
+#: * ``queue`` (board.components' queue); the distribution's ``items`` (riches to route:
+#:   type, group), ``sinks`` (spaces: site, space, group, kind, room), ``dval`` (worth of a
+#:   riches type on each kind of sink) and ``dx`` (the routing);
 #: * ``rec``, ``snaps``: where a recorded game's events and snapshots go (``sim.record``;
 #:   a normal run passes the shared one-row ``NO_RECORD``, and recording is a no-op).
-Scratch = namedtuple("Scratch", ("comp", "queue", "opts", "tmp", "hv", "cnt", "plan", "spend",
-                                 "hand", "per", "unseen", "onb", "cvt", "cv", "pv", "fv", "vill",
-                                 "sv", "bplan", "items", "sinks", "dval", "dx", "dhv", "dcnt",
-                                 "dcap", "isc", "scr", "fsc", "rec", "snaps"))
+Scratch = namedtuple("Scratch", ("xi", "xf", "queue", "items", "sinks", "dval", "dx", "rec",
+                                 "snaps"))
+(XI_COMP, XI_OPTS, XI_TMP, XI_CNT, XI_PLAN, XI_SPEND, XI_HAND, XI_PER, XI_UNSEEN, XI_ONB, XI_CVT,
+ XI_BPLAN, XI_DCNT, XI_DCAP, XI_ISC, XI_SCR) = (np.int64(i) for i in range(16))
+N_XI = 16
+(XF_HV, XF_CV, XF_PV, XF_FV, XF_VILL, XF_SV, XF_DHV, XF_FSC) = (np.int64(i) for i in range(8))
+N_XF = 8
+
+
+def scratch_width(S):
+    """Row width of ``xi`` and ``xf``: the widest small buffer (64: options, the solver's
+    work areas) or a value per site."""
+    return max(64, S)
 
 
 @kernel
@@ -183,17 +196,11 @@ def copy_state(st):
 def new_scratch(S, rec, snaps):
     """The work arrays for a board of S sites, recording into ``rec`` and ``snaps``."""
     i64 = np.int64
-    return Scratch(comp=np.zeros(S, i64), queue=np.zeros(S * 70 + 64, i64),
-                   opts=np.zeros(64, i64), tmp=np.zeros(64, i64), hv=np.zeros(12),
-                   cnt=np.zeros(16, i64), plan=np.zeros(4, i64), spend=np.zeros(6, i64),
-                   hand=np.zeros(6, i64), per=np.zeros(12, i64), unseen=np.zeros(NK, i64),
-                   onb=np.zeros(6, i64), cvt=np.zeros(8, i64), cv=np.zeros(NK),
-                   pv=np.zeros(10), fv=np.zeros(9), vill=np.zeros(5), sv=np.zeros(S),
-                   bplan=np.zeros(4, i64), items=np.zeros((4 * S, 2), i64),
+    w = max(64, S)
+    return Scratch(xi=np.zeros((N_XI, w), i64), xf=np.zeros((N_XF, w)),
+                   queue=np.zeros(S * 70 + 64, i64), items=np.zeros((4 * S, 2), i64),
                    sinks=np.zeros((4 * S, 5), i64), dval=np.zeros((6, 5)),
-                   dx=np.zeros((6, 5), i64), dhv=np.zeros(6), dcnt=np.zeros(6, i64),
-                   dcap=np.zeros(5, i64), isc=np.zeros(24, i64), scr=np.zeros(54, i64),
-                   fsc=np.zeros(64), rec=rec, snaps=snaps)
+                   dx=np.zeros((6, 5), i64), rec=rec, snaps=snaps)
 
 
 @helper

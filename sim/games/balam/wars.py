@@ -6,6 +6,7 @@ import numpy as np
 from ...jit import helper
 from ...rng import open_substream, rand_int
 from ...record import rec
+from .state import (XI_OPTS)
 from .state import (EV_ATTACK, EV_DEFEND, EV_DESTROY, EV_DIE, EV_PRISONER, EV_SKULL, EV_TOKEN,
                     BOT_RANDOM, CONT, DICE, EMPTY, GARRISON, GS_SUP, GS_WARNO, OBSID, PRIORITY,
                     PRIS, R_FACE, R_NFACES, SL_BASE, SL_CH, T_BDEST, T_BLOST, T_DEF, T_GLOST,
@@ -102,7 +103,7 @@ def defend(st, ru, sc, b, k, o, base):
         if k * 3 + o <= base:
             od = 0
     rec(sc.rec, EV_DEFEND, q, b, base, od, 0, 0, 0)
-    spend_defence_obsidian(own, bld, tok, gs, rs, nbr, nnb, b, od, sc.opts, sc.rec)
+    spend_defence_obsidian(own, bld, tok, gs, rs, nbr, nnb, b, od, sc.xi[XI_OPTS], sc.rec)
     return od
 
 
@@ -131,7 +132,7 @@ def skull_losses(st, ru, sc, p, a, skulls):
     """Each skull: the attacker loses a garrison of his choice in the attacking city a."""
     own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
     nbr, nnb, bot_ids = ru.nbr, ru.nnb, ru.bot_ids
-    opts = sc.opts
+    opts = sc.xi[XI_OPTS]
     for _ in range(skulls):
         n = 0
         for kk in range(4):
@@ -163,7 +164,7 @@ def destroy(st, ru, sc, p, a, b, pts):
     goes to the empty garrisons of the attacking city a.  Returns buildings destroyed."""
     own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
     nbr, nnb, bot_ids = ru.nbr, ru.nnb, ru.bot_ids
-    opts = sc.opts
+    opts = sc.xi[XI_OPTS]
     q = own[b]
     destroyed = 0
     heur = bot_ids[p] != BOT_RANDOM

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ....jit import helper
 from ....rng import rand_int
 from ....record import rec
+from ..state import (XI_HAND, XI_OPTS)
 from ..state import (EV_PASS, EV_PAY, GARRISON, GS_NSLOT, GS_SLOT, GS_SUP, MARKET, OBSID, ONE, P_HAND, P_LARGE,
                      P_SMALL, T_PASS, ZERO)
 from ..board import afford_mask, fit_mask, hand_total, site_buildable, site_code_count, tile_mask
@@ -18,7 +19,7 @@ def random_turn(st, ru, sc, p):
     neighbour).  Details are then drawn uniformly too (see RULES.md, Bots)."""
     own, bld, tok, pl, gs, rs = st.own, st.bld, st.tok, st.pl, st.gs, st.rs
     R, nbr, nnb, info = ru.R, ru.nbr, ru.nnb, ru.info
-    queue, opts, hand = sc.queue, sc.opts, sc.hand
+    queue, opts, hand = sc.queue, sc.xi[XI_OPTS], sc.xi[XI_HAND]
     S = own.shape[0]
     tot = hand_total(pl, p)
     acts = queue  # reuse: codes 0 card, 1 pass, 2+s build, 1000+a*64+b attack
