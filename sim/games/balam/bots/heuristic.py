@@ -243,7 +243,7 @@ def top_site(sv, skip, rs, k):
     return best
 
 
-@helper
+@helper_inline
 def card_choice(st, ru, sc, p, W, rl):
     """The card option: each card type's worth (cv), a face-down card's expected worth
     over the cards king p has not seen; returns (slot, worth) of the best face-down card
@@ -287,7 +287,7 @@ def card_choice(st, ru, sc, p, W, rl):
     return card_slot, card_v
 
 
-@helper
+@helper_inline
 def screen_sites(st, ru, sc, ol, amask):
     """Screen every site on its best first building (sv[s]) with the taxed ``hand``;
     returns the best site (equal values uniformly on the bot's stream; -1: none)."""
@@ -359,7 +359,7 @@ def screen_sites(st, ru, sc, ol, amask):
     return s1
 
 
-@helper
+@helper_inline
 def best_attack(st, ru, sc, ol, tax_v, best_v, ties):
     """The attacks: each (own city with garrisons, enemy neighbour) is worth its expected
     damage (minus the tax) and joins the turn's argmax (``best_v``, ``ties``).  Returns
