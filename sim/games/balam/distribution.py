@@ -232,8 +232,8 @@ def distribute(st, ru, sc, p, last):
     garrisons (1, obsidian only) and reserves (1) his transport groups reach."""
     own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
     R, nbr, nnb, bot_ids, bot_par = ru.R, ru.nbr, ru.nnb, ru.bot_ids, ru.bot_par
-    comp, queue, items, sinks, fsc, val, x = (sc.xi[XI_COMP], sc.queue, sc.items, sc.sinks, sc.xf[XF_FSC],
-                                              sc.dval, sc.dx)
+    comp, queue, items, sinks = sc.xi[XI_COMP], sc.queue, sc.items, sc.sinks
+    fsc, val, x = sc.xf[XF_FSC], sc.dval, sc.dx
     S = own.shape[0]
     components(own, sm, R, nbr, nnb, p, comp, queue)
     ni = 0

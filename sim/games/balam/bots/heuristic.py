@@ -5,7 +5,8 @@ import numpy as np
 
 from ....jit import helper, helper_inline
 from ....record import rec
-from ..state import (XF_CV, XF_FV, XF_HV, XF_PV, XF_SV, XF_VILL, XI_BPLAN, XI_CNT, XI_CVT, XI_HAND, XI_ONB, XI_PER, XI_PLAN, XI_SPEND, XI_UNSEEN)
+from ..state import (XF_CV, XF_FV, XF_HV, XF_PV, XF_SV, XF_VILL, XI_BPLAN, XI_CNT, XI_CVT, XI_HAND,
+                     XI_ONB, XI_PER, XI_PLAN, XI_SPEND, XI_UNSEEN)
 from ..state import (EV_PASS, EV_PAY, BALLCOURT, BW_BUILD, BW_EXPAND, BW_HAND, BW_PLANS, BW_PRES, BW_RISK, BW_WAR,
                      CACAO, CONT, EMPTY, GARRISON, GS_BALLS, GS_KNOWN, GS_NSLOT, GS_SEEN, GS_SLOT,
                      GS_SUP, I_CENOTE, I_COLOUR, I_FOREST, I_SEA, I_VOLC, K_BALL, K_CACAO,
@@ -30,7 +31,8 @@ def plan_site(st, ru, sc, ol, s):
     on the bot's stream)."""
     own, bld, pl, gs, rs = st.own, st.bld, st.pl, st.gs, st.rs
     R, nnb, info = ru.R, ru.nnb, ru.info
-    hv, cnt, plan, spend, hand = sc.xf[XF_HV], sc.xi[XI_CNT], sc.xi[XI_PLAN], sc.xi[XI_SPEND], sc.xi[XI_HAND]
+    hv, cnt, plan, spend, hand = (sc.xf[XF_HV], sc.xi[XI_CNT], sc.xi[XI_PLAN], sc.xi[XI_SPEND],
+                                  sc.xi[XI_HAND])
     p, W, last = ol.p, ol.W, ol.last
     sb0 = bld[s, 0]
     sb1 = bld[s, 1]
@@ -251,8 +253,8 @@ def card_choice(st, ru, sc, p, W, rl):
     (scan_board)."""
     own, bld, tok, gs, rs = st.own, st.bld, st.tok, st.gs, st.rs
     R, info, ctype = ru.R, ru.info, ru.ctype
-    hv, cnt, per, unseen, onb, cvt, cv, pv = (sc.xf[XF_HV], sc.xi[XI_CNT], sc.xi[XI_PER], sc.xi[XI_UNSEEN], sc.xi[XI_ONB], sc.xi[XI_CVT],
-                                              sc.xf[XF_CV], sc.xf[XF_PV])
+    hv, cnt, per, unseen = sc.xf[XF_HV], sc.xi[XI_CNT], sc.xi[XI_PER], sc.xi[XI_UNSEEN]
+    onb, cvt, cv, pv = sc.xi[XI_ONB], sc.xi[XI_CVT], sc.xf[XF_CV], sc.xf[XF_PV]
     bs = 1 + p
     nunseen = 0
     known = gs[GS_KNOWN + p]
@@ -293,7 +295,8 @@ def screen_sites(st, ru, sc, ol, amask):
     returns the best site (equal values uniformly on the bot's stream; -1: none)."""
     own, bld, pl, gs, rs = st.own, st.bld, st.pl, st.gs, st.rs
     R, nnb, info = ru.R, ru.nnb, ru.info
-    hv, cnt, spend, hand, fv, vill, sv = sc.xf[XF_HV], sc.xi[XI_CNT], sc.xi[XI_SPEND], sc.xi[XI_HAND], sc.xf[XF_FV], sc.xf[XF_VILL], sc.xf[XF_SV]
+    hv, cnt, spend, hand = sc.xf[XF_HV], sc.xi[XI_CNT], sc.xi[XI_SPEND], sc.xi[XI_HAND]
+    fv, vill, sv = sc.xf[XF_FV], sc.xf[XF_VILL], sc.xf[XF_SV]
     p, W, rl, last = ol.p, ol.W, ol.rl, ol.last
     S = own.shape[0]
     bs = 1 + p
@@ -419,7 +422,8 @@ def heuristic_turn(st, ru, sc, p):
     on the bot's own stream (slot 1 + p)."""
     own, pl, gs, rs = st.own, st.pl, st.gs, st.rs
     R = ru.R
-    hv, plan, hand, per, bplan = sc.xf[XF_HV], sc.xi[XI_PLAN], sc.xi[XI_HAND], sc.xi[XI_PER], sc.xi[XI_BPLAN]
+    hv, plan, hand, per, bplan = (sc.xf[XF_HV], sc.xi[XI_PLAN], sc.xi[XI_HAND], sc.xi[XI_PER],
+                                  sc.xi[XI_BPLAN])
     W = ru.bot_par[p]
     NP = R[R_NP]
     S = own.shape[0]
@@ -463,7 +467,8 @@ def heuristic_turn(st, ru, sc, p):
         # screen every site on its best first building, plan fully on the best (and the
         # second best with plans=2)
         s1 = screen_sites(st, ru, sc, ol, amask)
-        s2 = top_site(sc.xf[XF_SV, :S], s1, rs, bs) if W[BW_PLANS] >= 2.0 and s1 >= 0 else np.int64(-1)
+        s2 = (top_site(sc.xf[XF_SV, :S], s1, rs, bs) if W[BW_PLANS] >= 2.0 and s1 >= 0
+              else np.int64(-1))
         for i in range(2 if W[BW_PLANS] >= 2.0 else 1):
             s = s1 if i == 0 else s2
             if s < 0:
