@@ -9,6 +9,7 @@ import pytest
 from sim.games.balam import GAME, STYLES
 from sim.games.balam import data as D
 from sim.games.balam import kernel as K
+from sim.record import NO_RECORD, NO_SNAPS
 from sim.rng import DICE, Stream, py_game_base
 
 DECK = D.load_deck(D.SEEDS / "katun.toml")
@@ -37,20 +38,18 @@ class Pos:
         self.info = np.array(sites, np.int64)
         self.R = GAME.prepare(GAME.resolve_rules({}), players)[0].copy()
         self.R[K.R_S] = S
-        self.own, self.bld, self.tok, self.sm, self.pl, self.gs = K.new_state(S, players)
-        K.reset_state(self.own, self.bld, self.tok, self.sm, self.pl, self.gs, self.R)
-        self.rs = np.zeros(K.NRS, np.uint64)
+        self.state = K.new_state(S, players)
+        self.own, self.bld, self.tok, self.sm, self.pl, self.gs, self.rs = self.state
+        K.reset_state(self.state, self.R)
         self.bot_ids = np.array(bots, np.int64)
         w = tuple(STYLES[style] if isinstance(style, str) else style)
         w = w + (1.0,) * (K.NBW - len(w))          # plans = 1
         self.bot_par = K.with_site_terms(np.array([w] * players, np.float64), self.info)
-        self.comp = np.zeros(S, np.int64)
-        self.queue = np.zeros(S * 70 + 64, np.int64)
-        self.opts = np.zeros(64, np.int64)
-        self.tmp = np.zeros(64, np.int64)
-        self.hv = np.zeros(12)
-        self.items = np.zeros((4 * S, 2), np.int64)
-        self.sinks = np.zeros((4 * S, 5), np.int64)
+        self.sc = K.new_scratch(S, NO_RECORD, NO_SNAPS)
+        xi, xf = self.sc.xi, self.sc.xf
+        self.comp, self.queue, self.opts, self.tmp, self.hv = (xi[K.XI_COMP], self.sc.queue,
+                                                               xi[K.XI_OPTS], xi[K.XI_TMP],
+                                                               xf[K.XF_HV])
 
     def city(self, s, p, *codes, tokens=()):
         """Put buildings (paid for by nobody) on site s for player p; tokens by space."""
@@ -71,23 +70,26 @@ class Pos:
     def st(self):
         return (self.own, self.bld, self.tok, self.sm, self.pl, self.gs)
 
+    def rules(self):
+        return K.Rules(self.R, self.nbr, self.nnb, self.info, DECK.ctype, DECK.cgain,
+                       DECK.cnopt, self.bot_ids, self.bot_par)
+
+    def tuples(self):
+        """(State, Rules, Scratch) for the kernel's turn and phase functions."""
+        return self.state, self.rules(), self.sc
+
     def turn(self, p, card_type):
         c = int(np.flatnonzero(DECK.ctype == card_type)[0])
         self.gs[K.GS_SLOT] = c
         self.gs[K.GS_NSLOT] = 1
         self.gs[K.GS_LEFT] = 1
-        K.turn_card(*self.st(), self.rs, self.R, self.nbr, self.nnb, self.info, DECK.ctype,
-                    DECK.cgain, DECK.cnopt, self.bot_ids, self.bot_par, p, 0, self.comp,
-                    self.queue, self.opts, self.tmp, self.hv)
+        K.turn_card(*self.tuples(), p, 0)
 
     def attack(self, p, a, b, k, o):
-        return K.resolve_attack(*self.st(), self.rs, self.R, self.nbr, self.nnb, self.info,
-                                self.bot_ids, self.bot_par, p, a, b, k, o, self.opts, self.hv)
+        return K.resolve_attack(*self.tuples(), p, a, b, k, o)
 
     def distribute(self, p, last=False):
-        K.distribute(*self.st(), self.rs, self.R, self.nbr, self.nnb, self.bot_ids,
-                     self.bot_par, p, last, self.comp, self.queue, self.items, self.sinks,
-                     np.zeros(128), np.zeros((6, 5)), np.zeros((6, 5), np.int64))
+        K.distribute(*self.tuples(), p, last)
 
     def count(self, p, code):
         return K.count_code(self.own, self.bld, p, code)
@@ -605,12 +607,17 @@ def test_heuristic_uses_what_it_divined():
     pos.gs[K.GS_NSLOT] = 2
     pos.gs[K.GS_LEFT] = 2
     pos.gs[K.GS_KNOWN] = 0b11
-    cnt = np.zeros(16, np.int64)
-    plan = np.zeros(4, np.int64)
-    spend = np.zeros(6, np.int64)
-    hand = np.zeros(6, np.int64)
-    K.heuristic_turn(*pos.st(), pos.rs, pos.R, pos.nbr, pos.nnb, pos.info, DECK.ctype,
-                     DECK.cgain, DECK.cnopt, pos.bot_ids, pos.bot_par, 0, pos.comp, pos.queue,
-                     pos.opts, pos.tmp, pos.hv, cnt, plan, spend, hand, np.zeros(128))
+    K.heuristic_turn(*pos.tuples(), 0)
     assert pos.gs[K.GS_SLOT + 1] == -1 and pos.gs[K.GS_SLOT] == drought
     assert pos.pl[0, K.P_KAT + K.K_PROS] == 1
+
+
+def test_a_state_is_copied_in_one_call():
+    pos = Pos(plain(3), [(0, 1), (1, 2)])
+    pos.city(0, 0, V, V)
+    copy = K.copy_state(pos.state)
+    assert all((a == b).all() for a, b in zip(copy, pos.state))
+    copy.bld[0, 0] = 0
+    copy.pl[0, K.P_PRES] += 5
+    copy.rs[1] += 1
+    assert pos.bld[0, 0] == V and pos.pl[0, K.P_PRES] == 0 and pos.rs[1] == 0

@@ -7,8 +7,11 @@ import numpy as np
 
 from ...game import Bot, Column, Game
 from ...params import Param, ParamError
+from ...record import NO_RECORD, NO_SNAPS
 from . import data as D
-from . import kernel as K
+from . import play as P
+from .events import ACTIONS
+from . import state as K
 
 SEATS = ["Purple", "Grey", "Ochre", "Teal"]
 RULES_DOC = str(Path(__file__).resolve().parents[3] / "seeds" / "balam" / "RULES.md")
@@ -262,28 +265,36 @@ def prepare(rules: dict, players: int):
     return (R, board.nbr, board.nnb, board.info, deck.ctype, deck.cgain, deck.cnopt, deck.cid)
 
 
-def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par):
-    R, nbr, nnb, tinfo, ctype, cgain, cnopt, cid = ctx
+def _record_shape(rules, players):
+    """(snapshot width, rows): one snapshot per round (play.snapshot)."""
+    S = len(D.load_board(D.resolve_file(rules["board"], "board")).names)
+    return P.snapshot_layout(S, players)["width"], int(rules["horizon"]) + 1
+
+
+def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
+    """Games start .. start + count - 1 as result columns; ``record=(buf, snaps)``
+    records the one game played (count 1; sim.record)."""
+    if record is None:
+        buf, snaps = NO_RECORD, NO_SNAPS
+    else:
+        if count != 1:
+            raise ValueError("a recorded run plays one game per call")
+        buf, snaps = record
     par = np.zeros((players, K.NBW), np.float64)
     w = min(bot_par.shape[1], K.NBW)
     par[:, :w] = bot_par[:, :w]
-    end = np.empty(count, np.int8)
-    first = np.empty(count, np.int8)
-    rounds = np.empty(count, np.int16)
-    turns = np.empty(count, np.int32)
-    balls = np.empty(count, np.int8)
-    ecl = np.empty(count, np.int8)
-    cards = np.empty(count, np.int16)
-    layout = np.empty(count, np.int64)
-    seat = np.empty((count, players, K.NPL), np.int32)
-    changes = np.empty(count, np.int16)
-    settled = np.empty(count, np.int8)
-    K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, nbr, nnb, tinfo, ctype,
-                cgain, cnopt, cid, np.asarray(bot_ids, np.int64), par, end, first, rounds,
-                turns, balls, ecl, cards, layout, seat, changes, settled)
-    out = {"end_reason": end, "first_player": first, "rounds": rounds, "turns": turns,
-           "ball_games": balls, "eclipse_round": ecl, "cards_turned": cards, "layout": layout,
-           "lead_changes": changes, "lead_settled": settled}
+    res = P.Results(end_reason=np.empty(count, np.int8), first_player=np.empty(count, np.int8),
+                    rounds=np.empty(count, np.int16), turns=np.empty(count, np.int32),
+                    ball_games=np.empty(count, np.int8), eclipse_round=np.empty(count, np.int8),
+                    cards_turned=np.empty(count, np.int16), layout=np.empty(count, np.int64),
+                    lead_changes=np.empty(count, np.int16),
+                    lead_settled=np.empty(count, np.int8),
+                    seat=np.empty((count, players, K.NPL), np.int32))
+    P.run_games(np.uint64(seed), np.int64(start), np.int64(count), tuple(ctx),
+                np.asarray(bot_ids, np.int64), par, res, buf, snaps)
+    seat = res.seat
+    end = res.end_reason
+    out = {name: getattr(res, name) for name in res._fields if name != "seat"}
     for name, f, dt, _ in _SEAT_FIELDS:
         out[name] = seat[:, :, f].astype(dt)
     out["riches_left"] = seat[:, :, K.P_HAND:K.P_HAND + 6].sum(axis=2).astype(np.int16)
@@ -326,6 +337,9 @@ GAME = Game(
     seat_names=lambda players: SEATS[:players],
     prepare=prepare,
     run_chunk=run_chunk,
+    actions=ACTIONS,
+    record_shape=lambda rules, players: _record_shape(rules, players),
+    show_module="sim.games.balam.show",
     rules_doc=RULES_DOC,
     highlight=("prestige", "pp_ceremony", "pp_ballgame", "cities", "wars", "buildings_lost"),
     events=KATUN_COLS,

@@ -1,10 +1,13 @@
 """5 - Production and 6 - Distribution: what villages produce and how each king routes it
-(transport, garrisons, storage, ceremonies), with the heuristic's assignment search."""
+(transport, garrisons, storage, ceremonies), with the heuristic's assignment search.
+"""
 from __future__ import annotations
 
 from ...jit import helper, helper_inline
 from ...rng import rand_int
-from .state import (BOT_RANDOM, BW_PALACE, BW_PRES, BW_RES, BW_WAR, DK_GARR, DK_LOSE, DK_PALACE,
+from ...record import rec, recording
+from .state import (XF_DHV, XF_FSC, XI_COMP, XI_DCAP, XI_DCNT, XI_ISC, XI_OPTS, XI_SCR)
+from .state import (EV_ROUTE, BOT_RANDOM, BW_PALACE, BW_PRES, BW_RES, BW_WAR, DK_GARR, DK_LOSE, DK_PALACE,
                     DK_RESERVE, DK_TEMPLE, GARRISON, GS_SUP, I_COLOUR, I_FOREST, MAIZE, OBSID,
                     PALACE, PRIS, P_CER, P_HAND, RESERVE, R_FOREST, R_NP, R_PTS, TEMPLE, VILLAGE)
 from .ties import cmp_tie, pick
@@ -223,11 +226,14 @@ def solve_group(cnt, cap, val, x, isc, fsc, rs, k, scr):
 
 
 @helper
-def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, last,
-               comp, queue, items, sinks, fsc, val, x):
+def distribute(st, ru, sc, p, last):
     """King p routes every riches on his buildings (6 - DISTRIBUTION).  Items are taken
     site by site, space by space; sinks are the spaces of temples (2 each), palaces (2),
     garrisons (1, obsidian only) and reserves (1) his transport groups reach."""
+    own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
+    R, nbr, nnb, bot_ids, bot_par = ru.R, ru.nbr, ru.nnb, ru.bot_ids, ru.bot_par
+    comp, queue, items, sinks = sc.xi[XI_COMP], sc.queue, sc.items, sc.sinks
+    fsc, val, x = sc.xf[XF_FSC], sc.dval, sc.dx
     S = own.shape[0]
     components(own, sm, R, nbr, nnb, p, comp, queue)
     ni = 0
@@ -262,7 +268,7 @@ def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, 
     if ni == 0:
         return
     if bot_ids[p] == BOT_RANDOM:
-        opts = queue[S:S + 8]
+        opts = sc.xi[XI_OPTS]
         for i in range(ni):
             t = items[i, 0]
             g = items[i, 1]
@@ -277,13 +283,11 @@ def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, 
                         n += 1
                         break
             kind = opts[rand_int(rs, 1 + p, n)]
-            route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns)
+            js = route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns)
+            rec_route(sc.rec, p, t, kind, sinks, js)
         return
-    dist_values(bot_par[p], R, gs, own, bld, nbr, nnb, p, val, last, fsc[20:26])
-    cnt = queue[S + 16:S + 22]
-    cap = queue[S + 24:S + 29]
-    isc = queue[S + 32:S + 56]
-    scr = queue[S + 56:S + 110]
+    dist_values(bot_par[p], R, gs, own, bld, nbr, nnb, p, val, last, sc.xf[XF_DHV])
+    cnt, cap, isc, scr = sc.xi[XI_DCNT], sc.xi[XI_DCAP], sc.xi[XI_ISC], sc.xi[XI_SCR]
     for i in range(ni):
         g = items[i, 1]
         if g < 0:
@@ -312,9 +316,20 @@ def distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, bot_par, p, 
                 for kind in range(5):
                     if x[t, kind] > 0:
                         x[t, kind] -= 1
-                        route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns)
+                        js = route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns)
+                        rec_route(sc.rec, p, t, kind, sinks, js)
                         break
                 items[j, 1] = -1
+
+
+@helper_inline
+def rec_route(buf, p, t, kind, sinks, j):
+    """Record one riches routed (site and space of its sink; -1 when lost)."""
+    if recording(buf):
+        if j >= 0:
+            rec(buf, EV_ROUTE, p, t, kind, sinks[j, 0], sinks[j, 1], 0, 0)
+        else:
+            rec(buf, EV_ROUTE, p, t, kind, -1, -1, 0, 0)
 
 
 @helper_inline
@@ -322,10 +337,10 @@ def route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns):
     """One riches of type t of group g to a sink of ``kind``.  A temple or palace: the
     first with room (where the riches is used changes nothing).  A reserve or garrison,
     where the token stays: uniformly among those of the group with room (king p's
-    stream; no draw when there is one)."""
+    stream; no draw when there is one).  Returns the sink's row (-1: lost)."""
     if kind == DK_LOSE:
         gs[GS_SUP + t] += 1
-        return
+        return -1
     j0 = 0
     if kind == DK_RESERVE or kind == DK_GARR:
         m = 0
@@ -346,4 +361,5 @@ def route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns):
                 pl[p, P_HAND + t] += 1
             else:
                 tok[sinks[j, 0], sinks[j, 1]] = t
-            return
+            return j
+    return -1

@@ -5,7 +5,10 @@ import numpy as np
 
 from ...jit import helper, helper_inline
 from ...rng import rand_int, tie_wins
-from .state import (BALLCOURT, BOT_RANDOM, BW_EXPAND, BW_PRES, CACAO, CONT, EMPTY, GARRISON,
+from ...record import rec
+from .state import (XF_HV, XI_COMP, XI_OPTS, XI_TMP)
+from .state import (EV_BALL, EV_CARD, EV_CATA, EV_CENOTE, EV_GAIN, EV_LOSE, EV_TAKE,
+                    EV_TOKEN, BALLCOURT, BOT_RANDOM, BW_EXPAND, BW_PRES, CACAO, CONT, EMPTY, GARRISON,
                     GS_BALLS, GS_ECL, GS_LEFT, GS_ROUND, GS_SEEN, GS_SLOT, GS_SUP, HIT_ALL,
                     I_CENOTE, I_SEA, I_VOLC, K_BALL, K_CACAO, K_CENOTE, K_DECAD, K_DROUGHT,
                     K_ECLIPSE, K_EXC, K_EXPED, K_FAV, K_INSURR, K_MARRY, K_POCHT, K_PROS, K_QUAKE,
@@ -30,9 +33,9 @@ def board_tokens(own, bld, tok, p, t):
 
 
 @helper
-def take_tokens(own, bld, tok, gs, rs, p, t, n, opts):
+def take_tokens(own, bld, tok, gs, rs, p, t, n, opts, buf):
     """King p pays n riches of type t from his reserves and garrisons: which tokens,
-    uniformly among those holding it (his bot's stream)."""
+    uniformly among those holding it (his bot's stream; each recorded in ``buf``)."""
     m = 0
     for s in range(own.shape[0]):
         if own[s] == p:
@@ -44,6 +47,7 @@ def take_tokens(own, bld, tok, gs, rs, p, t, n, opts):
     for i in range(n):
         tok[opts[i] // 4, opts[i] % 4] = -1
         gs[GS_SUP + t] += 1
+        rec(buf, EV_TOKEN, p, opts[i] // 4, opts[i] % 4, t, 0, 0, 0)
 
 
 @helper
@@ -81,7 +85,10 @@ def cat_targets(own, bld, info, p, kt):
 
 
 @helper
-def lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, code, n, is_random, opts):
+def lose_buildings(st, ru, sc, p, code, n, is_random):
+    own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
+    nbr, nnb = ru.nbr, ru.nnb
+    opts = sc.xi[XI_OPTS]
     lost = 0
     for _ in range(n):
         m = 0
@@ -99,6 +106,7 @@ def lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, code, n, is_rando
             # the heuristic values every building of one code alike (per_value): uniformly
             x = opts[pick(rs, 1 + p, m)]
         remove_building(own, bld, tok, sm, pl, gs, nbr, nnb, x // 4, x % 4)
+        rec(sc.rec, EV_LOSE, p, x // 4, x % 4, code, 0, 0, 0)
         lost += 1
     return lost
 
@@ -142,8 +150,11 @@ def loss_value(own, bld, info, R, W, p, kt, rl):
 
 
 @helper
-def catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par, p, kt, opts):
+def catastrophe(st, ru, sc, p, kt):
     """King p faces catastrophe kt: pay from his Mayas' reserves/garrisons, or suffer."""
+    own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
+    R, nbr, nnb, info, bot_ids, bot_par = ru.R, ru.nbr, ru.nnb, ru.info, ru.bot_ids, ru.bot_par
+    opts = sc.xi[XI_OPTS]
     if cat_targets(own, bld, info, p, kt) == 0:
         return
     pt, pn, code, cnt = cat_spec(kt)
@@ -157,8 +168,9 @@ def catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_p
             keep = pn * (1.0 + 0.1 * R[R_PTS + pt])
             d = cmp_tie(loss_value(own, bld, info, R, bot_par[p], p, kt, rl), keep)
             pay = d > 0 or (d == 0 and tie_wins(rs, 1 + p, 2))
+    rec(sc.rec, EV_CATA, p, kt, 1 if pay else 0, 0, 0, 0, 0)
     if pay:
-        take_tokens(own, bld, tok, gs, rs, p, pt, pn, opts)
+        take_tokens(own, bld, tok, gs, rs, p, pt, pn, opts, sc.rec)
         pl[p, T_CPAID] += 1
         return
     pl[p, T_CSUFF] += 1
@@ -167,15 +179,14 @@ def catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_p
         col = I_VOLC if kt == K_VOLCANO else I_SEA
         for s in range(own.shape[0]):
             if own[s] == p and info[s, col] == 1:
-                pl[p, T_KLOST] += destroy_city(own, bld, tok, sm, pl, gs, nbr, nnb, s)
+                lost = destroy_city(own, bld, tok, sm, pl, gs, nbr, nnb, s)
+                pl[p, T_KLOST] += lost
+                rec(sc.rec, EV_LOSE, p, s, -1, lost, 0, 0, 0)
     elif kt == K_DECAD:
-        pl[p, T_KLOST] += lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, BALLCOURT, ONE,
-                                         is_random, opts)
-        pl[p, T_KLOST] += lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, OBSERV, ONE,
-                                         is_random, opts)
+        pl[p, T_KLOST] += lose_buildings(st, ru, sc, p, BALLCOURT, ONE, is_random)
+        pl[p, T_KLOST] += lose_buildings(st, ru, sc, p, OBSERV, ONE, is_random)
     else:
-        pl[p, T_KLOST] += lose_buildings(own, bld, tok, sm, pl, gs, rs, nbr, nnb, p, code, cnt,
-                                         is_random, opts)
+        pl[p, T_KLOST] += lose_buildings(st, ru, sc, p, code, cnt, is_random)
 
 
 # ======================================================================= other Katuns
@@ -217,7 +228,8 @@ def rank_award(counts, NP, first_pts, second_pts, award):
 
 
 @helper
-def ball_game(own, bld, pl, R, tmp):
+def ball_game(own, bld, pl, R, tmp, buf):
+    """The ball game's prestige (each award recorded in ``buf``)."""
     NP = R[R_NP]
     counts = tmp[0:4]
     fp = tmp[4:8]
@@ -231,6 +243,7 @@ def ball_game(own, bld, pl, R, tmp):
     for q in range(NP):
         if aw[q] > 0:
             add_prestige(pl, q, P_BALL, aw[q])
+            rec(buf, EV_BALL, q, aw[q], counts[q], 0, 0, 0, 0)
 
 
 @helper
@@ -251,10 +264,12 @@ def apply_gain(pl, gs, p, g):
 
 
 @helper
-def cenote_cult(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par, p,
-                comp, queue, opts):
+def cenote_cult(st, ru, sc, p):
     """King p's Mayas bring one riches from their reserves/garrisons to each cenote the
     transport rules let it reach; each scores cenote_factor times its temple points."""
+    own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
+    R, nbr, nnb, info, bot_ids = ru.R, ru.nbr, ru.nnb, ru.info, ru.bot_ids
+    comp, queue, opts = sc.xi[XI_COMP], sc.queue, sc.xi[XI_OPTS]
     components(own, sm, R, nbr, nnb, p, comp, queue)
     S = own.shape[0]
     for c in range(S):
@@ -293,18 +308,23 @@ def cenote_cult(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_p
         tok[x // 4, x % 4] = -1
         gs[GS_SUP + t] += 1
         add_prestige(pl, p, P_CEN, R[R_CENF] * R[R_PTS + t])
+        rec(sc.rec, EV_CENOTE, p, c, x // 4, x % 4, t, R[R_CENF] * R[R_PTS + t], 0)
 
 
 @helper
-def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
-              bot_ids, bot_par, p, slot, comp, queue, opts, tmp, hv):
+def turn_card(st, ru, sc, p, slot):
     """King p turns the face-down card in ``slot`` and applies it."""
+    own, bld, pl, gs, rs = st.own, st.bld, st.pl, st.gs, st.rs
+    R, ctype, cgain, cnopt = ru.R, ru.ctype, ru.cgain, ru.cnopt
+    bot_ids, bot_par = ru.bot_ids, ru.bot_par
+    opts, tmp, hv = sc.xi[XI_OPTS], sc.xi[XI_TMP], sc.xf[XF_HV]
     c = gs[GS_SLOT + slot]
     gs[GS_SLOT + slot] = -1
     gs[GS_LEFT] -= 1
     kt = ctype[c]
     gs[GS_SEEN + kt] += 1
     pl[p, P_KAT + kt] += 1
+    rec(sc.rec, EV_CARD, p, slot, c, kt, 0, 0, 0)
     if (R[R_NEUTRAL] >> kt) & 1:
         # a neutralised card type (card impact): turned and counted, no effect, except
         # that a ball game still counts toward the end of the game
@@ -332,6 +352,7 @@ def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cn
                     if ok:
                         j = i
         apply_gain(pl, gs, p, cgain[c, j])
+        rec(sc.rec, EV_GAIN, p, c, j, -1, 0, 0, 0)
     elif kt == K_EXPED:
         n = 0
         for t in range(R[R_EXPED]):
@@ -351,6 +372,7 @@ def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cn
                     if ok:
                         t = opts[i]
             gain(pl, gs, p, t, ONE)
+            rec(sc.rec, EV_GAIN, p, c, -1, t, 0, 0, 0)
     elif kt == K_CACAO:
         for i in range(NP):
             gain(pl, gs, (p + i) % NP, CACAO, ONE)
@@ -380,19 +402,17 @@ def turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cn
             t = x % 8
             pl[q, P_HAND + t] -= 1
             pl[p, P_HAND + t] += 1
+            rec(sc.rec, EV_TAKE, p, q, t, 0, 0, 0, 0)
     elif kt == K_CENOTE:
-        cenote_cult(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par, p,
-                    comp, queue, opts)
+        cenote_cult(st, ru, sc, p)
     elif kt == K_BALL:
         gs[GS_BALLS] += 1
-        ball_game(own, bld, pl, R, tmp)
+        ball_game(own, bld, pl, R, tmp, sc.rec)
     elif kt == K_ECLIPSE:
         gs[GS_ECL] = gs[GS_ROUND]
     else:
         if R[R_HIT] == HIT_ALL and kt != K_VOLCANO:   # the Volcano's own text: drawer only
             for i in range(NP):
-                catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
-                            (p + i) % NP, kt, opts)
+                catastrophe(st, ru, sc, (p + i) % NP, kt)
         else:
-            catastrophe(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
-                        p, kt, opts)
+            catastrophe(st, ru, sc, p, kt)

@@ -1,17 +1,23 @@
 """The game loop: rounds of turns, production and distribution, the end-of-game bonus and audit."""
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ...drama import drama
 from ...jit import helper, kernel
 from ...rng import game_base, mix64, open_substream, rand_int
-from .state import (BOT_RANDOM, BW_EXPAND, BW_RISK, END_BALLS, END_CAP, END_DECK, GARRISON,
+from ...record import H_SNAPS, rec, recording
+from .state import (XI_TMP)
+from .state import (EV_BONUS, EV_CHAAK, EV_DEAL, EV_DECK, EV_DIVINE, EV_END, EV_FIRST,
+                    EV_LAYOUT, GS_KNOWN, P_PRES, BOT_RANDOM, BW_EXPAND, BW_RISK, END_BALLS, END_CAP, END_DECK, GARRISON,
                     GS_AUDIT, GS_BALLS, GS_DEADLOCK, GS_DPOS, GS_ECL, GS_LEFT, GS_NSLOT, GS_RFIRST,
                     GS_ROUND, GS_SLOT, GS_SUP, GS_TILE, GS_TURNS, I_CENOTE, I_SEA, I_SPACES,
-                    I_VOLC, MAIZE, MAXSLOT, NBW, NPL, NRS, OBSID, PRIS, P_AUDIT, P_BONUS, P_HAND,
+                    I_VOLC, MAIZE, MAXSLOT, NBW, NPL, OBSID, PRIS, P_AUDIT, P_BONUS, P_HAND,
                     P_LARGE, P_SMALL, RESERVE, R_BALLS, R_CHAAK, R_LARGE, R_MAXR, R_MAXTURN, R_NP,
-                    R_SMALL, R_START, R_SUP0, R_TILE0, SETUP, SL_BASE, SL_CH, T_TURNS, new_state,
+                    R_SMALL, R_START, R_SUP0, R_TILE0, SETUP, SL_BASE, SL_CH, T_TURNS, Rules,
+                    new_scratch, new_state,
                     reset_state)
 from .board import add_prestige, count_cities, gain, hand_total, prestige_leader, site_empty
 from .setup import build_deck, draw_layout, layout_hash
@@ -100,14 +106,212 @@ def with_site_terms(bot_par, info):
     return out
 
 
+#: per seat in a snapshot row: the player row's first fields (hand, pyramids, prestige)
+SNAP_SEAT = 9
+
+
+def snapshot_layout(S: int, players: int) -> dict:
+    """Where each part of a snapshot row lies: round at 0, then per site its owner and
+    per space (building, token, small pyramids of seat 0..3), then per seat its first
+    SNAP_SEAT player-row fields."""
+    return {"round": 0, "site": 1, "site_width": 13, "seat": 1 + 13 * S,
+            "seat_width": int(SNAP_SEAT), "width": 1 + 13 * S + int(SNAP_SEAT) * players}
+
+
+#: The per-game result columns run_games fills (row j: the chunk's j-th game); ``seat[j,
+#: q, f]`` is seat q's player row at the end, with its cities in column P_LARGE's place
+#: and the audit in P_AUDIT.
+Results = namedtuple("Results", ("end_reason", "first_player", "rounds", "turns", "ball_games",
+                                 "eclipse_round", "cards_turned", "layout", "lead_changes",
+                                 "lead_settled", "seat"))
+
+
+@helper
+def snapshot(st, sc):
+    """When recording: the board and the kings after a round, as one snapshot row
+    (layout: ``snapshot_layout``)."""
+    buf, snaps = sc.rec, sc.snaps
+    if not recording(buf):
+        return
+    k = buf[0, H_SNAPS]
+    if k >= snaps.shape[0]:
+        return
+    own, bld, tok, sm, pl, gs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs
+    S = own.shape[0]
+    row = snaps[k]
+    row[0] = gs[GS_ROUND]
+    i = 1
+    for s in range(S):
+        row[i] = own[s]
+        i += 1
+        for kk in range(4):
+            row[i] = bld[s, kk]
+            row[i + 1] = tok[s, kk]
+            row[i + 2] = sm[s, kk]
+            i += 3
+    for q in range(pl.shape[0]):
+        for f in range(SNAP_SEAT):
+            row[i] = pl[q, f]
+            i += 1
+    buf[0, H_SNAPS] = k + 1
+
+
+@helper
+def setup_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm):
+    """Game g's setup: the bots' streams, the layout (``ru.info``, from the board file's
+    tiles ``tinfo``), the site terms (``ru.bot_par``, from the weights ``bot_par``), the
+    state, the deck (``dk``: the deck and build_deck's work arrays) and the first king's
+    maize.  Returns (the first king, cards in the deck)."""
+    rs, pl, gs = st.rs, st.pl, st.gs
+    R, info = ru.R, ru.info
+    NP = R[R_NP]
+    base = game_base(seed, g)
+    for q in range(NP):                 # the bots' streams (sim.rng: stream 1 + seat)
+        rs[1 + q] = mix64(base + np.uint64(1 + q))
+    rs[SL_BASE] = base
+    draw_layout(rs, base, R, tinfo, info, perm)
+    site_terms(bot_par, info, ru.bot_par)
+    reset_state(st, R)
+    deck, tmpdeck, ids, keys = dk
+    ndeck = build_deck(rs, base, ru.ctype, cid, R, deck, tmpdeck, ids, keys)
+    open_substream(rs, SL_CH, base, SETUP, 0)
+    first = rand_int(rs, SL_CH, NP)
+    for q in range(NP):
+        gain(pl, gs, q, MAIZE, R[R_START])
+    if recording(sc.rec):
+        for s in range(perm.shape[0]):
+            rec(sc.rec, EV_LAYOUT, -1, s, perm[s], 0, 0, 0, 0)
+        for i in range(ndeck):
+            rec(sc.rec, EV_DECK, -1, i, deck[i], ru.ctype[deck[i]], 0, 0, 0)
+        rec(sc.rec, EV_FIRST, -1, first, 0, 0, 0, 0, 0)
+    return first, ndeck
+
+
+@helper
+def play_round(st, ru, sc, deck, n, cur):
+    """One round: n cards face down, divination, turns from king ``cur`` on until every
+    card is turned, production, distribution and Chaak's clemency.  Returns (the next
+    round's first king, whether this was the last round)."""
+    own, bld, tok, pl, gs = st.own, st.bld, st.tok, st.pl, st.gs
+    R, info, bot_ids = ru.R, ru.info, ru.bot_ids
+    NP = R[R_NP]
+    gs[GS_ROUND] += 1
+    for k in range(MAXSLOT):
+        gs[GS_SLOT + k] = -1
+    for k in range(n):
+        gs[GS_SLOT + k] = deck[gs[GS_DPOS] + k]
+    gs[GS_DPOS] += n
+    gs[GS_NSLOT] = n
+    gs[GS_LEFT] = n
+    rfirst = cur
+    gs[GS_RFIRST] = rfirst
+    rec(sc.rec, EV_DEAL, -1, gs[GS_ROUND], n, gs[GS_DPOS] - n, rfirst, 0, 0)
+    divination(own, bld, pl, gs, R, rfirst, sc.xi[XI_TMP])
+    if recording(sc.rec):
+        for q in range(NP):
+            if gs[GS_KNOWN + q] != 0:
+                rec(sc.rec, EV_DIVINE, q, gs[GS_KNOWN + q], 0, 0, 0, 0, 0)
+    nturn = 0
+    while True:
+        p = cur
+        nturn += 1
+        gs[GS_TURNS] += 1
+        pl[p, T_TURNS] += 1
+        if nturn > R[R_MAXTURN]:
+            # safety valve (never reached by the bots here): force a card
+            gs[GS_DEADLOCK] += 1
+            for k in range(n):
+                if gs[GS_SLOT + k] >= 0:
+                    turn_card(st, ru, sc, p, k)
+                    break
+        elif bot_ids[p] == BOT_RANDOM:
+            random_turn(st, ru, sc, p)
+        else:
+            heuristic_turn(st, ru, sc, p)
+        if gs[GS_LEFT] == 0:
+            break
+        cur = (cur + 1) % NP
+    last_player = cur
+    # end of the round
+    production(own, bld, tok, gs, R, info, rfirst)
+    final = gs[GS_BALLS] >= R[R_BALLS]
+    for i in range(NP):
+        q = (rfirst + i) % NP
+        distribute(st, ru, sc, q, final)
+    if gs[GS_ECL] == 0:
+        for i in range(NP):
+            gain(pl, gs, (rfirst + i) % NP, MAIZE, R[R_CHAAK])
+        rec(sc.rec, EV_CHAAK, -1, R[R_CHAAK], 0, 0, 0, 0, 0)
+    snapshot(st, sc)
+    return (last_player + 1) % NP, final
+
+
+@helper
+def play_game(st, ru, sc, deck, ndeck, first, leaders):
+    """Rounds until the last ball game's round ends, the deck runs out or the horizon
+    is reached; leaders[r] is the sole prestige leader after round r + 1 (-1: none).
+    Returns the end reason."""
+    gs = st.gs
+    R = ru.R
+    NP = R[R_NP]
+    cur = first
+    while True:
+        if gs[GS_ROUND] >= R[R_MAXR]:
+            return END_CAP
+        n = min(NP + 1, ndeck - gs[GS_DPOS])
+        if n <= 0:
+            return END_DECK
+        cur, final = play_round(st, ru, sc, deck, n, cur)
+        leaders[gs[GS_ROUND] - 1] = prestige_leader(st.pl, NP)
+        if final:
+            return END_BALLS
+
+
+@helper
+def finish_game(st, ru, sc, j, end, first, leaders, res):
+    """The riches bonus, the drama columns (after the bonus for the last round), the
+    audit, and game j's row of ``res``."""
+    pl, gs = st.pl, st.gs
+    R = ru.R
+    NP = R[R_NP]
+    for q in range(NP):
+        b = hand_total(pl, q) // 2
+        add_prestige(pl, q, P_BONUS, b)
+        rec(sc.rec, EV_BONUS, q, b, pl[q, P_PRES], 0, 0, 0, 0)
+    nr = gs[GS_ROUND]
+    win = -1
+    if nr > 0:
+        leaders[nr - 1] = prestige_leader(pl, NP)   # the final standing
+        if end != END_CAP:
+            win = leaders[nr - 1]
+        res.lead_changes[j], res.lead_settled[j] = drama(leaders, nr, win)
+    else:
+        res.lead_changes[j] = 0
+        res.lead_settled[j] = -1
+    rec(sc.rec, EV_END, -1, end, gs[GS_ROUND], 0, 0, 0, 0)
+    res.end_reason[j] = end
+    res.first_player[j] = first
+    res.rounds[j] = gs[GS_ROUND]
+    res.turns[j] = gs[GS_TURNS]
+    res.ball_games[j] = gs[GS_BALLS]
+    res.eclipse_round[j] = gs[GS_ECL]
+    res.cards_turned[j] = gs[GS_DPOS] - gs[GS_LEFT]
+    gs[GS_AUDIT] += audit(st.own, st.bld, st.tok, st.sm, pl, gs, R, ru.nnb)
+    seat_out = res.seat
+    for q in range(NP):
+        for f2 in range(NPL):
+            seat_out[j, q, f2] = pl[q, f2]
+        seat_out[j, q, P_LARGE] = count_cities(st.own, q)
+        seat_out[j, q, P_AUDIT] = gs[GS_AUDIT]
+
+
 @kernel
-def run_games(seed, start, count, R, nbr, nnb, tinfo, ctype, cgain, cnopt, cid, bot_ids,
-              bot_par, end_reason, first_player, rounds, turns, ball_games, eclipse_round,
-              cards_turned, layout, seat_out, lead_changes, lead_settled):
-    """seat_out[j, p, f] = pl[p, f] at the end of game j; cities go into column P_LARGE's
-    place afterwards (see run_chunk).  The drama columns follow the sole prestige leader
-    after each round's end (after the riches bonus for the last round).  ``tinfo``: the
-    board file's tiles in printed order; layout[j]: game j's layout_hash."""
+def run_games(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps):
+    """Play games start .. start + count - 1 of ``seed`` into ``res`` (Results).  ``ctx``:
+    what the game's ``prepare`` returns (the rules array, the paths, the board file's
+    tiles in printed order, the card table and card identities); ``bot_par``: each seat's
+    weights; ``buf``, ``snaps``: the record (sim.record; ``NO_RECORD``: none)."""
+    R, nbr, nnb, tinfo, ctype, cgain, cnopt, cid = ctx
     NP = R[R_NP]
     S = nbr.shape[0]
     info = np.zeros((S, 6), np.int64)      # this game's tile on each cell
@@ -117,128 +321,15 @@ def run_games(seed, start, count, R, nbr, nnb, tinfo, ctype, cgain, cnopt, cid, 
         for i in range(NBW):
             W[q, i] = bot_par[q, i]
         pay_orders(W[q], NBW + 2 * S)      # they depend on the weights alone
-    own, bld, tok, sm, pl, gs = new_state(S, NP)
-    rs = np.zeros(NRS, np.uint64)
+    st = new_state(S, NP)
+    ru = Rules(R, nbr, nnb, info, ctype, cgain, cnopt, bot_ids, W)
+    sc = new_scratch(S, buf, snaps)
     N = ctype.shape[0]
-    deck = np.zeros(N + 1, np.int64)
-    tmpdeck = np.zeros(N + 1, np.int64)
-    ids = np.zeros(N + 1, np.int64)
-    keys = np.zeros(N + 1, np.uint64)
-    comp = np.zeros(S, np.int64)
-    queue = np.zeros(S * 70 + 64, np.int64)
-    opts = np.zeros(64, np.int64)
-    tmp = np.zeros(64, np.int64)
-    hv = np.zeros(12)
-    cnt = np.zeros(16, np.int64)
-    plan = np.zeros(4, np.int64)
-    spend = np.zeros(6, np.int64)
-    hand = np.zeros(6, np.int64)
-    items = np.zeros((4 * S, 2), np.int64)
-    sinks = np.zeros((4 * S, 5), np.int64)
-    fsc = np.zeros(128)
-    dval = np.zeros((6, 5))
-    dx = np.zeros((6, 5), np.int64)
+    dk = (np.zeros(N + 1, np.int64), np.zeros(N + 1, np.int64), np.zeros(N + 1, np.int64),
+          np.zeros(N + 1, np.uint64))
     leaders = np.zeros(R[R_MAXR] + 1, np.int64)
     for j in range(count):
-        g = start + j
-        base = game_base(seed, g)
-        for q in range(NP):                 # the bots' streams (sim.rng: stream 1 + seat)
-            rs[1 + q] = mix64(base + np.uint64(1 + q))
-        rs[SL_BASE] = base
-        draw_layout(rs, base, R, tinfo, info, perm)
-        site_terms(bot_par, info, W)
-        layout[j] = layout_hash(info)
-        reset_state(own, bld, tok, sm, pl, gs, R)
-        ndeck = build_deck(rs, base, ctype, cid, R, deck, tmpdeck, ids, keys)
-        open_substream(rs, SL_CH, base, SETUP, 0)
-        first = rand_int(rs, SL_CH, NP)
-        for q in range(NP):
-            gain(pl, gs, q, MAIZE, R[R_START])
-        cur = first
-        end = END_BALLS
-        while True:
-            if gs[GS_ROUND] >= R[R_MAXR]:
-                end = END_CAP
-                break
-            n = min(NP + 1, ndeck - gs[GS_DPOS])
-            if n <= 0:
-                end = END_DECK
-                break
-            gs[GS_ROUND] += 1
-            for k in range(MAXSLOT):
-                gs[GS_SLOT + k] = -1
-            for k in range(n):
-                gs[GS_SLOT + k] = deck[gs[GS_DPOS] + k]
-            gs[GS_DPOS] += n
-            gs[GS_NSLOT] = n
-            gs[GS_LEFT] = n
-            rfirst = cur
-            gs[GS_RFIRST] = rfirst
-            divination(own, bld, pl, gs, R, rfirst, tmp)
-            nturn = 0
-            while True:
-                p = cur
-                nturn += 1
-                gs[GS_TURNS] += 1
-                pl[p, T_TURNS] += 1
-                if nturn > R[R_MAXTURN]:
-                    # safety valve (never reached by the bots here): force a card
-                    gs[GS_DEADLOCK] += 1
-                    for k in range(n):
-                        if gs[GS_SLOT + k] >= 0:
-                            turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain,
-                                      cnopt, bot_ids, W, p, k, comp, queue, opts, tmp, hv)
-                            break
-                elif bot_ids[p] == BOT_RANDOM:
-                    random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
-                                bot_ids, W, p, comp, queue, opts, tmp, hv, hand)
-                else:
-                    heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain,
-                                   cnopt, bot_ids, W, p, comp, queue, opts, tmp, hv, cnt, plan,
-                                   spend, hand, fsc)
-                if gs[GS_LEFT] == 0:
-                    break
-                cur = (cur + 1) % NP
-            last_player = cur
-            # end of the round
-            production(own, bld, tok, gs, R, info, rfirst)
-            final = gs[GS_BALLS] >= R[R_BALLS]
-            for i in range(NP):
-                q = (rfirst + i) % NP
-                distribute(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, bot_ids, W, q, final,
-                           comp, queue, items, sinks, fsc, dval, dx)
-            if gs[GS_ECL] == 0:
-                for i in range(NP):
-                    gain(pl, gs, (rfirst + i) % NP, MAIZE, R[R_CHAAK])
-            cur = (last_player + 1) % NP
-            leaders[gs[GS_ROUND] - 1] = prestige_leader(pl, NP)
-            if final:
-                end = END_BALLS
-                break
-        # riches bonus
-        for q in range(NP):
-            b = hand_total(pl, q) // 2
-            add_prestige(pl, q, P_BONUS, b)
-        nr = gs[GS_ROUND]
-        win = -1
-        if nr > 0:
-            leaders[nr - 1] = prestige_leader(pl, NP)   # the final standing
-            if end != END_CAP:
-                win = leaders[nr - 1]
-            lead_changes[j], lead_settled[j] = drama(leaders, nr, win)
-        else:
-            lead_changes[j] = 0
-            lead_settled[j] = -1
-        end_reason[j] = end
-        first_player[j] = first
-        rounds[j] = gs[GS_ROUND]
-        turns[j] = gs[GS_TURNS]
-        ball_games[j] = gs[GS_BALLS]
-        eclipse_round[j] = gs[GS_ECL]
-        cards_turned[j] = gs[GS_DPOS] - gs[GS_LEFT]
-        gs[GS_AUDIT] += audit(own, bld, tok, sm, pl, gs, R, nnb)
-        for q in range(NP):
-            for f2 in range(NPL):
-                seat_out[j, q, f2] = pl[q, f2]
-            seat_out[j, q, P_LARGE] = count_cities(own, q)
-            seat_out[j, q, P_AUDIT] = gs[GS_AUDIT]
+        first, ndeck = setup_game(st, ru, sc, seed, start + j, tinfo, cid, bot_par, dk, perm)
+        res.layout[j] = layout_hash(info)
+        end = play_game(st, ru, sc, dk[0], ndeck, first, leaders)
+        finish_game(st, ru, sc, j, end, first, leaders, res)

@@ -31,6 +31,8 @@ Every integer constant here is an ``np.int64`` (numba then types them alike).
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ... import rng
@@ -101,6 +103,11 @@ NPL = P_KAT + NK
 
 END_BALLS, END_DECK, END_CAP = 0, 1, 2
 
+# recorded events (sim.record; their fields and words: record.py's ACTIONS)
+(EV_LAYOUT, EV_DECK, EV_FIRST, EV_DEAL, EV_DIVINE, EV_CARD, EV_GAIN, EV_TAKE, EV_CATA, EV_PASS,
+ EV_PAY, EV_BUILD, EV_ATTACK, EV_DEFEND, EV_DIE, EV_SKULL, EV_DESTROY, EV_PRISONER, EV_LOSE,
+ EV_TOKEN, EV_CENOTE, EV_BALL, EV_ROUTE, EV_CHAAK, EV_BONUS, EV_END) = range(1, 27)
+
 BOT_RANDOM = 0
 # heuristic weights (bot_params columns; every heuristic style shares them)
 (BW_PRES, BW_HAND, BW_RES, BW_BUILD, BW_EXPAND, BW_WAR, BW_MARKET, BW_BALL, BW_RISK,
@@ -120,7 +127,53 @@ for _n, _v in list(globals().items()):
 del _n, _v
 
 
-# ======================================================================= helpers
+# ======================================================================= named state
+#: Everything a game changes; ``copy_state`` copies it in one call.  ``rs`` holds the
+#: random streams' counters (slot 1 + seat: that seat's bot; SL_CH: the open chance
+#: substream; SL_BASE: the game's base).
+State = namedtuple("State", ("own", "bld", "tok", "sm", "pl", "gs", "rs"))
+#: Read-only during a game: the rules array, the paths, this game's tile on each cell,
+#: the Katun card table, each seat's bot and its weights (with the game's site terms
+#: and payment orders: ``play.site_terms``).
+Rules = namedtuple("Rules", ("R", "nbr", "nnb", "info", "ctype", "cgain", "cnopt", "bot_ids",
+                             "bot_par"))
+#: Work arrays, meaningless between calls (a function may use any of them).  The small
+#: buffers are named rows of two 2-D arrays (a call then passes two arrays, not two dozen):
+#:
+#: * ``xi`` (int64, ``N_XI`` rows of ``scratch_width(S)``): ``XI_COMP`` (connected
+#:   components of a king's paths, board.components), ``XI_OPTS`` (the options of a
+#:   choice), ``XI_TMP`` (the ball game's and divination's counts), ``XI_CNT`` (a king's
+#:   building counts), ``XI_PLAN``/``XI_SPEND``/``XI_HAND`` (a building plan, what it
+#:   spends and the hand it is paid from), the heuristic turn's ``XI_PER`` (every king's
+#:   ball courts, observatories and cities), ``XI_UNSEEN`` (cards of each type the king
+#:   has not seen), ``XI_ONB`` (riches on his buildings), ``XI_CVT`` (card_values' work
+#:   area), ``XI_BPLAN`` (the best plan), and the distribution's ``XI_DCNT``/``XI_DCAP``
+#:   (a group's riches and room) and ``XI_ISC``/``XI_SCR`` (the assignment solver's);
+#: * ``xf`` (float64, ``N_XF`` rows): ``XF_HV`` (the worth of each riches type in hand),
+#:   ``XF_CV`` (each card type's worth), ``XF_PV`` (a building's worth by code), ``XF_FV``
+#:   (first-building worths), ``XF_VILL`` (a village's worth by colour), ``XF_SV`` (each
+#:   site's screening worth: its first S values), ``XF_DHV`` (the distribution's worths in
+#:   hand), ``XF_FSC`` (the assignment solver's);
+#: * ``queue`` (board.components' queue); the distribution's ``items`` (riches to route:
+#:   type, group), ``sinks`` (spaces: site, space, group, kind, room), ``dval`` (worth of a
+#:   riches type on each kind of sink) and ``dx`` (the routing);
+#: * ``rec``, ``snaps``: where a recorded game's events and snapshots go (``sim.record``;
+#:   a normal run passes the shared one-row ``NO_RECORD``, and recording is a no-op).
+Scratch = namedtuple("Scratch", ("xi", "xf", "queue", "items", "sinks", "dval", "dx", "rec",
+                                 "snaps"))
+(XI_COMP, XI_OPTS, XI_TMP, XI_CNT, XI_PLAN, XI_SPEND, XI_HAND, XI_PER, XI_UNSEEN, XI_ONB, XI_CVT,
+ XI_BPLAN, XI_DCNT, XI_DCAP, XI_ISC, XI_SCR) = (np.int64(i) for i in range(16))
+N_XI = 16
+(XF_HV, XF_CV, XF_PV, XF_FV, XF_VILL, XF_SV, XF_DHV, XF_FSC) = (np.int64(i) for i in range(8))
+N_XF = 8
+
+
+def scratch_width(S):
+    """Row width of ``xi`` and ``xf``: the widest small buffer (64: options, the solver's
+    work areas) or a value per site."""
+    return max(64, S)
+
+
 @kernel
 def new_state(S, P):
     own = -np.ones(S, np.int64)
@@ -129,11 +182,30 @@ def new_state(S, P):
     sm = np.zeros((S, 4), np.int64)
     pl = np.zeros((P, NPL), np.int64)
     gs = np.zeros(NG, np.int64)
-    return own, bld, tok, sm, pl, gs
+    return State(own, bld, tok, sm, pl, gs, np.zeros(NRS, np.uint64))
+
+
+@kernel
+def copy_state(st):
+    """A copy of every array of ``st`` (a search may play on it and throw it away)."""
+    return State(st.own.copy(), st.bld.copy(), st.tok.copy(), st.sm.copy(), st.pl.copy(),
+                 st.gs.copy(), st.rs.copy())
+
+
+@kernel
+def new_scratch(S, rec, snaps):
+    """The work arrays for a board of S sites, recording into ``rec`` and ``snaps``."""
+    i64 = np.int64
+    w = max(64, S)
+    return Scratch(xi=np.zeros((N_XI, w), i64), xf=np.zeros((N_XF, w)),
+                   queue=np.zeros(S * 70 + 64, i64), items=np.zeros((4 * S, 2), i64),
+                   sinks=np.zeros((4 * S, 5), i64), dval=np.zeros((6, 5)),
+                   dx=np.zeros((6, 5), i64), rec=rec, snaps=snaps)
 
 
 @helper
-def reset_state(own, bld, tok, sm, pl, gs, R):
+def reset_state(st, R):
+    own, bld, tok, sm, pl, gs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs
     own[:] = -1
     bld[:] = 0
     tok[:] = -1

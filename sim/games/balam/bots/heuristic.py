@@ -4,7 +4,10 @@ from __future__ import annotations
 import numpy as np
 
 from ....jit import helper, helper_inline
-from ..state import (BALLCOURT, BW_BUILD, BW_EXPAND, BW_HAND, BW_PLANS, BW_PRES, BW_RISK, BW_WAR,
+from ....record import rec
+from ..state import (XF_CV, XF_FV, XF_HV, XF_PV, XF_SV, XF_VILL, XI_BPLAN, XI_CNT, XI_CVT, XI_HAND,
+                     XI_ONB, XI_PER, XI_PLAN, XI_SPEND, XI_UNSEEN)
+from ..state import (EV_PASS, EV_PAY, BALLCOURT, BW_BUILD, BW_EXPAND, BW_HAND, BW_PLANS, BW_PRES, BW_RISK, BW_WAR,
                      CACAO, CONT, EMPTY, GARRISON, GS_BALLS, GS_KNOWN, GS_NSLOT, GS_SEEN, GS_SLOT,
                      GS_SUP, I_CENOTE, I_COLOUR, I_FOREST, I_SEA, I_VOLC, K_BALL, K_CACAO,
                      K_CENOTE, K_DECAD, K_DROUGHT, K_ECLIPSE, K_EXC, K_EXPED, K_FAV, K_MARRY,
@@ -14,19 +17,23 @@ from ..state import (BALLCOURT, BW_BUILD, BW_EXPAND, BW_HAND, BW_PLANS, BW_PRES,
 from ..ties import take
 from ..board import (afford_mask, find_space, fit_mask, hand_total, site_code_count, tile_mask,
                      width)
-from ..bots.values import (building_value, cheapest_held, cost_value, econ, hand_values,
+from ..bots.values import (Outlook, building_value, cheapest_held, cost_value, econ, hand_values,
                            pay_sequence, player_counts, rounds_left)
 from ..constructions import build_plan
 from ..wars import defence_base, defence_obsidian, die_stats, resolve_attack
 from ..katun import cat_spec, per_value, rank_award, turn_card
 
 @helper
-def plan_site(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, last,
-              riv_bc, riv_ob, plan, spend):
+def plan_site(st, ru, sc, ol, s):
     """Heuristic: greedy building plan on site s with ``hand`` (already taxed).  Fills
     plan[0..n-1] with codes; returns (value, n).  hand and cnt are scratch (restored).
     Each step takes the building of highest value above 0.05 (equal values: uniformly,
     on the bot's stream)."""
+    own, bld, pl, gs, rs = st.own, st.bld, st.pl, st.gs, st.rs
+    R, nnb, info = ru.R, ru.nnb, ru.info
+    hv, cnt, plan, spend, hand = (sc.xf[XF_HV], sc.xi[XI_CNT], sc.xi[XI_PLAN], sc.xi[XI_SPEND],
+                                  sc.xi[XI_HAND])
+    p, W, last = ol.p, ol.W, ol.last
     sb0 = bld[s, 0]
     sb1 = bld[s, 1]
     sb2 = bld[s, 2]
@@ -54,8 +61,7 @@ def plan_site(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, r
         for code in range(1, 9):
             if (fm >> code) & 1 == 0:
                 continue
-            v = building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last,
-                               riv_bc, riv_ob, base)
+            v = building_value(st, ru, ol, s, code, cnt, base)
             v -= cost_value(hand, hv, R, code, spend)
             if own[s] == -1:
                 # a new city: a pyramid out, one more city for ball games, exposure
@@ -239,39 +245,33 @@ def top_site(sv, skip, rs, k):
     return best
 
 
-@helper
-def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
-                   bot_ids, bot_par, p, comp, queue, opts, tmp, hv, cnt, plan, spend, hand, fsc):
-    """Heuristic bot: compare turning a card, building (best greedy plan over the
-    candidate sites), attacking and passing; play the best.  Every choice among equal
-    values (card slots, sites, buildings, the turn's options, payment types) is uniform
-    on the bot's own stream (slot 1 + p)."""
-    W = bot_par[p]
-    NP = R[R_NP]
-    S = own.shape[0]
+@helper_inline
+def card_choice(st, ru, sc, p, W, rl):
+    """The card option: each card type's worth (cv), a face-down card's expected worth
+    over the cards king p has not seen; returns (slot, worth) of the best face-down card
+    (equal worths uniformly on the bot's stream).  Leaves ``cnt`` and ``per`` filled
+    (scan_board)."""
+    own, bld, tok, gs, rs = st.own, st.bld, st.tok, st.gs, st.rs
+    R, info, ctype = ru.R, ru.info, ru.ctype
+    hv, cnt, per, unseen = sc.xf[XF_HV], sc.xi[XI_CNT], sc.xi[XI_PER], sc.xi[XI_UNSEEN]
+    onb, cvt, cv, pv = sc.xi[XI_ONB], sc.xi[XI_CVT], sc.xf[XF_CV], sc.xf[XF_PV]
     bs = 1 + p
-    hand_values(W, R, gs, hv)
-    rl = rounds_left(gs, R)
-    last = gs[GS_BALLS] >= R[R_BALLS]
-    # --- card
-    unseen = 0
+    nunseen = 0
     known = gs[GS_KNOWN + p]
     for kt in range(NK):
-        tmp[16 + kt] = R[R_KCNT + kt] - gs[GS_SEEN + kt]
+        unseen[kt] = R[R_KCNT + kt] - gs[GS_SEEN + kt]
     for k in range(gs[GS_NSLOT]):
         c = gs[GS_SLOT + k]
         if c >= 0 and (known >> k) & 1:
-            tmp[16 + ctype[c]] -= 1
-    cv = fsc[0:NK]
-    per = tmp[0:12]
-    scan = scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, tmp[56:62], fsc[40:50])
-    card_values(R, W, p, hv, rl, cnt, per, tmp[56:62], scan, tmp[40:48], cv)
+            unseen[ctype[c]] -= 1
+    scan = scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, onb, pv)
+    card_values(R, W, p, hv, rl, cnt, per, onb, scan, cvt, cv)
     ev = 0.0
     for kt in range(NK):
-        if tmp[16 + kt] > 0:
-            ev += tmp[16 + kt] * cv[kt]
-            unseen += tmp[16 + kt]
-    ev = ev / unseen if unseen > 0 else 0.0
+        if unseen[kt] > 0:
+            ev += unseen[kt] * cv[kt]
+            nunseen += unseen[kt]
+    ev = ev / nunseen if nunseen > 0 else 0.0
     card_slot = np.int64(-1)
     card_v = -1e18
     ties = np.int64(0)
@@ -286,128 +286,99 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
         ok, card_v, ties = take(rs, bs, v, card_v, ties)
         if ok:
             card_slot = k
-    tot = hand_total(pl, p)
-    if tot == 0:
-        turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
-                  bot_ids, bot_par, p, card_slot, comp, queue, opts, tmp, hv)
-        return
-    # --- the turn's options, one argmax with uniform ties: card, pass, plans, attacks
-    pay_sequence(rs, bs, hv, W, NBW + 2 * S, last)   # the order of payment, ties drawn
-    for t in range(6):
-        hand[t] = pl[p, P_HAND + t]
-    tax_t = cheapest_held(hand, hv)
-    tax_v = hv[tax_t]
-    best_kind = 0  # 0 card, 1 pass, 2 build, 3 attack
-    best_v = card_v
-    ties = np.int64(1)
-    ok, best_v, ties = take(rs, bs, -tax_v, best_v, ties)
-    if ok:
-        best_kind = 1
-    # --- building
-    hand[tax_t] -= 1
-    # cnt still holds p's counts and per every king's (scan_board above): rivals' best
-    riv_bc = np.int64(0)
-    riv_ob = np.int64(0)
-    for q in range(NP):
-        if q != p and per[q] > riv_bc:
-            riv_bc = per[q]
-        if q != p and per[4 + q] > riv_ob:
-            riv_ob = per[4 + q]
-    bplan = opts[40:44]
-    nbplan = 0
-    best_site = np.int64(-1)
-    amask = afford_mask(hand, R) if tot >= 2 else 0
-    if amask != 0:
-        # first-building values that do not depend on the site, once per turn
-        fv = fsc[20:29]
-        base = econ(cnt[0:5], cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], R, W, last)
-        for code in range(1, 9):
-            fv[code] = -cost_value(hand, hv, R, code, spend)
-            if code != VILLAGE and code != GARRISON and code != MARKET:
-                fv[code] += building_value(own, bld, R, W, nbr, nnb, info, p, 0, code, cnt, rl,
-                                           last, riv_bc, riv_ob, base)
-        vill = fsc[30:35]
-        for c in range(5):
-            cnt[c] += 1
-            vill[c] = (econ(cnt[0:5], cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], R, W,
-                            last) - base) * rl * W[BW_BUILD]
-            cnt[c] -= 1
-        # screen every site on its best first building (sv[s]), plan fully on the best
-        # (and the second best with plans=2)
-        sv = fsc[64:64 + S]
-        tiles = tile_mask(gs)
-        # best first building on a free site, garrisons and markets aside (they need
-        # neighbours to be worth anything; the full plan still considers them)
-        free_nv = -1e18
-        for code in range(2, 9):
-            if code != GARRISON and code != MARKET and (tiles & amask) >> code & 1:
-                if fv[code] > free_nv:
-                    free_nv = fv[code]
-        can_found = pl[p, P_LARGE] > 0
-        s1 = np.int64(-1)
-        v1 = -1e18
-        t1 = np.int64(0)
-        for s in range(S):
-            sv[s] = -1e300
-            if own[s] == -1:
-                if not can_found:
+    return card_slot, card_v
+
+
+@helper_inline
+def screen_sites(st, ru, sc, ol, amask):
+    """Screen every site on its best first building (sv[s]) with the taxed ``hand``;
+    returns the best site (equal values uniformly on the bot's stream; -1: none)."""
+    own, bld, pl, gs, rs = st.own, st.bld, st.pl, st.gs, st.rs
+    R, nnb, info = ru.R, ru.nnb, ru.info
+    hv, cnt, spend, hand = sc.xf[XF_HV], sc.xi[XI_CNT], sc.xi[XI_SPEND], sc.xi[XI_HAND]
+    fv, vill, sv = sc.xf[XF_FV], sc.xf[XF_VILL], sc.xf[XF_SV]
+    p, W, rl, last = ol.p, ol.W, ol.rl, ol.last
+    S = own.shape[0]
+    bs = 1 + p
+    # first-building values that do not depend on the site, once per turn
+    base = econ(cnt[0:5], cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], R, W, last)
+    for code in range(1, 9):
+        fv[code] = -cost_value(hand, hv, R, code, spend)
+        if code != VILLAGE and code != GARRISON and code != MARKET:
+            fv[code] += building_value(st, ru, ol, 0, code, cnt, base)
+    for c in range(5):
+        cnt[c] += 1
+        vill[c] = (econ(cnt[0:5], cnt[5 + TEMPLE], cnt[5 + PALACE], cnt[5 + RESERVE], R, W,
+                        last) - base) * rl * W[BW_BUILD]
+        cnt[c] -= 1
+    tiles = tile_mask(gs)
+    # best first building on a free site, garrisons and markets aside (they need
+    # neighbours to be worth anything; the full plan still considers them)
+    free_nv = -1e18
+    for code in range(2, 9):
+        if code != GARRISON and code != MARKET and (tiles & amask) >> code & 1:
+            if fv[code] > free_nv:
+                free_nv = fv[code]
+    can_found = pl[p, P_LARGE] > 0
+    s1 = np.int64(-1)
+    v1 = -1e18
+    t1 = np.int64(0)
+    for s in range(S):
+        sv[s] = -1e300
+        if own[s] == -1:
+            if not can_found:
+                continue
+            bvs = free_nv
+            if (tiles & amask) >> VILLAGE & 1:
+                if R[R_FOREST] == 0 or info[s, I_FOREST] == 1:
+                    vv = fv[VILLAGE] + vill[info[s, I_COLOUR]]
+                    if vv > bvs:
+                        bvs = vv
+            bvs += W[NBW + s]
+            bvs -= W[NBW + S + s]
+        else:
+            fm = fit_mask(own, bld, pl, gs, nnb, info, p, s) & amask
+            if fm == 0:
+                continue
+            bvs = -1e18
+            for code in range(1, 9):
+                if (fm >> code) & 1 == 0:
                     continue
-                bvs = free_nv
-                if (tiles & amask) >> VILLAGE & 1:
-                    if R[R_FOREST] == 0 or info[s, I_FOREST] == 1:
-                        vv = fv[VILLAGE] + vill[info[s, I_COLOUR]]
-                        if vv > bvs:
-                            bvs = vv
-                bvs += W[NBW + s]
-                bvs -= W[NBW + S + s]
-            else:
-                fm = fit_mask(own, bld, pl, gs, nnb, info, p, s) & amask
-                if fm == 0:
-                    continue
-                bvs = -1e18
-                for code in range(1, 9):
-                    if (fm >> code) & 1 == 0:
+                if code == VILLAGE:
+                    if R[R_FOREST] == 1 and info[s, I_FOREST] == 0:
                         continue
-                    if code == VILLAGE:
-                        if R[R_FOREST] == 1 and info[s, I_FOREST] == 0:
-                            continue
-                        v = fv[code] + vill[info[s, I_COLOUR]]
-                    elif code == GARRISON or code == MARKET:
-                        v = fv[code] + building_value(own, bld, R, W, nbr, nnb, info, p, s, code,
-                                                      cnt, rl, last, riv_bc, riv_ob, 0.0)
-                    else:
-                        v = fv[code]
-                    if v > bvs:
-                        bvs = v
-            sv[s] = bvs
-            if bvs > -1e18:   # the best site so far (top_site's scan, done in this pass)
-                ok, v1, t1 = take(rs, bs, bvs, v1, t1)
-                if ok:
-                    s1 = np.int64(s)
-        s2 = top_site(sv, s1, rs, bs) if W[BW_PLANS] >= 2.0 and s1 >= 0 else np.int64(-1)
-        for i in range(2 if W[BW_PLANS] >= 2.0 else 1):
-            s = s1 if i == 0 else s2
-            if s < 0:
-                continue
-            v, n = plan_site(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, np.int64(s), hand,
-                             cnt, hv, rl, last, riv_bc, riv_ob, plan, spend)
-            if n == 0:
-                continue
-            ok, best_v, ties = take(rs, bs, v - tax_v, best_v, ties)
+                    v = fv[code] + vill[info[s, I_COLOUR]]
+                elif code == GARRISON or code == MARKET:
+                    v = fv[code] + building_value(st, ru, ol, s, code, cnt, 0.0)
+                else:
+                    v = fv[code]
+                if v > bvs:
+                    bvs = v
+        sv[s] = bvs
+        if bvs > -1e18:   # the best site so far (top_site's scan, done in this pass)
+            ok, v1, t1 = take(rs, bs, bvs, v1, t1)
             if ok:
-                best_kind = 2
-                best_site = np.int64(s)
-                for i2 in range(n):
-                    bplan[i2] = plan[i2]
-                nbplan = n
-    hand[tax_t] += 1
-    # --- attack
+                s1 = np.int64(s)
+    return s1
+
+
+@helper_inline
+def best_attack(st, ru, sc, ol, tax_v, best_v, ties):
+    """The attacks: each (own city with garrisons, enemy neighbour) is worth its expected
+    damage (minus the tax) and joins the turn's argmax (``best_v``, ``ties``).  Returns
+    (an attack won the argmax, best_v, ties, from, to, garrisons, obsidian)."""
+    own, bld, tok, rs = st.own, st.bld, st.tok, st.rs
+    R, nbr, nnb = ru.R, ru.nbr, ru.nnb
+    p, W, rl = ol.p, ol.W, ol.rl
+    S = own.shape[0]
+    bs = 1 + p
     mean, psk = die_stats(R)
+    found = False
     ba = np.int64(-1)
     bb = np.int64(-1)
     bo = np.int64(0)
     bk = np.int64(0)
-    for a in range(S if cnt[5 + GARRISON] > 0 else 0):   # no garrison, no attack
+    for a in range(S if sc.xi[XI_CNT][5 + GARRISON] > 0 else 0):   # no garrison, no attack
         if own[a] != p:
             continue
         g = site_code_count(bld, a, GARRISON)
@@ -435,37 +406,116 @@ def heuristic_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgai
             v -= tax_v
             ok, best_v, ties = take(rs, bs, v, best_v, ties)
             if ok:
-                best_kind = 3
+                found = True
                 ba = a
                 bb = b
                 bk = g
                 bo = oa
-    if best_kind == 0:
-        turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
-                  bot_ids, bot_par, p, card_slot, comp, queue, opts, tmp, hv)
-        return
-    pl[p, P_HAND + tax_t] -= 1
-    gs[GS_SUP + tax_t] += 1
-    if best_kind == 1:
-        pl[p, T_PASS] += 1
-        return
-    if best_kind == 2:
-        # the plan found above (the tax is paid as assumed)
-        build_plan(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, best_site, bplan, nbplan, hv)
-        return
-    resolve_attack(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
-                   p, ba, bb, bk, bo, opts, hv)
-    if own[bb] == -1:
-        heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, bb, sm, cnt, hv,
-                        rl, last, riv_bc, riv_ob, plan, spend, hand)
+    return found, best_v, ties, ba, bb, bk, bo
 
 
 @helper
-def heuristic_build(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, sm, cnt, hv, rl, last,
-                    riv_bc, riv_ob, plan, spend, hand):
+def heuristic_turn(st, ru, sc, p):
+    """Heuristic bot: compare turning a card, building (best greedy plan over the
+    candidate sites), attacking and passing; play the best.  Every choice among equal
+    values (card slots, sites, buildings, the turn's options, payment types) is uniform
+    on the bot's own stream (slot 1 + p)."""
+    own, pl, gs, rs = st.own, st.pl, st.gs, st.rs
+    R = ru.R
+    hv, plan, hand, per, bplan = (sc.xf[XF_HV], sc.xi[XI_PLAN], sc.xi[XI_HAND], sc.xi[XI_PER],
+                                  sc.xi[XI_BPLAN])
+    W = ru.bot_par[p]
+    NP = R[R_NP]
+    S = own.shape[0]
+    bs = 1 + p
+    hand_values(W, R, gs, hv)
+    rl = rounds_left(gs, R)
+    last = gs[GS_BALLS] >= R[R_BALLS]
+    # --- card
+    card_slot, card_v = card_choice(st, ru, sc, p, W, rl)
+    tot = hand_total(pl, p)
+    if tot == 0:
+        turn_card(st, ru, sc, p, card_slot)
+        return
+    # --- the turn's options, one argmax with uniform ties: card, pass, plans, attacks
+    pay_sequence(rs, bs, hv, W, NBW + 2 * S, last)   # the order of payment, ties drawn
+    for t in range(6):
+        hand[t] = pl[p, P_HAND + t]
+    tax_t = cheapest_held(hand, hv)
+    tax_v = hv[tax_t]
+    best_kind = 0  # 0 card, 1 pass, 2 build, 3 attack
+    best_v = card_v
+    ties = np.int64(1)
+    ok, best_v, ties = take(rs, bs, -tax_v, best_v, ties)
+    if ok:
+        best_kind = 1
+    # --- building
+    hand[tax_t] -= 1
+    # cnt still holds p's counts and per every king's (scan_board above): rivals' best
+    riv_bc = np.int64(0)
+    riv_ob = np.int64(0)
+    for q in range(NP):
+        if q != p and per[q] > riv_bc:
+            riv_bc = per[q]
+        if q != p and per[4 + q] > riv_ob:
+            riv_ob = per[4 + q]
+    ol = Outlook(p, W, rl, last, riv_bc, riv_ob)
+    nbplan = 0
+    best_site = np.int64(-1)
+    amask = afford_mask(hand, R) if tot >= 2 else 0
+    if amask != 0:
+        # screen every site on its best first building, plan fully on the best (and the
+        # second best with plans=2)
+        s1 = screen_sites(st, ru, sc, ol, amask)
+        s2 = (top_site(sc.xf[XF_SV, :S], s1, rs, bs) if W[BW_PLANS] >= 2.0 and s1 >= 0
+              else np.int64(-1))
+        for i in range(2 if W[BW_PLANS] >= 2.0 else 1):
+            s = s1 if i == 0 else s2
+            if s < 0:
+                continue
+            v, n = plan_site(st, ru, sc, ol, np.int64(s))
+            if n == 0:
+                continue
+            ok, best_v, ties = take(rs, bs, v - tax_v, best_v, ties)
+            if ok:
+                best_kind = 2
+                best_site = np.int64(s)
+                for i2 in range(n):
+                    bplan[i2] = plan[i2]
+                nbplan = n
+    hand[tax_t] += 1
+    # --- attack
+    found, best_v, ties, ba, bb, bk, bo = best_attack(st, ru, sc, ol, tax_v, best_v, ties)
+    if found:
+        best_kind = 3
+    if best_kind == 0:
+        turn_card(st, ru, sc, p, card_slot)
+        return
+    pl[p, P_HAND + tax_t] -= 1
+    gs[GS_SUP + tax_t] += 1
+    rec(sc.rec, EV_PAY, p, tax_t, 1, 0, 0, 0, 0)
+    if best_kind == 1:
+        pl[p, T_PASS] += 1
+        rec(sc.rec, EV_PASS, p, 0, 0, 0, 0, 0, 0)
+        return
+    if best_kind == 2:
+        # the plan found above (the tax is paid as assumed)
+        build_plan(st, ru, sc, p, best_site, bplan, nbplan)
+        return
+    resolve_attack(st, ru, sc, p, ba, bb, bk, bo)
+    if own[bb] == -1:
+        heuristic_build(st, ru, sc, ol, bb)
+
+
+@helper
+def heuristic_build(st, ru, sc, ol, s):
+    """After an attack emptied site s: found a city there with the best plan."""
+    own, bld, pl = st.own, st.bld, st.pl
+    R, info = ru.R, ru.info
+    cnt, plan, hand = sc.xi[XI_CNT], sc.xi[XI_PLAN], sc.xi[XI_HAND]
+    p = ol.p
     for t in range(6):
         hand[t] = pl[p, P_HAND + t]
     player_counts(own, bld, info, R, p, cnt)
-    v, n = plan_site(own, bld, pl, gs, rs, R, W, nbr, nnb, info, p, s, hand, cnt, hv, rl, last,
-                     riv_bc, riv_ob, plan, spend)
-    build_plan(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, plan, n, hv)
+    v, n = plan_site(st, ru, sc, ol, s)
+    build_plan(st, ru, sc, p, s, plan, n)

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from ....jit import helper
 from ....rng import rand_int
-from ..state import (GARRISON, GS_NSLOT, GS_SLOT, GS_SUP, MARKET, OBSID, ONE, P_HAND, P_LARGE,
+from ....record import rec
+from ..state import (XI_HAND, XI_OPTS)
+from ..state import (EV_PASS, EV_PAY, GARRISON, GS_NSLOT, GS_SLOT, GS_SUP, MARKET, OBSID, ONE, P_HAND, P_LARGE,
                      P_SMALL, T_PASS, ZERO)
 from ..board import afford_mask, fit_mask, hand_total, site_buildable, site_code_count, tile_mask
 from ..constructions import pay_any_random, random_build_loop
@@ -11,11 +13,13 @@ from ..wars import resolve_attack
 from ..katun import turn_card
 
 @helper
-def random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
-                bot_ids, bot_par, p, comp, queue, opts, tmp, hv, hand):
+def random_turn(st, ru, sc, p):
     """Uniform over the turn's options: turn a card; pay and pass; pay and build on a
     site (one option per site); pay and attack (one option per own city and enemy
     neighbour).  Details are then drawn uniformly too (see RULES.md, Bots)."""
+    own, bld, tok, pl, gs, rs = st.own, st.bld, st.tok, st.pl, st.gs, st.rs
+    R, nbr, nnb, info = ru.R, ru.nbr, ru.nnb, ru.info
+    queue, opts, hand = sc.queue, sc.xi[XI_OPTS], sc.xi[XI_HAND]
     S = own.shape[0]
     tot = hand_total(pl, p)
     acts = queue  # reuse: codes 0 card, 1 pass, 2+s build, 1000+a*64+b attack
@@ -67,12 +71,12 @@ def random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, 
                 opts[m] = k
                 m += 1
         slot = opts[rand_int(rs, 1 + p, m)]
-        turn_card(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, cnopt,
-                  bot_ids, bot_par, p, slot, comp, queue, opts, tmp, hv)
+        turn_card(st, ru, sc, p, slot)
         return
     if act == 1:
-        pay_any_random(pl, gs, rs, p, ONE)
+        pay_any_random(pl, gs, rs, p, ONE, sc.rec)
         pl[p, T_PASS] += 1
+        rec(sc.rec, EV_PASS, p, 0, 0, 0, 0, 0, 0)
         return
     if act < 1000:
         s = act - 2
@@ -89,11 +93,12 @@ def random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, 
         t = opts[rand_int(rs, 1 + p, m)]
         pl[p, P_HAND + t] -= 1
         gs[GS_SUP + t] += 1
-        random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, s, ONE, opts, hv)
+        rec(sc.rec, EV_PAY, p, t, 1, 0, 0, 0, 0)
+        random_build_loop(st, ru, sc, p, s, ONE)
         return
     a = (act - 1000) // 64
     b = (act - 1000) % 64
-    pay_any_random(pl, gs, rs, p, ONE)
+    pay_any_random(pl, gs, rs, p, ONE, sc.rec)
     g = site_code_count(bld, a, GARRISON)
     k = 1 + rand_int(rs, 1 + p, g)
     ob = 0
@@ -102,7 +107,6 @@ def random_turn(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, ctype, cgain, 
             ob += 1
     omax = min(k, ob)
     o = rand_int(rs, 1 + p, omax + 1)
-    resolve_attack(own, bld, tok, sm, pl, gs, rs, R, nbr, nnb, info, bot_ids, bot_par,
-                   p, a, b, k, o, opts, hv)
+    resolve_attack(st, ru, sc, p, a, b, k, o)
     if own[b] == -1:
-        random_build_loop(own, bld, sm, pl, gs, rs, R, nbr, nnb, info, p, b, ZERO, opts, hv)
+        random_build_loop(st, ru, sc, p, b, ZERO)

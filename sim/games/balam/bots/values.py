@@ -1,6 +1,8 @@
 """What the heuristic bots value: riches in hand, buildings, costs and payment orders."""
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ....jit import helper, helper_inline
@@ -11,6 +13,12 @@ from ..state import (BALLCOURT, BW_BALL, BW_BUILD, BW_HAND, BW_MARKET, BW_PALACE
                      R_CANY, R_CKIND, R_CN, R_FOREST, R_NP, R_POSB, R_PTS, SHELL, TEMPLE, VILLAGE)
 from ..ties import cmp_tie
 from ..board import site_code_count
+
+#: What a heuristic turn knows of its king and the game, worked out once per turn: the
+#: seat, its weights row (``Rules.bot_par[p]``), rounds left, whether this is the last
+#: round, and the rivals' best ball courts and observatories.
+Outlook = namedtuple("Outlook", ("p", "W", "rl", "last", "riv_bc", "riv_ob"))
+
 
 # ======================================================================= bot values
 @helper_inline
@@ -164,10 +172,12 @@ def divined(mine, other, NJ):
 
 
 @helper_inline
-def building_value(own, bld, R, W, nbr, nnb, info, p, s, code, cnt, rl, last, riv_bc, riv_ob,
-                   base):
+def building_value(st, ru, ol, s, code, cnt, base):
     """Heuristic value of adding ``code`` on site s, given the counts ``cnt``; ``base`` is
     econ() of those counts (the caller computes it once for all codes)."""
+    own, bld = st.own, st.bld
+    R, nbr, nnb, info = ru.R, ru.nbr, ru.nnb, ru.info
+    p, W, rl, last, riv_bc, riv_ob = ol.p, ol.W, ol.rl, ol.last, ol.riv_bc, ol.riv_ob
     vc = cnt[0:5]
     nT = cnt[5 + TEMPLE]
     nP = cnt[5 + PALACE]
