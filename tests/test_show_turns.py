@@ -10,7 +10,8 @@ from sim.games import get, names
 from sim.record import record_run
 
 CASES = {"puluc": [{}], "maya": [{}, {"players": 3}],
-         "batam": [{"players": 2}, {"players": 4}, {"players": 3, "bots": "random"}]}
+         "batam": [{"players": 2}, {"players": 4}, {"players": 3, "bots": "random"}],
+         "balam": [{}, {"players": 3, "bots": "random"}]}
 
 
 @pytest.mark.parametrize("name", [n for n in names() if n in CASES])

@@ -249,6 +249,27 @@ def narrate(record, seat_names) -> list[str]:
     return lines + _result_lines(record, g)
 
 
+def turns(record, seat_names) -> list[tuple]:
+    """``sim show``'s pairing: (line, snapshot index or None).  The kernel copies the board
+    and the kings at the end of each round (after the distribution and the Clemency of
+    Chaak), so round r's board follows its last line.  Where the rounds found do not match
+    the snapshots one for one, no board is paired (they are printed after the story)."""
+    lines = narrate(record, seat_names)
+    starts = [i for i, t in enumerate(lines) if t.startswith("Round ")]
+    ends = []
+    for k, start in enumerate(starts):
+        if k + 1 < len(starts):
+            ends.append(starts[k + 1] - 1)
+            continue
+        i = start + 1
+        while i < len(lines) and not lines[i].startswith(("Riches bonus", "The game ends")):
+            i += 1
+        ends.append(i - 1)
+    snaps = 0 if record.snapshots is None else len(record.snapshots)
+    at = {e: k for k, e in enumerate(ends)} if len(ends) == snaps else {}
+    return [(t, at.get(i)) for i, t in enumerate(lines)]
+
+
 def _result_lines(record, g: _Game) -> list[str]:
     cols = record.columns
     P = record.players
