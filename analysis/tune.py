@@ -456,95 +456,103 @@ def tune(game_name: str, params, targets, budget="2e5", players=None, bots=None,
     spent = 0
     batch = max(4, 2 * jobs)
     idle = 0
-    while spent + ladder[0] <= budget and len(seen) < size and idle < 5:
-        trials, fresh, again, fresh_games = [], [], [], False
-        for _ in range(min(batch, (budget - spent) // ladder[0])):
-            tr = study.ask()
-            vals = {s.name: _suggest(tr, s) for s in spaces}
-            key = tuple(map(repr, vals.values()))
-            trials.append((tr, key))
-            if key not in seen and all(k != key for _, k in fresh):
-                try:  # a value inside the range the rules refuse (Balam's ball_games=1)
-                    make_spec(game, 1, {**fixed, **vals}, bots, p, seed)
-                except UsageError as e:
-                    seen[key] = None
-                    refused.append((vals, str(e)))
+    interrupted = False
+    try:
+        while spent + ladder[0] <= budget and len(seen) < size and idle < 5:
+            trials, fresh, again, fresh_games = [], [], [], False
+            for _ in range(min(batch, (budget - spent) // ladder[0])):
+                tr = study.ask()
+                vals = {s.name: _suggest(tr, s) for s in spaces}
+                key = tuple(map(repr, vals.values()))
+                trials.append((tr, key))
+                if key not in seen and all(k != key for _, k in fresh):
+                    try:  # a value inside the range the rules refuse (Balam's ball_games=1)
+                        make_spec(game, 1, {**fixed, **vals}, bots, p, seed)
+                    except UsageError as e:
+                        seen[key] = None
+                        refused.append((vals, str(e)))
+                        continue
+                    c = Candidate(len(cands) + len(fresh), vals)
+                    fresh.append((c, key))
+                elif seen.get(key) is not None and seen[key] not in again:
+                    again.append(seen[key])
+            # a measured candidate proposed again: one rung more, while it is still a contender
+            for c in again:
+                r = next((k for k, n in enumerate(ladder) if n == c.moments.n), None)
+                if c.stopped or r is None or r + 1 >= len(ladder):
                     continue
-                c = Candidate(len(cands) + len(fresh), vals)
-                fresh.append((c, key))
-            elif seen.get(key) is not None and seen[key] not in again:
-                again.append(seen[key])
-        # a measured candidate proposed again: one rung more, while it is still a contender
-        for c in again:
-            r = next((k for k, n in enumerate(ladder) if n == c.moments.n), None)
-            if c.stopped or r is None or r + 1 >= len(ladder):
-                continue
-            extra = ladder[r + 1] - ladder[r]
-            if spent + extra > budget or not _contender(c, r, cands, tg, sides, eta, multi):
-                continue
-            _play_batch(game, [c], spaces, p, bots, seed, ladder[r], extra, jobs, backend, fixed)
-            spent += extra
+                extra = ladder[r + 1] - ladder[r]
+                if spent + extra > budget or not _contender(c, r, cands, tg, sides, eta, multi):
+                    continue
+                _play_batch(game, [c], spaces, p, bots, seed, ladder[r], extra, jobs, backend, fixed)
+                spent += extra
+                c.rung_losses[r + 1] = _losses(tg, c.moments, sides)[0]
+                fresh_games = True
+            idle = idle + 1 if not (fresh or fresh_games) else 0
+            if fresh:
+                new = [c for c, _ in fresh]
+                _play_batch(game, new, spaces, p, bots, seed, 0, ladder[0], jobs, backend, fixed)
+                spent += ladder[0] * len(new)
+                for c, key in fresh:
+                    seen[key] = c
+                    cands.append(c)
+                    c.rung_losses[0] = _losses(tg, c.moments, sides)[0]
+                live = list(new)
+                for r in range(1, len(ladder)):
+                    up = [c for c in live if _contender(c, r - 1, cands, tg, sides, eta, multi)]
+                    for c in live:
+                        if c not in up and not c.stopped:
+                            c.stopped = f"after {c.moments.n:,} games"
+                    extra = ladder[r] - ladder[r - 1]
+                    up = up[:max(0, (budget - spent) // extra)]
+                    if not up:
+                        break
+                    _play_batch(game, up, spaces, p, bots, seed, ladder[r - 1], extra, jobs, backend, fixed)
+                    spent += extra * len(up)
+                    for c in up:
+                        c.rung_losses[r] = _losses(tg, c.moments, sides)[0]
+                    live = up
+            for tr, key in trials:
+                c = seen.get(key)
+                if c is None:
+                    study.tell(tr, state=optuna.trial.TrialState.FAIL)
+                    continue
+                L = _losses(tg, c.moments, sides)[0]
+                study.tell(tr, [float(x) for x in L] if multi else float(L[0]))
+            best = _rank(cands, tg, sides, multi)[:1]
+            if best and (fresh or fresh_games):
+                b = best[0]
+                say(f"{spent:>9,} games  {len(cands):>3} candidates  best so far: {b.label()}  "
+                    + "  ".join(f"{t.metric.name} {_show(t.metric, estimate(t.metric, b.moments, sides)[0])}"
+                                for t in tg) + f"  ({b.moments.n:,} games)")
+        if not cands:
+            raise UsageError("the budget allows no candidate")
+        # nothing new to propose and games left: race on every candidate not clearly beaten (the
+        # most promising first: the lowest loss less two standard errors), a rung at a time
+        while spent + ladder[0] <= budget:
+            pool = []
+            for c in cands:
+                r = next((k for k, n in enumerate(ladder) if n == c.moments.n), None)
+                if r is None or r + 1 >= len(ladder) or spent + ladder[r + 1] - ladder[r] > budget:
+                    continue
+                if _beaten(c, cands, tg, sides):
+                    continue
+                L, SE = _losses(tg, c.moments, sides)
+                pool.append((float((L - 2 * SE).sum()), c.number, c, r))
+            if not pool:
+                break
+            _, _, c, r = min(pool)
+            _play_batch(game, [c], spaces, p, bots, seed, ladder[r], ladder[r + 1] - ladder[r], jobs,
+                        backend, fixed)
+            spent += ladder[r + 1] - ladder[r]
             c.rung_losses[r + 1] = _losses(tg, c.moments, sides)[0]
-            fresh_games = True
-        idle = idle + 1 if not (fresh or fresh_games) else 0
-        if fresh:
-            new = [c for c, _ in fresh]
-            _play_batch(game, new, spaces, p, bots, seed, 0, ladder[0], jobs, backend, fixed)
-            spent += ladder[0] * len(new)
-            for c, key in fresh:
-                seen[key] = c
-                cands.append(c)
-                c.rung_losses[0] = _losses(tg, c.moments, sides)[0]
-            live = list(new)
-            for r in range(1, len(ladder)):
-                up = [c for c in live if _contender(c, r - 1, cands, tg, sides, eta, multi)]
-                for c in live:
-                    if c not in up and not c.stopped:
-                        c.stopped = f"after {c.moments.n:,} games"
-                extra = ladder[r] - ladder[r - 1]
-                up = up[:max(0, (budget - spent) // extra)]
-                if not up:
-                    break
-                _play_batch(game, up, spaces, p, bots, seed, ladder[r - 1], extra, jobs, backend, fixed)
-                spent += extra * len(up)
-                for c in up:
-                    c.rung_losses[r] = _losses(tg, c.moments, sides)[0]
-                live = up
-        for tr, key in trials:
-            c = seen.get(key)
-            if c is None:
-                study.tell(tr, state=optuna.trial.TrialState.FAIL)
-                continue
-            L = _losses(tg, c.moments, sides)[0]
-            study.tell(tr, [float(x) for x in L] if multi else float(L[0]))
-        best = _rank(cands, tg, sides, multi)[:1]
-        if best and (fresh or fresh_games):
-            b = best[0]
-            say(f"{spent:>9,} games  {len(cands):>3} candidates  best so far: {b.label()}  "
-                + "  ".join(f"{t.metric.name} {_show(t.metric, estimate(t.metric, b.moments, sides)[0])}"
-                            for t in tg) + f"  ({b.moments.n:,} games)")
-    if not cands:
-        raise UsageError("the budget allows no candidate")
-    # nothing new to propose and games left: race on every candidate not clearly beaten (the
-    # most promising first: the lowest loss less two standard errors), a rung at a time
-    while spent + ladder[0] <= budget:
-        pool = []
-        for c in cands:
-            r = next((k for k, n in enumerate(ladder) if n == c.moments.n), None)
-            if r is None or r + 1 >= len(ladder) or spent + ladder[r + 1] - ladder[r] > budget:
-                continue
-            if _beaten(c, cands, tg, sides):
-                continue
-            L, SE = _losses(tg, c.moments, sides)
-            pool.append((float((L - 2 * SE).sum()), c.number, c, r))
-        if not pool:
-            break
-        _, _, c, r = min(pool)
-        _play_batch(game, [c], spaces, p, bots, seed, ladder[r], ladder[r + 1] - ladder[r], jobs,
-                    backend, fixed)
-        spent += ladder[r + 1] - ladder[r]
-        c.rung_losses[r + 1] = _losses(tg, c.moments, sides)[0]
-        say(f"{spent:>9,} games  raced on: {c.label()} to {c.moments.n:,} games")
+            say(f"{spent:>9,} games  raced on: {c.label()} to {c.moments.n:,} games")
+    except KeyboardInterrupt:   # Ctrl-C: the search ends; the verdict rests on what it measured
+        if not cands:
+            raise
+        interrupted = True
+        say(f"interrupted: the search stops after {spent:,} games and {len(cands)} candidates; "
+            "re-playing the best of them (Ctrl-C again stops everything)")
     for c in cands:
         c.stopped = "" if c.moments.n >= ladder[-1] else f"after {c.moments.n:,} games"
     search_s = time.perf_counter() - t0
@@ -571,7 +579,10 @@ def tune(game_name: str, params, targets, budget="2e5", players=None, bots=None,
     for vals, why in refused:
         notes.append("not a candidate: " + ", ".join(f"{k}={_fmtv(v)}" for k, v in vals.items())
                      + f" ({why})")
-    if budget - spent > budget // 10:
+    if interrupted:
+        notes.insert(0, f"the search was stopped by Ctrl-C after {spent:,} of the budget's {budget:,} "
+                        f"games ({len(cands)} candidates measured): the best may not have been found")
+    elif budget - spent > budget // 10:
         why = (f"every one of the range's {int(size):,} candidates was measured" if len(seen) >= size
                else "the sampler proposed only candidates already measured")
         why += ", and every candidate not clearly beaten reached the last rung"

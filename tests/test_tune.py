@@ -110,3 +110,33 @@ def test_a_target_with_a_known_optimum_is_found():
     length = estimate(parse_targets(["length=min"], game, 2)[0].metric, ref.moments, 2)[0]
     res = tune("puluc", spaces, [f"length={length:.3f}"], budget=40_000, jobs=1, final_games=5000)
     assert res.final[1][1]["track"] == 12, res.verdict
+
+
+def test_ctrl_c_ends_the_search_and_the_verdict_rests_on_what_it_measured(monkeypatch):
+    """A first Ctrl-C during the search (here: the third batch of games) keeps every candidate
+    already measured and goes on to the re-play and the verdict, saying so."""
+    import analysis.tune as T
+    real, calls = T._play_batch, []
+
+    def play(game, cands, *a, **k):
+        calls.append(len(cands))
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(game, cands, *a, **k)
+
+    monkeypatch.setattr(T, "_play_batch", play)
+    res = tune("puluc", ["track=6..14"], ["length=min"], budget=12_000, jobs=1, final_games=1000)
+    assert res.candidates and all(c.moments.n > 0 for c in res.candidates)
+    assert any("stopped by Ctrl-C" in n for n in res.notes)
+    assert res.final[0][2].n == 1000 and len(calls) == 4      # the re-play ran after the stop
+
+
+def test_ctrl_c_before_any_candidate_is_measured_stops_everything(monkeypatch):
+    import analysis.tune as T
+
+    def play(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(T, "_play_batch", play)
+    with pytest.raises(KeyboardInterrupt):
+        tune("puluc", ["track=6..14"], ["length=min"], budget=12_000, jobs=1, final_games=1000)
