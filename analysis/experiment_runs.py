@@ -88,8 +88,11 @@ def side_shares(game: Game, players: int, win: np.ndarray) -> np.ndarray:
     return win @ M / M.sum(axis=0)
 
 
-def per_game_metrics(game: Game, players: int, cols: dict) -> np.ndarray:
-    """(metrics, games) matrix of the per-game values behind :func:`metric_names`."""
+def outcome_rows(game: Game, players: int, cols: dict) -> list[np.ndarray]:
+    """The per-game outcome of every game, per side: the first side's score (a game without
+    a winner counting as the fair share), its win share, each side's share, decisive (one
+    winning side), no winner, capped, and the game's length (the first rows of
+    :func:`metric_names`; ``sim tune`` reads the same rows)."""
     win = np.asarray(cols["win"], np.float64).reshape(-1, players)
     n = win.shape[0]
     share = side_shares(game, players, win)
@@ -102,6 +105,13 @@ def per_game_metrics(game: Game, players: int, cols: dict) -> np.ndarray:
     rows += [share[:, k] for k in range(m)]
     rows += [(won.sum(axis=1) == 1).astype(np.float64), (~anyone).astype(np.float64),
              np.asarray(cols["capped"], np.float64), np.asarray(cols[game.length], np.float64)]
+    return rows
+
+
+def per_game_metrics(game: Game, players: int, cols: dict) -> np.ndarray:
+    """(metrics, games) matrix of the per-game values behind :func:`metric_names`."""
+    rows = outcome_rows(game, players, cols)
+    n = rows[0].shape[0]
     for h in _seat_metric_columns(game):
         a = np.asarray(cols[h], np.float64).reshape(-1, players)
         rows += [a[:, s] for s in range(players)]

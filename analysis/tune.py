@@ -35,7 +35,7 @@ from sim.games import get as get_game
 from sim.params import UsageError
 from sim.runner import make_spec, parse_games, plan_chunks, resolve_jobs, run_chunks
 
-from .experiment_runs import side_shares
+from .experiment_runs import outcome_rows
 
 Z95 = 1.959963984540054
 #: parameter roles tune may change: rules, the rulebook's own variants, and readings
@@ -83,23 +83,16 @@ def _rows(game: Game, players: int) -> list[str]:
     """Names of the per-game rows the worker returns (in order)."""
     m = game.n_sides(players)
     names = ["first_player", "first_player_wins"] + [f"side_{k}" for k in range(m)]
-    names += ["draws", "decisive", "capped", "length"]
+    names += ["decisive", "draws", "capped", "length"]      # the order of outcome_rows
     names += [c.name for c in _own_columns(game)]
     return names
 
 
 def _per_game(game: Game, players: int, cols: dict) -> np.ndarray:
-    win = np.asarray(cols["win"], np.float64).reshape(-1, players)
-    n = win.shape[0]
-    share = side_shares(game, players, win)
-    m = share.shape[1]
-    first = np.asarray(game.sides(players), np.int64)[np.asarray(cols["first_player"], np.int64)]
-    fs = share[np.arange(n), first]
-    won = share > 0
-    anyone = won.any(axis=1)
-    rows = [np.where(anyone, fs, 1.0 / m), fs] + [share[:, k] for k in range(m)]
-    rows += [(~anyone).astype(np.float64), (won.sum(axis=1) == 1).astype(np.float64),
-             np.asarray(cols["capped"], np.float64), np.asarray(cols[game.length], np.float64)]
+    """The rows named by :func:`_rows`: the experiments' outcome rows, then the game's own
+    columns (per-seat ones averaged over the seats)."""
+    rows = outcome_rows(game, players, cols)
+    n = rows[0].shape[0]
     for c in _own_columns(game):
         a = np.asarray(cols[c.name], np.float64)
         rows.append(a.reshape(n, -1).mean(axis=1) if c.per_seat else a.reshape(n))
