@@ -47,3 +47,25 @@ def test_the_printed_game_has_one_board_per_cast():
     casts = int(s.record.columns["casts"])
     assert text.count("After cast ") == casts
     assert not s.extra_boards
+
+
+def test_batam_a_ship_that_stays_is_told_even_right_after_another_ships_voyage():
+    """Every stop that does not end the stopping ship's own steps is a "stays at" line (a
+    stop by the next seat used to be swallowed as the end of the previous ship's voyage)."""
+    from sim.games.batam import state as S
+    game = get("batam")
+    mod = importlib.import_module(game.show_module)
+    for players, bots in ((2, None), (3, "random"), (4, None)):
+        for r in record_run("batam", range(4), players=players, bots=bots):
+            voyage, stays = None, 0
+            for ev in r.events:
+                kind, a = int(ev[0]), int(ev[1])
+                if kind == S.E_STEP:
+                    voyage = a
+                elif kind == S.E_STOP:
+                    stays += voyage != a
+                    voyage = None
+                elif kind not in (S.E_CARD, S.E_RANSOM, S.E_SELL, S.E_EFFECT):
+                    voyage = None
+            lines = mod.narrate(r, list(game.seat_names(players)))
+            assert sum(" stays at " in t for t in lines) == stays

@@ -42,6 +42,7 @@ class _Teller:
         self.names = list(names)
         self.lines = []
         self.voyage = None      # (seat, [spaces], movement left)
+        self.moving = None      # the seat whose ship is under way (steps taken, no stop yet)
 
     def who(self, s):
         return self.names[s] if 0 <= s < len(self.names) else f"seat {s}"
@@ -75,6 +76,8 @@ class _Teller:
 
     def event(self, kind, a, f):
         w = self.who
+        if kind not in _SAILING:
+            self.moving = None
         if kind == S.E_FIRST:
             self.say(f"Setup: {w(f[0])} rolls {_die(f[1])} and {_die(f[2])} for first player")
         elif kind == S.E_TILE:
@@ -100,6 +103,7 @@ class _Teller:
         elif kind == S.E_PLACE:
             self.say(f"  {w(a)} places a {f[1]} on {w(f[2])}'s board ({SLOT[f[3]]})")
         elif kind == S.E_STEP:
+            self.moving = a
             if self.voyage and self.voyage[0] == a and self.voyage[1][-1] == f[0]:
                 self.voyage[1].append(f[1])
                 self.voyage = (a, self.voyage[1], f[2])
@@ -107,10 +111,11 @@ class _Teller:
                 self.flush()
                 self.voyage = (a, [f[0], f[1]], f[2])
         elif kind == S.E_STOP:
-            if not self.voyage:
-                self.say(f"  {w(a)} stays at {self.space(f[0])}")
-            else:
+            if self.moving == a:        # the end of this ship's voyage
                 self.flush()
+            else:                       # a ship that does not move
+                self.say(f"  {w(a)} stays at {self.space(f[0])}")
+            self.moving = None
         elif kind == S.E_CARD:
             self.say(f"  {w(f[3])} draws a compass card: {self.item(True, f[0])}")
         elif kind == S.E_RANSOM:
@@ -157,14 +162,16 @@ def narrate(record, seat_names) -> list[str]:
     for ev in record.events:
         t.event(int(ev[0]), int(ev[1]), [int(x) for x in ev[2:]])
     t.flush()
+    return t.lines + [_winner_line(record, t)]
+
+
+def _winner_line(record, t) -> str:
+    """The last line: the winner and every seat's coins and goods, as the columns say."""
     cols = record.columns
-    P = record.players
     score = ", ".join(f"{t.who(s)} {cols.get(f'coins_{s}')} coins, {cols.get(f'goods_sold_{s}')} "
-                      "goods" for s in range(P))
+                      "goods" for s in range(record.players))
     w = int(cols.get("winner", -1))
-    t.lines.append(f"Winner: {t.who(w)} ({score})" if w >= 0 else
-                   f"No single winner ({score})")
-    return t.lines
+    return f"Winner: {t.who(w)} ({score})" if w >= 0 else f"No single winner ({score})"
 
 
 _SAILING = (S.E_STEP, S.E_STOP, S.E_CARD, S.E_RANSOM, S.E_SELL, S.E_EFFECT)
@@ -193,7 +200,7 @@ def turns(record, seat_names) -> list[tuple]:
     t.flush()
     if sailing is not None:
         ends.append(len(t.lines))
-    lines = narrate(record, seat_names)
+    lines = t.lines + [_winner_line(record, t)]     # narrate's lines, told once
     snaps = 0 if record.snapshots is None else len(record.snapshots)
     at = {n - 1: k for k, n in enumerate(ends)} if len(ends) == snaps else {}
     return [(text, at.get(i)) for i, text in enumerate(lines)]
