@@ -33,7 +33,29 @@ def bots_sentence(manifest: dict) -> str:
         who = ", ".join(f"{n}: {b}" for n, b in zip(seats, bots))
     else:
         who = ", ".join(bots)
-    return f"Bots: {who}. {BOTS_NOTE}"
+    return f"Bots: {who}. {BOTS_NOTE}" + strength_sentence(manifest)
+
+
+def strength_sentence(manifest: dict) -> str:
+    """At which playing strength the figures were measured: where the run's bots stand in
+    the game's order of strength (``Game.bot_strength``), and the ladder that tests it."""
+    from sim.games import get
+    try:
+        game = get(manifest.get("game"))
+    except Exception:  # a report rebuilt for a game this version no longer has
+        return ""
+    order = list(game.bot_strength())
+    used = [str(b).split(":")[0] for b in manifest.get("bots") or []]
+    ranks = sorted({order.index(b) for b in used if b in order})
+    if not ranks or not order:
+        return ""
+    best = order[ranks[0]]
+    ladder = ",".join(dict.fromkeys([order[-1]] + list(reversed(order[:2]))))
+    where = ("the strongest" if ranks[0] == 0 else
+             "the weakest" if ranks[0] == len(order) - 1 else f"number {ranks[0] + 1}")
+    return (f" Playing strength: the strongest bot here is {best}, {where} of {game.name}'s "
+            f"{len(order)} bots (strongest first: {', '.join(order)}). "
+            f"`sim skill {game.name} --ladder {ladder}` shows whether the edges hold as play improves.")
 
 
 def _table(rows, header) -> Markup:

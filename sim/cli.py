@@ -584,19 +584,34 @@ def sweep_cmd(game, params, yes, games, bots, players, seed, jobs, chunk_size, b
 @cli.command("skill")
 @click.argument("game")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="rule parameter; repeatable")
+@click.option("--ladder", default=None, metavar="BOTS",
+              help="balance by skill: bots from the weakest to the strongest (e.g. "
+                   "random,heuristic,search:iters=100); each plays with every seat equal and "
+                   "against its neighbours (Elo), and the report draws the seat and turn-order "
+                   "shares and the game length against strength")
 @_common_experiment_options
-def skill_cmd(game, sets, games, bots, players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
-    """Round robin of bots in every seat on the same seeds: win matrix and ratings.
+def skill_cmd(game, sets, ladder, games, bots, players, seed, jobs, chunk_size, backend, scheduler,
+              out, quiet):
+    """Round robin of bots in every seat on the same seeds: win matrix and ratings; with
+    --ladder, the edges and the length against playing strength.
 
     Example: sim skill puluc --bots random,greedy,search --games 2e4
+
+    Example: sim skill batam --ladder random,heuristic,search --games 2e3
     """
     from analysis.experiment_report import skill_text, write_skill_report
     from analysis.experiment_runs import skill
     from .runner import make_spec
     g = get_game(game)
     from .game import _split_bots
+    if ladder is not None and bots is not None:
+        raise UsageError("sim skill: give --bots (a round robin) or --ladder (balance by skill), "
+                         "not both")
     # the bot-spec parser of a run: "merchant:plans=2,w_war=3,random" is two bots
-    names = [b.strip() for b in (_split_bots(bots) if bots else [b.name for b in g.bots])]
+    spec_text = ladder if ladder is not None else bots
+    if ladder is not None and not ladder.strip():
+        raise UsageError("sim skill --ladder needs bots, weakest first, e.g. random,greedy,search")
+    names = [b.strip() for b in (_split_bots(spec_text) if spec_text else [b.name for b in g.bots])]
     jobs, chunk_size, n, seed_v = _check_experiment(g, games, None, players, seed, jobs,
                                                     chunk_size, backend, scheduler)
     rules = _assignments(game, sets)
@@ -606,6 +621,9 @@ def skill_cmd(game, sets, games, bots, players, seed, jobs, chunk_size, backend,
     for b in names:
         g.choose_bots(b, p)  # names and settings
     make_spec(g, n, rules, None, p, seed_v)  # rules and data files
+    if ladder is not None:
+        return _ladder(game, names, games, players, seed_v, rules, jobs, chunk_size, backend,
+                       scheduler, out, quiet)
     out_dir, top = _experiment_dir(out, game, "skill")
     with _cleanup_on_refusal(top), _sigterm_stops_cleanly():
         res = skill(game, names, games, players=players, seed=seed_v, rules=rules,
@@ -615,6 +633,27 @@ def skill_cmd(game, sets, games, bots, players, seed, jobs, chunk_size, backend,
     if not quiet:
         click.echo(skill_text(res))
     click.echo(f"report: {safe(str(path))}")
+
+
+def _ladder(game, names, games, players, seed_v, rules, jobs, chunk_size, backend, scheduler, out,
+            quiet):
+    """``sim skill --ladder``: play the ladder, write its report, print its table."""
+    from analysis.ladder import ladder_text, skill_ladder
+    from analysis.ladder_report import write_ladder_report
+    if len(names) < 2:
+        raise UsageError("sim skill --ladder needs at least two bots, weakest first")
+    if len(set(names)) != len(names):
+        raise UsageError("sim skill --ladder: every rung must differ: " + ", ".join(names))
+    out_dir, top = _experiment_dir(out, game, "ladder")
+    with _cleanup_on_refusal(top), _sigterm_stops_cleanly():
+        res = skill_ladder(game, names, games, players=players, seed=seed_v, rules=rules,
+                           jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler,
+                           progress=(not quiet) and sys.stderr.isatty())
+        path = write_ladder_report(res, out_dir)
+    if not quiet:
+        click.echo(ladder_text(res))
+    click.echo(f"report: {safe(str(path))}")
+    return _experiment_status(res.partial)
 
 
 @cli.command("impact")
@@ -959,6 +998,17 @@ def report_cmd(run_dir):
 
         def write():
             return write_skill_report(res, d)
+    elif (d / "ladder.json").is_file():
+        from analysis.ladder import from_json
+        from analysis.ladder_report import write_ladder_report
+        try:
+            res = from_json(load_json("ladder.json"))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise UsageError(f"{shown}/ladder.json is damaged "
+                             f"({safe(type(e).__name__)}: {safe(e)})") from None
+
+        def write():
+            return write_ladder_report(res, d)
     else:
         from analysis.report import write_report
         from .output import load_run

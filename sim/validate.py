@@ -166,7 +166,7 @@ def probe_scheduler(address: str, timeout: float | None = None) -> None:
 # ------------------------------------------------------------ output folders
 #: names a run of this tool leaves in its directory besides its files: lock and temp files
 _OWN_HIDDEN = re.compile(r"^\.(lock|.+\.part|probe-.+|sim-probe-.+)$")
-EXPERIMENT_FILES = ("experiment.json", "skill.json")
+EXPERIMENT_FILES = ("experiment.json", "skill.json", "ladder.json")
 
 
 def _json_obj(path: Path):

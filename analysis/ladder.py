@@ -1,0 +1,217 @@
+"""Balance by skill (``sim skill GAME --ladder A,B,C``): does an edge grow, shrink or vanish
+as play improves?
+
+A ladder is a list of bots from the weakest to the strongest (``random``, ``heuristic``,
+``search:iters=100``, ``search:iters=400`` ...).  On the same master seed:
+
+* every rung plays with **every seat the same bot** (equal bots: any edge is the game's);
+  its side and turn-order win shares, decisive and capped games, and game length are kept;
+* every pair of neighbouring rungs plays head to head, the lower rung on each side in turn
+  (every seating), which places the rungs on one **Elo** scale (a Bradley-Terry fit of the
+  same run's games; the weakest rung anchored at 0).  Rungs further apart are not played:
+  the chain of neighbours identifies every rating, at a fraction of the games.
+
+The verdict compares the first side's share (a game without a winner counting the fair
+share) at the weakest and at the strongest rung: the difference with its 95% interval
+(independent samples) says whether the edge grows, shrinks or holds with strength.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.games import get as get_game
+from sim.params import UsageError
+from sim.runner import make_spec, parse_games
+
+from .experiment_runs import Arm, run_arms, skill_ratings
+from .stats import Z95, wilson
+
+
+@dataclass
+class Rung:
+    bot: str
+    n: int                  # games with every seat this bot
+    first_share: float      # first side's score (no winner: fair share)
+    first_lo: float
+    first_hi: float
+    side_share: list        # each side's win share (per game)
+    side_lo: list
+    side_hi: list
+    no_winner: float        # share of games without a winner
+    capped: float           # share stopped by the horizon
+    length: float           # mean game length (the game's length column)
+    length_sd: float
+
+
+@dataclass
+class LadderResult:
+    game: object
+    players: int
+    rungs: list             # [Rung], weakest first
+    elo: np.ndarray         # per rung, weakest at 0
+    elo_lo: np.ndarray
+    elo_hi: np.ndarray
+    pairs: list             # [(i, j, score of i, games)] neighbouring rungs, i the lower
+    rules: dict
+    seed: int
+    unbounded: dict = field(default_factory=dict)
+    partial: bool = False
+
+
+def _rung(game, bot: str, S) -> Rung:
+    m = S.n_sides
+    n = max(S.n, 1)
+    fair = 1.0 / m
+    # the first side's score: its wins by turn order, a game without a winner counting 1/m
+    k = S.side_win_pos[0] + fair * S.no_winner
+    lo, hi = wilson(k, n)
+    shares = [float(x / n) for x in S.side_win]
+    ivals = [wilson(float(x), n) for x in S.side_win]
+    h = S.hists.get(game.length)
+    mean = h.mean() if h is not None else float("nan")
+    sd = math.sqrt(h.var()) if h is not None and h.n > 1 else float("nan")
+    return Rung(bot, S.n, float(k / n), lo, hi, shares, [a for a, _ in ivals], [b for _, b in ivals],
+                S.no_winner / n, S.capped / n, mean, sd)
+
+
+def skill_ladder(game_name: str, ladder: list[str], games, players=None, seed=1, rules=None,
+                 jobs=None, chunk_size=None, backend=None, scheduler=None,
+                 progress=None) -> LadderResult:
+    """Play the ladder (see the module docstring); ``games`` per arm."""
+    game = get_game(game_name)
+    n = parse_games(games)
+    p = game.check_players(players)
+    if len(ladder) < 2:
+        raise UsageError("sim skill --ladder needs at least two bots, weakest first")
+    if len(set(ladder)) != len(ladder):
+        raise UsageError("sim skill --ladder: every rung must differ: " + ", ".join(ladder))
+    for b in ladder:
+        game.choose_bots(b, p)  # names and settings
+    sides = game.sides(p)
+    m = len(set(sides))
+    k = len(ladder)
+    partial = False
+
+    def play(label, seats):
+        nonlocal partial
+        spec = make_spec(game, n, rules, seats, p, seed)
+        summs, _, part, _, _, _ = run_arms(game, [Arm(label, 0, False, spec)], n, int(seed), jobs,
+                                           chunk_size, backend, scheduler, progress)
+        partial = partial or part
+        return summs[0]
+
+    rungs = [_rung(game, b, play(f"{b} in every seat", [b] * p)) for b in ladder]
+    wins = np.zeros((k, k))
+    played = np.zeros((k, k))
+    pairs = []
+    for i in range(k - 1):
+        j = i + 1
+        score = 0.0
+        total = 0
+        for sd in range(m):  # the lower rung on each side in turn, the higher on the others
+            seats = [ladder[i] if sides[s] == sd else ladder[j] for s in range(p)]
+            S = play(f"{ladder[i]} on side {sd} vs {ladder[j]}", seats)
+            a = S.side_win[sd] / max(S.n, 1)
+            b = (S.side_win.sum() - S.side_win[sd]) / (m - 1) / max(S.n, 1)
+            if m == 2:  # a game without a winner counts half
+                s_i = S.side_win[sd] + 0.5 * S.no_winner
+            else:
+                s_i = (0.5 + 0.5 * (a - b) / max(a + b, 1e-12)) * S.n
+            score += s_i
+            total += S.n
+        wins[i, j] += score
+        wins[j, i] += total - score
+        played[i, j] += total
+        played[j, i] += total
+        pairs.append((i, j, score / max(total, 1), total))
+    bt, unbounded, _ = skill_ratings(wins, played, ladder)
+    r = np.asarray(bt["ratings"], np.float64)
+    base = r[0] if r[0] == r[0] else 0.0
+    return LadderResult(game, p, rungs, r - base, np.asarray(bt["lo"]) - base,
+                        np.asarray(bt["hi"]) - base, pairs, dict(rules or {}), int(seed),
+                        unbounded, partial)
+
+
+def edge_trend(res: LadderResult) -> tuple[float, float, float]:
+    """The first side's score at the strongest rung minus at the weakest, with a 95% normal
+    interval (independent samples)."""
+    a, b = res.rungs[0], res.rungs[-1]
+    d = b.first_share - a.first_share
+    se = math.sqrt(a.first_share * (1 - a.first_share) / max(a.n, 1)
+                   + b.first_share * (1 - b.first_share) / max(b.n, 1))
+    return d, d - Z95 * se, d + Z95 * se
+
+
+def verdict(res: LadderResult) -> list[str]:
+    """The ladder's sentences: the edge at each end and whether it moves with strength."""
+    fair = 1.0 / len(res.rungs[0].side_share)
+    a, b = res.rungs[0], res.rungs[-1]
+    d, lo, hi = edge_trend(res)
+    out = []
+    for r, what in ((a, "weakest"), (b, "strongest")):
+        out.append(f"At the {what} rung ({r.bot} in every seat) the first side scores "
+                   f"{100 * r.first_share:.1f}% [{100 * r.first_lo:.1f}, {100 * r.first_hi:.1f}] "
+                   f"(fair {100 * fair:.1f}%).")
+    pts = f"{100 * d:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+    if lo > 0 or hi < 0:
+        grows = abs(b.first_share - fair) > abs(a.first_share - fair)
+        word = "grows" if grows else "shrinks"
+        if (a.first_share - fair) * (b.first_share - fair) < 0:
+            word = "changes sides"
+        out.append(f"The first side's edge {word} with playing strength: {pts} from the weakest "
+                   "to the strongest rung.")
+    else:
+        out.append(f"The first side's edge does not move measurably with playing strength: {pts}.")
+    if a.length == a.length and b.length == b.length:
+        out.append(f"Games last {a.length:.1f} {res.game.length_unit} at the weakest rung and "
+                   f"{b.length:.1f} at the strongest.")
+    order = np.argsort(res.elo)
+    if list(order) != list(range(len(res.rungs))):
+        out.append("The rungs are not in order of strength (see the Elo column): a higher rung "
+                   "lost to the one below it.")
+    if res.unbounded:
+        out.append("Some rungs have no finite rating (never won, or won every game, against "
+                   "their neighbours): " + ", ".join(res.rungs[i].bot for i in res.unbounded) + ".")
+    if res.partial:
+        out.append("Stopped early: the figures cover the games finished.")
+    return out
+
+
+def ladder_text(res: LadderResult) -> str:
+    sides = res.game.side_labels(res.players)
+    head = (f"{'rung':<28}{'Elo':>8}  {'first side':>20}  " + "  ".join(f"{s[:10]:>10}" for s in sides)
+            + f"  {res.game.length:>10}  capped")
+    lines = [head]
+    for i, r in enumerate(res.rungs):
+        elo = "n/a" if res.elo[i] != res.elo[i] else f"{res.elo[i]:.0f}"
+        fs = f"{100 * r.first_share:.1f} [{100 * r.first_lo:.1f},{100 * r.first_hi:.1f}]"
+        lines.append(f"{r.bot[:27]:<28}{elo:>8}  {fs:>20}  "
+                     + "  ".join(f"{100 * x:>9.1f}%" for x in r.side_share)
+                     + f"  {r.length:>10.1f}  {100 * r.capped:.1f}%")
+    return "\n".join(lines + verdict(res))
+
+
+def to_json(res: LadderResult) -> dict:
+    def num(x):
+        return None if x != x else float(x)
+    return {"kind": "ladder", "game": res.game.name, "players": res.players, "seed": res.seed,
+            "rules": res.rules, "partial": res.partial,
+            "rungs": [r.__dict__ for r in res.rungs],
+            "elo": [num(x) for x in res.elo], "elo_lo": [num(x) for x in res.elo_lo],
+            "elo_hi": [num(x) for x in res.elo_hi],
+            "pairs": [list(map(float, p)) for p in res.pairs],
+            "unbounded": {str(i): w for i, w in res.unbounded.items()}}
+
+
+def from_json(data: dict) -> LadderResult:
+    def arr(v):
+        return np.array([np.nan if x is None else x for x in v], np.float64)
+    return LadderResult(get_game(data["game"]), data["players"], [Rung(**r) for r in data["rungs"]],
+                        arr(data["elo"]), arr(data["elo_lo"]), arr(data["elo_hi"]),
+                        [(int(i), int(j), s, int(t)) for i, j, s, t in data["pairs"]],
+                        data["rules"], data["seed"],
+                        {int(i): w for i, w in data.get("unbounded", {}).items()},
+                        data.get("partial", False))

@@ -1,0 +1,124 @@
+"""sim skill --ladder: balance by skill (equal bots per rung, neighbours for Elo)."""
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analysis.ladder import LadderResult, Rung, edge_trend, from_json, skill_ladder, to_json, verdict
+from sim.cli import cli
+from sim.games import get
+from sim.params import UsageError
+from sim.runner import simulate
+
+
+def test_puluc_ladder_rungs_match_plain_runs_and_rank_the_bots():
+    """Each rung is the run with every seat that bot (same seed, same games); greedy beats
+    random by far, so it rates well above it; the shares of a two-sided game add up."""
+    bots = ["random", "greedy"]
+    res = skill_ladder("puluc", bots, 1500, seed=7, jobs=1)
+    assert [r.bot for r in res.rungs] == bots
+    assert res.elo[0] == 0.0
+    assert res.elo[1] > 150 and res.elo_lo[1] > 0
+    for r in res.rungs:
+        df = simulate("puluc", 1500, bots=r.bot, seed=7, jobs=1)
+        # the first side's score: the mover-first's win share, a game without a winner counting 1/2
+        first = df["first_player"].to_numpy()
+        win = df[["win_0", "win_1"]].to_numpy() if "win_0" in df else np.stack(df["win"].to_numpy())
+        first_win = win[np.arange(len(df)), first]
+        nowin = win.sum(axis=1) == 0
+        assert r.first_share == pytest.approx((first_win.sum() + 0.5 * nowin.sum()) / len(df))
+        assert sum(r.side_share) + r.no_winner == pytest.approx(1.0)
+        assert r.n == 1500
+        assert r.first_lo < r.first_share < r.first_hi
+        assert r.length == pytest.approx(df["casts"].mean())
+    (i, j, score, games), = res.pairs
+    assert (i, j, games) == (0, 1, 3000)  # the lower rung on each side in turn
+    assert score < 0.3  # random scores little against greedy
+
+
+def test_ladder_does_not_depend_on_jobs_and_round_trips(tmp_path):
+    a = skill_ladder("puluc", ["random", "greedy"], 600, seed=3, jobs=1)
+    b = skill_ladder("puluc", ["random", "greedy"], 600, seed=3, jobs=2, chunk_size=100)
+    assert to_json(a) == to_json(b)
+    back = from_json(json.loads(json.dumps(to_json(a))))
+    assert to_json(back) == to_json(a)
+    assert verdict(back) == verdict(a)
+
+
+def _fake(first_a, first_b, n=10_000):
+    game = get("puluc")
+
+    def rung(bot, f):
+        return Rung(bot, n, f, f - 0.01, f + 0.01, [f, 1 - f], [f - .01, .99 - f], [f + .01, 1.01 - f],
+                    0.0, 0.0, 60.0, 5.0)
+    return LadderResult(game, 2, [rung("random", first_a), rung("search", first_b)],
+                        np.array([0.0, 300.0]), np.array([0.0, 250.0]), np.array([0.0, 350.0]),
+                        [(0, 1, 0.2, 2 * n)], {}, 1)
+
+
+def test_verdict_words_follow_the_interval():
+    grows = verdict(_fake(0.52, 0.60))
+    assert any("grows with playing strength" in s for s in grows)
+    shrinks = verdict(_fake(0.60, 0.52))
+    assert any("shrinks" in s for s in shrinks)
+    flips = verdict(_fake(0.45, 0.56))
+    assert any("changes sides" in s for s in flips)
+    holds = verdict(_fake(0.55, 0.552))
+    assert any("does not move measurably" in s for s in holds)
+    d, lo, hi = edge_trend(_fake(0.52, 0.60))
+    assert d == pytest.approx(0.08) and lo < d < hi
+    # a rung that lost to the one below it is named as out of order
+    bad = _fake(0.5, 0.5)
+    bad.elo = np.array([0.0, -50.0])
+    assert any("not in order of strength" in s for s in verdict(bad))
+
+
+def test_team_game_rungs_are_per_side():
+    """Four-player Maya is two teams: a rung's shares are the two sides'."""
+    res = skill_ladder("maya", ["random", "greedy"], 200, players=4, seed=2, jobs=1)
+    for r in res.rungs:
+        assert len(r.side_share) == 2
+        assert sum(r.side_share) + r.no_winner == pytest.approx(1.0)
+    assert res.pairs[0][3] == 400
+
+
+def test_ladder_refuses_bad_input():
+    with pytest.raises(UsageError, match="at least two"):
+        skill_ladder("puluc", ["random"], 100)
+    with pytest.raises(UsageError, match="must differ"):
+        skill_ladder("puluc", ["random", "random"], 100)
+    with pytest.raises(UsageError):
+        skill_ladder("puluc", ["random", "nosuchbot"], 100)
+
+
+def test_cli_ladder_writes_report_and_rebuilds(tmp_path):
+    out = tmp_path / "lad"
+    r = CliRunner().invoke(cli, ["skill", "puluc", "--ladder", "random,greedy", "--games", "300",
+                                 "--jobs", "1", "-o", str(out)], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert "first side" in r.output and "report:" in r.output
+    assert (out / "index.html").is_file() and (out / "ladder.png").is_file()
+    page = (out / "index.html").read_text()
+    assert "balance by skill" in page and "greedy" in page
+    data = json.loads((out / "ladder.json").read_text())
+    assert data["kind"] == "ladder" and len(data["rungs"]) == 2
+    (out / "index.html").unlink()
+    r = CliRunner().invoke(cli, ["report", str(out)], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert (out / "index.html").is_file()
+
+
+@pytest.mark.parametrize("args, msg", [
+    (["--ladder", "random,greedy", "--bots", "random,greedy"], "not both"),
+    (["--ladder", "random"], "at least two"),
+    (["--ladder", " "], "needs bots"),
+    (["--ladder", "random,random"], "must differ"),
+    (["--ladder", "random,wizard"], "wizard"),
+])
+def test_cli_ladder_refusals_are_one_line(tmp_path, args, msg):
+    out = tmp_path / "x"
+    r = CliRunner().invoke(cli, ["skill", "puluc", "--games", "100", "-o", str(out)] + args)
+    assert r.exit_code == 2
+    assert msg in r.output
+    assert not out.exists()
