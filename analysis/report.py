@@ -295,6 +295,33 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
     return write_page(out_dir, page, figs + extra_figs)
 
 
+def write_exemplar_pages(game, manifest: dict, out_dir: Path) -> list[Path]:
+    """Play the run's exemplar games again, recorded, and write each one's turn-by-turn page
+    (``games/game-<i>.html``; the report links them).  Nothing where the game cannot record
+    or the run kept no rows; a game that cannot be told is skipped (its command stays)."""
+    from sim.output import load_rows
+    from sim.params import UsageError
+    from .show import can_record, exemplars, show_game, write_show_page
+    if not can_record(game):
+        return []
+    try:
+        rows = load_rows(out_dir)
+    except (UsageError, OSError, ValueError):
+        return []
+    written = []
+    for _, i, _ in exemplars(game, rows):
+        page = Path(out_dir) / "games" / f"game-{i}.html"
+        if page.is_file():
+            written.append(page)
+            continue
+        shown = show_game(game, manifest["seed"], i, manifest.get("rules_changed") or None,
+                          manifest.get("bots"), manifest["players"])
+        page.parent.mkdir(exist_ok=True)
+        write_show_page(shown, page)
+        written.append(page)
+    return written
+
+
 def _exemplars(game, manifest: dict, out_dir: Path) -> list[dict]:
     """A few games worth watching, each with the ``sim show`` command that tells it (and a
     link to its page where one was written into ``games/`` of the run directory)."""

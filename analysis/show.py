@@ -134,7 +134,7 @@ def exemplars(game, rows) -> list[tuple[str, int, str]]:
     elif game.score and won.any():
         seats = [c for c in rows if c.startswith(game.score + "_") and c[len(game.score) + 1:].isdigit()]
         if len(seats) > 1:
-            sc = np.sort(rows[seats].to_numpy(), axis=1)
+            sc = np.sort(rows[seats].to_numpy().astype(np.int64), axis=1)
             margin = np.where(won, sc[:, -1] - sc[:, -2], np.iinfo(np.int64).max)
             i = int(np.argmin(margin))
             out.append(("won by the narrowest margin", int(idx[i]), f"by {int(margin[i])} {game.score}"))

@@ -271,8 +271,11 @@ def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
         return status
     try:
         from analysis import report as reports
-        paths = save_run(result, out_dir, csv=csv,
-                         report=lambda *a: reports.write_report(*a))   # looked up when called
+        def report(summary, manifest, game, where):
+            # the exemplar games' pages first, so that the report links them
+            reports.write_exemplar_pages(game, manifest, where)
+            return reports.write_report(summary, manifest, game, where)
+        paths = save_run(result, out_dir, csv=csv, report=report)
     except KeyboardInterrupt as e:
         code = EXIT_TERMINATED if isinstance(e, Terminated) else EXIT_INTERRUPTED
         click.echo(f"sim: stopped while writing the report; the {done:,} finished games are kept. "

@@ -1,6 +1,8 @@
 """The toy fifth game (tests/toy_game/: its own folder, registered here by one line, never in
 the CLI) runs, reports, records and is shown; `sim show` and `--record` refuse bad input with
 one line and status 2."""
+import re
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -96,3 +98,34 @@ def test_show_and_record_refuse_a_game_that_cannot_record(tmp_path):
 def test_record_refuses_bad_indices(toy, tmp_path, rec):
     one_error_line(run("toy", "--games", 300, "--record", rec, "--out", tmp_path / "x"))
     assert not (tmp_path / "x").exists()
+
+
+def test_narrowest_margin_exemplar_skips_games_without_a_winner():
+    """The score columns are small integers (int8): games without a winner must not be
+    picked as the narrowest win (their placeholder overflowed to -1 once)."""
+    import pandas as pd
+    from analysis.show import exemplars
+    from sim.games import get
+    g = get("maya")
+    rows = pd.DataFrame({"game": [0, 1, 2, 3], g.length: [50, 60, 70, 80],
+                         "capped": [False, False, False, False], "winner": [-1, 0, 1, 0],
+                         f"{g.score}_0": np.array([5, 9, 4, 7], np.int8),
+                         f"{g.score}_1": np.array([5, 6, 5, 5], np.int8)})
+    got = {label: (i, why) for label, i, why in exemplars(g, rows)}
+    assert got["won by the narrowest margin"] == (2, f"by 1 {g.score}")
+
+
+def test_run_writes_the_exemplar_pages_its_report_links(tmp_path):
+    """A run (CLI) plays its exemplar games again, recorded, writes games/game-<i>.html for
+    each and links them from the report; each page tells the game the report names."""
+    out = tmp_path / "run"
+    r = CliRunner().invoke(cli, ["puluc", "--games", "300", "--jobs", "1", "-q", "-o", str(out)],
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    page = (out / "index.html").read_text()
+    links = sorted(set(re.findall(r"href='(games/game-(\d+)\.html)'", page)))
+    assert len(links) >= 2
+    for href, i in links:
+        text = (out / href).read_text()
+        assert f"game {i} of seed" in text
+        assert f"--game {i}" in text  # the command that tells it again
