@@ -30,6 +30,8 @@ from sim.runner import (RunSpec, _progress_bar, check_backend, machine_info, mak
                      resolve_jobs, run_chunks)
 from sim.summary import Summary
 
+from . import checkpoints
+
 
 @dataclass
 class Arm:
@@ -288,12 +290,48 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
                      + (f"  -> {test.decision}" if test.decision else ""))
         return bool(verdicts) and all(v is not None for v in verdicts)
 
+    # the finished chunks kept by an earlier try of this experiment (analysis.checkpoints)
+    root = checkpoints.active()
+    store = (checkpoints.GroupStore(root, checkpoints.group_key(game, arms, games, seed, chunks))
+             if root is not None else None)
+    kept = {}
+    if store is not None:
+        for s, c in chunks:
+            r = store.load(s, c)
+            if r is not None:
+                kept[s] = r
+    pending = sorted(kept)
+
+    decided = False
+
+    def merge_kept(before) -> bool:
+        """Merge the kept chunks that come before game ``before`` (chunk order); True once
+        the SPRT decided."""
+        nonlocal decided
+        while pending and pending[0] < before and not decided:
+            decided = collect(kept[pending.pop(0)])
+        return decided
+
+    def collect_new(result) -> bool:
+        nonlocal decided
+        if merge_kept(result[0]):
+            return True
+        if store is not None:
+            store.save(result)
+        decided = collect(result)
+        return decided
+
     try:
         # the engine of a single run (sim.runner.run_chunks): each chunk merged whole, Ctrl-C
         # and SIGTERM held until it is, the workers stopped on the way out
         args = (game.name, ctxs, arm_specs, players, seed)
-        stopped, failure = run_chunks(_play_arms, [(*args, s, c) for s, c in chunks], jobs, backend,
-                                      scheduler, collect, ordered=True)
+        todo = [(*args, s, c) for s, c in chunks if s not in kept]
+        stopped = failure = None
+        if todo:
+            stopped, failure = run_chunks(_play_arms, todo, jobs, backend, scheduler, collect_new,
+                                          ordered=True)
+        if stopped is None and failure is None:
+            merge_kept(games + 1)
     finally:
         if bar is not None:
             bar.close()
@@ -429,13 +467,17 @@ def skill(game_name: str, bots: list[str], games, players=None, seed=1, rules=No
     played = np.zeros((k, k))
     summaries = {}
     prints = {}
+    stopped = False
     for i, j in itertools.permutations(range(k), 2):
+        if stopped:  # Ctrl-C or SIGTERM: no new pairing starts (its chunks are kept)
+            break
         for sd in range(m if m > 2 else 1):
             seats = [names[i] if sides[s] == sd else names[j] for s in range(p)]
             spec = make_spec(game, n, rules, seats, p, seed)
             arm = Arm(f"{names[i]} on side {sd} vs {names[j]}", 0, False, spec)
             summs, st, partial, _, done, _ = run_arms(game, [arm], n, int(seed), jobs, chunk_size,
                                                      backend, scheduler, progress)
+            stopped = stopped or partial
             S = summs[0]
             summaries[(i, j, sd)] = S
             prints[(i, j, sd)] = int(st["fingerprint"][0]) if st is not None else None
@@ -456,7 +498,7 @@ def skill(game_name: str, bots: list[str], games, players=None, seed=1, rules=No
     return {"game": game, "bots": names, "players": p, "wins": wins, "games": played, "bt": bt,
             "summaries": summaries, "rules": rules or {}, "unbounded": unbounded, "prior": prior,
             "identical": identical_bots(prints, k, m), "fingerprints": prints,
-            "sides": game.side_labels(p), "teams": m < p}
+            "sides": game.side_labels(p), "teams": m < p, "partial": stopped}
 
 
 def skill_ratings(wins: np.ndarray, played: np.ndarray, names) -> tuple[dict, dict, float]:

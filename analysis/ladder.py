@@ -97,13 +97,19 @@ def skill_ladder(game_name: str, ladder: list[str], games, players=None, seed=1,
 
     def play(label, seats):
         nonlocal partial
+        if partial:  # stopped (Ctrl-C, SIGTERM): nothing new starts
+            return None
         spec = make_spec(game, n, rules, seats, p, seed)
         summs, _, part, _, _, _ = run_arms(game, [Arm(label, 0, False, spec)], n, int(seed), jobs,
                                            chunk_size, backend, scheduler, progress)
         partial = partial or part
         return summs[0]
 
-    rungs = [_rung(game, b, play(f"{b} in every seat", [b] * p)) for b in ladder]
+    rungs = []
+    for b in ladder:
+        S = play(f"{b} in every seat", [b] * p)
+        if S is not None:
+            rungs.append(_rung(game, b, S))
     wins = np.zeros((k, k))
     played = np.zeros((k, k))
     pairs = []
@@ -114,6 +120,8 @@ def skill_ladder(game_name: str, ladder: list[str], games, players=None, seed=1,
         for sd in range(m):  # the lower rung on each side in turn, the higher on the others
             seats = [ladder[i] if sides[s] == sd else ladder[j] for s in range(p)]
             S = play(f"{ladder[i]} on side {sd} vs {ladder[j]}", seats)
+            if S is None:
+                break
             a = S.side_win[sd] / max(S.n, 1)
             b = (S.side_win.sum() - S.side_win[sd]) / (m - 1) / max(S.n, 1)
             if m == 2:  # a game without a winner counts half
@@ -122,11 +130,17 @@ def skill_ladder(game_name: str, ladder: list[str], games, players=None, seed=1,
                 s_i = (0.5 + 0.5 * (a - b) / max(a + b, 1e-12)) * S.n
             score += s_i
             total += S.n
+        if total == 0:
+            break
         wins[i, j] += score
         wins[j, i] += total - score
         played[i, j] += total
         played[j, i] += total
         pairs.append((i, j, score / max(total, 1), total))
+    if partial:  # a ladder cut short has no verdict: the rungs and pairs played so far
+        nan = np.full(len(rungs), np.nan)
+        return LadderResult(game, p, rungs, nan, nan.copy(), nan.copy(), pairs, dict(rules or {}),
+                            int(seed), {}, True)
     bt, unbounded, _ = skill_ratings(wins, played, ladder)
     r = np.asarray(bt["ratings"], np.float64)
     base = r[0] if r[0] == r[0] else 0.0
@@ -147,6 +161,10 @@ def edge_trend(res: LadderResult) -> tuple[float, float, float]:
 
 def verdict(res: LadderResult) -> list[str]:
     """The ladder's sentences: the edge at each end and whether it moves with strength."""
+    if res.partial:
+        return [f"Stopped before the ladder was finished ({len(res.rungs)} rungs, {len(res.pairs)} "
+                "neighbouring pairs played): no verdict. Run the same command into the same "
+                "folder to finish it (the finished chunks are kept)."]
     fair = 1.0 / len(res.rungs[0].side_share)
     a, b = res.rungs[0], res.rungs[-1]
     d, lo, hi = edge_trend(res)
@@ -175,8 +193,6 @@ def verdict(res: LadderResult) -> list[str]:
     if res.unbounded:
         out.append("Some rungs have no finite rating (never won, or won every game, against "
                    "their neighbours): " + ", ".join(res.rungs[i].bot for i in res.unbounded) + ".")
-    if res.partial:
-        out.append("Stopped early: the figures cover the games finished.")
     return out
 
 

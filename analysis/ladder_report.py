@@ -70,7 +70,9 @@ def write_ladder_report(res: LadderResult, out_dir) -> Path:
     from sim.io import write_json
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    _figure(res, out_dir / "ladder.png")
+    figs = [("ladder.png",)] if res.rungs else []
+    if figs:
+        _figure(res, out_dir / "ladder.png")
     sides = res.game.side_labels(res.players)
     header = (["rung", "Elo [95%]", "first side"] + sides
               + ["no winner", "capped", f"mean {res.game.length_unit}"])
@@ -84,12 +86,12 @@ def write_ladder_report(res: LadderResult, out_dir) -> Path:
                     + [f"{100 * r.no_winner:.1f}%", f"{100 * r.capped:.1f}%", f"{r.length:.1f}"])
     pair_rows = [[f"{res.rungs[i].bot} vs {res.rungs[j].bot}", f"{100 * s:.1f}%", f"{int(t):,}"]
                  for i, j, s, t in res.pairs]
-    n = res.rungs[0].n
+    n = res.rungs[0].n if res.rungs else 0
     page = render("ladder.html", title=f"{res.game.title}: balance by skill", css=Markup(CSS),
                   self_check=Markup(SELF_CHECK),
                   sub=f"{res.players} players · ladder {', '.join(r.bot for r in res.rungs)} · seed {res.seed}",
                   verdict=verdict(res), rows=rows, header=header, pair_rows=pair_rows,
-                  method=METHOD.format(n=n))
-    path = write_page(out_dir, page, [("ladder.png",)])
+                  method=METHOD.format(n=n), figure=bool(figs))
+    path = write_page(out_dir, page, figs)
     write_json(out_dir / "ladder.json", to_json(res))
     return path

@@ -499,7 +499,7 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
             raise UsageError("--sprt-d must be a positive difference")
     out_dir, top = _experiment_dir(out, game, "compare")
     echo = None if quiet else (lambda line: click.echo(line, err=True))
-    with _cleanup_on_refusal(top), _sigterm_stops_cleanly():
+    with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
         res = compare(game, vs, games, bots=bots, players=players, seed=seed_v, jobs=jobs,
                       chunk_size=chunk_size, backend=backend, scheduler=scheduler,
                       progress=(not quiet) and sys.stderr.isatty() and not sprt,
@@ -512,11 +512,34 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
             stop = "stopped by the SPRT" if res.manifest["stopped_by_sprt"] else "no decision: fixed-size result"
             click.echo(f"games needed: {res.manifest['games_completed']:,} ({stop})")
     click.echo(f"report: {safe(str(path))}")
-    return _experiment_status(res.partial)
+    return _experiment_status(res.partial, out_dir)
 
 
-def _experiment_status(partial: bool) -> int:
+def _kept_chunks(out_dir):
+    """Experiments keep their finished chunks in ``out_dir/.chunks`` (analysis.checkpoints):
+    the same command again into the same folder plays only the rest."""
+    from analysis.checkpoints import checkpoints
+    return checkpoints(out_dir)
+
+
+def _experiment_status(partial: bool, out_dir=None) -> int:
+    """Exit status of an experiment; a finished one drops its kept chunks, a stopped one
+    says how to finish it."""
     from .runner import terminated_seen
+    if out_dir is not None:
+        from analysis.checkpoints import FOLDER
+        kept = Path(out_dir) / FOLDER
+        if not partial:
+            import shutil
+            shutil.rmtree(kept, ignore_errors=True)
+        elif kept.is_dir():
+            args = list(sys.argv[1:])
+            if not any(a in ("-o", "--out") or a.startswith("--out=") for a in args):
+                args += ["-o", str(out_dir)]
+            again = "sim " + " ".join(shlex.quote(a) for a in args)
+            click.echo(f"sim: stopped; the finished chunks are kept in {safe(str(kept))}. "
+                       f"Finish it with the same command into the same folder: {safe(again)}",
+                       err=True)
     if not partial:
         return 0
     return EXIT_TERMINATED if terminated_seen() else EXIT_INTERRUPTED
@@ -573,7 +596,7 @@ def sweep_cmd(game, params, yes, games, bots, players, seed, jobs, chunk_size, b
     # the checked grid, as value lists (no range is expanded again)
     canonical = [f"{k}=" + ",".join(_fmt(v) for v in vals) for k, vals in grid]
     out_dir, top = _experiment_dir(out, game, "sweep")
-    with _cleanup_on_refusal(top), _sigterm_stops_cleanly():
+    with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
         res = sweep(game, canonical, games, bots=bots, players=players, seed=seed_v, jobs=jobs,
                     chunk_size=chunk_size, backend=backend, scheduler=scheduler,
                     progress=(not quiet) and sys.stderr.isatty())
@@ -581,7 +604,7 @@ def sweep_cmd(game, params, yes, games, bots, players, seed, jobs, chunk_size, b
     if not quiet:
         click.echo(compare_text(res, keys=["first player score", "no winner", "capped"]))
     click.echo(f"report: {safe(str(path))}")
-    return _experiment_status(res.partial)
+    return _experiment_status(res.partial, out_dir)
 
 
 @cli.command("skill")
@@ -628,7 +651,7 @@ def skill_cmd(game, sets, ladder, games, bots, players, seed, jobs, chunk_size, 
         return _ladder(game, names, games, players, seed_v, rules, jobs, chunk_size, backend,
                        scheduler, out, quiet)
     out_dir, top = _experiment_dir(out, game, "skill")
-    with _cleanup_on_refusal(top), _sigterm_stops_cleanly():
+    with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
         res = skill(game, names, games, players=players, seed=seed_v, rules=rules,
                     jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler,
                     progress=(not quiet) and sys.stderr.isatty())
@@ -636,6 +659,7 @@ def skill_cmd(game, sets, ladder, games, bots, players, seed, jobs, chunk_size, 
     if not quiet:
         click.echo(skill_text(res))
     click.echo(f"report: {safe(str(path))}")
+    return _experiment_status(bool(res.get("partial")), out_dir)
 
 
 def _ladder(game, names, games, players, seed_v, rules, jobs, chunk_size, backend, scheduler, out,
@@ -648,7 +672,7 @@ def _ladder(game, names, games, players, seed_v, rules, jobs, chunk_size, backen
     if len(set(names)) != len(names):
         raise UsageError("sim skill --ladder: every rung must differ: " + ", ".join(names))
     out_dir, top = _experiment_dir(out, game, "ladder")
-    with _cleanup_on_refusal(top), _sigterm_stops_cleanly():
+    with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
         res = skill_ladder(game, names, games, players=players, seed=seed_v, rules=rules,
                            jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler,
                            progress=(not quiet) and sys.stderr.isatty())
@@ -656,7 +680,7 @@ def _ladder(game, names, games, players, seed_v, rules, jobs, chunk_size, backen
     if not quiet:
         click.echo(ladder_text(res))
     click.echo(f"report: {safe(str(path))}")
-    return _experiment_status(res.partial)
+    return _experiment_status(res.partial, out_dir)
 
 
 @cli.command("impact")
@@ -698,7 +722,7 @@ def impact_cmd(game, card, mode, metric, sets, games, bots, players, seed, jobs,
     if mode is not None and mode not in ("remove", "neutral"):
         raise UsageError(f"--mode must be remove or neutral, not {safe(repr(mode))}")
     out_dir, top = _experiment_dir(out, game, "impact")
-    with _cleanup_on_refusal(top), _sigterm_stops_cleanly():
+    with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
         res = impact(game, card, mode, games, rules=rules, workdir=out_dir, bots=bots,
                      players=players, seed=seed_v, jobs=jobs, chunk_size=chunk_size,
                      backend=backend, scheduler=scheduler,
@@ -707,7 +731,7 @@ def impact_cmd(game, card, mode, metric, sets, games, bots, players, seed, jobs,
     if not quiet:
         click.echo(impact_text(res))
     click.echo(f"report: {safe(str(path))}")
-    return _experiment_status(res.partial)
+    return _experiment_status(res.partial, out_dir)
 
 
 @cli.command("tune")
@@ -839,7 +863,7 @@ def _robust(game, variants, sets, metric, early_stop, combine, games, bots, play
         _check_arms(g, [(k, {**rules, **v}) for k, v in variants], bots, players, seed_v, n)
     out_dir, top = _experiment_dir(out, game, "robust-compare" if variants else "robust")
     command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
-    with _cleanup_on_refusal(top), _sigterm_stops_cleanly():
+    with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
         res = robust(game, games, rules=rules, bots=bots, players=players, seed=seed_v,
                      variants=variants, metric=metric, jobs=jobs, chunk_size=chunk_size,
                      backend=backend, scheduler=scheduler,
@@ -849,7 +873,7 @@ def _robust(game, variants, sets, metric, early_stop, combine, games, bots, play
     if not quiet:
         click.echo(robust_text(res))
     click.echo(f"report: {safe(str(path))}")
-    return _experiment_status(bool(res.manifest.get("partial")))
+    return _experiment_status(bool(res.manifest.get("partial")), out_dir)
 
 
 @cli.command("games")

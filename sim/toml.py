@@ -164,6 +164,36 @@ def _record(path, data: bytes) -> None:
     if rec is not None:
         item = (Path(path).name, hashlib.sha256(data).hexdigest())
         rec[item] = item
+        paths = getattr(_local, "paths", None)
+        if paths is not None:
+            paths[item] = str(path)
+
+
+@contextmanager
+def recording_paths():
+    """Like :func:`recording`, also keeping where each file was read: ``(name, sha256) ->
+    path`` in the dict yielded (what ``make_spec`` needs to see a data file change)."""
+    outer = getattr(_local, "paths", None)
+    _local.paths = {}
+    box: dict = {}
+    try:
+        yield box
+    finally:
+        box.update(_local.paths)
+        if outer is not None:
+            outer.update(_local.paths)
+        _local.paths = outer
+
+
+def unchanged(paths: dict) -> bool:
+    """Whether every file of ``{(name, sha256): path}`` still holds that content."""
+    for (_, sha), path in paths.items():
+        try:
+            if hashlib.sha256(Path(path).read_bytes()).hexdigest() != sha:
+                return False
+        except OSError:
+            return False
+    return True
 
 
 @contextmanager

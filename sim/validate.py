@@ -194,8 +194,8 @@ def dir_kind(path) -> str:
         return "empty"
     if "run.json" in names:
         return "run"
-    if any(n in names for n in EXPERIMENT_FILES):
-        return "experiment"
+    if any(n in names for n in EXPERIMENT_FILES) or ".chunks" in names:
+        return "experiment"  # (.chunks: the kept chunks of a stopped experiment)
     man = _json_obj(p / "manifest.json") if "manifest.json" in names else None
     if man is not None and man.get("tool") == "sim":
         return "experiment" if man.get("kind") else "run"
