@@ -175,12 +175,9 @@ def verdict(res: LadderResult) -> list[str]:
                    f"(fair {100 * fair:.1f}%).")
     pts = f"{100 * d:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]"
     if lo > 0 or hi < 0:
-        grows = abs(b.first_share - fair) > abs(a.first_share - fair)
-        word = "grows" if grows else "shrinks"
-        if (a.first_share - fair) * (b.first_share - fair) < 0:
-            word = "changes sides"
-        out.append(f"The first side's edge {word} with playing strength: {pts} from the weakest "
-                   "to the strongest rung.")
+        out.append(f"The first side's score {'rises' if d > 0 else 'falls'} with playing "
+                   f"strength: {pts} from the weakest to the strongest rung; "
+                   + _edge_words(a, b, fair) + ".")
     else:
         out.append(f"The first side's edge does not move measurably with playing strength: {pts}.")
     if a.length == a.length and b.length == b.length:
@@ -194,6 +191,25 @@ def verdict(res: LadderResult) -> list[str]:
         out.append("Some rungs have no finite rating (never won, or won every game, against "
                    "their neighbours): " + ", ".join(res.rungs[i].bot for i in res.unbounded) + ".")
     return out
+
+
+def _side_of_fair(r: Rung, fair: float) -> int:
+    """+1 / -1 where the rung's interval lies above / below the fair share, else 0."""
+    return 1 if r.first_lo > fair else -1 if r.first_hi < fair else 0
+
+
+def _edge_words(a: Rung, b: Rung, fair: float) -> str:
+    """What a measurable move does to the edge, from where each end's interval lies."""
+    sa, sb = _side_of_fair(a, fair), _side_of_fair(b, fair)
+    if sa == 0 and sb == 0:
+        return "neither end differs measurably from the fair share"
+    if sa == 0:
+        return "an edge appears with strength (none measurable among the weakest bots)"
+    if sb == 0:
+        return "the edge vanishes with strength (none measurable among the strongest bots)"
+    if sa != sb:
+        return "the edge changes sides"
+    return "the edge grows" if abs(b.first_share - fair) > abs(a.first_share - fair) else "the edge shrinks"
 
 
 def ladder_text(res: LadderResult) -> str:

@@ -59,11 +59,15 @@ def _fake(first_a, first_b, n=10_000):
 
 def test_verdict_words_follow_the_interval():
     grows = verdict(_fake(0.52, 0.60))
-    assert any("grows with playing strength" in s for s in grows)
+    assert any("rises with playing strength" in s and "the edge grows" in s for s in grows)
     shrinks = verdict(_fake(0.60, 0.52))
-    assert any("shrinks" in s for s in shrinks)
+    assert any("falls" in s and "the edge shrinks" in s for s in shrinks)
     flips = verdict(_fake(0.45, 0.56))
     assert any("changes sides" in s for s in flips)
+    appears = verdict(_fake(0.495, 0.56))  # the weakest rung's interval holds the fair share
+    assert any("an edge appears with strength" in s for s in appears)
+    vanishes = verdict(_fake(0.56, 0.505))
+    assert any("the edge vanishes with strength" in s for s in vanishes)
     holds = verdict(_fake(0.55, 0.552))
     assert any("does not move measurably" in s for s in holds)
     d, lo, hi = edge_trend(_fake(0.52, 0.60))
