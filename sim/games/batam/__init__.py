@@ -175,7 +175,9 @@ BOTS = (
                 Param("topk", 6, "voyage candidates: the planner's target, staying put and the "
                       "nearest topk harbours still worth a visit", "int", 0, 16),
                 Param("explore", 1.0, "UCB1 exploration constant (rewards are win shares 0..1)",
-                      "float", 0, 10))),
+                      "float", 0, 10),
+                Param("keep", 1.0, "the heuristic's own choice is played unless another candidate's "
+                      "mean win share beats it by this many standard errors", "float", 0, 10))),
 )
 
 SEAT_HELP = dict(

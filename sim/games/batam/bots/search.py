@@ -10,7 +10,8 @@ re-samples everything the seat cannot know from its own stream (``determinize``:
 bot stream, the game's chance base, so all future dice, re-rolls and deck reshuffles are
 fresh; the order of the undrawn compass cards), applies the candidate and plays the game
 to its end with the heuristic in every seat.  The candidate with the best mean win share is
-played; equal means are broken with the seat's own stream."""
+played (the heuristic's own choice, candidate 0, unless another beats it by a margin:
+``keep``); equal means are broken with the seat's own stream."""
 from __future__ import annotations
 
 import numpy as np
@@ -54,9 +55,10 @@ from ..state import (
     RS_DIE,
     S_EXPLORE,
     S_ITERS,
+    S_KEEP,
     S_TOPK,
 )
-from .heuristic import plan_target
+from .heuristic import place_choice, plan_target
 from .heuristic import reroll_mask as heuristic_reroll_mask
 from .heuristic import wages as heuristic_wages
 
@@ -98,10 +100,11 @@ def reroll_cands(st, R, p, hp, n_paid, cand):
 
 
 @helper
-def place_cands(st, R, p, opts, cand):
-    """Placements: every legal (die, board) option, a die equal to an earlier one skipped."""
+def place_cands(st, R, p, hp, rs, opts, cand):
+    """Placements: the heuristic's first, then every legal (die, board) option, a die equal to
+    an earlier one skipped."""
     no = place_options(st, R, p, opts)
-    n = 0
+    n = add_cand(cand, 0, place_choice(st, R, p, hp, rs, opts, no), 0)
     for k in range(no):
         i = opts[k] // 4
         dup = False
@@ -109,9 +112,7 @@ def place_cands(st, R, p, opts, cand):
             if st[O_DV + 3 * p + j] == st[O_DV + 3 * p + i]:
                 dup = True
         if not dup:
-            cand[n, 0] = k
-            cand[n, 1] = 0
-            n += 1
+            n = add_cand(cand, n, k, 0)
     return n
 
 
@@ -174,7 +175,7 @@ def candidates(st, rules, p, rs, sc, srch, topk):
     if ph == PH_REROLL:
         return reroll_cands(st, R, p, hp, sc.cur[C_N], srch.cand)
     if ph == PH_PLACE:
-        return place_cands(st, R, p, sc.opts, srch.cand)
+        return place_cands(st, R, p, hp, rs, sc.opts, srch.cand)
     return route_cands(st, rules, p, hp, rs, sc, topk, srch.cand)
 
 
@@ -271,6 +272,11 @@ def ucb_search(st, rules, p, sp, rs, sc, srch, n):
             ties += 1
             if tie_wins(rs, 1 + p, ties):
                 best = j
+    # the heuristic's choice (candidate 0) stands unless the best beats it by ``S_KEEP``
+    # standard errors (a win share's standard deviation is at most 1/2)
+    if best != 0 and bm - tot[0] / cnt[0] <= sp[S_KEEP] * 0.5 * np.sqrt(1.0 / cnt[best]
+                                                                        + 1.0 / cnt[0]):
+        best = 0
     return best
 
 
