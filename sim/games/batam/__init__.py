@@ -391,6 +391,13 @@ GAME = Game(
         {"label": "heuristic-4p-cards", "players": 4, "bots": "heuristic", "moves": "rounds",
          "rules": {"compass": "cards"}},
         {"label": "random-4p", "players": 4, "bots": "random", "moves": "rounds", "games": 20_000},
+        # the search bot at its default budget (iterations: rollouts; one core only)
+        {"label": "search-vs-heuristic-2p", "players": 2, "bots": "search,heuristic",
+         "moves": "rounds", "games": 100, "min_games": 40, "parallel": False,
+         "iterations": "sim.games.batam.play:SEARCH_STATS", "target": {"games_per_s": 1.0}},
+        {"label": "search-4p", "players": 4, "bots": "search,heuristic,heuristic,heuristic",
+         "moves": "rounds", "games": 60, "min_games": 20, "parallel": False,
+         "iterations": "sim.games.batam.play:SEARCH_STATS", "target": {"games_per_s": 2.0}},
     ),
 )
 GAME.notes.update(_notes())
