@@ -40,19 +40,35 @@ def _kernel_rate(game, cfg, count, seed=1):
     ids, par = game.bot_arrays(game.choose_bots(cfg.get("bots"), players))
     game.run_chunk(ctx, players, seed, 0, 0, ids, par)  # compile / load cache
     game.run_chunk(ctx, players, seed, 0, min(count, 200), ids, par)
-    best = None
+    best = iters = None
+    counter = _iteration_counter(cfg)
     for _ in range(2):
+        before = list(counter) if counter is not None else None
         t = time.perf_counter()
         out = game.run_chunk(ctx, players, seed, 0, count, ids, par)
         dt = time.perf_counter() - t
-        best = dt if best is None or dt < best else best
+        if best is None or dt < best:
+            best = dt
+            if counter is not None:   # search iterations (rollouts) in the best run
+                iters = counter[1] - before[1]
     moves = int(np.asarray(out[cfg["moves"]]).sum()) if cfg.get("moves") else None
-    return count / best, (moves / best if moves is not None else None), best
+    return count / best, (moves / best if moves is not None else None), best, iters
+
+
+def _iteration_counter(cfg):
+    """A search bot's counters (``"iterations": "module:NAME"``, a list [decisions searched,
+    iterations]) the kernel adds to, or None."""
+    if not cfg.get("iterations"):
+        return None
+    mod, _, name = cfg["iterations"].partition(":")
+    return getattr(importlib.import_module(mod), name)
 
 
 def _size_for(game, cfg, seconds):
-    rate, _, _ = _kernel_rate(game, cfg, 500)
-    return int(max(1000, min(cfg.get("games", 10**7), rate * seconds)))
+    # slow configurations (search bots) name their own smallest size: ``min_games``
+    lo = cfg.get("min_games", 1000)
+    rate = _kernel_rate(game, cfg, min(500, lo))[0]
+    return int(max(lo, min(cfg.get("games", 10**7), rate * seconds)))
 
 
 def _parallel_rate(game, cfg, count, jobs):
@@ -161,7 +177,8 @@ def main(argv=None):
         with open(path, "a") as f:
             f.write(json.dumps(rec) + "\n")
         shown = {k: v for k, v in rec.items() if k in ("game", "config", "impl", "cores", "games_per_s",
-                                                       "moves_per_s", "ratio", "seconds", "target",
+                                                       "moves_per_s", "iterations_per_s",
+                                                       "iterations_per_game", "ratio", "seconds", "target",
                                                        "cold_s", "warm_s", "peak_rss_mb")}
         print(json.dumps(shown), flush=True)
 
@@ -170,13 +187,17 @@ def main(argv=None):
         configs = game.bench or ({"label": "default", "players": game.default_players},)
         for cfg in configs:
             n = _size_for(game, cfg, seconds)
-            g1, m1, _ = _kernel_rate(game, cfg, n)
+            g1, m1, _, iters = _kernel_rate(game, cfg, n)
             base = {"game": name, "game_version": game.version, "config": cfg["label"],
                     "players": cfg.get("players", game.default_players), "bots": cfg.get("bots")}
-            emit({**base, "impl": "numba kernel", "cores": 1, "games": n,
-                  "games_per_s": round(g1), "moves_per_s": round(m1) if m1 else None,
-                  "target": cfg.get("target")})
-            if jobs > 1:
+            rec = {**base, "impl": "numba kernel", "cores": 1, "games": n,
+                   "games_per_s": round(g1) if g1 >= 100 else round(g1, 2),
+                   "moves_per_s": round(m1) if m1 else None, "target": cfg.get("target")}
+            if iters is not None:
+                rec["iterations_per_s"] = round(iters * g1 / n)
+                rec["iterations_per_game"] = round(iters / n, 1)
+            emit(rec)
+            if jobs > 1 and cfg.get("parallel", True):
                 gj, mj, sec = _parallel_rate(game, cfg, n * jobs, jobs)
                 emit({**base, "impl": "numba kernel", "cores": jobs, "games": n * jobs,
                       "games_per_s": round(gj), "moves_per_s": round(mj) if mj else None,

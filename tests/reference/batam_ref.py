@@ -98,6 +98,12 @@ REPLAY_CASES = [
          rules=dict(board=str(CROWDED), cards=str(CROWDED_CARDS), compass="cards")),
     dict(players=4, bots="spiteful,miser,random,hunter", games=18, seed=4,
          rules=dict(board=str(CROWDED), compass="tiles", pirate_charge="once", occupied_cost=3)),
+    # the search bot (small budgets): its wages, re-rolls, placements and routes are replayed
+    dict(players=2, bots="search:iters=8,heuristic", games=6, seed=21, rules=dict(compass="cards")),
+    dict(players=4, bots="heuristic,search:iters=8,random,search:iters=4;topk=2", games=6, seed=21,
+         rules={}),
+    dict(players=3, bots="search:iters=6,gambler,heuristic", games=6, seed=21,
+         rules=dict(compass="cards", reroll_pricing="rising")),
 ]
 
 

@@ -101,10 +101,16 @@ PARAMS = (
 )
 
 
+_HEURISTIC_NAMES = ("captain", "sailor", "urgency", "share", "spite", "bump", "reroll_low",
+                    "reroll_max", "reserve", "pirate_pay", "avoid", "dist_w", "treasure_w", "outbid",
+                    "adapt", "give_up")
+_INT_PARAMS = ("reroll_low", "reroll_max", "reserve", "pirate_pay", "avoid", "adapt")
+
+
 def _style(name, bid, help, **over):
-    base = dict(captain=4.0, sailor=1.0, urgency=1.0, share=0.5, spite=0.2, bump=0.5, reroll_low=0,
-                reroll_max=1, reserve=8, pirate_pay=4, avoid=1, dist_w=2.0, treasure_w=0.0, outbid=1.0,
-                adapt=1, give_up=2.0)
+    # the heuristic's defaults, slot by slot (state.HEURISTIC_DEFAULTS: the search bot's rollouts)
+    base = {k: (int(v) if k in _INT_PARAMS else v)
+            for k, v in zip(_HEURISTIC_NAMES, S.HEURISTIC_DEFAULTS)}
     base.update(over)
     ps = (
         Param("captain", base["captain"], "wage policy: base captain wage", "float", 0, 100),
@@ -159,6 +165,22 @@ BOTS = (
            captain=3.0, sailor=2.0, share=0.3, outbid=0.0, adapt=0),
     _style("hunter", 7, "the heuristic that also sails for tiles-mode treasure (sunken treasure, "
            "treasure maps)", treasure_w=1.0),
+    Bot("search", S.BOT_SEARCH, "determinized Monte Carlo search (UCB1) at its wage offers, re-roll "
+        "decisions, die placements and voyage targets: each iteration re-samples what the seat "
+        "cannot know (future dice, the compass deck's order) from its own stream and plays the game "
+        "out with the heuristic in every seat; plays the candidate with the best win share (the "
+        "heuristic's own choice unless beaten by `keep` standard errors), and plays as the "
+        "heuristic elsewhere (steering under way, pirate ransoms).  Default budget: 2 players "
+        "0.86 of games against the heuristic, 4 players 0.59 as one seat among three heuristic "
+        "bots; about 0.1 s a 4-player game on one core; see RULES.md, Bots",
+        params=(Param("iters", 200, "iterations (rollouts to the end of the game) per searched "
+                      "decision; a decision with one candidate is not searched", "int", 1, 100_000),
+                Param("topk", 6, "voyage candidates: the planner's target, staying put and the "
+                      "nearest topk harbours still worth a visit", "int", 0, 16),
+                Param("explore", 1.0, "UCB1 exploration constant (rewards are win shares 0..1)",
+                      "float", 0, 10),
+                Param("keep", 1.0, "the heuristic's own choice is played unless another candidate's "
+                      "mean win share beats it by this many standard errors", "float", 0, 10))),
 )
 
 SEAT_HELP = dict(
@@ -372,6 +394,13 @@ GAME = Game(
         {"label": "heuristic-4p-cards", "players": 4, "bots": "heuristic", "moves": "rounds",
          "rules": {"compass": "cards"}},
         {"label": "random-4p", "players": 4, "bots": "random", "moves": "rounds", "games": 20_000},
+        # the search bot at its default budget (iterations: rollouts; one core only)
+        {"label": "search-vs-heuristic-2p", "players": 2, "bots": "search,heuristic",
+         "moves": "rounds", "games": 100, "min_games": 40, "parallel": False,
+         "iterations": "sim.games.batam.play:SEARCH_STATS", "target": {"games_per_s": 1.0}},
+        {"label": "search-4p", "players": 4, "bots": "search,heuristic,heuristic,heuristic",
+         "moves": "rounds", "games": 60, "min_games": 20, "parallel": False,
+         "iterations": "sim.games.batam.play:SEARCH_STATS", "target": {"games_per_s": 2.0}},
     ),
 )
 GAME.notes.update(_notes())

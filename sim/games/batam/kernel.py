@@ -9,15 +9,18 @@ the rules tests).  The kernel itself is split by role:
 ``crew``      Phase 2 rules (crew boards, re-roll prices) and Phase 4 (collect wages)
 ``sailing``   Phase 3 rules (movement, ends, selling, the compass deck)
 ``ending``    Ending the Game
-``bots/``     ``random``, ``heuristic`` (every style): the decisions
+``bots/``     ``random``, ``heuristic`` (every style), ``search``: the decisions
 ``phases``    the four phases for one seat: the bot decides, the rules apply
-``play``      the game loop, ``run_games`` and ``run_chunk``
+``loop``      the game loop, resumable at a search seat's decision (``play_from``)
+``play``      a game, ``run_games`` and ``run_chunk``
 """
 from __future__ import annotations
 
 from .bots.heuristic import *  # noqa: F401,F403
+from .bots.search import *  # noqa: F401,F403
 from .crew import *  # noqa: F401,F403
 from .ending import *  # noqa: F401,F403
+from .loop import *  # noqa: F401,F403
 from .money import *  # noqa: F401,F403
 from .phases import *  # noqa: F401,F403
 from .play import *  # noqa: F401,F403

@@ -26,8 +26,10 @@ from .setup import roll
 from .state import (
     B_AVOID,
     BOT_RANDOM,
+    BOT_SEARCH,
     CHARGE_EACH,
     COMPASS,
+    DONE,
     E_CARD,
     E_EFFECT,
     E_PLACE,
@@ -48,6 +50,7 @@ from .state import (
     MAXP,
     MODE_NONE,
     MODE_TILES,
+    NEED,
     O_COINS,
     O_CUBE,
     O_DV,
@@ -105,6 +108,12 @@ def offer_wages(st, R, p, bot, bp, rs, buf):
     else:
         cap = 0
         sal = 0
+    set_wages(st, p, cap, sal, c, buf)
+
+
+@helper_inline
+def set_wages(st, p, cap, sal, c, buf):
+    """Seat p (c coins) moves its captain's and sailor's wages onto its board."""
     rec(buf, E_WAGES, p, cap, sal, c, 0, 0, 0)
     st[O_COINS + p] -= cap + sal
     st[O_OFFER + 2 * p] = cap
@@ -114,20 +123,38 @@ def offer_wages(st, R, p, bot, bp, rs, buf):
 # ------------------------------------------------------------ phase 2
 @helper
 def reroll_phase(st, R, faces, p, bot, bp, rs, rnd, buf):
-    """Phase 2, first part: roll the three dice and pay for re-rolls.  Die i of seat p in
-    round rnd (0-based) draws from its own substream (DICE, (rnd * MAXP + p) * 3 + i): its
-    roll, then each of its re-rolls."""
+    """Phase 2, first part: roll the three dice and pay for re-rolls (``roll_dice``, then
+    ``reroll_steps`` deciding every re-roll; not for the search bot)."""
+    roll_dice(st, faces, p, rs, rnd, buf)
+    reroll_steps(st, R, faces, p, bot, bp, rs, 0, -1, buf)
+
+
+@helper
+def roll_dice(st, faces, p, rs, rnd, buf):
+    """Roll seat p's three dice.  Die i of seat p in round rnd (0-based) draws from its own
+    substream (DICE, (rnd * MAXP + p) * 3 + i): its roll, then each of its re-rolls."""
     base = rs[RS_BASE]
     for i in range(3):
         open_substream(rs, RS_DIE + i, base, DICE, (rnd * MAXP + p) * 3 + i)
         st[O_DV + 3 * p + i] = roll(rs, RS_DIE + i, faces)
         rec(buf, E_ROLL, -1, p, i, st[O_DV + 3 * p + i], 0, 0, 0)
-    n = 0
+
+
+@helper
+def reroll_steps(st, R, faces, p, bot, bp, rs, n, forced, buf):
+    """Pay for re-rolls, n of them paid already this turn: while the next is affordable the
+    bot decides (``forced`` >= 0: that mask for the first decision, the search bot's choice).
+    Returns (re-rolls paid, NEED when a search seat must decide now, else DONE)."""
     while True:
         cost = reroll_price(R, n)
         if st[O_COINS + p] < cost:
             break
-        if bot == BOT_RANDOM:
+        if forced >= 0:
+            mask = forced
+            forced = -1
+        elif bot == BOT_SEARCH:
+            return n, NEED
+        elif bot == BOT_RANDOM:
             mask = random_reroll_mask(rs, p)
         else:
             mask = heuristic_reroll_mask(st, R, p, bp, n, cost)
@@ -142,6 +169,7 @@ def reroll_phase(st, R, faces, p, bot, bp, rs, rnd, buf):
                 st[O_DV + 3 * p + i] = roll(rs, RS_DIE + i, faces)
                 rec(buf, E_ROLL, -1, p, i, st[O_DV + 3 * p + i], n + 1, 0, 0)
         n += 1
+    return n, DONE
 
 
 @helper_inline
@@ -164,13 +192,26 @@ def place_options(st, R, p, opts):
 @helper
 def place_phase(st, R, p, bot, bp, rs, opts, buf):
     """Phase 2, second part: place numbered dice one at a time while any can go somewhere."""
+    place_steps(st, R, p, bot, bp, rs, opts, -1, buf)
+
+
+@helper
+def place_steps(st, R, p, bot, bp, rs, opts, forced, buf):
+    """Place seat p's numbered dice one at a time while any can go somewhere (``forced`` >= 0:
+    the option index of the first placement, the search bot's choice).  Resumable: the dice
+    placed are marked in the state.  Returns NEED when a search seat must decide now."""
     if bot != BOT_RANDOM:
         place_prepare(st, R, p)
     while True:
         no = place_options(st, R, p, opts)
         if no == 0:
-            return
-        if bot == BOT_RANDOM:
+            return DONE
+        if forced >= 0:
+            k = forced
+            forced = -1
+        elif bot == BOT_SEARCH:
+            return NEED
+        elif bot == BOT_RANDOM:
             k = random_pick(rs, p, no)
         else:
             k = place_choice(st, R, p, bp, rs, opts, no)
@@ -353,6 +394,13 @@ def back_in_batam(st, R, p):
 @helper
 def sail(st, rules, p, bot, bp, rs, sc, buf):
     """Phase 3 for seat p: move step by step, applying every space's effects on entry."""
+    sail_to(st, rules, p, bot, bp, rs, sc, -2, buf)
+
+
+@helper
+def sail_to(st, rules, p, bot, bp, rs, sc, first, buf):
+    """Phase 3 for seat p (``sail``); ``first`` >= -1: the heuristic's first route target (a
+    special space, -1 to stay), the search bot's choice; -2: its own plan."""
     R = rules.R
     board = rules.board
     kind = board.kind
@@ -384,7 +432,12 @@ def sail(st, rules, p, bot, bp, rs, sc, buf):
                 break
             n = opts[k]
         else:
-            if replan:
+            if replan and first >= -1:
+                tgt = first
+                tnode = board.special[tgt] if tgt >= 0 else -1
+                replan = False
+                first = -2
+            elif replan:
                 tgt = plan_target(st, R, board, rules.compass, Lt, Lss, p, cur, r, bp, sc, rs)
                 tnode = board.special[tgt] if tgt >= 0 else -1
                 replan = False

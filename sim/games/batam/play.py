@@ -5,18 +5,25 @@ from __future__ import annotations
 import numpy as np
 
 from ...drama import drama
-from ...jit import helper, helper_inline, kernel
-from ...record import NO_RECORD, NO_SNAPS, rec, rec_snapshot
-from .crew import collect_wages
-from .ending import final_ranking, return_bonuses, round_leader
-from .phases import offer_wages, place_phase, reroll_phase, sail
+from ...jit import helper, kernel
+from ...record import NO_RECORD, NO_SNAPS
+from .bots.search import decide
+from .loop import crew_seat, play_from
 from .setup import setup, start_streams
 from .state import (
-    E_END,
-    E_ROUND,
+    BOT_SEARCH,
+    C_ER,
+    C_FIRST,
+    C_I,
+    C_RND,
+    C_ROUNDS,
+    C_W,
+    HEURISTIC_DEFAULTS,
+    N_CUR,
+    N_PLAN,
+    NEED,
+    Search,
     END_HORIZON,
-    END_RETURN,
-    HRES_DRAW,
     MAXC,
     MAXI,
     MAXK,
@@ -27,18 +34,11 @@ from .state import (
     N_TAL,
     O_BANK,
     O_COINS,
-    O_DV,
-    O_ENDED,
     O_ENDER,
     O_GOODS,
-    O_PCH,
-    O_RET,
-    O_RETA,
     O_SHORT,
     O_TAL,
-    O_TW,
     R_HORIZON,
-    R_HRES,
     R_P,
     SEAT_DTYPES,
     SEAT_FIELDS,
@@ -47,73 +47,64 @@ from .state import (
 )
 
 
-@helper_inline
-def crew_seat(first, rnd, i, P):
-    """Seat at position i of the crew row in round rnd (0-based): the first player's board
-    starts the row, the others follow clockwise, and after every round the leftmost board
-    moves to the right end."""
-    return (first + rnd + i) % P
+@helper
+def play_game(g, seed, rules, bot_ids, bot_par, st, rs, sc, buf, snaps):
+    """Play game g (no search seat); returns (winner, end_reason, first, rounds).  Its state is
+    left in ``st`` (tallies included), the win shares in ``sc.win``, the leader at the end of
+    each round in ``sc.leaders``.  ``rs`` has N_RS slots.  Events go to ``buf`` and the state
+    after every voyage to ``snaps`` when recording (``sim.record``; else NO_RECORD)."""
+    first = new_game(g, seed, rules, st, rs, sc, buf)
+    play_from(st, rules, bot_ids, bot_par, rs, sc, buf, snaps)
+    return sc.cur[C_W], sc.cur[C_ER], first, sc.cur[C_ROUNDS]
 
 
 @helper
-def play_game(g, seed, rules, bot_ids, bot_par, st, rs, sc, buf, snaps):
-    """Play game g; returns (winner, end_reason, first, rounds).  Its state is left in ``st``
-    (tallies included), the win shares in ``sc.win``, the leader at the end of each round in
-    ``sc.leaders``.  ``rs`` has N_RS slots.  Events go to ``buf`` and the state after every
-    voyage to ``snaps`` when recording (``sim.record``; else NO_RECORD)."""
-    R = rules.R
-    P = R[R_P]
-    start_streams(rs, seed, g, P)
+def play_game_search(g, seed, rules, bot_ids, bot_par, st, rs, sc, srch, buf, snaps):
+    """``play_game`` with search seats: the loop stops at each of their searched decisions,
+    ``search.decide`` chooses (the phases play their other decisions as the heuristic, with
+    ``srch.ppar``), and the loop goes on."""
+    first = new_game(g, seed, rules, st, rs, sc, buf)
+    P = rules.R[R_P]
+    cur = sc.cur
+    while play_from(st, rules, bot_ids, srch.ppar, rs, sc, buf, snaps) == NEED:
+        p = crew_seat(first, cur[C_RND], cur[C_I], P)
+        decide(st, rules, p, bot_par[p], rs, sc, srch)
+    return cur[C_W], cur[C_ER], first, cur[C_ROUNDS]
+
+
+@helper
+def new_game(g, seed, rules, st, rs, sc, buf):
+    """Game g's streams and setup, the cursor at the start of round 1; returns the first player."""
+    start_streams(rs, seed, g, rules.R[R_P])
     first = setup(st, rules, rs, sc.order, buf)
-    rounds = 0
-    for rnd in range(R[R_HORIZON]):
-        rounds = rnd + 1
-        lead = crew_seat(first, rnd, 0, P)
-        rec(buf, E_ROUND, -1, rnd + 1, lead, 0, 0, 0, 0)
-        for p in range(P):
-            st[O_TW + p] = 0
-            st[O_RET + p] = 0
-            st[O_RETA + p] = 0
-            st[O_PCH + p] = 0
-        for i in range(P):
-            p = crew_seat(first, rnd, i, P)
-            offer_wages(st, R, p, bot_ids[p], bot_par[p], rs, buf)
-        for i in range(P):
-            p = crew_seat(first, rnd, i, P)
-            reroll_phase(st, R, rules.faces, p, bot_ids[p], bot_par[p], rs, rnd, buf)
-            place_phase(st, R, p, bot_ids[p], bot_par[p], rs, sc.opts, buf)
-            for j in range(3):
-                st[O_DV + 3 * p + j] = -1
-        for i in range(P):
-            p = crew_seat(first, rnd, i, P)
-            sail(st, rules, p, bot_ids[p], bot_par[p], rs, sc, buf)
-            rec_snapshot(buf, snaps, st, N_ST)
-        if st[O_ENDED] != 0:
-            return_bonuses(st, R, lead, buf)
-        collect_wages(st, R, buf)
-        sc.leaders[rnd] = round_leader(st, P)
-        if st[O_ENDED] != 0:
-            w = final_ranking(st, R, sc.win)
-            rec(buf, E_END, -1, END_RETURN, w, rounds, st[O_ENDER], 0, 0)
-            return w, END_RETURN, first, rounds
-    w = final_ranking(st, R, sc.win)
-    if R[R_HRES] == HRES_DRAW:
-        for p in range(P):
-            sc.win[p] = 1.0 / P
-        w = -1
-    rec(buf, E_END, -1, END_HORIZON, w, rounds, -1, 0, 0)
-    return w, END_HORIZON, first, rounds
+    for k in range(N_CUR):
+        sc.cur[k] = 0
+    sc.cur[C_FIRST] = first
+    sc.cur[C_W] = -1
+    for k in range(N_PLAN):
+        sc.plan[k] = 0
+    return first
 
 
 @kernel
-def run_games(seed, start, count, rules, bot_ids, bot_par, out, sc, buf, snaps):
-    """Play games ``start .. start + count - 1`` into ``out`` (an ``Out``); ``sc`` a ``Scratch``;
-    ``buf, snaps`` the record buffers (``sim.record``: NO_RECORD, NO_SNAPS when not recording)."""
+def run_games(seed, start, count, rules, bot_ids, bot_par, out, sc, srch, buf, snaps):
+    """Play games ``start .. start + count - 1`` into ``out`` (an ``Out``); ``sc`` a ``Scratch``,
+    ``srch`` a ``Search`` (used when a seat is the search bot); ``buf, snaps`` the record
+    buffers (``sim.record``: NO_RECORD, NO_SNAPS when not recording)."""
     P = rules.R[R_P]
     st = np.zeros(N_ST, np.int64)
     rs = np.zeros(N_RS, np.uint64)
+    searching = False
+    for s in range(P):
+        if bot_ids[s] == BOT_SEARCH:
+            searching = True
     for j in range(count):
-        w, e, f, rd = play_game(start + j, seed, rules, bot_ids, bot_par, st, rs, sc, buf, snaps)
+        if searching:
+            w, e, f, rd = play_game_search(start + j, seed, rules, bot_ids, bot_par, st, rs, sc,
+                                           srch, buf, snaps)
+        else:
+            w, e, f, rd = play_game(start + j, seed, rules, bot_ids, bot_par, st, rs, sc, buf,
+                                    snaps)
         out.winner[j] = w
         out.end_reason[j] = e
         out.first_player[j] = f
@@ -131,6 +122,11 @@ def run_games(seed, start, count, rules, bot_ids, bot_par, out, sc, buf, snaps):
                 out.seat[j, s, 3 + k] = st[O_TAL + k * MAXP + s]
 
 
+#: decisions searched and rollouts played by the search bot in this process (bench/run.py
+#: reads it for iterations/s)
+SEARCH_STATS = [0, 0]
+
+
 def new_state() -> np.ndarray:
     """A game's state (see ``state``; ``setup`` fills it): copy one with ``st.copy()``."""
     return np.zeros(N_ST, np.int64)
@@ -139,7 +135,25 @@ def new_state() -> np.ndarray:
 def new_scratch(rules) -> Scratch:
     return Scratch(opts=np.zeros(64, np.int64), order=np.zeros(MAXK, np.int64),
                    cand=np.zeros(MAXI + MAXC, np.int64), candv=np.zeros(MAXI + MAXC, np.float64),
-                   win=np.zeros(MAXP, np.float64), leaders=np.zeros(rules.R[R_HORIZON], np.int64))
+                   win=np.zeros(MAXP, np.float64), leaders=np.zeros(rules.R[R_HORIZON], np.int64),
+                   cur=np.zeros(N_CUR, np.int64), plan=np.zeros(N_PLAN, np.int64))
+
+
+def new_search(rules, bot_ids, bot_par) -> Search:
+    """The search bot's work space for a chunk (``Search``); ``bot_par`` the seats' parameters
+    (the search seats' rows are replaced by the heuristic defaults in ``ppar``)."""
+    P = rules.R[R_P]
+    par = np.zeros((MAXP, N_BOTPAR), np.float64)
+    par[:, :len(HEURISTIC_DEFAULTS)] = HEURISTIC_DEFAULTS
+    ppar = bot_par.copy()
+    for s in range(P):
+        if bot_ids[s] == BOT_SEARCH:
+            ppar[s] = par[s]
+    return Search(st=np.zeros(N_ST, np.int64), rs=np.zeros(N_RS, np.uint64),
+                  sc=new_scratch(rules), ids=np.ones(MAXP, np.int64), par=par, ppar=ppar,
+                  cand=np.zeros((MAXK, 2), np.int64), tot=np.zeros(MAXK, np.float64),
+                  cnt=np.zeros(MAXK, np.int64), buf=NO_RECORD, snaps=NO_SNAPS,
+                  stats=np.zeros(2, np.int64))
 
 
 def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=None):
@@ -159,8 +173,11 @@ def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=No
               bank_short=np.empty(count, np.int32), win=np.empty((count, P), np.float32),
               seat=np.empty((count, P, len(SEAT_FIELDS)), np.int64),
               lead_changes=np.empty(count, np.int16), lead_settled=np.empty(count, np.int8))
+    srch = new_search(rules, bot_ids, bp)
     run_games(np.uint64(seed), np.int64(start), np.int64(count), rules, bot_ids, bp, out,
-              new_scratch(rules), buf, snaps)
+              new_scratch(rules), srch, buf, snaps)
+    SEARCH_STATS[0] += int(srch.stats[0])
+    SEARCH_STATS[1] += int(srch.stats[1])
     cols = out._asdict()
     seat = cols.pop("seat")
     for k, f in enumerate(SEAT_FIELDS):

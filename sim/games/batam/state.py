@@ -47,12 +47,33 @@ CHARGE_EACH, CHARGE_ONCE = 0, 1
 BANK_SHORT, BANK_UNLIMITED = 0, 1
 HRES_RANK, HRES_DRAW = 0, 1
 
-BOT_RANDOM = 0  # every other id is a heuristic style
+BOT_RANDOM = 0  # every other id is a heuristic style, but BOT_SEARCH
+BOT_SEARCH = 8   # the search bot (bots/search.py): the heuristic except at its searched decisions
 
 # bot parameter slots (heuristic styles)
 B_CAPTAIN, B_SAILOR, B_URGENCY, B_SHARE, B_SPITE, B_BUMP, B_RRLOW, B_RRMAX, B_RESERVE, \
     B_PIRPAY, B_AVOID, B_DISTW, B_TREASW, B_OUTBID, B_ADAPT, B_GIVEUP = range(16)
 N_BOTPAR = 16
+#: the heuristic bot's default parameters, slot by slot (B_*): the search bot's rollout policy
+#: and its play at the decisions it does not search
+HEURISTIC_DEFAULTS = (4.0, 1.0, 1.0, 0.5, 0.2, 0.5, 0.0, 1.0, 8.0, 4.0, 1.0, 2.0, 0.0, 1.0, 1.0, 2.0)
+# search bot parameter slots: iterations per decision, route targets kept, UCB1 exploration,
+# the margin (standard errors) another candidate must beat the heuristic's choice by
+S_ITERS, S_TOPK, S_EXPLORE, S_KEEP = range(4)
+
+# Where a game stands (``Scratch.cur``, play.play_from): round (0-based), phase (PH_*),
+# position in the crew row, re-rolls paid so far in this turn, the first player, and at the
+# end the winner, end reason and rounds played.
+C_RND, C_PH, C_I, C_N, C_FIRST, C_W, C_ER, C_ROUNDS = range(8)
+N_CUR = 8
+PH_START, PH_WAGES, PH_ROLL, PH_REROLL, PH_PLACE, PH_SAIL, PH_END = range(7)
+# A decision handed to the loop (``Scratch.plan``): set flag, seat, two values (wages:
+# captain and sailor; re-roll: the mask; placement: the option index; sail: the target
+# special space, -1 stay)
+PL_SET, PL_SEAT, PL_A, PL_B = range(4)
+N_PLAN = 4
+#: play_from's return: the game is over / a search seat must decide at the cursor
+DONE, NEED = 0, 1
 
 # rule slots
 (R_P, R_MODE, R_SALE, R_PAYOUT, R_BONUS, R_RR_FIRST, R_RR_STEP, R_PFEE, R_OPPLIM, R_WINDOW,
@@ -187,13 +208,38 @@ class Scratch(NamedTuple):
     """Work buffers of a chunk, reused by every game: the legal options of a decision
     (``opts``), an ordering (``order``: tiles at setup, the first-player dice), the route
     planner's candidates (``cand`` special index, ``candv`` value), the win shares of the
-    game just played (``win``) and the leader after each round (``leaders``)."""
+    game just played (``win``), the leader after each round (``leaders``), where the game
+    stands (``cur``, C_*) and a decision handed to the loop (``plan``, PL_*)."""
     opts: np.ndarray
     order: np.ndarray
     cand: np.ndarray
     candv: np.ndarray
     win: np.ndarray
     leaders: np.ndarray
+    cur: np.ndarray
+    plan: np.ndarray
+
+
+class Search(NamedTuple):
+    """The search bot's work space (bots/search.py), made once per chunk: a determinized copy
+    of the game (``st``, ``rs``, ``sc`` with its own cursor) that rollouts play on, the rollout
+    policy (``ids``: heuristic for every seat, ``par``: its default parameters), the real
+    game's parameters with the search seats' rows set to the heuristic defaults (``ppar``),
+    the candidates of a decision (``cand`` [k, 2]) and their statistics (``tot`` reward sums,
+    ``cnt`` visits), no-record buffers for rollouts (``buf``, ``snaps``) and counters
+    (``stats``: decisions searched, rollouts played)."""
+    st: np.ndarray
+    rs: np.ndarray
+    sc: Scratch
+    ids: np.ndarray
+    par: np.ndarray
+    ppar: np.ndarray
+    cand: np.ndarray
+    tot: np.ndarray
+    cnt: np.ndarray
+    buf: np.ndarray
+    snaps: np.ndarray
+    stats: np.ndarray
 
 
 class Out(NamedTuple):

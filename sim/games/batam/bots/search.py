@@ -1,0 +1,296 @@
+"""The search bot (RULES.md, Bots): determinized Monte Carlo search with UCB1 at the seat's
+real decisions, the heuristic (default parameters) as the rollout policy for every seat.
+
+Searched decisions (the loop stops there: ``loop.play_from`` returns NEED): the wage offer,
+every re-roll decision (stop, or which dice), every die placement, and the route of a voyage
+(the first target, or staying put; once under way the heuristic steers, re-plans after a
+sale or a card, and decides pirate ransoms).  At a decision with more than one candidate,
+each iteration picks a candidate by UCB1, copies the game into the ``Search`` scratch,
+re-samples everything the seat cannot know from its own stream (``determinize``: every
+bot stream, the game's chance base, so all future dice, re-rolls and deck reshuffles are
+fresh; the order of the undrawn compass cards), applies the candidate and plays the game
+to its end with the heuristic in every seat.  The candidate with the best mean win share is
+played (the heuristic's own choice, candidate 0, unless another beats it by a margin:
+``keep``); equal means are broken with the seat's own stream."""
+from __future__ import annotations
+
+import numpy as np
+
+from ....jit import copy_into, helper, helper_inline
+from ....rng import next_u64, rand_int, tie_wins
+from ..crew import board_total, reroll_price
+from ..loop import play_from
+from ..phases import place_options
+from ..state import (
+    B_AVOID,
+    C_N,
+    C_PH,
+    HARBOUR,
+    INF,
+    MAXP,
+    MODE_CARDS,
+    N_CUR,
+    N_RS,
+    O_COINS,
+    O_CUBE,
+    O_DECK,
+    O_DECKN,
+    O_DV,
+    O_ENDED,
+    O_GOODS,
+    O_MAPV,
+    O_PIRC,
+    O_POS,
+    MAXI,
+    PH_PLACE,
+    PH_REROLL,
+    PH_WAGES,
+    PL_A,
+    PL_B,
+    PL_SEAT,
+    PL_SET,
+    R_GOODS,
+    R_MODE,
+    RS_BASE,
+    RS_DIE,
+    S_EXPLORE,
+    S_ITERS,
+    S_KEEP,
+    S_TOPK,
+)
+from .heuristic import place_choice, plan_target
+from .heuristic import reroll_mask as heuristic_reroll_mask
+from .heuristic import wages as heuristic_wages
+
+
+@helper_inline
+def add_cand(cand, n, a, b):
+    """Append candidate (a, b) unless it is listed already; returns the new count."""
+    for k in range(n):
+        if cand[k, 0] == a and cand[k, 1] == b:
+            return n
+    cand[n, 0] = a
+    cand[n, 1] = b
+    return n + 1
+
+
+@helper
+def wage_cands(st, R, p, hp, cand):
+    """Wage offers: the heuristic's (captain c, sailor s), captain 1, c - 1, c + 1, c + 2
+    with sailor s or s + 1, within the coins (each wage at least 1)."""
+    coins = st[O_COINS + p]
+    hc, hs = heuristic_wages(st, R, p, hp, coins)
+    n = add_cand(cand, 0, hc, hs)
+    for j in range(5):
+        c = hc if j == 0 else 1 if j == 1 else hc - 1 if j == 2 else hc + j - 2
+        for s in range(hs, hs + 2):
+            if c >= 1 and c + s <= coins:
+                n = add_cand(cand, n, c, s)
+    return n
+
+
+@helper
+def reroll_cands(st, R, p, hp, n_paid, cand):
+    """Re-roll decisions: the heuristic's mask first, then every other (0 stops)."""
+    h = heuristic_reroll_mask(st, R, p, hp, n_paid, reroll_price(R, n_paid))
+    n = add_cand(cand, 0, h, 0)
+    for m in range(8):
+        n = add_cand(cand, n, m, 0)
+    return n
+
+
+@helper
+def place_cands(st, R, p, hp, rs, opts, cand):
+    """Placements: the heuristic's first, then every legal (die, board) option, a die equal to
+    an earlier one skipped."""
+    no = place_options(st, R, p, opts)
+    n = add_cand(cand, 0, place_choice(st, R, p, hp, rs, opts, no), 0)
+    for k in range(no):
+        i = opts[k] // 4
+        dup = False
+        for j in range(i):
+            if st[O_DV + 3 * p + j] == st[O_DV + 3 * p + i]:
+                dup = True
+        if not dup:
+            n = add_cand(cand, n, k, 0)
+    return n
+
+
+@helper
+def route_cands(st, rules, p, hp, rs, sc, topk, cand):
+    """Voyage targets: the heuristic planner's choice, staying put (-1), and the nearest
+    ``topk`` harbours where p can still sell or cash a map (Batam when p has sold everything
+    or the end is triggered), by the planner's route lengths."""
+    R = rules.R
+    board = rules.board
+    routes = rules.routes
+    Lt = routes.LS if hp[B_AVOID] > 0 else routes.DS
+    Lss = routes.LSS if hp[B_AVOID] > 0 else routes.DSS
+    cur = st[O_POS + p]
+    r = board_total(st, p)
+    h = plan_target(st, R, board, rules.compass, Lt, Lss, p, cur, r, hp, sc, rs)
+    n = add_cand(cand, 0, h, 0)
+    n = add_cand(cand, n, -1, 0)
+    var = st[O_PIRC] + 1
+    done = st[O_GOODS + p] >= R[R_GOODS]
+    ended = st[O_ENDED] != 0
+    hn = board.harb_nodes
+    for _ in range(topk):
+        best = -1
+        bl = INF
+        for a in range(hn.shape[0]):
+            node = hn[a]
+            if node == cur or board.kind[node] != HARBOUR:
+                continue
+            isl = board.island[node]
+            if isl == 0:
+                ok = done or ended
+            else:
+                ok = not done and (st[O_CUBE + 4 * isl + p] == 0
+                                   or st[O_MAPV + MAXI * p + isl] > 0)
+            if not ok:
+                continue
+            seen = False
+            for k in range(n):
+                if cand[k, 0] == a:
+                    seen = True
+            ln = Lt[var, a, cur]
+            if not seen and ln < bl:
+                bl = ln
+                best = a
+        if best < 0:
+            break
+        n = add_cand(cand, n, best, 0)
+    return n
+
+
+@helper
+def candidates(st, rules, p, rs, sc, srch, topk):
+    """The candidates of the decision at the cursor into ``srch.cand``; returns how many."""
+    R = rules.R
+    hp = srch.par[p]
+    ph = sc.cur[C_PH]
+    if ph == PH_WAGES:
+        return wage_cands(st, R, p, hp, srch.cand)
+    if ph == PH_REROLL:
+        return reroll_cands(st, R, p, hp, sc.cur[C_N], srch.cand)
+    if ph == PH_PLACE:
+        return place_cands(st, R, p, hp, rs, sc.opts, srch.cand)
+    return route_cands(st, rules, p, hp, rs, sc, topk, srch.cand)
+
+
+@helper
+def determinize(R, p, rs, gst, grs):
+    """The game copy ``gst, grs`` re-sampled from seat p's stream: every bot stream, the
+    chance base and the dice substreams in use are fresh draws; the undrawn compass cards (a
+    set the seat knows, in an order it does not) are put in order of identity, then shuffled.
+    Nothing of ``rs`` but seat p's own stream is read."""
+    for k in range(N_RS):
+        grs[k] = 0
+    for q in range(MAXP):
+        grs[1 + q] = next_u64(rs, 1 + p)
+    grs[RS_BASE] = next_u64(rs, 1 + p)
+    for i in range(3):
+        grs[RS_DIE + i] = next_u64(rs, 1 + p)
+    if R[R_MODE] == MODE_CARDS:
+        n = gst[O_DECKN]
+        for i in range(1, n):
+            j = i
+            while j > 0 and gst[O_DECK + j - 1] > gst[O_DECK + j]:
+                t = gst[O_DECK + j]
+                gst[O_DECK + j] = gst[O_DECK + j - 1]
+                gst[O_DECK + j - 1] = t
+                j -= 1
+        for i in range(n - 1, 0, -1):
+            j = rand_int(rs, 1 + p, i + 1)
+            t = gst[O_DECK + i]
+            gst[O_DECK + i] = gst[O_DECK + j]
+            gst[O_DECK + j] = t
+
+
+@helper
+def rollout(st, rules, p, rs, sc, srch, k):
+    """One iteration for candidate k: copy, determinize, apply it, play on with the heuristic
+    in every seat; returns seat p's win share."""
+    gsc = srch.sc
+    copy_into(srch.st, st)
+    for c in range(N_CUR):
+        gsc.cur[c] = sc.cur[c]
+    determinize(rules.R, p, rs, srch.st, srch.rs)
+    gsc.plan[PL_SET] = 1
+    gsc.plan[PL_SEAT] = p
+    gsc.plan[PL_A] = srch.cand[k, 0]
+    gsc.plan[PL_B] = srch.cand[k, 1]
+    play_from(srch.st, rules, srch.ids, srch.par, srch.rs, gsc, srch.buf, srch.snaps)
+    return gsc.win[p]
+
+
+@helper
+def ucb_search(st, rules, p, sp, rs, sc, srch, n):
+    """UCB1 over the n candidates (each tried once first), ``sp[S_ITERS]`` iterations in all;
+    returns the index of the best mean (ties broken with seat p's stream)."""
+    tot = srch.tot
+    cnt = srch.cnt
+    for k in range(n):
+        tot[k] = 0.0
+        cnt[k] = 0
+    iters = np.int64(sp[S_ITERS])
+    if iters < n:
+        iters = n
+    ce = sp[S_EXPLORE]
+    for t in range(iters):
+        if t < n:
+            k = t
+        else:
+            lt = np.log(t)
+            k = -1
+            bu = -1.0
+            ties = 0
+            for j in range(n):
+                u = tot[j] / cnt[j] + ce * np.sqrt(lt / cnt[j])
+                if u > bu:
+                    bu = u
+                    k = j
+                    ties = 1
+                elif u == bu:
+                    ties += 1
+                    if tie_wins(rs, 1 + p, ties):
+                        k = j
+        tot[k] += rollout(st, rules, p, rs, sc, srch, k)
+        cnt[k] += 1
+    srch.stats[1] += iters
+    best = 0
+    bm = -1.0
+    ties = 0
+    for j in range(n):
+        m = tot[j] / cnt[j]
+        if m > bm:
+            bm = m
+            best = j
+            ties = 1
+        elif m == bm:
+            ties += 1
+            if tie_wins(rs, 1 + p, ties):
+                best = j
+    # the heuristic's choice (candidate 0) stands unless the best beats it by ``S_KEEP``
+    # standard errors (a win share's standard deviation is at most 1/2)
+    if best != 0 and bm - tot[0] / cnt[0] <= sp[S_KEEP] * 0.5 * np.sqrt(1.0 / cnt[best]
+                                                                        + 1.0 / cnt[0]):
+        best = 0
+    return best
+
+
+@helper
+def decide(st, rules, p, sp, rs, sc, srch):
+    """Seat p (the search bot, parameters ``sp``) decides at the cursor ``sc.cur``: the
+    choice goes to ``sc.plan`` for the loop to apply."""
+    topk = np.int64(sp[S_TOPK])
+    n = candidates(st, rules, p, rs, sc, srch, topk)
+    k = 0
+    if n > 1:
+        srch.stats[0] += 1
+        k = ucb_search(st, rules, p, sp, rs, sc, srch, n)
+    sc.plan[PL_SET] = 1
+    sc.plan[PL_SEAT] = p
+    sc.plan[PL_A] = srch.cand[k, 0]
+    sc.plan[PL_B] = srch.cand[k, 1]
