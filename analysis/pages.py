@@ -37,25 +37,30 @@ def bots_sentence(manifest: dict) -> str:
 
 
 def strength_sentence(manifest: dict) -> str:
-    """At which playing strength the figures were measured: where the run's bots stand in
-    the game's order of strength (``Game.bot_strength``), and the ladder that tests it."""
+    """At which playing strength the figures were measured: where the run's strongest bot
+    stands on the game's ladder (``Game.strength_ladder``), and the command that tests
+    whether the edges hold as play improves."""
     from sim.games import get
     try:
         game = get(manifest.get("game"))
     except Exception:  # a report rebuilt for a game this version no longer has
         return ""
-    order = list(game.bot_strength())
+    ladder = [str(b) for b in game.strength_ladder()]
+    base = [b.split(":")[0] for b in ladder]
     used = [str(b).split(":")[0] for b in manifest.get("bots") or []]
-    ranks = sorted({order.index(b) for b in used if b in order})
-    if not ranks or not order:
+    if not ladder or not used:
         return ""
-    best = order[ranks[0]]
-    ladder = ",".join(dict.fromkeys([order[-1]] + list(reversed(order[:2]))))
-    where = ("the strongest" if ranks[0] == 0 else
-             "the weakest" if ranks[0] == len(order) - 1 else f"number {ranks[0] + 1}")
-    return (f" Playing strength: the strongest bot here is {best}, {where} of {game.name}'s "
-            f"{len(order)} bots (strongest first: {', '.join(order)}). "
-            f"`sim skill {game.name} --ladder {ladder}` shows whether the edges hold as play improves.")
+    ranks = [base.index(b) for b in used if b in base]
+    cmd = f"`sim skill {game.name} --ladder {','.join(ladder)}`"
+    if not ranks:
+        return (f" Playing strength: these bots are not on {game.name}'s ladder (weakest first: "
+                f"{', '.join(ladder)}); {cmd} shows whether the edges hold as play improves.")
+    top = max(ranks)
+    where = ("the top" if top == len(ladder) - 1 else "the bottom" if top == 0
+             else f"rung {top + 1} of {len(ladder)}")
+    return (f" Playing strength: the strongest bot here, {base[top]}, is {where} of {game.name}'s "
+            f"ladder (weakest first: {', '.join(ladder)}); {cmd} shows whether the edges hold "
+            "as play improves.")
 
 
 def _table(rows, header) -> Markup:

@@ -142,6 +142,10 @@ class Game:
     # plays against each other one in every seating.  Empty: the default bot first, then
     # the others in declaration order.
     strength: tuple = ()
+    # playing strength, weakest first (bot specs): the game's ladder for `sim skill --ladder`
+    # and for what run reports say about the strength their figures were measured at.
+    # Empty: the reverse of ``strength``.
+    ladder: tuple = ()
     # `sim robust`: the parameters that hold the setup's randomness (a random or a fixed
     # board layout, a uniform or a turn-based setup); each other choice is a condition.
     # A name the game does not declare (yet) is skipped.
@@ -155,6 +159,10 @@ class Game:
         names = [b.name for b in self.bots]
         first = [b for b in dict.fromkeys(self.default_bots) if b in names]
         return tuple(first + [b for b in names if b not in first])
+
+    def strength_ladder(self) -> tuple:
+        """The bots from the weakest to the strongest (see ``ladder``)."""
+        return tuple(self.ladder) if self.ladder else tuple(reversed(self.bot_strength()))
 
     def sides(self, players: int) -> list[int]:
         """Side index of each seat (a team game maps several seats to one side)."""

@@ -126,3 +126,20 @@ def test_cli_ladder_refusals_are_one_line(tmp_path, args, msg):
     assert r.exit_code == 2
     assert msg in r.output
     assert not out.exists()
+
+
+def test_reports_say_at_which_strength_they_were_measured():
+    from analysis.pages import strength_sentence
+    from sim.games import names
+    for n in names():
+        ladder = get(n).strength_ladder()
+        assert len(ladder) >= 2, n
+        top = strength_sentence({"game": n, "bots": [ladder[-1]]})
+        assert "is the top of" in top and f"--ladder {','.join(ladder)}" in top
+        bottom = strength_sentence({"game": n, "bots": [ladder[0]] * 2})
+        assert "is the bottom of" in bottom
+    # the strongest bot of the run counts; settings do not hide a bot's name
+    mixed = strength_sentence({"game": "puluc", "bots": ["search:depth=1", "random"]})
+    assert "the strongest bot here, search, is the top" in mixed
+    off = strength_sentence({"game": "batam", "bots": ["miser"] * 4})
+    assert "not on batam's ladder" in off

@@ -388,6 +388,9 @@ GAME = Game(
     # sim robust: the styles from the strongest (RULES.md, Bots: one style against three
     # heuristic bots), random last
     strength=("heuristic", "hunter", "plodder", "spiteful", "miser", "gambler", "modest", "random"),
+    # playing strength, weakest first (sim skill --ladder; what run reports say): the search
+    # bot beats the heuristic in 86% of two-player games (RULES.md, Bots)
+    ladder=("random", "heuristic", "search"),
     bench=(
         {"label": "heuristic-4p", "players": 4, "bots": "heuristic", "moves": "rounds",
          "target": {"games_per_s": 20_000}},
