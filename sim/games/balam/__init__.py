@@ -318,7 +318,10 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
 GAME = Game(
     name="balam",
     title="Balam",
-    version=5,   # 5: a random site layout per game (layout=random); bots break ties on their
+    version=6,   # 6: heuristic bots value riches by the buildings they complete (jade: the
+    #              observatory), reserves by the catastrophes they ward off, know that the
+    #              Prosperous Katuns lie on top of the deck and weigh turning now against
+    #              letting the next king turn first (5: a random site layout per game (layout=random); bots break ties on their
     #              own stream; chance split by purpose (deck keyed on card identity, dice per
     #              war); payments by value in hand (4: heuristic bots value observatories by
     #              the divination they win or deny; 3: Expedition may bring a prisoner; Volcano
