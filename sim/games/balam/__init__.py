@@ -321,12 +321,13 @@ GAME = Game(
     version=6,   # 6: heuristic bots value riches by the buildings they complete (jade: the
     #              observatory), reserves by the catastrophes they ward off, know that the
     #              Prosperous Katuns lie on top of the deck and weigh turning now against
-    #              letting the next king turn first (5: a random site layout per game (layout=random); bots break ties on their
-    #              own stream; chance split by purpose (deck keyed on card identity, dice per
-    #              war); payments by value in hand (4: heuristic bots value observatories by
-    #              the divination they win or deny; 3: Expedition may bring a prisoner; Volcano
-    #              drawer-only under
-    #              catastrophes=all; control counts all enemies' pyramids; 2: plans=2 fix)
+    #              letting the next king turn first (5: a random site layout per game
+    #              (layout=random); bots break ties on their own stream; chance split by
+    #              purpose (deck keyed on card identity, dice per war); payments by value
+    #              in hand; 4: heuristic bots value observatories by the divination they
+    #              win or deny; 3: Expedition may bring a prisoner; Volcano drawer-only
+    #              under catastrophes=all; control counts all enemies' pyramids; 2: plans=2
+    #              fix)
     players=(2, 3, 4),
     default_players=2,
     params=PARAMS,
