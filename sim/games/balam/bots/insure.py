@@ -3,10 +3,13 @@ kept against the catastrophes still to come (reserves), and what the deck's stru
 tells a king about a face-down card."""
 from __future__ import annotations
 
+import numpy as np
+
 from ....jit import helper, helper_inline
-from ..state import (GARRISON, GS_DPOS, GS_NSLOT, GS_SEEN, HIT_ALL, K_DROUGHT, K_PROS,
-                     K_VOLCANO, MAIZE, NK, PRIS, RESERVE, R_HIT, R_KCNT, R_NEUTRAL, R_NP, R_PTS)
-from ..katun import cat_spec, loss_value
+from ..state import (BALLCOURT, BW_EXPAND, GARRISON, GS_DPOS, GS_NSLOT, GS_SEEN, HIT_ALL, I_SEA,
+                     I_VOLC, K_DECAD, K_DROUGHT, K_PROS, K_TIDAL, K_VOLCANO, MAIZE, NK, OBSERV,
+                     PRIS, RESERVE, R_HIT, R_KCNT, R_NEUTRAL, R_NP, R_PTS)
+from ..katun import cat_spec, per_value
 
 #: the share of a kept riches' expected worth the heuristic counts: it must still be
 #: produced, routed to a reserve and be there when the catastrophe comes
@@ -70,19 +73,50 @@ def insurance(st, ru, W, p, rl, loss, unseen):
     own, bld, tok, gs = st.own, st.bld, st.tok, st.gs
     R, info = ru.R, ru.info
     from_gs_unseen(R, gs, unseen)
-    for kt in range(K_DROUGHT, NK):
-        loss[kt] = loss_value(own, bld, info, R, W, p, kt, rl) if unseen[kt] > 0 else 0.0
+    # one pass over the board (what katun.loss_value adds up, in the same order):
+    # p's buildings by code in loss[48:57], his cities by a volcano and on the sea
+    cnt = loss[48:58]
+    cnt[:] = 0.0
+    volc = 0.0
+    sea = 0.0
     hm = 0
     hp = 0
     for s in range(own.shape[0]):
         if own[s] != p:
             continue
+        if info[s, I_VOLC] == 1:
+            volc += 1.0 * W[BW_EXPAND]
+            for k in range(4):
+                volc += per_value(bld[s, k], rl, W)
+        if info[s, I_SEA] == 1:
+            sea += 1.0 * W[BW_EXPAND]
+            for k in range(4):
+                sea += per_value(bld[s, k], rl, W)
         for k in range(4):
-            if bld[s, k] == RESERVE or bld[s, k] == GARRISON:
+            c = bld[s, k]
+            cnt[c] += 1.0
+            if c == RESERVE or c == GARRISON:
                 if tok[s, k] == MAIZE:
                     hm += 1
                 elif tok[s, k] == PRIS:
                     hp += 1
+    for kt in range(K_DROUGHT, NK):
+        pt, pn, code, n = cat_spec(kt)
+        if unseen[kt] <= 0:
+            loss[kt] = 0.0
+        elif kt == K_VOLCANO:
+            loss[kt] = volc
+        elif kt == K_TIDAL:
+            loss[kt] = sea
+        elif kt == K_DECAD:
+            v = 0.0
+            if cnt[BALLCOURT] > 0:
+                v += per_value(BALLCOURT, rl, W)
+            if cnt[OBSERV] > 0:
+                v += per_value(OBSERV, rl, W)
+            loss[kt] = v
+        else:
+            loss[kt] = per_value(code, rl, W) * min(n, np.int64(cnt[code]))
     rm, nm, rp, npr = insure(R, rl, loss, unseen)
     return cover(rm, nm, hm + 0.0), cover(rp, npr, hp + 0.0)
 
