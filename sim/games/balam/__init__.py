@@ -88,7 +88,7 @@ _W = ("w_prestige", "w_hand", "w_reserve", "w_build", "w_expand", "w_war", "w_ma
 _W_HELP = (
     "worth of one prestige point",
     "worth of one riches in the king's hand",
-    "worth of storing riches in reserves (catastrophe insurance)",
+    "worth of storing riches in reserves (times the catastrophe losses a kept riches averts)",
     "multiplier on every building's value",
     "bonus for founding a new city",
     "eagerness to attack and to keep garrisons",
@@ -115,8 +115,10 @@ _STYLE_HELP = {
 def _style(name, bid):
     w = STYLES[name]
     return Bot(name, bid, _STYLE_HELP[name] + "; every heuristic compares turning a card "
-               "(expected value over the unseen cards, exact for divined ones), building "
-               "(greedy plan per site), attacking and passing, and routes riches by a small "
+               "(expected value over the unseen cards, exact for divined ones, a Prosperous "
+               "Katun for those dealt from the top of the deck), building (greedy plan per "
+               "site), attacking and passing, values riches by what they let it build and "
+               "reserves by the catastrophes they ward off, and routes riches by a small "
                "assignment search",
                params=tuple(Param(n, v, h, "float", 0.0, 10.0) for n, v, h in zip(_W, w, _W_HELP))
                + (Param("plans", 1, "building plans worked out in full per turn (the best "
@@ -318,12 +320,16 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
 GAME = Game(
     name="balam",
     title="Balam",
-    version=5,   # 5: a random site layout per game (layout=random); bots break ties on their
-    #              own stream; chance split by purpose (deck keyed on card identity, dice per
-    #              war); payments by value in hand (4: heuristic bots value observatories by
-    #              the divination they win or deny; 3: Expedition may bring a prisoner; Volcano
-    #              drawer-only under
-    #              catastrophes=all; control counts all enemies' pyramids; 2: plans=2 fix)
+    version=6,   # 6: heuristic bots value riches by the buildings they complete (jade: the
+    #              observatory), reserves by the catastrophes they ward off, know that the
+    #              Prosperous Katuns lie on top of the deck and weigh turning now against
+    #              letting the next king turn first (5: a random site layout per game
+    #              (layout=random); bots break ties on their own stream; chance split by
+    #              purpose (deck keyed on card identity, dice per war); payments by value
+    #              in hand; 4: heuristic bots value observatories by the divination they
+    #              win or deny; 3: Expedition may bring a prisoner; Volcano drawer-only
+    #              under catastrophes=all; control counts all enemies' pyramids; 2: plans=2
+    #              fix)
     players=(2, 3, 4),
     default_players=2,
     params=PARAMS,

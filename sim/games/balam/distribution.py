@@ -6,13 +6,15 @@ from __future__ import annotations
 from ...jit import helper, helper_inline
 from ...rng import rand_int
 from ...record import rec, recording
-from .state import (XF_DHV, XF_FSC, XI_COMP, XI_DCAP, XI_DCNT, XI_ISC, XI_OPTS, XI_SCR)
+from .state import (XF_CV, XF_DHV, XF_FSC, XI_COMP, XI_DCAP, XI_DCNT, XI_ISC, XI_OPTS, XI_SCR,
+                    XI_UNSEEN)
 from .state import (EV_ROUTE, BOT_RANDOM, BW_PALACE, BW_PRES, BW_RES, BW_WAR, DK_GARR, DK_LOSE, DK_PALACE,
                     DK_RESERVE, DK_TEMPLE, GARRISON, GS_SUP, I_COLOUR, I_FOREST, MAIZE, OBSID,
                     PALACE, PRIS, P_CER, P_HAND, RESERVE, R_FOREST, R_NP, R_PTS, TEMPLE, VILLAGE)
 from .ties import cmp_tie, pick
 from .board import add_prestige, components
-from .bots.values import hand_values
+from .bots.values import hand_values, rounds_left
+from .bots.insure import insurance
 
 # ======================================================================= end of round
 @helper
@@ -34,7 +36,9 @@ def production(own, bld, tok, gs, R, info, rfirst):
 
 @helper_inline
 def dist_values(W, R, gs, own, bld, nbr, nnb, p, val, last, hv):
-    """val[t, kind]: heuristic worth of routing one riches of type t to each sink kind."""
+    """val[t, kind]: heuristic worth of routing one riches of type t to each sink kind;
+    hv[20], hv[21] (not on the last round): the worth of one more maize, prisoner kept
+    against the catastrophes to come (bots.insure.insurance)."""
     hand_values(W, R, gs, hv)
     for t in range(6):
         val[t, DK_TEMPLE] = W[BW_PRES] * R[R_PTS + t]
@@ -43,7 +47,11 @@ def dist_values(W, R, gs, own, bld, nbr, nnb, p, val, last, hv):
         if last:
             val[t, DK_RESERVE] = 0.0
         else:
-            ins = 1.0 if (t == MAIZE or t == PRIS) else 0.6
+            ins = 0.6
+            if t == MAIZE:
+                ins = 0.3 + hv[20]
+            elif t == PRIS:
+                ins = 0.3 + hv[21]
             val[t, DK_RESERVE] = W[BW_RES] * ins + 0.2 * max(R[R_PTS + t], hv[t])
         val[t, DK_LOSE] = 0.0
     val[OBSID, DK_GARR] = 0.0 if last else 0.9 * W[BW_WAR] + 0.2
@@ -286,7 +294,13 @@ def distribute(st, ru, sc, p, last):
             js = route(own, tok, pl, gs, rs, R, p, t, g, kind, sinks, ns)
             rec_route(sc.rec, p, t, kind, sinks, js)
         return
-    dist_values(bot_par[p], R, gs, own, bld, nbr, nnb, p, val, last, sc.xf[XF_DHV])
+    dhv = sc.xf[XF_DHV]
+    if not last:   # the worth of a maize or prisoner kept against catastrophes (bots.insure)
+        wm, wp = insurance(st, ru, bot_par[p], p, rounds_left(gs, R), sc.xf[XF_CV],
+                           sc.xi[XI_UNSEEN])
+        dhv[20] = wm
+        dhv[21] = wp
+    dist_values(bot_par[p], R, gs, own, bld, nbr, nnb, p, val, last, dhv)
     cnt, cap, isc, scr = sc.xi[XI_DCNT], sc.xi[XI_DCAP], sc.xi[XI_ISC], sc.xi[XI_SCR]
     for i in range(ni):
         g = items[i, 1]

@@ -6,7 +6,7 @@ import numpy as np
 from ...jit import helper, helper_inline
 from ...rng import rand_int, tie_wins
 from ...record import rec
-from .state import (XF_HV, XI_COMP, XI_OPTS, XI_TMP)
+from .state import (XF_HV, XI_CNT, XI_COMP, XI_OPTS, XI_TMP)
 from .state import (EV_BALL, EV_CARD, EV_CATA, EV_CENOTE, EV_GAIN, EV_LOSE, EV_TAKE,
                     EV_TOKEN, BALLCOURT, BOT_RANDOM, BW_EXPAND, BW_PRES, CACAO, CONT, EMPTY, GARRISON,
                     GS_BALLS, GS_ECL, GS_LEFT, GS_ROUND, GS_SEEN, GS_SLOT, GS_SUP, HIT_ALL,
@@ -18,7 +18,7 @@ from .state import (EV_BALL, EV_CARD, EV_CATA, EV_CENOTE, EV_GAIN, EV_LOSE, EV_T
 from .ties import choose_subset, cmp_tie, pick, take
 from .board import (add_prestige, components, count_cities, count_code, destroy_city, gain,
                     remove_building)
-from .bots.values import hand_values, rounds_left
+from .bots.values import card_outlook, hand_values, rounds_left
 
 # ======================================================================= catastrophes
 @helper
@@ -341,13 +341,15 @@ def turn_card(st, ru, sc, p, slot):
                 j = rand_int(rs, 1 + p, no)
             else:
                 hand_values(bot_par[p], R, gs, hv)
+                card_outlook(st, ru, sc.xi[XI_CNT], hv, p)   # gain worths: hv[12:18]
+                hg = hv[12:18]
                 bv = -1e18
                 ties = np.int64(0)
                 for i in range(no):
-                    v = gain_value(cgain[c, i], hv, bot_par[p])
+                    v = gain_value(cgain[c, i], hg, bot_par[p])
                     for t in range(6):  # what the supply cannot give is worth nothing
                         if cgain[c, i, t] > gs[GS_SUP + t]:
-                            v -= (cgain[c, i, t] - gs[GS_SUP + t]) * hv[t]
+                            v -= (cgain[c, i, t] - gs[GS_SUP + t]) * hg[t]
                     ok, bv, ties = take(rs, 1 + p, v, bv, ties)
                     if ok:
                         j = i
@@ -364,11 +366,12 @@ def turn_card(st, ru, sc, p, slot):
                 t = opts[rand_int(rs, 1 + p, n)]
             else:
                 hand_values(bot_par[p], R, gs, hv)
+                card_outlook(st, ru, sc.xi[XI_CNT], hv, p)
                 t = opts[0]
                 bv = -1e18
                 ties = np.int64(0)
                 for i in range(n):
-                    ok, bv, ties = take(rs, 1 + p, hv[opts[i]], bv, ties)
+                    ok, bv, ties = take(rs, 1 + p, hv[12 + opts[i]], bv, ties)
                     if ok:
                         t = opts[i]
             gain(pl, gs, p, t, ONE)
@@ -389,12 +392,13 @@ def turn_card(st, ru, sc, p, slot):
                 x = opts[rand_int(rs, 1 + p, n)]
             else:
                 hand_values(bot_par[p], R, gs, hv)
+                card_outlook(st, ru, sc.xi[XI_CNT], hv, p)
                 x = opts[0]
                 bv = -1e18
                 ties = np.int64(0)
                 for i in range(n):
                     q = opts[i] // 8
-                    v = hv[opts[i] % 8] + 0.01 * pl[q, P_PRES]
+                    v = hv[12 + opts[i] % 8] + 0.01 * pl[q, P_PRES]
                     ok, bv, ties = take(rs, 1 + p, v, bv, ties)
                     if ok:
                         x = opts[i]

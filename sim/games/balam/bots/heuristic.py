@@ -12,16 +12,17 @@ from ..state import (EV_PASS, EV_PAY, BALLCOURT, BW_BUILD, BW_EXPAND, BW_HAND, B
                      GS_SUP, I_CENOTE, I_COLOUR, I_FOREST, I_SEA, I_VOLC, K_BALL, K_CACAO,
                      K_CENOTE, K_DECAD, K_DROUGHT, K_ECLIPSE, K_EXC, K_EXPED, K_FAV, K_MARRY,
                      K_PROS, K_TIDAL, K_VOLCANO, MAIZE, MARKET, NBW, NK, OBSERV, OBSID, PALACE,
-                     P_HAND, P_LARGE, RESERVE, R_BALLS, R_CENF, R_FOREST, R_KCNT, R_NP, R_PTS,
-                     TEMPLE, T_PASS, VILLAGE)
+                     P_HAND, P_LARGE, RESERVE, R_BALLS, R_CENF, R_FOREST, R_KCNT, R_NEUTRAL,
+                     R_NP, R_PTS, TEMPLE, T_PASS, VILLAGE)
 from ..ties import take
 from ..board import (afford_mask, find_space, fit_mask, hand_total, site_code_count, tile_mask,
                      width)
-from ..bots.values import (Outlook, building_value, cheapest_held, cost_value, econ, hand_values,
-                           pay_sequence, player_counts, rounds_left)
+from ..bots.values import (Outlook, building_value, cheapest_held, cost_value, econ, enables,
+                           gain_worths, hand_values, pay_sequence, player_counts, rounds_left)
+from ..bots.insure import insure, prosperous_on_top
 from ..constructions import build_plan
 from ..wars import defence_base, defence_obsidian, die_stats, resolve_attack
-from ..katun import cat_spec, per_value, rank_award, turn_card
+from ..katun import cat_spec, gain_value, per_value, rank_award, turn_card
 
 @helper
 def plan_site(st, ru, sc, ol, s):
@@ -178,7 +179,8 @@ def scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, onb, pv):
 @helper_inline
 def card_values(R, W, p, hv, rl, cnt, per, onb, scan, tmp, cv):
     """cv[kt]: heuristic worth to king p of turning a card of each type now, from the
-    board scan (``cnt``, ``per``, ``onb`` and ``scan`` = scan_board's result)."""
+    board scan (``cnt``, ``per``, ``onb`` and ``scan`` = scan_board's result); for each
+    catastrophe, cv[NK + kt]: the worth of what it would destroy."""
     NP = R[R_NP]
     nc, volc, nvolc, sea, nsea = scan
     ntok = 0
@@ -219,6 +221,7 @@ def card_values(R, W, p, hv, rl, cnt, per, onb, scan, tmp, cv):
         else:
             hit = min(n, cnt[5 + code])
             loss = per_value(code, rl, W) * hit
+        cv[NK + kt] = loss   # what it would destroy (bots.insure)
         if hit == 0:
             cv[kt] = 0.0
             continue
@@ -227,6 +230,28 @@ def card_values(R, W, p, hv, rl, cnt, per, onb, scan, tmp, cv):
             if keep < loss:
                 loss = keep
         cv[kt] = -loss * W[BW_RISK]
+
+
+@helper
+def keep_last(st, ru, ol, cnt, hv, hand):
+    """Move to the end of this turn's payment order (hv[6:12]) the riches types the king
+    holds for a building they complete (``enables``: the jade of his first observatory),
+    so that he pays a turn or a building of choice with them last (hv[18:24]: scratch)."""
+    keep = 0
+    for t in range(6):
+        if hand[t] > 0 and enables(st, ru, ol, cnt, hv, t, hand[t] - 1) > 0.0:
+            keep |= 1 << t
+    if keep == 0:
+        return
+    for i in range(6):
+        hv[18 + i] = hv[6 + i]
+    j = 6
+    for last in range(2):
+        for i in range(6):
+            t = np.int64(hv[18 + i])
+            if ((keep >> t) & 1) == last:
+                hv[j] = t
+                j += 1
 
 
 @helper
@@ -245,18 +270,50 @@ def top_site(sv, skip, rs, k):
     return best
 
 
+@helper
+def pros_worth(ru, gs, hg, W):
+    """A Prosperous Katun's worth to the heuristic: over the deck's Prosperous cards, the
+    mean of the best option's worth (riches at their gain worths ``hg``, what the supply
+    cannot give worth nothing)."""
+    ctype, cgain, cnopt = ru.ctype, ru.cgain, ru.cnopt
+    if (ru.R[R_NEUTRAL] >> K_PROS) & 1:
+        return 0.0
+    tot = 0.0
+    n = 0
+    for c in range(ctype.shape[0]):
+        if ctype[c] != K_PROS:
+            continue
+        best = 0.0
+        for i in range(cnopt[c]):
+            v = gain_value(cgain[c, i], hg, W)
+            for t in range(6):
+                if cgain[c, i, t] > gs[GS_SUP + t]:
+                    v -= (cgain[c, i, t] - gs[GS_SUP + t]) * hg[t]
+            best = max(best, v)
+        tot += best
+        n += 1
+    return tot / n if n > 0 else 0.0
+
+
 @helper_inline
-def card_choice(st, ru, sc, p, W, rl):
-    """The card option: each card type's worth (cv), a face-down card's expected worth
-    over the cards king p has not seen; returns (slot, worth) of the best face-down card
-    (equal worths uniformly on the bot's stream).  Leaves ``cnt`` and ``per`` filled
-    (scan_board)."""
+def card_choice(st, ru, sc, p, W, rl, last):
+    """The card option.  Each card type's worth (cv; a Prosperous Katun by its best
+    option at the gain worths); a face-down card's worth: exact for a divined one, a
+    Prosperous Katun for one dealt from the top of the deck (the rulebook's set-up puts
+    them there), else the mean over the unseen cards that can lie deeper (no Prosperous).
+    Returns (slot of the best card (equal worths uniformly on the bot's stream), the
+    card option's worth against passing or building, the turn's Outlook).  Turning now
+    rather than later changes which of the round's cards fall to this king: with n
+    face-down cards and NP kings turning in turn, he turns ceil(n/NP) of them from now
+    (this one, then the mean of the rest) but n // NP if he lets the next king turn
+    first (the mean of all); the difference is added to the best card's worth.  Leaves
+    ``cnt`` and ``per`` filled (scan_board) and the gain worths in hv[12:18]."""
     own, bld, tok, gs, rs = st.own, st.bld, st.tok, st.gs, st.rs
     R, info, ctype = ru.R, ru.info, ru.ctype
     hv, cnt, per, unseen = sc.xf[XF_HV], sc.xi[XI_CNT], sc.xi[XI_PER], sc.xi[XI_UNSEEN]
     onb, cvt, cv, pv = sc.xi[XI_ONB], sc.xi[XI_CVT], sc.xf[XF_CV], sc.xf[XF_PV]
+    NP = R[R_NP]
     bs = 1 + p
-    nunseen = 0
     known = gs[GS_KNOWN + p]
     for kt in range(NK):
         unseen[kt] = R[R_KCNT + kt] - gs[GS_SEEN + kt]
@@ -266,27 +323,51 @@ def card_choice(st, ru, sc, p, W, rl):
             unseen[ctype[c]] -= 1
     scan = scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, onb, pv)
     card_values(R, W, p, hv, rl, cnt, per, onb, scan, cvt, cv)
+    riv_bc = np.int64(0)
+    riv_ob = np.int64(0)
+    for q in range(NP):
+        if q != p and per[q] > riv_bc:
+            riv_bc = per[q]
+        if q != p and per[4 + q] > riv_ob:
+            riv_ob = per[4 + q]
+    rm, nm, rp, npr = insure(R, rl, cv[NK:2 * NK], unseen)
+    ol = Outlook(p, W, rl, last, riv_bc, riv_ob, rm, nm, onb[MAIZE] + 0.0)
+    gain_worths(st, ru, ol, cnt, hv)
+    if unseen[K_PROS] > 0:
+        cv[K_PROS] = pros_worth(ru, gs, hv[12:18], W)
+    # a face-down card dealt from deeper than the Prosperous Katuns: the unseen others
     ev = 0.0
+    nunseen = 0
     for kt in range(NK):
-        if unseen[kt] > 0:
+        if unseen[kt] > 0 and kt != K_PROS:
             ev += unseen[kt] * cv[kt]
             nunseen += unseen[kt]
-    ev = ev / nunseen if nunseen > 0 else 0.0
+    ev = ev / nunseen if nunseen > 0 else cv[K_PROS]
     card_slot = np.int64(-1)
     card_v = -1e18
     ties = np.int64(0)
+    nleft = 0
+    vsum = 0.0
     for k in range(gs[GS_NSLOT]):
         c = gs[GS_SLOT + k]
         if c < 0:
             continue
         if (known >> k) & 1:
             v = cv[ctype[c]]
+        elif prosperous_on_top(R, gs, k):
+            v = cv[K_PROS]
         else:
             v = ev
+        nleft += 1
+        vsum += v
         ok, card_v, ties = take(rs, bs, v, card_v, ties)
         if ok:
             card_slot = k
-    return card_slot, card_v
+    if nleft > 1:
+        now = (nleft + NP - 1) // NP - 1   # more cards he turns after this one
+        later = nleft // NP                # cards he turns if the next king turns first
+        card_v += now * (vsum - card_v) / (nleft - 1) - later * vsum / nleft
+    return card_slot, card_v, ol
 
 
 @helper_inline
@@ -422,17 +503,15 @@ def heuristic_turn(st, ru, sc, p):
     on the bot's own stream (slot 1 + p)."""
     own, pl, gs, rs = st.own, st.pl, st.gs, st.rs
     R = ru.R
-    hv, plan, hand, per, bplan = (sc.xf[XF_HV], sc.xi[XI_PLAN], sc.xi[XI_HAND], sc.xi[XI_PER],
-                                  sc.xi[XI_BPLAN])
+    hv, plan, hand, bplan = sc.xf[XF_HV], sc.xi[XI_PLAN], sc.xi[XI_HAND], sc.xi[XI_BPLAN]
     W = ru.bot_par[p]
-    NP = R[R_NP]
     S = own.shape[0]
     bs = 1 + p
     hand_values(W, R, gs, hv)
     rl = rounds_left(gs, R)
     last = gs[GS_BALLS] >= R[R_BALLS]
     # --- card
-    card_slot, card_v = card_choice(st, ru, sc, p, W, rl)
+    card_slot, card_v, ol = card_choice(st, ru, sc, p, W, rl, last)
     tot = hand_total(pl, p)
     if tot == 0:
         turn_card(st, ru, sc, p, card_slot)
@@ -441,8 +520,9 @@ def heuristic_turn(st, ru, sc, p):
     pay_sequence(rs, bs, hv, W, NBW + 2 * S, last)   # the order of payment, ties drawn
     for t in range(6):
         hand[t] = pl[p, P_HAND + t]
+    keep_last(st, ru, ol, sc.xi[XI_CNT], hv, hand)
     tax_t = cheapest_held(hand, hv)
-    tax_v = hv[tax_t]
+    tax_v = hv[tax_t] + enables(st, ru, ol, sc.xi[XI_CNT], hv, tax_t, hand[tax_t] - 1)
     best_kind = 0  # 0 card, 1 pass, 2 build, 3 attack
     best_v = card_v
     ties = np.int64(1)
@@ -451,15 +531,7 @@ def heuristic_turn(st, ru, sc, p):
         best_kind = 1
     # --- building
     hand[tax_t] -= 1
-    # cnt still holds p's counts and per every king's (scan_board above): rivals' best
-    riv_bc = np.int64(0)
-    riv_ob = np.int64(0)
-    for q in range(NP):
-        if q != p and per[q] > riv_bc:
-            riv_bc = per[q]
-        if q != p and per[4 + q] > riv_ob:
-            riv_ob = per[4 + q]
-    ol = Outlook(p, W, rl, last, riv_bc, riv_ob)
+    # cnt still holds p's counts (scan_board in card_choice)
     nbplan = 0
     best_site = np.int64(-1)
     amask = afford_mask(hand, R) if tot >= 2 else 0

@@ -7,17 +7,20 @@ import numpy as np
 
 from ....jit import helper, helper_inline
 from ....rng import rand_int
-from ..state import (BALLCOURT, BW_BALL, BW_BUILD, BW_HAND, BW_MARKET, BW_PALACE, BW_PRES, BW_RES,
+from ..state import (GS_TILE, BALLCOURT, BW_BALL, BW_BUILD, BW_HAND, BW_MARKET, BW_PALACE, BW_PRES, BW_RES,
                      BW_RISK, BW_TEMPLE, BW_WAR, CACAO, GARRISON, GS_BALLS, GS_DPOS, GS_LEFT,
                      I_COLOUR, I_FOREST, MAIZE, MARKET, OBSERV, PALACE, PRIS, RESERVE, R_BALLS,
-                     R_CANY, R_CKIND, R_CN, R_FOREST, R_NP, R_POSB, R_PTS, SHELL, TEMPLE, VILLAGE)
+                     P_HAND, R_CANY, R_CKIND, R_CN, R_FOREST, R_NP, R_POSB, R_PTS, SHELL, TEMPLE, VILLAGE)
 from ..ties import cmp_tie
-from ..board import site_code_count
+from ..board import count_code, site_code_count
 
 #: What a heuristic turn knows of its king and the game, worked out once per turn: the
 #: seat, its weights row (``Rules.bot_par[p]``), rounds left, whether this is the last
-#: round, and the rivals' best ball courts and observatories.
-Outlook = namedtuple("Outlook", ("p", "W", "rl", "last", "riv_bc", "riv_ob"))
+#: round, the rivals' best ball courts and observatories, and the insurance a kept maize
+#: buys (bots.insure: the losses averted per maize, the maize the catastrophes still to
+#: come are expected to take, the maize he keeps on reserves and garrisons now).
+Outlook = namedtuple("Outlook", ("p", "W", "rl", "last", "riv_bc", "riv_ob", "ins_rate",
+                                 "ins_need", "ins_have"))
 
 
 # ======================================================================= bot values
@@ -198,7 +201,11 @@ def building_value(st, ru, ol, s, code, cnt, base):
         if last:
             return 0.0
         v = (econ(vc, nT, nP, nR + 1, R, W, last) - base) * rl
-        v += W[BW_RES] * (0.9 if nR < 2 else 0.25)
+        # the catastrophes it wards off: one more maize kept, while the reserves and the
+        # maize already kept fall short of what the catastrophes still to come take
+        have = max(ol.ins_have, nR + 0.0)
+        v += W[BW_RES] * (ol.ins_rate * min(1.0, max(0.0, ol.ins_need - have))
+                          + (0.25 if nR < 2 else 0.1))
     elif code == GARRISON:
         if last:
             return 0.0
@@ -274,3 +281,51 @@ def cheapest_held_after(hand, spend, hv):
         if hand[t] - spend[t] > 0:
             return t
     return np.int64(-1)
+
+
+@helper
+def enables(st, ru, ol, cnt, hv, t, have):
+    """What one more riches of type t is worth beyond its hand value hv[t] to king ol.p
+    holding ``have`` of it: half the net worth (building_value less its price) of the
+    best building whose cost names t and which this riches completes (observatory: jade,
+    ball court: shell, as the components file says), while its tiles last; 0 when none.
+    So a king without an observatory values the jade that gives him one (version 6)."""
+    R = ru.R
+    best = 0.0
+    for code in (OBSERV, BALLCOURT):
+        b = code - 1
+        if R[R_CKIND + b] != t or R[R_CN + b] != have + 1 or st.gs[GS_TILE + b // 2] <= 0:
+            continue
+        v = building_value(st, ru, ol, 0, code, cnt, 0.0) - hv[t] * R[R_CN + b]
+        if v > best:
+            best = v
+    return 0.5 * best
+
+
+@helper
+def gain_worths(st, ru, ol, cnt, hv):
+    """hv[12 + t]: what gaining one riches of type t is worth to king ol.p (a card's
+    gain, an Expedition, a marriage): its hand value plus what it enables (``enables``);
+    ``cnt`` holds his counts (player_counts)."""
+    pl = st.pl
+    for t in range(6):
+        hv[12 + t] = hv[t] + enables(st, ru, ol, cnt, hv, t, pl[ol.p, P_HAND + t])
+
+
+@helper
+def card_outlook(st, ru, cnt, hv, p):
+    """Outside his turn (choosing a card's gain): king p's Outlook (no insurance terms),
+    his counts in ``cnt`` and his gain worths in hv[12:18] (hv[0:6] already filled)."""
+    own, bld, gs = st.own, st.bld, st.gs
+    R = ru.R
+    player_counts(own, bld, ru.info, R, p, cnt)
+    riv_bc = np.int64(0)
+    riv_ob = np.int64(0)
+    for q in range(R[R_NP]):
+        if q != p:
+            riv_bc = max(riv_bc, count_code(own, bld, q, BALLCOURT))
+            riv_ob = max(riv_ob, count_code(own, bld, q, OBSERV))
+    ol = Outlook(p, ru.bot_par[p], rounds_left(gs, R), gs[GS_BALLS] >= R[R_BALLS], riv_bc,
+                 riv_ob, 0.0, 0.0, 0.0)
+    gain_worths(st, ru, ol, cnt, hv)
+    return ol
