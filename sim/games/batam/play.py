@@ -87,39 +87,47 @@ def new_game(g, seed, rules, st, rs, sc, buf):
 
 
 @kernel
-def run_games(seed, start, count, rules, bot_ids, bot_par, out, sc, srch, buf, snaps):
-    """Play games ``start .. start + count - 1`` into ``out`` (an ``Out``); ``sc`` a ``Scratch``,
-    ``srch`` a ``Search`` (used when a seat is the search bot); ``buf, snaps`` the record
-    buffers (``sim.record``: NO_RECORD, NO_SNAPS when not recording)."""
-    P = rules.R[R_P]
+def run_games(seed, start, count, rules, bot_ids, bot_par, out, sc, buf, snaps):
+    """Play games ``start .. start + count - 1`` (no search seat) into ``out`` (an ``Out``);
+    ``sc`` a ``Scratch``; ``buf, snaps`` the record buffers (``sim.record``: NO_RECORD,
+    NO_SNAPS when not recording)."""
     st = np.zeros(N_ST, np.int64)
     rs = np.zeros(N_RS, np.uint64)
-    searching = False
-    for s in range(P):
-        if bot_ids[s] == BOT_SEARCH:
-            searching = True
     for j in range(count):
-        if searching:
-            w, e, f, rd = play_game_search(start + j, seed, rules, bot_ids, bot_par, st, rs, sc,
-                                           srch, buf, snaps)
-        else:
-            w, e, f, rd = play_game(start + j, seed, rules, bot_ids, bot_par, st, rs, sc, buf,
-                                    snaps)
-        out.winner[j] = w
-        out.end_reason[j] = e
-        out.first_player[j] = f
-        out.rounds[j] = rd
-        out.ender[j] = st[O_ENDER]
-        out.bank[j] = st[O_BANK]
-        out.bank_short[j] = st[O_SHORT]
-        out.lead_changes[j], out.lead_settled[j] = drama(sc.leaders, rd, w)
-        for s in range(P):
-            out.win[j, s] = sc.win[s]
-            out.seat[j, s, 0] = st[O_COINS + s]
-            out.seat[j, s, 1] = st[O_GOODS + s]
-            out.seat[j, s, 2] = (s - f) % P
-            for k in range(N_TAL):
-                out.seat[j, s, 3 + k] = st[O_TAL + k * MAXP + s]
+        w, e, f, rd = play_game(start + j, seed, rules, bot_ids, bot_par, st, rs, sc, buf, snaps)
+        write_out(out, j, rules.R[R_P], st, sc, w, e, f, rd)
+
+
+@kernel
+def run_games_search(seed, start, count, rules, bot_ids, bot_par, out, sc, srch, buf, snaps):
+    """``run_games`` with search seats; ``srch`` a ``Search``.  A kernel of its own, so that
+    runs without the search bot never compile it."""
+    st = np.zeros(N_ST, np.int64)
+    rs = np.zeros(N_RS, np.uint64)
+    for j in range(count):
+        w, e, f, rd = play_game_search(start + j, seed, rules, bot_ids, bot_par, st, rs, sc, srch,
+                                       buf, snaps)
+        write_out(out, j, rules.R[R_P], st, sc, w, e, f, rd)
+
+
+@helper
+def write_out(out, j, P, st, sc, w, e, f, rd):
+    """Game j's results (winner w, end reason e, first player f, rounds rd) into ``out``."""
+    out.winner[j] = w
+    out.end_reason[j] = e
+    out.first_player[j] = f
+    out.rounds[j] = rd
+    out.ender[j] = st[O_ENDER]
+    out.bank[j] = st[O_BANK]
+    out.bank_short[j] = st[O_SHORT]
+    out.lead_changes[j], out.lead_settled[j] = drama(sc.leaders, rd, w)
+    for s in range(P):
+        out.win[j, s] = sc.win[s]
+        out.seat[j, s, 0] = st[O_COINS + s]
+        out.seat[j, s, 1] = st[O_GOODS + s]
+        out.seat[j, s, 2] = (s - f) % P
+        for k in range(N_TAL):
+            out.seat[j, s, 3 + k] = st[O_TAL + k * MAXP + s]
 
 
 #: decisions searched and rollouts played by the search bot in this process (bench/run.py
@@ -173,11 +181,15 @@ def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=No
               bank_short=np.empty(count, np.int32), win=np.empty((count, P), np.float32),
               seat=np.empty((count, P, len(SEAT_FIELDS)), np.int64),
               lead_changes=np.empty(count, np.int16), lead_settled=np.empty(count, np.int8))
-    srch = new_search(rules, bot_ids, bp)
-    run_games(np.uint64(seed), np.int64(start), np.int64(count), rules, bot_ids, bp, out,
-              new_scratch(rules), srch, buf, snaps)
-    SEARCH_STATS[0] += int(srch.stats[0])
-    SEARCH_STATS[1] += int(srch.stats[1])
+    if (bot_ids == BOT_SEARCH).any():
+        srch = new_search(rules, bot_ids, bp)
+        run_games_search(np.uint64(seed), np.int64(start), np.int64(count), rules, bot_ids, bp,
+                         out, new_scratch(rules), srch, buf, snaps)
+        SEARCH_STATS[0] += int(srch.stats[0])
+        SEARCH_STATS[1] += int(srch.stats[1])
+    else:
+        run_games(np.uint64(seed), np.int64(start), np.int64(count), rules, bot_ids, bp, out,
+                  new_scratch(rules), buf, snaps)
     cols = out._asdict()
     seat = cols.pop("seat")
     for k, f in enumerate(SEAT_FIELDS):
