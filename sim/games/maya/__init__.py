@@ -90,11 +90,11 @@ BOTS = (
         "margin decides; it declares the end when ending now beats playing on over 'iters' "
         "drawn deals",
         params=(Param("depth", 3, "two players: exchanges searched (plies)", "int", 1, 6),
-                Param("iters", 64, "three/four players: play-outs per decision", "int", 0,
+                Param("iters", 128, "three/four players: play-outs per decision", "int", 0,
                       100_000),
                 Param("width", 8, "three/four players: exchanges searched (the task bot's "
                       "best)", "int", 1, 512),
-                Param("playout", 24, "three/four players: exchanges per play-out before it "
+                Param("playout", 12, "three/four players: exchanges per play-out before it "
                       "is scored (the game may end sooner)", "int", 1, 1000))),
 )
 
