@@ -50,20 +50,28 @@ def _kernel_rate(game, cfg, count, seed=1):
     return count / best, (moves / best if moves is not None else None), best
 
 
+def _floor(cfg):
+    """Fewest games a measurement plays: 1000, or the configuration's own cap (``games``)
+    when that is smaller (slow bots: three/four-player Maya search)."""
+    return min(1000, cfg.get("games", 1000))
+
+
 def _size_for(game, cfg, seconds):
-    rate, _, _ = _kernel_rate(game, cfg, 500)
-    return int(max(1000, min(cfg.get("games", 10**7), rate * seconds)))
+    rate, _, _ = _kernel_rate(game, cfg, min(500, _floor(cfg)))
+    return int(max(_floor(cfg), min(cfg.get("games", 10**7), rate * seconds)))
 
 
 def _parallel_rate(game, cfg, count, jobs):
     spec = make_spec(game, count, cfg.get("rules"), cfg.get("bots"), cfg.get("players"), seed=1)
-    execute(spec.__class__(spec.game, spec.players, spec.rules, spec.bots, jobs * 2000, 1),
+    warm = jobs * min(2000, _floor(cfg))
+    execute(spec.__class__(spec.game, spec.players, spec.rules, spec.bots, warm, 1),
             jobs=jobs, progress=False, rows="none")  # start and warm the workers
     # as a big run works: chunks reduced to merged statistics in the workers, no rows
     # shipped; the best of two runs, as for one core (the ratio compares like with like)
+    chunk = 1000 if _floor(cfg) >= 1000 else max(1, count // (jobs * 4))
     sec = None
     for _ in range(2):
-        res = execute(spec, jobs=jobs, chunk_size=max(1000, count // (jobs * 16)), progress=False,
+        res = execute(spec, jobs=jobs, chunk_size=max(chunk, count // (jobs * 16)), progress=False,
                       rows="none")
         s = res.manifest["seconds"]["simulate"]
         sec = s if sec is None or s < sec else sec
