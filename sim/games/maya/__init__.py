@@ -433,10 +433,10 @@ GAME = Game(
         {"label": "random 3p", "players": 3, "bots": "random", "moves": "exchanges"},
         {"label": "random 4p", "players": 4, "bots": "random", "moves": "exchanges"},
         # the three/four-player search (default iters=128: 128 play-outs per exchange it
-        # chooses); slow, so 100 and 60 games a measurement
+        # chooses); slow, so 60 and 40 games a measurement
         {"label": "search 3p (1 seat)", "players": 3, "bots": "search,greedy,greedy",
-         "moves": "exchanges", "games": 100},
-        {"label": "search 4p (team 0+2)", "players": 4, "bots": "search,greedy,search,greedy",
          "moves": "exchanges", "games": 60},
+        {"label": "search 4p (team 0+2)", "players": 4, "bots": "search,greedy,search,greedy",
+         "moves": "exchanges", "games": 40},
     ),
 )
