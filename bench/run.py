@@ -64,22 +64,31 @@ def _iteration_counter(cfg):
     return getattr(importlib.import_module(mod), name)
 
 
+def _floor(cfg):
+    """Fewest games a measurement plays: 1000, or the configuration's own cap (``games``)
+    when that is smaller (slow bots: three/four-player Maya search)."""
+    return cfg.get("min_games", min(1000, cfg.get("games", 1000)))
+
+
 def _size_for(game, cfg, seconds):
-    # slow configurations (search bots) name their own smallest size: ``min_games``
-    lo = cfg.get("min_games", 1000)
+    # slow configurations (search bots) name their own smallest size: ``min_games``, or a
+    # ``games`` cap below 1000
+    lo = _floor(cfg)
     rate = _kernel_rate(game, cfg, min(500, lo))[0]
     return int(max(lo, min(cfg.get("games", 10**7), rate * seconds)))
 
 
 def _parallel_rate(game, cfg, count, jobs):
     spec = make_spec(game, count, cfg.get("rules"), cfg.get("bots"), cfg.get("players"), seed=1)
-    execute(spec.__class__(spec.game, spec.players, spec.rules, spec.bots, jobs * 2000, 1),
+    warm = jobs * min(2000, _floor(cfg))
+    execute(spec.__class__(spec.game, spec.players, spec.rules, spec.bots, warm, 1),
             jobs=jobs, progress=False, rows="none")  # start and warm the workers
     # as a big run works: chunks reduced to merged statistics in the workers, no rows
     # shipped; the best of two runs, as for one core (the ratio compares like with like)
+    chunk = 1000 if _floor(cfg) >= 1000 else max(1, count // (jobs * 4))
     sec = None
     for _ in range(2):
-        res = execute(spec, jobs=jobs, chunk_size=max(1000, count // (jobs * 16)), progress=False,
+        res = execute(spec, jobs=jobs, chunk_size=max(chunk, count // (jobs * 16)), progress=False,
                       rows="none")
         s = res.manifest["seconds"]["simulate"]
         sec = s if sec is None or s < sec else sec

@@ -4,10 +4,11 @@ names are the rulebook's.
 
 * Ties, on a hand-built board with two symmetric best exchanges (two pairs of towers,
   each one exchange from completing both towers): the two-player greedy and search bots
-  and the three/four-player task bots (greedy, look-ahead) play each in about half of
-  400 bot seeds; black's Monolith/Raven choice is uniform over its tied options; the
+  and the three/four-player task bots (greedy, Monte Carlo search) play each in about
+  half of 400 bot seeds; black's Monolith/Raven choice is uniform over its tied options; the
   Alternative Setup's placements are uniform over the tied towers.  The tie takes one
-  draw on the bot's own stream, and nothing else.
+  draw on the bot's own stream, and nothing else (the three/four-player search draws
+  more, all on its own stream).
 * Chance: the board of game i is the same whatever the start rule, the Raven, the bots,
   the horizon, its scoring or (3-4 players) the points; the random start is the same
   whichever set-up built the board; the task deal is one key per colour, so the colour
@@ -71,7 +72,8 @@ def kernel_pick(bot, players, g, seed=0, p=0, cards=None):
     elif bot == "greedy":
         m = K.greedy_task(st, R, p, nm, X, rs)
     else:
-        m = K.lookahead_task(st, R, p, nm, X, rs)
+        par = np.array([3, 16, 8, 6], np.float64)   # depth, iters, width, playout
+        m = K.search_task(st, R, p, nm, par, 0, X, rs)
     return int(m), int(rs[1 + p])
 
 
@@ -105,8 +107,11 @@ def test_task_bots_break_an_exact_tie_on_their_own_stream(bot, players):
     cards = np.array([0, 6, 2, 3, 5, 8, 1, 7], np.int64)
     picks = [kernel_pick(bot, players, g, cards=cards)[0] for g in range(N)]
     _uniform(picks, [MOVE_A, MOVE_B])
-    for g in range(30):
-        assert kernel_pick(bot, players, g, cards=cards) == _expected_pick("greedy", g)
+    if bot == "greedy":
+        for g in range(30):
+            assert kernel_pick(bot, players, g, cards=cards) == _expected_pick("greedy", g)
+    # the search (three/four players) draws its deals and play-outs from the same stream:
+    # the two mirror-image exchanges are equally likely, but not by one draw
 
 
 def test_black_start_choice_is_uniform_over_its_tied_options():
@@ -227,7 +232,7 @@ def test_names():
     assert p["setup"].role == "variant"
     assert {n for n, q in p.items() if q.role == "reading"} == {
         "horizon_result", "start", "ladder_spaces", "ladders", "priests"}
-    assert GAME.version == 6
+    assert GAME.version == 7   # 7: the three/four-player search bot is Monte Carlo search
 
 
 def test_white_moves_first_in_every_two_player_game():

@@ -588,4 +588,13 @@ REPLAY_CASES = [
     dict(players=3, bots="search,greedy,random", rules={"horizon": 9}, games=3, seed=20120),
     dict(players=4, bots="random,search,random,greedy", rules={"horizon": 10}, games=2,
          seed=20120),
+    # the three/four-player search (Monte Carlo) at small budgets, whole games: its
+    # exchanges, declarations and plays-on (3p game 11: seat 2 plays on twice, then
+    # declares; 4p game 8: seat 0 plays on twice)
+    dict(players=3, bots="search:iters=12,playout=6,greedy,search:iters=6,width=3",
+         rules={}, games=12, seed=20120),
+    dict(players=4, bots="search:iters=12,playout=6,search:iters=6,width=3,greedy,random",
+         rules={}, games=9, seed=20120),
+    dict(players=4, bots="search:iters=8,playout=4,greedy,greedy,search:iters=8,playout=4",
+         rules={"horizon": 30, "horizon_result": "draw"}, games=3, seed=20120),
 ]

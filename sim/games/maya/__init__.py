@@ -83,9 +83,19 @@ BOTS = (
     Bot("search", K.BOT_SEARCH,
         "two players: alpha-beta over exchanges to a fixed depth (the greedy value at the "
         "leaves), root moves shuffled on its own stream so that equal best moves are equally "
-        "likely.  Three/four players: the task bot with a look-ahead of a second own "
-        "exchange (depth not used); ties by a uniform draw",
-        params=(Param("depth", 3, "exchanges searched (plies)", "int", 1, 6),)),
+        "likely.  Three/four players: determinized Monte Carlo search: the task bot's best "
+        "'width' exchanges get 'iters' play-outs by sequential halving, each with the hidden "
+        "task cards drawn afresh from the colours the seat has not seen (its own stream) and "
+        "the task bot playing every seat for 'playout' exchanges; the side's task-point "
+        "margin decides; it declares the end when ending now beats playing on over 'iters' "
+        "drawn deals",
+        params=(Param("depth", 3, "two players: exchanges searched (plies)", "int", 1, 6),
+                Param("iters", 128, "three/four players: play-outs per decision", "int", 0,
+                      100_000),
+                Param("width", 8, "three/four players: exchanges searched (the task bot's "
+                      "best)", "int", 1, 512),
+                Param("playout", 12, "three/four players: exchanges per play-out before it "
+                      "is scored (the game may end sooner)", "int", 1, 1000))),
 )
 
 COLUMNS = (
@@ -386,7 +396,7 @@ def record_shape(rules: dict, players: int) -> tuple:
 GAME = Game(
     name="maya",
     title="Maya (2012)",
-    version=6,
+    version=7,
     players=(2, 3, 4),
     default_players=2,
     params=PARAMS,
@@ -422,5 +432,11 @@ GAME = Game(
          "games": 5_000},
         {"label": "random 3p", "players": 3, "bots": "random", "moves": "exchanges"},
         {"label": "random 4p", "players": 4, "bots": "random", "moves": "exchanges"},
+        # the three/four-player search (default iters=128: 128 play-outs per exchange it
+        # chooses); slow, so 60 and 40 games a measurement
+        {"label": "search 3p (1 seat)", "players": 3, "bots": "search,greedy,greedy",
+         "moves": "exchanges", "games": 60},
+        {"label": "search 4p (team 0+2)", "players": 4, "bots": "search,greedy,search,greedy",
+         "moves": "exchanges", "games": 40},
     ),
 )

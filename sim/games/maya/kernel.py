@@ -18,7 +18,8 @@ from .state import (  # noqa: F401
     EV_DECLARE, EV_PLAY_ON, CH, SUB_BOARD, SUB_START, WIN, NEG, MAXM, DEPTH_MAX,
     X_MOVES, X_REP, X_TIES, X_VALS, X_S1, X_S2, X_BEFORE, X_DP, X_PC, X_USED, X_ALLOWED,
     X_COL, X_REM, X_CARDS, X_CP, X_SCORE, X_EMASK, X_NMV, X_IDX, X_AL, X_BE, X_BV, X_SS,
-    X_MV, N_SCRATCH, scratch_width, new_scratch, nib, cut_mask, clear_state,
+    X_MV, X_DEAL, X_CAND, X_CSUM, X_HVAL, X_PLAY, X_ROOT, N_SCRATCH, scratch_width,
+    new_scratch, nib, cut_mask, clear_state,
     refresh_cuts, board_key
 )
 from .setup import (  # noqa: F401
@@ -39,10 +40,14 @@ from .bots.random import (  # noqa: F401
 )
 from .bots.greedy import (  # noqa: F401
     draw_tie, eval2, leaf2, best_reply_value, greedy2, start_choice_value, greedy_start,
-    wants_to_declare, task_value, task_step_value, greedy_task
+    wants_to_declare, task_value, task_step_value, task_pick, greedy_task
 )
 from .bots.search import (  # noqa: F401
-    shuffle_root, search2, lookahead_task
+    shuffle_root, search2
+)
+from .bots.mcts import (  # noqa: F401
+    sample_deal, side_value, rollout, play_out, order_desc, candidates, search_task,
+    search_declare
 )
 from .play import (  # noqa: F401
     start_choice, place_start, set_up, declares, choose_exchange, play_turns, play_game,
@@ -66,7 +71,8 @@ __all__ = [
     'SUB_START', 'WIN', 'NEG', 'MAXM', 'DEPTH_MAX', 'X_MOVES', 'X_REP', 'X_TIES',
     'X_VALS', 'X_S1', 'X_S2', 'X_BEFORE', 'X_DP', 'X_PC', 'X_USED', 'X_ALLOWED',
     'X_COL', 'X_REM', 'X_CARDS', 'X_CP', 'X_SCORE', 'X_EMASK', 'X_NMV', 'X_IDX', 'X_AL',
-    'X_BE', 'X_BV', 'X_SS', 'X_MV', 'N_SCRATCH', 'scratch_width', 'new_scratch', 'nib',
+    'X_BE', 'X_BV', 'X_SS', 'X_MV', 'X_DEAL', 'X_CAND', 'X_CSUM', 'X_HVAL', 'X_PLAY',
+    'X_ROOT', 'N_SCRATCH', 'scratch_width', 'new_scratch', 'nib',
     'cut_mask', 'clear_state', 'refresh_cuts', 'board_key', 'seed_game',
     'count_assignments', 'sample_assignment', 'sample_row_by_rejection', 'cycle_code',
     'uniform_row', 'setup_uniform', 'level_completable', 'join_chances',
@@ -76,7 +82,9 @@ __all__ = [
     'can_declare', 'final_scores_tasks', 'final_scores', 'random_move',
     'random_declare', 'random_pair', 'draw_tie', 'eval2', 'leaf2', 'best_reply_value',
     'greedy2', 'start_choice_value', 'greedy_start', 'wants_to_declare', 'task_value',
-    'task_step_value', 'greedy_task', 'shuffle_root', 'search2', 'lookahead_task',
+    'task_step_value', 'task_pick', 'greedy_task', 'shuffle_root', 'search2',
+    'sample_deal', 'side_value', 'rollout', 'play_out', 'order_desc', 'candidates',
+    'search_task', 'search_declare',
     'start_choice', 'place_start', 'set_up', 'declares', 'choose_exchange',
     'play_turns', 'play_game', 'run_games'
 ]

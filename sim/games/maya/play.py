@@ -14,11 +14,12 @@ from ...record import rec, rec_snapshot, recording
 from ...rng import SETUP, game_base, open_substream, rand_int
 from .bots.greedy import greedy2, greedy_start, greedy_task, wants_to_declare
 from .bots.random import random_declare, random_move, random_pair
-from .bots.search import lookahead_task, search2
+from .bots.mcts import search_declare, search_task
+from .bots.search import search2
 from .exchange import apply_exchange, check_invariants, edge_masks, gen_moves
 from .scoring import can_declare, final_scores
 from .setup import deal_tasks, record_board, seed_game, setup_turns, setup_uniform
-from .state import (BOT_GREEDY, BOT_RANDOM, CH, CUT, END_DECLARED, END_HORIZON, EV_DEAL,
+from .state import (BOT_GREEDY, BOT_RANDOM, BOT_SEARCH, CH, CUT, END_DECLARED, END_HORIZON, EV_DEAL,
                     EV_DECLARE, EV_EXCHANGE, EV_PLAY_ON, EV_START,
                     END_NO_EXCHANGE, FIRST_ROTATE, HRESULT_DRAW, MA, MB, NMAX, R_BONUS,
                     R_CENTRE, R_CHECK, R_E, R_EA, R_EB, R_FIRST, R_HORIZON, R_HRESULT, R_L,
@@ -98,11 +99,14 @@ def set_up(g, seed, R, bot_ids, st, rs, X, keys, tally, buf):
 
 
 @helper
-def declares(st, R, p, b, bonus, when, X, rs, buf):
+def declares(st, R, p, b, bonus, when, ex, bot_par, X, rs, buf):
     """Three/four players: seat p (bot b), which may declare the end (``can_declare``;
-    ``when``: 0 before its exchange, 1 after), does; records the decision."""
+    ``when``: 0 before its exchange, 1 after; ``ex`` exchanges made), does; records the
+    decision."""
     if b == BOT_RANDOM:
         dec = random_declare(p, rs)
+    elif b == BOT_SEARCH:
+        dec = search_declare(st, R, p, bonus, when, bot_par[p], ex, X, rs)
     else:
         dec = wants_to_declare(st, R, X[X_CARDS], p, bonus, X[X_CP])
     rec(buf, EV_DECLARE if dec else EV_PLAY_ON, p, bonus if dec else when, 0, 0, 0, 0, 0)
@@ -110,16 +114,17 @@ def declares(st, R, p, b, bonus, when, X, rs, buf):
 
 
 @helper
-def choose_exchange(st, R, p, b, nm, bot_par, X, rs):
+def choose_exchange(st, R, p, b, nm, ex, bot_par, X, rs):
     """The exchange bot b (greedy or search) chooses for seat p among the nm legal ones
-    in ``X[X_MOVES]`` (the random bot's choice is made in ``play_turns``)."""
+    in ``X[X_MOVES]`` after ``ex`` exchanges (the random bot's choice is made in
+    ``play_turns``)."""
     if R[R_P] == 2:
         if b == BOT_GREEDY:
             return greedy2(st, R, p, nm, X, rs)
         return search2(st, R, p, np.int64(bot_par[p, 0]), X, rs)
     if b == BOT_GREEDY:
         return greedy_task(st, R, p, nm, X, rs)
-    return lookahead_task(st, R, p, nm, X, rs)
+    return search_task(st, R, p, nm, bot_par[p], ex, X, rs)
 
 
 @helper
@@ -143,13 +148,14 @@ def play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps):
             return ex, END_NO_EXCHANGE
         if ex >= R[R_HORIZON]:
             return ex, END_HORIZON
-        if P > 2 and can_declare(st, R, cards, p) and declares(st, R, p, b, 0, 0, X, rs, buf):
+        if (P > 2 and can_declare(st, R, cards, p)
+                and declares(st, R, p, b, 0, 0, ex, bot_par, X, rs, buf)):
             tally[T_DECL] = p
             return ex, END_DECLARED
         if b == BOT_RANDOM:
             m = random_move(R, p, nm, X, rs)
         else:
-            m = choose_exchange(st, R, p, b, nm, bot_par, X, rs)
+            m = choose_exchange(st, R, p, b, nm, ex, bot_par, X, rs)
         if check:
             copy_into(X[X_BEFORE, :SZ], st)
         centre_open = st[CUT + ctr] != 0
@@ -164,7 +170,7 @@ def play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps):
             tally[T_VIOL] += check_invariants(st, R, X[X_BEFORE, :SZ])
         if P > 2 and can_declare(st, R, cards, p):
             bonus = R[R_BONUS] if (centre_open and st[CUT + ctr] == 0) else 0
-            if declares(st, R, p, b, bonus, 1, X, rs, buf):
+            if declares(st, R, p, b, bonus, 1, ex, bot_par, X, rs, buf):
                 tally[T_DECL] = p
                 tally[T_BONUS + p] = bonus
                 return ex, END_DECLARED

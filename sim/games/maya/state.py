@@ -161,7 +161,14 @@ DEPTH_MAX = 8   # the search's deepest ply
  X_SS,         # search: the state at ply 0 (rows X_SS .. X_SS + DEPTH_MAX, first SZ)
  ) = range(23)
 X_MV = X_SS + DEPTH_MAX + 1    # search: the move list at ply 0 (rows X_MV .. X_MV + DEPTH_MAX)
-N_SCRATCH = X_MV + DEPTH_MAX + 1
+# three/four-player search (bots/mcts.py)
+X_DEAL = X_MV + DEPTH_MAX + 1  # a sampled deal: the searching seat's cards, the others drawn
+X_CAND = X_DEAL + 1            # the candidate exchanges
+X_CSUM = X_CAND + 1            # their play-outs' summed values
+X_HVAL = X_CSUM + 1            # their task values (pruning), then halving's order
+X_PLAY = X_HVAL + 1            # a play-out's state (first SZ values)
+X_ROOT = X_PLAY + 1            # the state the search starts from (first SZ values)
+N_SCRATCH = X_ROOT + 1
 
 
 def scratch_width(n):

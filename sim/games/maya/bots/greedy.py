@@ -219,10 +219,10 @@ def task_value(st, R, cards, p, cp):
 
 
 @helper
-def task_step_value(st, R, p, m, s, X, centre_open):
+def task_step_value(st, R, cards, p, m, s, X, centre_open):
     """task_value after exchange m (into ``s``), counting the centre bonus when the move
-    completes the centre tower and lets seat p declare."""
-    cards = X[X_CARDS]
+    completes the centre tower and lets seat p declare (task cards ``cards``: the real
+    deal, or the search's sampled one)."""
     copy_into(s, st)
     apply_exchange(s, R, m, p)
     v = task_value(s, R, cards, p, X[X_CP])
@@ -232,9 +232,11 @@ def task_step_value(st, R, p, m, s, X, centre_open):
 
 
 @helper
-def greedy_task(st, R, p, nm, X, rs):
-    """Task bots' exchange: the best task_value after the move, counting the centre bonus
-    when the move completes the centre tower and lets it declare; ties: one uniform draw."""
+def task_pick(st, R, cards, p, nm, X, rs, slot):
+    """Task bots' exchange for seat p with task cards ``cards`` among the nm moves in
+    ``X[X_MOVES]``: the best task_value after the move, counting the centre bonus when the
+    move completes the centre tower and lets it declare; ties: one uniform draw on the
+    stream of seat ``slot`` (p itself; the searching seat in the search's play-outs)."""
     moves = X[X_MOVES]
     ties = X[X_TIES]
     s1 = X[X_S1, :SZ]
@@ -242,11 +244,17 @@ def greedy_task(st, R, p, nm, X, rs):
     best = NEG
     nt = 0
     for k in range(nm):
-        v = task_step_value(st, R, p, moves[k], s1, X, centre_open)
+        v = task_step_value(st, R, cards, p, moves[k], s1, X, centre_open)
         if v > best:
             best = v
             nt = 0
         if v == best:
             ties[nt] = k
             nt += 1
-    return moves[draw_tie(ties, nt, rs, p)]
+    return moves[draw_tie(ties, nt, rs, slot)]
+
+
+@helper
+def greedy_task(st, R, p, nm, X, rs):
+    """Task bots' exchange (``task_pick`` with the seat's own cards and stream)."""
+    return task_pick(st, R, X[X_CARDS], p, nm, X, rs, p)

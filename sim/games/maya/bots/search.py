@@ -1,16 +1,15 @@
-"""The search bot.  Two players: alpha-beta (negamax) over exchanges to a fixed depth,
-leaves valued by the greedy bot's ``leaf2``, root moves shuffled on its own stream so
-that equal best moves are equally likely.  Three/four players: the task bot with a
-look-ahead of a second own exchange (depth not used); ties by a uniform draw."""
+"""The search bot with two players: alpha-beta (negamax) over exchanges to a fixed
+depth, leaves valued by the greedy bot's ``leaf2``, root moves shuffled on its own stream
+so that equal best moves are equally likely.  Three/four players: ``mcts.py``."""
 from __future__ import annotations
 
 from ....jit import copy_into, helper
 from ....rng import rand_int
 from ..exchange import apply_exchange, gen_moves
 from ..scoring import result2
-from ..state import (CUT, MA, MB, NEG, R_CENTRE, R_N, SZ, X_AL, X_BE, X_BV, X_CARDS, X_CP, X_IDX,
-                     X_MOVES, X_MV, X_NMV, X_REP, X_S1, X_S2, X_SS, X_TIES)
-from .greedy import draw_tie, leaf2, task_step_value, task_value
+from ..state import (NEG, R_N, SZ, X_AL, X_BE, X_BV, X_IDX,
+                     X_MV, X_NMV, X_SS)
+from .greedy import leaf2
 
 
 @helper
@@ -86,38 +85,3 @@ def search2(st, R, p, depth, X, rs):
         if val > al[ply]:
             al[ply] = val
     return bestmove
-
-
-@helper
-def lookahead_task(st, R, p, nm, X, rs):
-    """Search bot with three/four players: each exchange is worth twice its task_value
-    plus the best task_value of a second own exchange from there (the others assumed to
-    leave the board alone, the Monolith gone); ties: one uniform draw."""
-    ctr = R[R_CENTRE]
-    moves = X[X_MOVES]
-    ties = X[X_TIES]
-    rep = X[X_REP]
-    s1 = X[X_S1, :SZ]
-    s2 = X[X_S2, :SZ]
-    centre_open = st[CUT + ctr] != 0
-    best = NEG
-    nt = 0
-    for k in range(nm):
-        v = 2 * task_step_value(st, R, p, moves[k], s1, X, centre_open)
-        s1[MA] = -1
-        s1[MB] = -1
-        nr = gen_moves(s1, R, rep)
-        open2 = s1[CUT + ctr] != 0
-        b2 = task_value(s1, R, X[X_CARDS], p, X[X_CP])
-        for r in range(nr):
-            w = task_step_value(s1, R, p, rep[r], s2, X, open2)
-            if w > b2:
-                b2 = w
-        v += b2
-        if v > best:
-            best = v
-            nt = 0
-        if v == best:
-            ties[nt] = k
-            nt += 1
-    return moves[draw_tie(ties, nt, rs, p)]

@@ -1,0 +1,251 @@
+"""The search bot with three/four players: flat Monte Carlo search over the legal
+exchanges, determinized.
+
+A seat sees the board and its own two task cards; the other seats' cards (and, with
+three players, the two left face down) are hidden.  Every play-out first draws a deal
+(``sample_deal``): the searching seat's own cards, and the colours it has not seen
+(every colour but its own two and the centre's, face up) shuffled on its own stream and
+dealt to the other seats.  The play-out then makes the candidate exchange and lets the
+task bot (``task_pick``, ``wants_to_declare``, with the sampled cards) play every seat
+for at most ``playout`` exchanges, or to the end; it is worth the task-point margin of
+the searching seat's side over the best other side (four players: partnerships), plus
+``LEAD`` for leading alone (minus for trailing), with the drawn cards (``side_value``).
+
+The candidates are the legal exchanges shuffled on the seat's stream and ordered by
+the task bot's value, the best ``width`` kept; sequential halving spends ``iters``
+play-outs on them: each round gives every surviving candidate the same number of
+play-outs and keeps the better half.  Within a round all candidates see the same
+samples (common random numbers): sample j draws one 64-bit seed from the seat's stream
+and every candidate's play-out j restarts the stream there, so they share the deal and
+every tie draw until they part.  Equal sums keep the task bot's order (then the shuffle).
+
+The end: when the seat may declare, ``search_declare`` compares, over ``iters`` drawn
+deals, the margin of ending now with the margin of a play-out that plays on.
+
+Everything is drawn from the seat's own stream (``rs[1 + p]``), which the search leaves
+advanced: the results depend on the seed, the game and the settings alone.  Play-outs
+run the task bot only, never this module (numba compiles no call cycles).
+"""
+from __future__ import annotations
+
+from ....jit import copy_into, helper
+from ....rng import next_u64, rand_int
+from ..exchange import apply_exchange, gen_moves
+from ..scoring import can_declare, colour_points
+from ..state import (CUT, HRESULT_DRAW, NEG, R_BONUS, R_CENTRE, R_HORIZON, R_HRESULT, R_L, R_N,
+                     R_P, R_PTS, SZ, TW, X_CAND, X_CARDS, X_CP, X_CSUM, X_DEAL, X_HVAL,
+                     X_MOVES, X_PLAY, X_ROOT, X_S1)
+from .greedy import task_pick, task_step_value, wants_to_declare
+
+LEAD = 10        # a play-out's value for leading alone (trailing: -LEAD), on top of the margin
+UNSEEN = 16      # X[X_DEAL, UNSEEN:]: the unseen colours while they are shuffled
+
+
+@helper
+def sample_deal(st, R, p, X, rs):
+    """X[X_DEAL]: a deal seat p cannot tell from the real one: its own two cards, the
+    colours it has not seen shuffled (Fisher-Yates on its stream) and dealt two per other
+    seat in seat order (three players: the last two stay face down)."""
+    n = R[R_N]
+    cards = X[X_CARDS]
+    deal = X[X_DEAL]
+    c1 = cards[2 * p]
+    c2 = cards[2 * p + 1]
+    centre_colour = st[TW + R[R_CENTRE]] & 15
+    u = 0
+    for c in range(n):
+        if c != c1 and c != c2 and c != centre_colour:
+            deal[UNSEEN + u] = c
+            u += 1
+    for i in range(u - 1, 0, -1):
+        j = rand_int(rs, 1 + p, i + 1)
+        tmp = deal[UNSEEN + i]
+        deal[UNSEEN + i] = deal[UNSEEN + j]
+        deal[UNSEEN + j] = tmp
+    k = 0
+    for s in range(R[R_P]):
+        if s == p:
+            deal[2 * s] = c1
+            deal[2 * s + 1] = c2
+        else:
+            deal[2 * s] = deal[UNSEEN + k]
+            deal[2 * s + 1] = deal[UNSEEN + k + 1]
+            k += 2
+
+
+@helper
+def side_value(st, R, cards, p, bseat, bonus, cp):
+    """Seat p's side's task points (with the bonus to ``bseat``) minus the best other
+    side's, plus LEAD if it leads alone, minus LEAD if it trails."""
+    P = R[R_P]
+    colour_points(st, R[R_N], R[R_L], R[R_PTS:], cp)
+    own = 0
+    other = NEG
+    for side in range(2 if P == 4 else P):
+        v = 0
+        for s in range(P):
+            if (s % 2 if P == 4 else s) == side:
+                v += cp[cards[2 * s]] + cp[cards[2 * s + 1]] + (bonus if s == bseat else 0)
+        if side == (p % 2 if P == 4 else p):
+            own = v
+        elif v > other:
+            other = v
+    d = own - other
+    if d > 0:
+        return d + LEAD
+    if d < 0:
+        return d - LEAD
+    return 0
+
+
+@helper
+def rollout(s, R, cards, p, q, ex, steps, skip, X, rs):
+    """Play on from state ``s`` (changed), seat q to move after ``ex`` exchanges, with
+    deal ``cards``: the task bot for every seat (its ties on seat p's stream) for at most
+    ``steps`` exchanges, or to the end; ``skip``: q does not consider declaring before
+    its first exchange (it has just chosen to play on).  Returns ``side_value`` for p."""
+    P = R[R_P]
+    ctr = R[R_CENTRE]
+    cp = X[X_CP]
+    moves = X[X_MOVES]
+    bseat = -1
+    bonus = 0
+    for _ in range(steps):
+        nm = gen_moves(s, R, moves)
+        if nm == 0:
+            break
+        if ex >= R[R_HORIZON]:
+            if R[R_HRESULT] == HRESULT_DRAW:
+                return 0
+            break
+        if not skip and can_declare(s, R, cards, q) and wants_to_declare(s, R, cards, q, 0, cp):
+            break
+        skip = False
+        m = task_pick(s, R, cards, q, nm, X, rs, p)
+        centre_open = s[CUT + ctr] != 0
+        apply_exchange(s, R, m, q)
+        ex += 1
+        if can_declare(s, R, cards, q):
+            b = R[R_BONUS] if (centre_open and s[CUT + ctr] == 0) else 0
+            if wants_to_declare(s, R, cards, q, b, cp):
+                bseat = q
+                bonus = b
+                break
+        q = (q + 1) % P
+    return side_value(s, R, cards, p, bseat, bonus, cp)
+
+
+@helper
+def play_out(R, p, m, ex, steps, X, rs):
+    """One play-out of seat p's exchange m from the state in ``X[X_ROOT]``: a fresh deal,
+    the exchange, p's declaration as the task bot would make it, then ``rollout``."""
+    s = X[X_PLAY, :SZ]
+    copy_into(s, X[X_ROOT, :SZ])
+    sample_deal(s, R, p, X, rs)
+    deal = X[X_DEAL]
+    ctr = R[R_CENTRE]
+    centre_open = s[CUT + ctr] != 0
+    apply_exchange(s, R, m, p)
+    if can_declare(s, R, deal, p):
+        b = R[R_BONUS] if (centre_open and s[CUT + ctr] == 0) else 0
+        if wants_to_declare(s, R, deal, p, b, X[X_CP]):
+            return side_value(s, R, deal, p, p, b, X[X_CP])
+    return rollout(s, R, deal, p, (p + 1) % R[R_P], ex + 1, steps, False, X, rs)
+
+
+@helper
+def order_desc(cand, val, k):
+    """Sort the first k candidates by value, highest first, keeping the order of equals
+    (insertion sort: k is small)."""
+    for i in range(1, k):
+        m = cand[i]
+        v = val[i]
+        j = i - 1
+        while j >= 0 and val[j] < v:
+            cand[j + 1] = cand[j]
+            val[j + 1] = val[j]
+            j -= 1
+        cand[j + 1] = m
+        val[j + 1] = v
+
+
+@helper
+def candidates(st, R, p, nm, width, X, rs):
+    """The nm legal moves of ``X[X_MOVES]`` into ``X[X_CAND]``, shuffled on seat p's
+    stream, then ordered by the task bot's value (equals keep the shuffled order);
+    returns how many are kept (at most ``width``)."""
+    moves = X[X_MOVES]
+    cand = X[X_CAND]
+    hv = X[X_HVAL]
+    for k in range(nm):
+        cand[k] = moves[k]
+    for i in range(nm - 1, 0, -1):
+        j = rand_int(rs, 1 + p, i + 1)
+        tmp = cand[i]
+        cand[i] = cand[j]
+        cand[j] = tmp
+    centre_open = st[CUT + R[R_CENTRE]] != 0
+    s1 = X[X_S1, :SZ]
+    for k in range(nm):
+        hv[k] = task_step_value(st, R, X[X_CARDS], p, cand[k], s1, X, centre_open)
+    order_desc(cand, hv, nm)
+    return min(nm, max(1, width))
+
+
+@helper
+def search_task(st, R, p, nm, par, ex, X, rs):
+    """The search bot's exchange for seat p (three/four players) among the nm legal ones
+    in ``X[X_MOVES]``; ``par``: its settings (depth, iters, width, playout); ``ex``:
+    exchanges made so far (the horizon)."""
+    iters = int(par[1])
+    steps = int(par[3])
+    k = candidates(st, R, p, nm, int(par[2]), X, rs)
+    cand = X[X_CAND]
+    if k == 1 or iters < 1:
+        return cand[0]
+    copy_into(X[X_ROOT, :SZ], st)
+    sums = X[X_CSUM]
+    for i in range(k):
+        sums[i] = 0
+    rounds = 0
+    a = 1
+    while a < k:
+        a *= 2
+        rounds += 1
+    alive = k
+    while alive > 1:
+        per = max(1, iters // (alive * rounds))
+        for _ in range(per):
+            seed = next_u64(rs, 1 + p)
+            keep = rs[1 + p]
+            for i in range(alive):
+                rs[1 + p] = seed
+                sums[i] += play_out(R, p, cand[i], ex, steps, X, rs)
+            rs[1 + p] = keep
+        order_desc(cand, sums, alive)
+        alive = (alive + 1) // 2
+    return cand[0]
+
+
+@helper
+def search_declare(st, R, p, bonus, when, par, ex, X, rs):
+    """Seat p, which may declare (``when``: 0 before its exchange, 1 after; ``bonus``
+    the centre bonus it would take): over ``iters`` drawn deals, the margin of ending now
+    against a play-out that plays on (before its exchange: p moves first, without
+    declaring); declares when ending sums at least as much (equal sums: one draw)."""
+    iters = max(1, int(par[1]))
+    steps = int(par[3])
+    deal = X[X_DEAL]
+    s = X[X_PLAY, :SZ]
+    d = 0
+    for _ in range(iters):
+        sample_deal(st, R, p, X, rs)
+        d += side_value(st, R, deal, p, p, bonus, X[X_CP])
+        copy_into(s, st)
+        if when == 0:
+            d -= rollout(s, R, deal, p, p, ex, steps, True, X, rs)
+        else:
+            d -= rollout(s, R, deal, p, (p + 1) % R[R_P], ex, steps, False, X, rs)
+    if d == 0:
+        return rand_int(rs, 1 + p, 2) == 1
+    return d > 0
