@@ -143,7 +143,8 @@ def skill_ladder(game_name: str, ladder: list[str], games, players=None, seed=1,
                             int(seed), {}, True)
     bt, unbounded, _ = skill_ratings(wins, played, ladder)
     r = np.asarray(bt["ratings"], np.float64)
-    base = r[0] if r[0] == r[0] else 0.0
+    finite = np.flatnonzero(np.isfinite(r))
+    base = r[finite[0]] if len(finite) else 0.0  # the weakest rung with a rating at 0
     return LadderResult(game, p, rungs, r - base, np.asarray(bt["lo"]) - base,
                         np.asarray(bt["hi"]) - base, pairs, dict(rules or {}), int(seed),
                         unbounded, partial)
@@ -183,13 +184,14 @@ def verdict(res: LadderResult) -> list[str]:
     if a.length == a.length and b.length == b.length:
         out.append(f"Games last {a.length:.1f} {res.game.length_unit} at the weakest rung and "
                    f"{b.length:.1f} at the strongest.")
-    order = np.argsort(res.elo)
-    if list(order) != list(range(len(res.rungs))):
+    rated = res.elo[np.isfinite(res.elo)]
+    if np.any(np.diff(rated) < 0):
         out.append("The rungs are not in order of strength (see the Elo column): a higher rung "
                    "lost to the one below it.")
     if res.unbounded:
-        out.append("Some rungs have no finite rating (never won, or won every game, against "
-                   "their neighbours): " + ", ".join(res.rungs[i].bot for i in res.unbounded) + ".")
+        out.append("Some rungs have no finite rating against their neighbours: "
+                   + ", ".join(f"{res.rungs[i].bot} ({why})" for i, why in sorted(res.unbounded.items()))
+                   + "; the Elo scale starts at the weakest rung that has one.")
     return out
 
 

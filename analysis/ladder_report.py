@@ -17,7 +17,7 @@ from .pages import CSS, SELF_CHECK, Markup, render, write_page  # noqa: E402
 METHOD = ("Each rung plays {n:,} games with every seat the same bot; each pair of neighbouring "
           "rungs plays {n:,} games per seating (the lower rung on each side in turn) on the same "
           "master seed. Ratings: a Bradley-Terry fit of the neighbours' games on the Elo scale, "
-          "the weakest rung at 0 (a game without a winner counts half; with more than two sides "
+          "the weakest rated rung at 0 (a game without a winner counts half; with more than two sides "
           "a seating's score is 1/2 + 1/2 (a - b) / (a + b) from the lower rung's side win rate a "
           "and the other sides' mean b). Shares: 95% Wilson intervals; the trend: the strongest "
           "rung's first-side score minus the weakest's, with a 95% normal interval. The first "
@@ -27,7 +27,7 @@ METHOD = ("Each rung plays {n:,} games with every seat the same bot; each pair o
 def _x(res: LadderResult):
     """Elo where every rung has one, else the rung's position."""
     if np.all(np.isfinite(res.elo)):
-        return np.asarray(res.elo), "playing strength (Elo, weakest rung 0)"
+        return np.asarray(res.elo), "playing strength (Elo, weakest rated rung 0)"
     return np.arange(len(res.rungs), dtype=float), "rung (weakest first)"
 
 

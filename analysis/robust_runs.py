@@ -196,7 +196,7 @@ def build_conditions(game: Game, players: int, base_rules: dict, base_bots: list
     P = players
     # bots: each one with all seats equal, the strongest against each other one
     strength = []
-    for spec in game.bot_strength():
+    for spec in game.bot_strength(P):
         try:
             label = game.choose_bots(spec, P)[0].label
         except UsageError as e:

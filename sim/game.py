@@ -142,6 +142,9 @@ class Game:
     # plays against each other one in every seating.  Empty: the default bot first, then
     # the others in declaration order.
     strength: tuple = ()
+    # ... per player count where it differs ({3: (...), 4: (...)}: a search bot at a smaller
+    # budget where the default one would make `sim robust` take hours)
+    strength_players: dict = field(default_factory=dict)
     # playing strength, weakest first (bot specs): the game's ladder for `sim skill --ladder`
     # and for what run reports say about the strength their figures were measured at.
     # Empty: the reverse of ``strength``.
@@ -152,8 +155,10 @@ class Game:
     setup_randomness: tuple = ()
 
     # ------------------------------------------------------------- helpers
-    def bot_strength(self) -> tuple:
+    def bot_strength(self, players: int | None = None) -> tuple:
         """The bots `sim robust` tries, strongest first (see ``strength``)."""
+        if players in self.strength_players:
+            return tuple(self.strength_players[players])
         if self.strength:
             return tuple(self.strength)
         names = [b.name for b in self.bots]

@@ -143,3 +143,15 @@ def test_reports_say_at_which_strength_they_were_measured():
     assert "the strongest bot here, search, is the top" in mixed
     off = strength_sentence({"game": "batam", "bots": ["miser"] * 4})
     assert "not on batam's ladder" in off
+
+
+def test_a_rung_that_never_wins_has_no_rating_and_the_scale_starts_above_it():
+    """Random Batam never beats the heuristic (its games run to the horizon): it has no
+    finite rating, the next rung is the scale's 0, and the order check ignores it.  (With
+    two players the heuristic's styles tie the heuristic exactly: dice and seat decide.)"""
+    res = skill_ladder("batam", ["random", "heuristic", "search:iters=40"], 100, players=2, seed=4,
+                       jobs=1)
+    assert res.unbounded.get(0) == "never won"
+    assert np.isnan(res.elo[0]) and res.elo[1] == 0.0 and res.elo[2] > 0
+    text = " ".join(verdict(res))
+    assert "random (never won)" in text and "not in order" not in text

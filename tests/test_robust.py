@@ -365,6 +365,11 @@ def test_every_game_declares_its_bot_strength(name):
     labels = [g.choose_bots(b, g.default_players)[0].label for b in g.strength]
     assert len(set(labels)) == len(labels)
     assert g.default_bots[0] in labels
+    for players in g.players:  # per player count where declared (a cheaper search budget)
+        per = [g.choose_bots(b, players)[0].label for b in g.bot_strength(players)]
+        assert len(set(per)) == len(per) >= 2
+    if name == "maya":
+        assert g.bot_strength(3)[0] == "search:iters=16" and g.bot_strength(2)[0] == "search"
     params = {p.name: p for p in g.params}
     for s in g.setup_randomness:
         if s in params:
