@@ -153,7 +153,10 @@ def skill_ladder(game_name: str, ladder: list[str], games, players=None, seed=1,
 def edge_trend(res: LadderResult) -> tuple[float, float, float]:
     """The first side's score at the strongest rung minus at the weakest, with a 95% normal
     interval (independent samples)."""
-    a, b = res.rungs[0], res.rungs[-1]
+    return _trend(res.rungs[0], res.rungs[-1])
+
+
+def _trend(a: "Rung", b: "Rung") -> tuple[float, float, float]:
     d = b.first_share - a.first_share
     se = math.sqrt(a.first_share * (1 - a.first_share) / max(a.n, 1)
                    + b.first_share * (1 - b.first_share) / max(b.n, 1))
@@ -181,6 +184,15 @@ def verdict(res: LadderResult) -> list[str]:
                    + _edge_words(a, b, fair) + ".")
     else:
         out.append(f"The first side's edge does not move measurably with playing strength: {pts}.")
+    if len(res.rungs) >= 3:  # between good players: the two strongest rungs
+        c = res.rungs[-2]
+        d2, lo2, hi2 = _trend(c, b)
+        what = (f"{'rises' if d2 > 0 else 'falls'} by {100 * abs(d2):.1f} points [{100 * lo2:+.1f}, "
+                f"{100 * hi2:+.1f}]; " + _edge_words(c, b, fair) if lo2 > 0 or hi2 < 0
+                else f"does not move measurably ({100 * d2:+.1f} points [{100 * lo2:+.1f}, "
+                     f"{100 * hi2:+.1f}])")
+        out.append(f"Between the two strongest rungs ({c.bot} {100 * c.first_share:.1f}%, {b.bot} "
+                   f"{100 * b.first_share:.1f}%) the first side's score {what}.")
     if a.length == a.length and b.length == b.length:
         out.append(f"Games last {a.length:.1f} {res.game.length_unit} at the weakest rung and "
                    f"{b.length:.1f} at the strongest.")

@@ -155,3 +155,15 @@ def test_a_rung_that_never_wins_has_no_rating_and_the_scale_starts_above_it():
     assert np.isnan(res.elo[0]) and res.elo[1] == 0.0 and res.elo[2] > 0
     text = " ".join(verdict(res))
     assert "random (never won)" in text and "not in order" not in text
+
+
+def test_three_rungs_also_compare_the_two_strongest():
+    res = _fake(0.50, 0.40)
+    mid = Rung("greedy", 10_000, 0.62, 0.61, 0.63, [0.62, 0.38], [0.61, 0.37], [0.63, 0.39],
+               0.0, 0.0, 60.0, 5.0)
+    res.rungs.insert(1, mid)
+    res.elo = np.array([0.0, 150.0, 300.0])
+    text = verdict(res)
+    top = [s for s in text if s.startswith("Between the two strongest rungs")]
+    assert top and "greedy 62.0%" in top[0] and "falls by 22.0 points" in top[0]
+    assert "changes sides" in top[0]
