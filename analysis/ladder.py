@@ -218,9 +218,9 @@ def _edge_words(a: Rung, b: Rung, fair: float) -> str:
     if sa == 0 and sb == 0:
         return "neither end differs measurably from the fair share"
     if sa == 0:
-        return "an edge appears with strength (none measurable among the weakest bots)"
+        return f"an edge appears with strength (none measurable with {a.bot} in every seat)"
     if sb == 0:
-        return "the edge vanishes with strength (none measurable among the strongest bots)"
+        return f"the edge vanishes with strength (none measurable with {b.bot} in every seat)"
     if sa != sb:
         return "the edge changes sides"
     return "the edge grows" if abs(b.first_share - fair) > abs(a.first_share - fair) else "the edge shrinks"
