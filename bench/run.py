@@ -39,7 +39,7 @@ def _kernel_rate(game, cfg, count, seed=1):
     ctx = game.prepare(rules, players)
     ids, par = game.bot_arrays(game.choose_bots(cfg.get("bots"), players))
     game.run_chunk(ctx, players, seed, 0, 0, ids, par)  # compile / load cache
-    game.run_chunk(ctx, players, seed, 0, min(count, 200), ids, par)
+    game.run_chunk(ctx, players, seed, 0, min(count, cfg.get("warm_games", 200)), ids, par)
     best = None
     for _ in range(2):
         t = time.perf_counter()
@@ -47,12 +47,18 @@ def _kernel_rate(game, cfg, count, seed=1):
         dt = time.perf_counter() - t
         best = dt if best is None or dt < best else best
     moves = int(np.asarray(out[cfg["moves"]]).sum()) if cfg.get("moves") else None
+    if cfg.get("iters_per"):
+        # a search bot's iterations: (its seat's column, e.g. its turns) x iterations each
+        col, seat, iters = cfg["iters_per"]
+        _kernel_rate.iters_per_s = int(np.asarray(out[col])[:, seat].sum()) * iters / best
     return count / best, (moves / best if moves is not None else None), best
 
 
 def _size_for(game, cfg, seconds):
-    rate, _, _ = _kernel_rate(game, cfg, 500)
-    return int(max(1000, min(cfg.get("games", 10**7), rate * seconds)))
+    """Games for one measurement: about ``seconds`` of play, at least 1000 (a slow
+    configuration, e.g. a search bot, names its own ``probe_games`` and ``min_games``)."""
+    rate, _, _ = _kernel_rate(game, cfg, cfg.get("probe_games", 500))
+    return int(max(cfg.get("min_games", 1000), min(cfg.get("games", 10**7), rate * seconds)))
 
 
 def _parallel_rate(game, cfg, count, jobs):
@@ -161,7 +167,8 @@ def main(argv=None):
         with open(path, "a") as f:
             f.write(json.dumps(rec) + "\n")
         shown = {k: v for k, v in rec.items() if k in ("game", "config", "impl", "cores", "games_per_s",
-                                                       "moves_per_s", "ratio", "seconds", "target",
+                                                       "moves_per_s", "iterations_per_s", "ratio",
+                                                       "seconds", "target",
                                                        "cold_s", "warm_s", "peak_rss_mb")}
         print(json.dumps(shown), flush=True)
 
@@ -173,10 +180,13 @@ def main(argv=None):
             g1, m1, _ = _kernel_rate(game, cfg, n)
             base = {"game": name, "game_version": game.version, "config": cfg["label"],
                     "players": cfg.get("players", game.default_players), "bots": cfg.get("bots")}
-            emit({**base, "impl": "numba kernel", "cores": 1, "games": n,
-                  "games_per_s": round(g1), "moves_per_s": round(m1) if m1 else None,
-                  "target": cfg.get("target")})
-            if jobs > 1:
+            rec1 = {**base, "impl": "numba kernel", "cores": 1, "games": n,
+                    "games_per_s": round(g1, 2) if g1 < 100 else round(g1),
+                    "moves_per_s": round(m1) if m1 else None, "target": cfg.get("target")}
+            if cfg.get("iters_per"):
+                rec1["iterations_per_s"] = round(_kernel_rate.iters_per_s)
+            emit(rec1)
+            if jobs > 1 and not cfg.get("one_core"):
                 gj, mj, sec = _parallel_rate(game, cfg, n * jobs, jobs)
                 emit({**base, "impl": "numba kernel", "cores": jobs, "games": n * jobs,
                       "games_per_s": round(gj), "moves_per_s": round(mj) if mj else None,

@@ -130,7 +130,49 @@ BOTS = (
     _style("warlord", 2),
     _style("merchant", 3),
     _style("priest", 4),
+    Bot("search", K.BOT_SEARCH,
+        "determinized Monte Carlo search at each of its turns: candidates are the merchant "
+        "heuristic's move, its best move other than a card, passing, turning a card it has "
+        "not divined and turning each card it has divined; each iteration (UCB1) copies the "
+        "state, deals the cards it has not seen afresh among their places (Prosperous on "
+        "top, ball games and Eclipse where the deck's structure puts them), gives every seat "
+        "and the dice fresh random streams (all drawn from its own stream), plays the "
+        "candidate and then the merchant heuristic in every seat to the end of the game "
+        "(or `horizon` rounds), and scores its share of the win (at a horizon: a logistic "
+        "of its prestige margin, riches bonus included); it plays the best mean.  Every "
+        "other choice (Katun options, defence, distribution) is the merchant's",
+        params=(Param("iters", 40, "iterations (rollouts) per decision", "int", 1, 100000),
+                Param("horizon", 0, "rounds a rollout plays after the current one before it "
+                      "is scored by the prestige margin (0: to the end of the game)", "int",
+                      0, 100),
+                Param("explore", 0.5, "UCB1 exploration constant", "float", 0.0, 10.0),
+                Param("scale", 4.0, "prestige margin giving odds e : 1 at a horizon", "float",
+                      0.1, 100.0),
+                Param("paired", 1, "1: sequential halving, every candidate played from the "
+                      "same sampled worlds (paired); 0: UCB1, a fresh world per iteration",
+                      "int", 0, 1))),
 )
+
+
+def kernel_par(players, bot_ids, bot_par):
+    """The kernel's bot_par: per seat the heuristic weights (a search seat: the merchant's
+    defaults, which it uses for every choice outside its turn), the search parameters
+    (bots/search.py's SP_*), then the rollout policy's weights (the merchant's defaults)."""
+    from .bots import search as SE
+    merchant = next(b for b in BOTS if b.name == "merchant")
+    mw = np.array([float(p.default) for p in merchant.params], np.float64)[:K.NBW]
+    par = np.zeros((players, 2 * K.NBW + SE.NSP), np.float64)
+    ids = np.asarray(bot_ids, np.int64)
+    for q in range(players):
+        if ids[q] == K.BOT_SEARCH:
+            par[q, :len(mw)] = mw
+            w = min(bot_par.shape[1], SE.NSP)
+            par[q, K.NBW:K.NBW + w] = bot_par[q, :w]
+        else:
+            w = min(bot_par.shape[1], K.NBW)
+            par[q, :w] = bot_par[q, :w]
+        par[q, K.NBW + SE.NSP:K.NBW + SE.NSP + len(mw)] = mw
+    return par
 
 KATUN_KEYS = ("prosperous", "favourable", "exceptional", "expedition", "cacao_festival",
               "marriage", "cenote", "ball_game", "eclipse", "drought", "insurrection",
@@ -280,9 +322,7 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
         if count != 1:
             raise ValueError("a recorded run plays one game per call")
         buf, snaps = record
-    par = np.zeros((players, K.NBW), np.float64)
-    w = min(bot_par.shape[1], K.NBW)
-    par[:, :w] = bot_par[:, :w]
+    par = kernel_par(players, bot_ids, bot_par)
     res = P.Results(end_reason=np.empty(count, np.int8), first_player=np.empty(count, np.int8),
                     rounds=np.empty(count, np.int16), turns=np.empty(count, np.int32),
                     ball_games=np.empty(count, np.int8), eclipse_round=np.empty(count, np.int8),
