@@ -2,8 +2,6 @@
 king has not seen, it is reproducible whatever the chunks, and it beats the merchant
 heuristic.  Its legality is checked by the reference engine's replay of recorded games
 (tests/reference/balam_ref.py, REPLAY_CASES)."""
-import math
-
 import numpy as np
 import pytest
 
@@ -47,8 +45,10 @@ def test_decision_does_not_depend_on_the_real_order_of_unseen_cards(players, rul
             assert got[4] == base[4]                            # the bot's stream
             if not (np.array_equal(got[5], base[5]) and np.array_equal(got[6], base[6])):
                 changed += 1
-            # the scramble kept every card, and the seen part of the deck in place
-            assert sorted(got[5]) == sorted(base[5])
+            # the scramble kept every card (it trades the cards below the deck position
+            # and the face-down ones the king did not divine)
+            assert (sorted(list(got[5]) + [c for c in got[6] if c >= 0])
+                    == sorted(list(base[5]) + [c for c in base[6] if c >= 0]))
     assert changed >= 5   # the real order did change (the test has teeth)
 
 
@@ -72,27 +72,20 @@ def test_reproducible_across_chunks(players, bots):
         np.testing.assert_array_equal(whole[name], np.concatenate([p[name] for p in parts]))
 
 
-def _wilson_low(k, n, z=1.96):
-    p = k / n
-    d = 1 + z * z / n
-    c = p + z * z / (2 * n)
-    r = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (c - r) / d
-
-
 def test_search_beats_the_merchant():
-    """Strength regression: ``search:iters=12`` against ``merchant``, 2 players, game
-    pairs on the same seeds in both seatings (120 pairs, 240 games).  At the measured
-    strength (about 70% of the games, see RULES.md) the 95% Wilson lower bound of the
-    search's share stays above 55%; a search no better than the merchant (50%) would
-    need a 1 in 10^4 fluke to reach it (binomial, 240 games: P(X >= 0.59 n) ~ 1e-4), so
-    the bound 55% is a margin noise does not cross."""
+    """Strength regression: a small search (``iters=16``, UCB1, rollouts of two rounds
+    after the current one) against ``merchant``, 2 players, 200 game pairs on the same
+    seeds in both seatings (400 games).  Measured at about 65% (120 games, another seed);
+    the bar, 57.5%, lies halfway between that and an even match: a search no better than
+    the merchant (p = 0.5, sd 0.025 over 400 games) passes it with probability ~0.1%
+    (z = 3.0), a search as strong as measured (sd 0.024) fails it with about the same."""
     ctx = _ctx(2)
-    n = 120
+    n = 200
     wins = 0.0
-    for bots, seat in (("search:iters=12,merchant", 0), ("merchant,search:iters=12", 1)):
+    spec = "search:iters=16;paired=0;horizon=2"
+    for bots, seat in ((f"{spec},merchant", 0), (f"merchant,{spec}", 1)):
         ids, par = GAME.bot_arrays(GAME.choose_bots(bots, 2))
         out = GAME.run_chunk(ctx, 2, 77, 0, n, ids, par)
         wins += float(out["win"][:, seat].sum())
     share = wins / (2 * n)
-    assert _wilson_low(wins, 2 * n) > 0.55, share
+    assert share > 0.575, share

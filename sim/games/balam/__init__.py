@@ -123,6 +123,8 @@ def _style(name, bid):
                         "screened sites): 1 is faster, 2 looks a little wider", "int", 1, 2),))
 
 
+SEARCH_ITERS = 40   # the search bot's default budget (rollouts per decision)
+
 BOTS = (
     Bot("random", K.BOT_RANDOM, "uniform over the turn's options (card, pass, build on a site, "
         "attack a city) and uniform in every detail and later choice"),
@@ -141,7 +143,8 @@ BOTS = (
         "(or `horizon` rounds), and scores its share of the win (at a horizon: a logistic "
         "of its prestige margin, riches bonus included); it plays the best mean.  Every "
         "other choice (Katun options, defence, distribution) is the merchant's",
-        params=(Param("iters", 40, "iterations (rollouts) per decision", "int", 1, 100000),
+        params=(Param("iters", SEARCH_ITERS, "iterations (rollouts) per decision: 40 plays a "
+                      "two-player game in about 0.3-0.5 s on one core", "int", 1, 100000),
                 Param("horizon", 0, "rounds a rollout plays after the current one before it "
                       "is scored by the prestige margin (0: to the end of the game)", "int",
                       0, 100),
@@ -400,6 +403,18 @@ GAME = Game(
         {"label": "random-2p", "players": 2, "bots": "random", "moves": "turns"},
         {"label": "merchant-4p", "players": 4, "bots": "merchant", "moves": "turns",
          "ref_games": 100},
+        # the search bot (one seat, default budget and 10x): slow, so few games, one core;
+        # iterations/s = its turns x iters per turn (every turn of its searches: a turn
+        # always offers a card and the merchant's move)
+        {"label": "search-2p", "players": 2, "bots": "search,merchant", "moves": "turns",
+         "games": 12, "probe_games": 4, "min_games": 12, "warm_games": 2, "one_core": True,
+         "iters_per": ("turns_taken", 0, SEARCH_ITERS)},
+        {"label": "search-10x-2p", "players": 2, "bots": f"search:iters={10 * SEARCH_ITERS},merchant",
+         "moves": "turns", "games": 3, "probe_games": 1, "min_games": 3, "warm_games": 1,
+         "one_core": True, "iters_per": ("turns_taken", 0, 10 * SEARCH_ITERS)},
+        {"label": "search-4p", "players": 4, "bots": "search,merchant,merchant,merchant",
+         "moves": "turns", "games": 8, "probe_games": 2, "min_games": 8, "warm_games": 2,
+         "one_core": True, "iters_per": ("turns_taken", 0, SEARCH_ITERS)},
     ),
     notes={"board_file": str(D.SEEDS / "board.toml"),
            "board_png": "sim.games.balam.draw:draw_board (board_file, png_path)",
