@@ -75,10 +75,11 @@ def test_reproducible_across_chunks(players, bots):
 def test_search_beats_the_merchant():
     """Strength regression: a small search (``iters=16``, UCB1, rollouts of two rounds
     after the current one) against ``merchant``, 2 players, 200 game pairs on the same
-    seeds in both seatings (400 games).  Measured at about 65% (120 games, another seed);
-    the bar, 57.5%, lies halfway between that and an even match: a search no better than
-    the merchant (p = 0.5, sd 0.025 over 400 games) passes it with probability ~0.1%
-    (z = 3.0), a search as strong as measured (sd 0.024) fails it with about the same."""
+    seeds in both seatings (400 games).  It wins 62.7% of them (these very games; the
+    default budget wins about 68%).  The bar, 56%, lies about halfway between that and
+    an even match: a search no better than the merchant (p = 0.5, sd 0.025 over 400
+    games) would pass it with probability ~0.8% (z = 2.4), one as strong as measured
+    (sd 0.024) would fail it with about 0.7%."""
     ctx = _ctx(2)
     n = 200
     wins = 0.0
@@ -88,4 +89,4 @@ def test_search_beats_the_merchant():
         out = GAME.run_chunk(ctx, 2, 77, 0, n, ids, par)
         wins += float(out["win"][:, seat].sum())
     share = wins / (2 * n)
-    assert share > 0.575, share
+    assert share > 0.56, share

@@ -135,14 +135,16 @@ BOTS = (
     Bot("search", K.BOT_SEARCH,
         "determinized Monte Carlo search at each of its turns: candidates are the merchant "
         "heuristic's move, its best move other than a card, passing, turning a card it has "
-        "not divined and turning each card it has divined; each iteration (UCB1) copies the "
+        "not divined and turning each card it has divined; each iteration copies the "
         "state, deals the cards it has not seen afresh among their places (Prosperous on "
         "top, ball games and Eclipse where the deck's structure puts them), gives every seat "
         "and the dice fresh random streams (all drawn from its own stream), plays the "
         "candidate and then the merchant heuristic in every seat to the end of the game "
         "(or `horizon` rounds), and scores its share of the win (at a horizon: a logistic "
-        "of its prestige margin, riches bonus included); it plays the best mean.  Every "
-        "other choice (Katun options, defence, distribution) is the merchant's",
+        "of its prestige margin, riches bonus included).  Allocation: sequential halving with "
+        "every candidate played from the same sampled worlds (paired=1), or UCB1 (paired=0); "
+        "it plays the best mean, ties on its own stream.  Every other choice (Katun "
+        "options, defence, distribution) is the merchant's",
         params=(Param("iters", SEARCH_ITERS, "iterations (rollouts) per decision: 40 plays a "
                       "two-player game in about 0.3-0.5 s on one core", "int", 1, 100000),
                 Param("horizon", 0, "rounds a rollout plays after the current one before it "

@@ -380,11 +380,12 @@ def best_mean(rs, bs, tot, cnt, alive, n, worst):
 
 @helper
 def paired_halving(st, ru, p, se, deck, n):
-    """Sequential halving on common worlds: the budget is split over ceil(log2 n)
-    phases; in each, every candidate still in plays from the same sampled worlds
-    (determinize once, then each candidate from a copy of that world: paired
-    comparisons, the chance after the move shared), and the worse half is dropped by
-    mean over all its worlds.  Returns the best candidate's index."""
+    """Sequential halving on common worlds: the budget (``iters`` rollouts, spent to
+    within one world of the last phase) is split over ceil(log2 n) phases; in each,
+    every candidate still in plays from the same sampled worlds (determinize once, then
+    each candidate from a copy of that world: paired comparisons, the chance after the
+    move shared), and the worse half is dropped by mean over all its worlds.  Returns
+    the best candidate's index."""
     rs = st.rs
     NP = ru.R[R_NP]
     bs = 1 + p
@@ -398,8 +399,11 @@ def paired_halving(st, ru, p, se, deck, n):
     while (np.int64(1) << phases) < n:
         phases += 1
     m = n
+    spent = np.int64(0)
     for ph in range(phases):
-        worlds = max(np.int64(1), iters // (phases * m))
+        # this phase's share of what is left of the budget (so the whole is spent)
+        worlds = max(np.int64(1), (iters - spent) // ((phases - ph) * m))
+        spent += worlds * m
         for _ in range(worlds):
             determinize(se, se.wst, st, deck, p)
             for i in range(n):
