@@ -4,15 +4,16 @@ heuristic playing out the rest of the game.
 At each of its turns the bot lists its candidate actions (``candidates``): the
 heuristic's own move, the heuristic's move with the card option taken away (its best
 build, attack or pass), passing, turning a face-down card it has not divined, and
-turning each card it has divined.  Each iteration picks a candidate by UCB1, copies the
-state into a preallocated one (``state.copy_state_into``), re-samples what the seat
-cannot know (``determinize``: the order of the cards it has not seen, within the deck's
-public structure, and fresh random streams for every seat and for the dice), applies
-the candidate and plays on with the heuristic in every seat (``rollout``: the rest of
-the game, or ``horizon`` more rounds), scoring the result for the bot's seat
-(``leaf_value``).  It then plays the candidate of best mean.  Everything random is
-drawn from its own stream (slot 1 + seat); it never reads the real deck order, the
-other seats' streams or the dice.
+turning each card it has divined.  Each iteration (a rollout) copies the state into a
+preallocated one (``state.copy_state_into``), re-samples what the seat cannot know
+(``determinize``: the order of the cards it has not seen, within the deck's public
+structure, and fresh random streams for every seat and for the dice), applies the
+candidate and plays on with the heuristic in every seat (``rollout``: the rest of the
+game, or ``horizon`` more rounds), scoring the result for the bot's seat
+(``leaf_value``).  The iterations go to the candidates by sequential halving on common
+sampled worlds (``paired_halving``, the default) or by UCB1; it plays the candidate of
+best mean.  Everything random is drawn from its own stream (slot 1 + seat); it never
+reads the real deck order, the other seats' streams or the dice.
 
 The rollouts have their own turn loop (``rollout_turns``), which reaches only the
 heuristic: numba cannot compile the call cycle search -> game loop -> search.  The
