@@ -123,7 +123,7 @@ def _style(name, bid):
                         "screened sites): 1 is faster, 2 looks a little wider", "int", 1, 2),))
 
 
-SEARCH_ITERS = 40   # the search bot's default budget (rollouts per decision)
+SEARCH_ITERS = 100   # the search bot's default budget (rollouts per decision)
 
 BOTS = (
     Bot("random", K.BOT_RANDOM, "uniform over the turn's options (card, pass, build on a site, "
@@ -145,9 +145,9 @@ BOTS = (
         "every candidate played from the same sampled worlds (paired=1), or UCB1 (paired=0); "
         "it plays the best mean, ties on its own stream.  Every other choice (Katun "
         "options, defence, distribution) is the merchant's",
-        params=(Param("iters", SEARCH_ITERS, "iterations (rollouts) per decision: 40 plays a "
-                      "two-player game in about 0.3-0.5 s on one core", "int", 1, 100000),
-                Param("horizon", 0, "rounds a rollout plays after the current one before it "
+        params=(Param("iters", SEARCH_ITERS, "iterations (rollouts) per decision: 100 plays a "
+                      "two-player game in about 0.2 s on one core", "int", 1, 100000),
+                Param("horizon", 2, "rounds a rollout plays after the current one before it "
                       "is scored by the prestige margin (0: to the end of the game)", "int",
                       0, 100),
                 Param("explore", 0.5, "UCB1 exploration constant", "float", 0.0, 10.0),
