@@ -39,7 +39,7 @@ def _kernel_rate(game, cfg, count, seed=1):
     ctx = game.prepare(rules, players)
     ids, par = game.bot_arrays(game.choose_bots(cfg.get("bots"), players))
     game.run_chunk(ctx, players, seed, 0, 0, ids, par)  # compile / load cache
-    game.run_chunk(ctx, players, seed, 0, min(count, 200), ids, par)
+    game.run_chunk(ctx, players, seed, 0, min(count, cfg.get("warm_games", 200)), ids, par)
     best = iters = None
     counter = _iteration_counter(cfg)
     for _ in range(2):
@@ -52,6 +52,10 @@ def _kernel_rate(game, cfg, count, seed=1):
             if counter is not None:   # search iterations (rollouts) in the best run
                 iters = counter[1] - before[1]
     moves = int(np.asarray(out[cfg["moves"]]).sum()) if cfg.get("moves") else None
+    if iters is None and cfg.get("iters_per"):
+        # a search bot's iterations: (its seat's column, e.g. its turns) x iterations each
+        col, seat, each = cfg["iters_per"]
+        iters = int(np.asarray(out[col])[:, seat].sum()) * each
     return count / best, (moves / best if moves is not None else None), best, iters
 
 
@@ -65,16 +69,16 @@ def _iteration_counter(cfg):
 
 
 def _floor(cfg):
-    """Fewest games a measurement plays: 1000, or the configuration's own cap (``games``)
-    when that is smaller (slow bots: three/four-player Maya search)."""
+    """Fewest games a measurement plays: 1000, or the configuration's own ``min_games``, or
+    its cap (``games``) when that is smaller (slow bots: search)."""
     return cfg.get("min_games", min(1000, cfg.get("games", 1000)))
 
 
 def _size_for(game, cfg, seconds):
-    # slow configurations (search bots) name their own smallest size: ``min_games``, or a
-    # ``games`` cap below 1000
+    """Games for one measurement: about ``seconds`` of play, at least ``_floor`` (a slow
+    configuration names its own ``probe_games`` and ``min_games``)."""
     lo = _floor(cfg)
-    rate = _kernel_rate(game, cfg, min(500, lo))[0]
+    rate = _kernel_rate(game, cfg, cfg.get("probe_games", min(500, lo)))[0]
     return int(max(lo, min(cfg.get("games", 10**7), rate * seconds)))
 
 
@@ -206,7 +210,7 @@ def main(argv=None):
                 rec["iterations_per_s"] = round(iters * g1 / n)
                 rec["iterations_per_game"] = round(iters / n, 1)
             emit(rec)
-            if jobs > 1 and cfg.get("parallel", True):
+            if jobs > 1 and cfg.get("parallel", True) and not cfg.get("one_core"):
                 gj, mj, sec = _parallel_rate(game, cfg, n * jobs, jobs)
                 emit({**base, "impl": "numba kernel", "cores": jobs, "games": n * jobs,
                       "games_per_s": round(gj), "moves_per_s": round(mj) if mj else None,

@@ -55,6 +55,11 @@ REPLAY_CASES = [
      "games": 3, "seed": 8},
     {"players": 3, "bots": "random,merchant:plans=2,warlord:plans=2", "rules": {},
      "games": 2, "seed": 9},
+    # the search bot (few games: it is slow); the second with random piles (its
+    # determinization's merged card class)
+    {"players": 2, "bots": "search:iters=6,merchant", "rules": {}, "games": 2, "seed": 10},
+    {"players": 3, "bots": "warlord,random,search:iters=4;horizon=1", "rules": {"piles": "random"},
+     "games": 1, "seed": 11},
 ]
 
 

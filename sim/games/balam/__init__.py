@@ -125,6 +125,8 @@ def _style(name, bid):
                         "screened sites): 1 is faster, 2 looks a little wider", "int", 1, 2),))
 
 
+SEARCH_ITERS = 100   # the search bot's default budget (rollouts per decision)
+
 BOTS = (
     Bot("random", K.BOT_RANDOM, "uniform over the turn's options (card, pass, build on a site, "
         "attack a city) and uniform in every detail and later choice"),
@@ -132,7 +134,52 @@ BOTS = (
     _style("warlord", 2),
     _style("merchant", 3),
     _style("priest", 4),
+    Bot("search", K.BOT_SEARCH,
+        "determinized Monte Carlo search at each of its turns: candidates are the merchant "
+        "heuristic's move, its best move other than a card, passing, turning a card it has "
+        "not divined and turning each card it has divined; each iteration copies the "
+        "state, deals the cards it has not seen afresh among their places (Prosperous on "
+        "top, ball games and Eclipse where the deck's structure puts them), gives every seat "
+        "and the dice fresh random streams (all drawn from its own stream), plays the "
+        "candidate and then the merchant heuristic in every seat to the end of the game "
+        "(or `horizon` rounds), and scores its share of the win (at a horizon: a logistic "
+        "of its prestige margin, riches bonus included).  Allocation: sequential halving with "
+        "every candidate played from the same sampled worlds (paired=1), or UCB1 (paired=0); "
+        "it plays the best mean, ties on its own stream.  Every other choice (Katun "
+        "options, defence, distribution) is the merchant's",
+        params=(Param("iters", SEARCH_ITERS, "iterations (rollouts) per decision: 100 plays a "
+                      "two-player game in about 0.2 s on one core", "int", 1, 100000),
+                Param("horizon", 2, "rounds a rollout plays after the current one before it "
+                      "is scored by the prestige margin (0: to the end of the game)", "int",
+                      0, 100),
+                Param("explore", 0.5, "UCB1 exploration constant", "float", 0.0, 10.0),
+                Param("scale", 4.0, "prestige margin giving odds e : 1 at a horizon", "float",
+                      0.1, 100.0),
+                Param("paired", 1, "1: sequential halving, every candidate played from the "
+                      "same sampled worlds (paired); 0: UCB1, a fresh world per iteration",
+                      "int", 0, 1))),
 )
+
+
+def kernel_par(players, bot_ids, bot_par):
+    """The kernel's bot_par: per seat the heuristic weights (a search seat: the merchant's
+    defaults, which it uses for every choice outside its turn), the search parameters
+    (bots/search.py's SP_*), then the rollout policy's weights (the merchant's defaults)."""
+    from .bots import search as SE
+    merchant = next(b for b in BOTS if b.name == "merchant")
+    mw = np.array([float(p.default) for p in merchant.params], np.float64)[:K.NBW]
+    par = np.zeros((players, 2 * K.NBW + SE.NSP), np.float64)
+    ids = np.asarray(bot_ids, np.int64)
+    for q in range(players):
+        if ids[q] == K.BOT_SEARCH:
+            par[q, :len(mw)] = mw
+            w = min(bot_par.shape[1], SE.NSP)
+            par[q, K.NBW:K.NBW + w] = bot_par[q, :w]
+        else:
+            w = min(bot_par.shape[1], K.NBW)
+            par[q, :w] = bot_par[q, :w]
+        par[q, K.NBW + SE.NSP:K.NBW + SE.NSP + len(mw)] = mw
+    return par
 
 KATUN_KEYS = ("prosperous", "favourable", "exceptional", "expedition", "cacao_festival",
               "marriage", "cenote", "ball_game", "eclipse", "drought", "insurrection",
@@ -282,9 +329,7 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
         if count != 1:
             raise ValueError("a recorded run plays one game per call")
         buf, snaps = record
-    par = np.zeros((players, K.NBW), np.float64)
-    w = min(bot_par.shape[1], K.NBW)
-    par[:, :w] = bot_par[:, :w]
+    par = kernel_par(players, bot_ids, bot_par)
     res = P.Results(end_reason=np.empty(count, np.int8), first_player=np.empty(count, np.int8),
                     rounds=np.empty(count, np.int16), turns=np.empty(count, np.int32),
                     ball_games=np.empty(count, np.int8), eclipse_round=np.empty(count, np.int8),
@@ -366,6 +411,18 @@ GAME = Game(
         {"label": "random-2p", "players": 2, "bots": "random", "moves": "turns"},
         {"label": "merchant-4p", "players": 4, "bots": "merchant", "moves": "turns",
          "ref_games": 100},
+        # the search bot (one seat, default budget and 10x): slow, so few games, one core;
+        # iterations/s = its turns x iters per turn (every turn of its searches: a turn
+        # always offers a card and the merchant's move)
+        {"label": "search-2p", "players": 2, "bots": "search,merchant", "moves": "turns",
+         "games": 12, "probe_games": 4, "min_games": 12, "warm_games": 2, "one_core": True,
+         "iters_per": ("turns_taken", 0, SEARCH_ITERS)},
+        {"label": "search-10x-2p", "players": 2, "bots": f"search:iters={10 * SEARCH_ITERS},merchant",
+         "moves": "turns", "games": 3, "probe_games": 1, "min_games": 3, "warm_games": 1,
+         "one_core": True, "iters_per": ("turns_taken", 0, 10 * SEARCH_ITERS)},
+        {"label": "search-4p", "players": 4, "bots": "search,merchant,merchant,merchant",
+         "moves": "turns", "games": 8, "probe_games": 2, "min_games": 8, "warm_games": 2,
+         "one_core": True, "iters_per": ("turns_taken", 0, SEARCH_ITERS)},
     ),
     notes={"board_file": str(D.SEEDS / "board.toml"),
            "board_png": "sim.games.balam.draw:draw_board (board_file, png_path)",

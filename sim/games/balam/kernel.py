@@ -8,17 +8,19 @@ The kernel itself is split by role (nothing here is compiled):
 * ``setup``: the site layout and the Katun deck;
 * the rules' phases: ``divination`` (1), ``constructions`` (2), ``wars`` (3), ``katun`` (4),
   ``distribution`` (5 production and 6 distribution);
-* ``bots/``: ``random``, ``heuristic`` and the heuristic's ``values`` and ``insure``;
+* ``bots/``: ``random``, ``heuristic`` and the heuristic's ``values`` and ``insure``,
+  ``search`` (Monte Carlo search with heuristic rollouts);
+* ``rounds``: a round's deal and its close (shared by the game loop and the rollouts);
 * ``play``: the game loop (``run_games``) and the end-of-game audit.
 """
 from __future__ import annotations
 
-from . import (board, constructions, distribution, divination, katun, play, setup, state, ties,
-               wars)
-from .bots import heuristic, insure, random, values
+from . import (board, constructions, distribution, divination, katun, play, rounds, setup, state,
+               ties, wars)
+from .bots import heuristic, insure, random, search, values
 
 MODULES = (state, ties, board, setup, values, constructions, wars, divination, katun, insure,
-           distribution, heuristic, random, play)
+           distribution, rounds, heuristic, random, search, play)
 for _m in MODULES:
     globals().update({k: v for k, v in vars(_m).items() if not k.startswith("_")})
 del _m

@@ -9,24 +9,22 @@ from ...drama import drama
 from ...jit import helper, kernel
 from ...rng import game_base, mix64, open_substream, rand_int
 from ...record import H_SNAPS, rec, recording
-from .state import (XI_TMP)
-from .state import (EV_BONUS, EV_CHAAK, EV_DEAL, EV_DECK, EV_DIVINE, EV_END, EV_FIRST,
-                    EV_LAYOUT, GS_KNOWN, P_PRES, BOT_RANDOM, BW_EXPAND, BW_RISK, END_BALLS, END_CAP, END_DECK, GARRISON,
-                    GS_AUDIT, GS_BALLS, GS_DEADLOCK, GS_DPOS, GS_ECL, GS_LEFT, GS_NSLOT, GS_RFIRST,
-                    GS_ROUND, GS_SLOT, GS_SUP, GS_TILE, GS_TURNS, I_CENOTE, I_SEA, I_SPACES,
-                    I_VOLC, MAIZE, MAXSLOT, NBW, NPL, OBSID, PRIS, P_AUDIT, P_BONUS, P_HAND,
-                    P_LARGE, P_SMALL, RESERVE, R_BALLS, R_CHAAK, R_LARGE, R_MAXR, R_MAXTURN, R_NP,
-                    R_SMALL, R_START, R_SUP0, R_TILE0, SETUP, SL_BASE, SL_CH, T_TURNS, Rules,
-                    new_scratch, new_state,
-                    reset_state)
+from .state import (BOT_RANDOM, BOT_SEARCH, BW_EXPAND, BW_RISK, END_BALLS, END_CAP, END_DECK,
+                    EV_BONUS, EV_DECK, EV_END, EV_FIRST, EV_LAYOUT, GARRISON, GS_AUDIT, GS_BALLS,
+                    GS_DEADLOCK, GS_DPOS, GS_ECL, GS_LEFT, GS_ROUND, GS_SLOT, GS_SUP, GS_TILE,
+                    GS_TURNS, I_CENOTE, I_SEA, I_SPACES, I_VOLC, MAIZE, NBW, NPL, OBSID, PRIS,
+                    P_AUDIT, P_BONUS, P_HAND, P_LARGE, P_PRES, P_SMALL, RESERVE, R_LARGE, R_MAXR,
+                    R_MAXTURN, R_NP, R_SMALL, R_START, R_SUP0, R_TILE0, SETUP, SL_BASE, SL_CH,
+                    T_TURNS, Rules, new_scratch, new_state, reset_state)
 from .board import add_prestige, count_cities, gain, hand_total, prestige_leader, site_empty
 from .setup import build_deck, draw_layout, layout_hash
 from .bots.values import pay_orders
-from .divination import divination
 from .katun import turn_card
-from .distribution import distribute, production
 from .bots.heuristic import heuristic_turn
 from .bots.random import random_turn
+from .bots.search import (WI_CAND, WI_NDECK, new_search, reshuffle_unseen, search_choose,
+                          search_turn)
+from .rounds import close_round, deal_round
 
 @helper
 def audit(own, bld, tok, sm, pl, gs, R, nnb):
@@ -188,29 +186,15 @@ def setup_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm):
 
 
 @helper
-def play_round(st, ru, sc, deck, n, cur):
+def play_round(st, ru, sc, deck, n, cur, se):
     """One round: n cards face down, divination, turns from king ``cur`` on until every
-    card is turned, production, distribution and Chaak's clemency.  Returns (the next
-    round's first king, whether this was the last round)."""
-    own, bld, tok, pl, gs = st.own, st.bld, st.tok, st.pl, st.gs
-    R, info, bot_ids = ru.R, ru.info, ru.bot_ids
+    card is turned, production, distribution and Chaak's clemency (rounds.py).  Returns
+    (the next round's first king, whether this was the last round).  ``se``: the search
+    bot's work (bots/search.py)."""
+    pl, gs = st.pl, st.gs
+    R, bot_ids = ru.R, ru.bot_ids
     NP = R[R_NP]
-    gs[GS_ROUND] += 1
-    for k in range(MAXSLOT):
-        gs[GS_SLOT + k] = -1
-    for k in range(n):
-        gs[GS_SLOT + k] = deck[gs[GS_DPOS] + k]
-    gs[GS_DPOS] += n
-    gs[GS_NSLOT] = n
-    gs[GS_LEFT] = n
-    rfirst = cur
-    gs[GS_RFIRST] = rfirst
-    rec(sc.rec, EV_DEAL, -1, gs[GS_ROUND], n, gs[GS_DPOS] - n, rfirst, 0, 0)
-    divination(own, bld, pl, gs, R, rfirst, sc.xi[XI_TMP])
-    if recording(sc.rec):
-        for q in range(NP):
-            if gs[GS_KNOWN + q] != 0:
-                rec(sc.rec, EV_DIVINE, q, gs[GS_KNOWN + q], 0, 0, 0, 0, 0)
+    deal_round(st, ru, sc, deck, n, cur)
     nturn = 0
     while True:
         p = cur
@@ -226,31 +210,23 @@ def play_round(st, ru, sc, deck, n, cur):
                     break
         elif bot_ids[p] == BOT_RANDOM:
             random_turn(st, ru, sc, p)
+        elif bot_ids[p] == BOT_SEARCH:
+            search_turn(st, ru, sc, p, se, deck)
         else:
             heuristic_turn(st, ru, sc, p)
         if gs[GS_LEFT] == 0:
             break
         cur = (cur + 1) % NP
-    last_player = cur
-    # end of the round
-    production(own, bld, tok, gs, R, info, rfirst)
-    final = gs[GS_BALLS] >= R[R_BALLS]
-    for i in range(NP):
-        q = (rfirst + i) % NP
-        distribute(st, ru, sc, q, final)
-    if gs[GS_ECL] == 0:
-        for i in range(NP):
-            gain(pl, gs, (rfirst + i) % NP, MAIZE, R[R_CHAAK])
-        rec(sc.rec, EV_CHAAK, -1, R[R_CHAAK], 0, 0, 0, 0, 0)
+    nxt, final = close_round(st, ru, sc, cur)
     snapshot(st, sc)
-    return (last_player + 1) % NP, final
+    return nxt, final
 
 
 @helper
-def play_game(st, ru, sc, deck, ndeck, first, leaders):
+def play_game(st, ru, sc, deck, ndeck, first, leaders, se):
     """Rounds until the last ball game's round ends, the deck runs out or the horizon
     is reached; leaders[r] is the sole prestige leader after round r + 1 (-1: none).
-    Returns the end reason."""
+    Returns the end reason.  ``se``: the search bot's work."""
     gs = st.gs
     R = ru.R
     NP = R[R_NP]
@@ -261,7 +237,7 @@ def play_game(st, ru, sc, deck, ndeck, first, leaders):
         n = min(NP + 1, ndeck - gs[GS_DPOS])
         if n <= 0:
             return END_DECK
-        cur, final = play_round(st, ru, sc, deck, n, cur)
+        cur, final = play_round(st, ru, sc, deck, n, cur, se)
         leaders[gs[GS_ROUND] - 1] = prestige_leader(st.pl, NP)
         if final:
             return END_BALLS
@@ -306,11 +282,12 @@ def finish_game(st, ru, sc, j, end, first, leaders, res):
 
 
 @kernel
-def run_games(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps):
-    """Play games start .. start + count - 1 of ``seed`` into ``res`` (Results).  ``ctx``:
-    what the game's ``prepare`` returns (the rules array, the paths, the board file's
-    tiles in printed order, the card table and card identities); ``bot_par``: each seat's
-    weights; ``buf``, ``snaps``: the record (sim.record; ``NO_RECORD``: none)."""
+def chunk_arrays(ctx, bot_ids, bot_par, buf, snaps):
+    """A chunk's arrays: the state, the rules (with this chunk's per-game layout array
+    and each seat's weights row), the scratch recording into ``buf``/``snaps``, the deck
+    and build_deck's work arrays, the layout permutation, the leaders and the search
+    bot's work.  ``bot_par``: per seat the weights (NBW), then (run_chunk's wide rows)
+    the search parameters and the rollout policy's weights (bots/search.py)."""
     R, nbr, nnb, tinfo, ctype, cgain, cnopt, cid = ctx
     NP = R[R_NP]
     S = nbr.shape[0]
@@ -328,8 +305,60 @@ def run_games(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps):
     dk = (np.zeros(N + 1, np.int64), np.zeros(N + 1, np.int64), np.zeros(N + 1, np.int64),
           np.zeros(N + 1, np.uint64))
     leaders = np.zeros(R[R_MAXR] + 1, np.int64)
+    se = new_search(ctx, info, bot_par)
+    return st, ru, sc, dk, perm, leaders, se
+
+
+@helper
+def begin_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm, se):
+    """setup_game, then the search's per-game part (the deck size, the rollout policy's
+    site terms).  Returns (the first king, cards in the deck)."""
+    first, ndeck = setup_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm)
+    se.wi[WI_NDECK] = ndeck
+    site_terms(se.wpar, ru.info, se.ru.bot_par)
+    return first, ndeck
+
+
+@kernel
+def run_games(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps):
+    """Play games start .. start + count - 1 of ``seed`` into ``res`` (Results).  ``ctx``:
+    what the game's ``prepare`` returns (the rules array, the paths, the board file's
+    tiles in printed order, the card table and card identities); ``bot_par``: each seat's
+    weights (chunk_arrays); ``buf``, ``snaps``: the record (sim.record; ``NO_RECORD``:
+    none)."""
+    tinfo, cid = ctx[3], ctx[7]
+    st, ru, sc, dk, perm, leaders, se = chunk_arrays(ctx, bot_ids, bot_par, buf, snaps)
     for j in range(count):
-        first, ndeck = setup_game(st, ru, sc, seed, start + j, tinfo, cid, bot_par, dk, perm)
-        res.layout[j] = layout_hash(info)
-        end = play_game(st, ru, sc, dk[0], ndeck, first, leaders)
+        first, ndeck = begin_game(st, ru, sc, seed, start + j, tinfo, cid, bot_par, dk, perm, se)
+        res.layout[j] = layout_hash(ru.info)
+        end = play_game(st, ru, sc, dk[0], ndeck, first, leaders, se)
         finish_game(st, ru, sc, j, end, first, leaders, res)
+
+
+@kernel
+def search_probe(seed, g, ctx, bot_ids, bot_par, rounds, key):
+    """Tests: game g played by ``bot_ids`` for ``rounds`` rounds, the next round dealt,
+    then (``key`` != 0) the cards its first king has not seen scrambled in the real deck
+    (search.reshuffle_unseen on a stream of ``key``), then the search bot's choice for
+    that king (his search parameters: ``bot_par``'s wide rows).  Returns (the king, his
+    candidates, their means and counts, his stream afterwards, the deck and face-down
+    slots as they were searched)."""
+    tinfo, cid = ctx[3], ctx[7]
+    buf = np.zeros((1, 8), np.int32)
+    st, ru, sc, dk, perm, leaders, se = chunk_arrays(ctx, bot_ids, bot_par, buf,
+                                                     np.zeros((0, 1), np.int64))
+    first, ndeck = begin_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm, se)
+    R, gs = ru.R, st.gs
+    cur = first
+    for _ in range(rounds):
+        cur, final = play_round(st, ru, sc, dk[0], min(R[R_NP] + 1, ndeck - gs[GS_DPOS]), cur, se)
+    deal_round(st, ru, sc, dk[0], min(R[R_NP] + 1, ndeck - gs[GS_DPOS]), cur)
+    if key != 0:
+        krs = np.zeros(1, np.uint64)
+        krs[0] = mix64(np.uint64(key))
+        reshuffle_unseen(gs, dk[0], ndeck, R, ru.ctype, cur, krs, 0, se.wi, False)
+    n, best = search_choose(st, ru, cur, se, dk[0])
+    cand = se.wi[WI_CAND:WI_CAND + n].copy()
+    means = se.wf[0, :n] / se.wf[1, :n]
+    return (cur, cand, means, se.wf[1, :n].copy(), st.rs[1 + cur], dk[0][:ndeck].copy(),
+            gs[GS_SLOT:GS_SLOT + 5].copy())

@@ -109,6 +109,7 @@ END_BALLS, END_DECK, END_CAP = 0, 1, 2
  EV_TOKEN, EV_CENOTE, EV_BALL, EV_ROUTE, EV_CHAAK, EV_BONUS, EV_END) = range(1, 27)
 
 BOT_RANDOM = 0
+BOT_SEARCH = 5   # the search bot (bots/search.py); 1..4 are the heuristic styles
 # heuristic weights (bot_params columns; every heuristic style shares them)
 (BW_PRES, BW_HAND, BW_RES, BW_BUILD, BW_EXPAND, BW_WAR, BW_MARKET, BW_BALL, BW_RISK,
  BW_TEMPLE, BW_PALACE, BW_PLANS) = range(12)
@@ -190,6 +191,25 @@ def copy_state(st):
     """A copy of every array of ``st`` (a search may play on it and throw it away)."""
     return State(st.own.copy(), st.bld.copy(), st.tok.copy(), st.sm.copy(), st.pl.copy(),
                  st.gs.copy(), st.rs.copy())
+
+
+@helper
+def copy_state_into(dst, src):
+    """Every array of ``src`` into the same-shaped arrays of ``dst`` (one call: the search
+    bot copies the real state into its preallocated one before each iteration)."""
+    for s in range(src.own.shape[0]):
+        dst.own[s] = src.own[s]
+        for k in range(4):
+            dst.bld[s, k] = src.bld[s, k]
+            dst.tok[s, k] = src.tok[s, k]
+            dst.sm[s, k] = src.sm[s, k]
+    for q in range(src.pl.shape[0]):
+        for f in range(src.pl.shape[1]):
+            dst.pl[q, f] = src.pl[q, f]
+    for i in range(src.gs.shape[0]):
+        dst.gs[i] = src.gs[i]
+    for i in range(src.rs.shape[0]):
+        dst.rs[i] = src.rs[i]
 
 
 @kernel

@@ -1,0 +1,490 @@
+"""The search bot: determinized Monte Carlo search over a turn's options, with the
+heuristic playing out the rest of the game.
+
+At each of its turns the bot lists its candidate actions (``candidates``): the
+heuristic's own move, the heuristic's move with the card option taken away (its best
+build, attack or pass), passing, turning a face-down card it has not divined, and
+turning each card it has divined.  Each iteration (a rollout) copies the state into a
+preallocated one (``state.copy_state_into``), re-samples what the seat cannot know
+(``determinize``: the order of the cards it has not seen, within the deck's public
+structure, and fresh random streams for every seat and for the dice), applies the
+candidate and plays on with the heuristic in every seat (``rollout``: the rest of the
+game, or ``horizon`` more rounds), scoring the result for the bot's seat
+(``leaf_value``).  The iterations go to the candidates by sequential halving on common
+sampled worlds (``paired_halving``, the default) or by UCB1; it plays the candidate of
+best mean.  Everything random is drawn from its own stream (slot 1 + seat); it never
+reads the real deck order, the other seats' streams or the dice.
+
+The rollouts have their own turn loop (``rollout_turns``), which reaches only the
+heuristic: numba cannot compile the call cycle search -> game loop -> search.  The
+rules between the turns are the game loop's own (``rounds.deal_round``,
+``rounds.close_round``)."""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from ....jit import helper, kernel
+from ....rng import next_u64, rand_int
+from ....record import WIDTH, rec
+from ..state import (EV_PASS, EV_PAY, END_BALLS, END_CAP, END_DECK, GS_DPOS, GS_KNOWN, GS_LEFT,
+                     GS_NSLOT, GS_ROUND, GS_SLOT, GS_SUP, GS_TURNS, K_BALL, K_ECLIPSE, K_PROS,
+                     MAIZE, MAXSLOT, NBW, NRS, PILES_RANDOM, P_HAND, P_PRES, R_ECLJ, R_MAXR,
+                     R_MAXTURN, R_NP, R_PILES, T_PASS, T_TURNS, Rules, copy_state_into,
+                     new_scratch, new_state)
+from ..board import hand_total
+from ..ties import take
+from ..katun import turn_card
+from ..rounds import close_round, deal_round
+from .heuristic import heuristic_turn
+from .values import pay_orders
+
+#: search parameters: bot_par columns NBW + SP_* (the Bot's params in declared order);
+#: the rollout policy's weights follow at NBW + NSP
+SP_ITERS, SP_HORIZON, SP_EXPLORE, SP_SCALE, SP_PAIRED = 0, 1, 2, 3, 4
+NSP = 5
+#: candidate codes: the heuristic's move, the same without the card option, pass, a
+#: face-down card not divined, divined slot k (C_CARDK + k)
+C_H, C_HNC, C_PASS, C_CARDU, C_CARDK = 0, 1, 2, 3, 4
+MAXC = C_CARDK + 5
+#: the heuristic style the rollouts play (its id only matters as "not random")
+BOT_ROLLOUT = 3
+#: se.wi's parts: the deck size, the candidates, then the determinization's positions
+#: and cards
+WI_NDECK, WI_CAND, WI_POS = 0, 1, 1 + 16
+for _n, _v in list(globals().items()):
+    if _n.isupper() and type(_v) is int:
+        globals()[_n] = np.int64(_v)
+del _n, _v
+
+#: The search's work: ``ru`` the rollouts' rules (every seat the rollout policy, with
+#: this game's site terms), ``st``/``sc``/``deck`` the state, scratch (never
+#: recording) and deck an iteration plays on (``wst``: the sampled world the paired
+#: search plays every candidate from), ``par[q]`` seat q's search parameters,
+#: ``wpar`` the rollout policy's weights, ``wi`` int work (wi[0]: this game's deck size;
+#: candidates, positions and cards of the determinization), ``wf`` float work (each
+#: candidate's sum and count).
+Search = namedtuple("Search", ("ru", "st", "wst", "sc", "deck", "par", "wpar", "wi", "wf"))
+
+
+@kernel
+def new_search(ctx, info, bot_par):
+    """The search's work arrays for a chunk (``ctx``: prepare's tuple; ``info``: the
+    chunk's per-game layout array, shared with the real game's Rules; ``bot_par``'s wide
+    rows: the search parameters and the rollout policy's weights, whose site terms
+    play.begin_game fills per game)."""
+    R, nbr, nnb, tinfo, ctype, cgain, cnopt, cid = ctx
+    NP = R[R_NP]
+    S = nbr.shape[0]
+    N = ctype.shape[0]
+    par = np.zeros((NP, NSP))
+    wpar = np.zeros((NP, NBW))
+    if bot_par.shape[1] >= 2 * NBW + NSP:   # (narrower: no seat searches)
+        for q in range(NP):
+            for i in range(NSP):
+                par[q, i] = bot_par[q, NBW + i]
+            for i in range(NBW):
+                wpar[q, i] = bot_par[q, NBW + NSP + i]
+    W = np.zeros((NP, NBW + 2 * S + 24))
+    for q in range(NP):
+        for i in range(NBW):
+            W[q, i] = wpar[q, i]
+        pay_orders(W[q], NBW + 2 * S)
+    ids = np.full(NP, BOT_ROLLOUT, np.int64)
+    ru = Rules(R, nbr, nnb, info, ctype, cgain, cnopt, ids, W)
+    norec = np.zeros((1, WIDTH), np.int32)
+    sc = new_scratch(S, norec, np.zeros((0, 1), np.int64))
+    return Search(ru, new_state(S, NP), new_state(S, NP), sc, np.zeros(N + 1, np.int64), par,
+                  wpar, np.zeros(WI_POS + 2 * (N + MAXSLOT + 1), np.int64),
+                  np.zeros((3, MAXC)))
+
+
+# ======================================================================= the turn's options
+@helper
+def candidates(st, p, cand):
+    """King p's candidate actions this turn (codes C_*) into cand; returns how many."""
+    gs = st.gs
+    n = 0
+    cand[n] = C_H
+    n += 1
+    known = gs[GS_KNOWN + p]
+    nunk = 0
+    for k in range(gs[GS_NSLOT]):
+        if gs[GS_SLOT + k] < 0:
+            continue
+        if (known >> k) & 1:
+            cand[n] = C_CARDK + k
+            n += 1
+        else:
+            nunk += 1
+    if nunk > 0:
+        cand[n] = C_CARDU
+        n += 1
+    if hand_total(st.pl, p) > 0:
+        cand[n] = C_PASS
+        n += 1
+        cand[n] = C_HNC
+        n += 1
+    return n
+
+
+@helper
+def pay_pass(st, sc, p):
+    """King p pays one riches and passes: maize when he has some, else a riches of the
+    type he holds most of (equal counts: uniformly on his stream)."""
+    pl, gs, rs = st.pl, st.gs, st.rs
+    best = np.int64(-1)
+    bv = -1e18
+    ties = np.int64(0)
+    for t in range(6):
+        h = pl[p, P_HAND + t]
+        if h <= 0:
+            continue
+        v = 1e6 if t == MAIZE else h + 0.0
+        ok, bv, ties = take(rs, 1 + p, v, bv, ties)
+        if ok:
+            best = np.int64(t)
+    pl[p, P_HAND + best] -= 1
+    gs[GS_SUP + best] += 1
+    rec(sc.rec, EV_PAY, p, best, 1, 0, 0, 0, 0)
+    pl[p, T_PASS] += 1
+    rec(sc.rec, EV_PASS, p, 0, 0, 0, 0, 0, 0)
+
+
+@helper
+def apply_action(st, ru, sc, p, code):
+    """King p plays candidate ``code``; False when it turned out impossible (the
+    heuristic without its card option turned a card: never with the bundled one)."""
+    gs = st.gs
+    if code == C_H:
+        heuristic_turn(st, ru, sc, p)
+        return True
+    if code == C_HNC:
+        # the heuristic's best move other than a card: it sees no face-down card
+        s0, s1, s2 = gs[GS_SLOT], gs[GS_SLOT + 1], gs[GS_SLOT + 2]
+        s3, s4 = gs[GS_SLOT + 3], gs[GS_SLOT + 4]
+        left = gs[GS_LEFT]
+        for k in range(MAXSLOT):
+            gs[GS_SLOT + k] = -1
+        heuristic_turn(st, ru, sc, p)
+        ok = gs[GS_LEFT] == left
+        gs[GS_SLOT], gs[GS_SLOT + 1], gs[GS_SLOT + 2] = s0, s1, s2
+        gs[GS_SLOT + 3], gs[GS_SLOT + 4] = s3, s4
+        return ok
+    if code == C_PASS:
+        pay_pass(st, sc, p)
+        return True
+    if code == C_CARDU:
+        # any face-down card he has not divined: uniformly on his stream
+        known = gs[GS_KNOWN + p]
+        m = 0
+        for k in range(gs[GS_NSLOT]):
+            if gs[GS_SLOT + k] >= 0 and (known >> k) & 1 == 0:
+                m += 1
+        j = rand_int(st.rs, 1 + p, m) if m > 1 else 0
+        for k in range(gs[GS_NSLOT]):
+            if gs[GS_SLOT + k] >= 0 and (known >> k) & 1 == 0:
+                if j == 0:
+                    turn_card(st, ru, sc, p, np.int64(k))
+                    return True
+                j -= 1
+        return False
+    turn_card(st, ru, sc, p, code - C_CARDK)
+    return True
+
+
+# ======================================================================= determinization
+@helper
+def card_class(kt, merged):
+    """The deck's public structure: Prosperous Katuns lie on top, the ball games between
+    the piles and the Eclipse in the middle, so which of them lies where is known and
+    only cards of one class trade places.  With ``merged`` (random piles or a jittered
+    Eclipse: their places are not public) ball games, Eclipse and the rest are one class."""
+    if kt == K_PROS:
+        return 0
+    if merged:
+        return 3
+    if kt == K_BALL:
+        return 1
+    if kt == K_ECLIPSE:
+        return 2
+    return 3
+
+
+@helper
+def reshuffle_unseen(gs, deck, ndeck, R, ctype, p, rs, k, wi, canonical):
+    """Deal the cards king p has not seen (face-down cards he did not divine, and the
+    deck from its position on) again among their places, uniformly within each class
+    (card_class), in place in ``gs`` and ``deck``, on stream k of ``rs``.  ``canonical``:
+    sort each class's cards first, so the result depends on which cards are unseen and
+    never on their order (the search); without it, a test scrambles the real order."""
+    merged = R[R_PILES] == PILES_RANDOM or R[R_ECLJ] > 0
+    known = gs[GS_KNOWN + p]
+    half = (wi.shape[0] - WI_POS) // 2
+    pos = wi[WI_POS:WI_POS + half]
+    cards = wi[WI_POS + half:]
+    for cl in range(4):
+        m = 0
+        for kk in range(gs[GS_NSLOT]):
+            c = gs[GS_SLOT + kk]
+            if c >= 0 and (known >> kk) & 1 == 0 and card_class(ctype[c], merged) == cl:
+                pos[m] = -1 - kk
+                cards[m] = c
+                m += 1
+        for i in range(gs[GS_DPOS], ndeck):
+            c = deck[i]
+            if card_class(ctype[c], merged) == cl:
+                pos[m] = i
+                cards[m] = c
+                m += 1
+        if m < 2:
+            continue
+        if canonical:
+            for i in range(1, m):
+                x = cards[i]
+                j = i - 1
+                while j >= 0 and cards[j] > x:
+                    cards[j + 1] = cards[j]
+                    j -= 1
+                cards[j + 1] = x
+        for i in range(m - 1, 0, -1):
+            j = rand_int(rs, k, i + 1)
+            x = cards[i]
+            cards[i] = cards[j]
+            cards[j] = x
+        for i in range(m):
+            if pos[i] < 0:
+                gs[GS_SLOT - 1 - pos[i]] = cards[i]
+            else:
+                deck[pos[i]] = cards[i]
+
+
+@helper
+def determinize(se, st2, st, deck, p):
+    """Copy ``st`` into ``st2`` and ``deck`` into the search's own and re-sample there,
+    from king p's stream, everything he cannot know: the cards he has not seen
+    (reshuffle_unseen, canonical: the copy depends on which cards are unseen, never on
+    their real order), and fresh starts for every seat's stream and the dice."""
+    deck2 = se.deck
+    rs = st.rs
+    bs = 1 + p
+    copy_state_into(st2, st)
+    ndeck = se.wi[WI_NDECK]
+    for i in range(ndeck):
+        deck2[i] = deck[i]
+    reshuffle_unseen(st2.gs, deck2, ndeck, se.ru.R, se.ru.ctype, p, rs, bs, se.wi, True)
+    for k in range(NRS):   # every seat's stream, the chance slot and the game's base
+        st2.rs[k] = next_u64(rs, bs)
+
+
+# ======================================================================= rollouts
+@helper
+def rollout_turns(st, ru, sc, cur):
+    """The rest of a round's turns from king ``cur`` on, every king the heuristic (the
+    game loop's safety valve included); returns the king who turned the last card."""
+    pl, gs = st.pl, st.gs
+    R = ru.R
+    NP = R[R_NP]
+    nturn = 0
+    while True:
+        nturn += 1
+        gs[GS_TURNS] += 1
+        pl[cur, T_TURNS] += 1
+        if nturn > R[R_MAXTURN]:
+            for k in range(gs[GS_NSLOT]):
+                if gs[GS_SLOT + k] >= 0:
+                    turn_card(st, ru, sc, cur, np.int64(k))
+                    break
+        else:
+            heuristic_turn(st, ru, sc, cur)
+        if gs[GS_LEFT] == 0:
+            return cur
+        cur = (cur + 1) % NP
+
+
+@helper
+def rollout(st, ru, sc, deck, ndeck, p, horizon):
+    """Play on after king p's turn: the round's other turns, then rounds as the game
+    loop plays them until the game ends (its end reason) or ``horizon`` rounds after
+    this one have been played (horizon 0: no limit; returns -1 when stopped)."""
+    gs = st.gs
+    R = ru.R
+    NP = R[R_NP]
+    last = p
+    if gs[GS_LEFT] > 0:
+        last = rollout_turns(st, ru, sc, (p + 1) % NP)
+    cur, final = close_round(st, ru, sc, last)
+    if final:
+        return END_BALLS
+    r0 = gs[GS_ROUND]
+    while True:
+        if horizon > 0 and gs[GS_ROUND] >= r0 + horizon:
+            return np.int64(-1)
+        if gs[GS_ROUND] >= R[R_MAXR]:
+            return END_CAP
+        n = min(NP + 1, ndeck - gs[GS_DPOS])
+        if n <= 0:
+            return END_DECK
+        deal_round(st, ru, sc, deck, n, cur)
+        last = rollout_turns(st, ru, sc, cur)
+        cur, final = close_round(st, ru, sc, last)
+        if final:
+            return END_BALLS
+
+
+@helper
+def leaf_value(pl, p, NP, end, scale):
+    """King p's result: his share of the win when the game ended (scores with the end
+    bonus for riches; a capped game is a draw), else a logistic of his margin over the
+    best rival with that bonus counted (``scale`` prestige = odds e : 1)."""
+    if end == END_CAP:
+        return 1.0 / NP
+    mine = pl[p, P_PRES] + hand_total(pl, p) // 2
+    best = np.int64(-1 << 40)
+    nbest = 0
+    for q in range(NP):
+        if q == p:
+            continue
+        v = pl[q, P_PRES] + hand_total(pl, q) // 2
+        if v > best:
+            best = v
+            nbest = 1
+        elif v == best:
+            nbest += 1
+    if end < 0:
+        return 1.0 / (1.0 + np.exp(-(mine - best) / scale))
+    if mine > best:
+        return 1.0
+    if mine == best:
+        return 1.0 / (1 + nbest)
+    return 0.0
+
+
+# ======================================================================= the turn
+@helper
+def best_mean(rs, bs, tot, cnt, alive, n, worst):
+    """The alive candidate of best (``worst``: worst) mean; equal means uniformly on
+    stream bs."""
+    best = np.int64(-1)
+    bv = -1e18
+    ties = np.int64(0)
+    for j in range(n):
+        if alive[j] == 0:
+            continue
+        v = tot[j] / cnt[j] if cnt[j] > 0 else 0.0
+        ok, bv, ties = take(rs, bs, -v if worst else v, bv, ties)
+        if ok:
+            best = np.int64(j)
+    return best
+
+
+@helper
+def paired_halving(st, ru, p, se, deck, n):
+    """Sequential halving on common worlds: the budget (``iters`` rollouts, spent to
+    within one world of the last phase) is split over ceil(log2 n) phases; in each,
+    every candidate still in plays from the same sampled worlds (determinize once, then
+    each candidate from a copy of that world: paired comparisons, the chance after the
+    move shared), and the worse half is dropped by mean over all its worlds.  Returns
+    the best candidate's index."""
+    rs = st.rs
+    NP = ru.R[R_NP]
+    bs = 1 + p
+    cand = se.wi[WI_CAND:WI_CAND + MAXC]
+    iters = np.int64(se.par[p, SP_ITERS])
+    horizon = np.int64(se.par[p, SP_HORIZON])
+    scale = se.par[p, SP_SCALE]
+    tot, cnt, alive = se.wf[0], se.wf[1], se.wf[2]
+    ndeck = se.wi[WI_NDECK]
+    phases = np.int64(0)
+    while (np.int64(1) << phases) < n:
+        phases += 1
+    m = n
+    spent = np.int64(0)
+    for ph in range(phases):
+        # this phase's share of what is left of the budget (so the whole is spent)
+        worlds = max(np.int64(1), (iters - spent) // ((phases - ph) * m))
+        spent += worlds * m
+        for _ in range(worlds):
+            determinize(se, se.wst, st, deck, p)
+            for i in range(n):
+                if alive[i] == 0:
+                    continue
+                copy_state_into(se.st, se.wst)
+                if not apply_action(se.st, se.ru, se.sc, p, cand[i]):
+                    alive[i] = 0
+                    m -= 1
+                    continue
+                end = rollout(se.st, se.ru, se.sc, se.deck, ndeck, p, horizon)
+                tot[i] += leaf_value(se.st.pl, p, NP, end, scale)
+                cnt[i] += 1.0
+        keep = (m + 1) // 2 if ph < phases - 1 else 1
+        while m > keep:
+            alive[best_mean(rs, bs, tot, cnt, alive, n, True)] = 0
+            m -= 1
+    return best_mean(rs, bs, tot, cnt, alive, n, False)
+
+
+@helper
+def search_choose(st, ru, p, se, deck):
+    """The search (see the module's doc) over king p's candidates (se.wi): paired
+    sequential halving (``paired`` 1) or UCB1 for ``iters`` iterations, each
+    candidate's sum and count left in se.wf; returns (the number of candidates, the
+    index of the best mean; equal means uniformly on his stream).  ``st`` is only read
+    (and his stream drawn)."""
+    rs = st.rs
+    NP = ru.R[R_NP]
+    bs = 1 + p
+    cand = se.wi[WI_CAND:WI_CAND + MAXC]
+    n = candidates(st, p, cand)
+    if n == 1:
+        return n, np.int64(0)
+    for i in range(n):
+        se.wf[0, i] = 0.0
+        se.wf[1, i] = 0.0
+        se.wf[2, i] = 1.0
+    if se.par[p, SP_PAIRED] >= 1.0:
+        return n, paired_halving(st, ru, p, se, deck, n)
+    iters = np.int64(se.par[p, SP_ITERS])
+    horizon = np.int64(se.par[p, SP_HORIZON])
+    c = se.par[p, SP_EXPLORE]
+    scale = se.par[p, SP_SCALE]
+    tot = se.wf[0]
+    cnt = se.wf[1]
+    ndeck = se.wi[WI_NDECK]
+    for it in range(max(iters, n)):
+        if it < n:
+            i = np.int64(it)
+        else:
+            i = np.int64(0)
+            bv = -1e18
+            ties = np.int64(0)
+            lg = np.log(it + 0.0)
+            for j in range(n):
+                u = tot[j] / cnt[j] + c * np.sqrt(lg / cnt[j])
+                ok, bv, ties = take(rs, bs, u, bv, ties)
+                if ok:
+                    i = np.int64(j)
+        determinize(se, se.st, st, deck, p)
+        if not apply_action(se.st, se.ru, se.sc, p, cand[i]):
+            tot[i] = -1e12
+            cnt[i] = 1e6
+            continue
+        end = rollout(se.st, se.ru, se.sc, se.deck, ndeck, p, horizon)
+        tot[i] += leaf_value(se.st.pl, p, NP, end, scale)
+        cnt[i] += 1.0
+    best = np.int64(0)
+    bv = -1e18
+    ties = np.int64(0)
+    for j in range(n):
+        ok, bv, ties = take(rs, bs, tot[j] / cnt[j], bv, ties)
+        if ok:
+            best = np.int64(j)
+    return n, best
+
+
+@helper
+def search_turn(st, ru, sc, p, se, deck):
+    """The search bot's turn: search_choose, then play the chosen candidate."""
+    n, best = search_choose(st, ru, p, se, deck)
+    apply_action(st, ru, sc, p, se.wi[WI_CAND + best])
