@@ -399,6 +399,9 @@ GAME = Game(
     # sim robust: the styles from the strongest (RULES.md, skill table), random last; the
     # site layout (random or fixed) is the setup's randomness
     strength=("merchant", "warlord", "builder", "priest", "random"),
+    # playing strength, weakest first (sim skill --ladder; what run reports say); search is
+    # left out of sim robust's list above (0.2 s a game: robust runs would take hours)
+    ladder=("random", "merchant", "search"),
     setup_randomness=("layout",),
     report_figures=lambda manifest, out_dir: _impact().report_figures(manifest, out_dir),
     card_names=lambda rules: _impact().card_names(rules),
