@@ -186,13 +186,30 @@ def setup_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm):
 
 
 @helper
+def take_turn(st, ru, sc, p, se, deck):
+    """King p's turn by his bot.  ``se``: the search bot's work, or None at a table without
+    it (numba prunes the search branch for None: such a kernel never compiles the search)."""
+    if se is None:
+        if ru.bot_ids[p] == BOT_RANDOM:
+            random_turn(st, ru, sc, p)
+        else:
+            heuristic_turn(st, ru, sc, p)
+    elif ru.bot_ids[p] == BOT_SEARCH:
+        search_turn(st, ru, sc, p, se, deck)
+    elif ru.bot_ids[p] == BOT_RANDOM:
+        random_turn(st, ru, sc, p)
+    else:
+        heuristic_turn(st, ru, sc, p)
+
+
+@helper
 def play_round(st, ru, sc, deck, n, cur, se):
     """One round: n cards face down, divination, turns from king ``cur`` on until every
     card is turned, production, distribution and Chaak's clemency (rounds.py).  Returns
     (the next round's first king, whether this was the last round).  ``se``: the search
-    bot's work (bots/search.py)."""
+    bot's work (bots/search.py), None at a table without it (take_turn)."""
     pl, gs = st.pl, st.gs
-    R, bot_ids = ru.R, ru.bot_ids
+    R = ru.R
     NP = R[R_NP]
     deal_round(st, ru, sc, deck, n, cur)
     nturn = 0
@@ -208,12 +225,8 @@ def play_round(st, ru, sc, deck, n, cur, se):
                 if gs[GS_SLOT + k] >= 0:
                     turn_card(st, ru, sc, p, k)
                     break
-        elif bot_ids[p] == BOT_RANDOM:
-            random_turn(st, ru, sc, p)
-        elif bot_ids[p] == BOT_SEARCH:
-            search_turn(st, ru, sc, p, se, deck)
         else:
-            heuristic_turn(st, ru, sc, p)
+            take_turn(st, ru, sc, p, se, deck)
         if gs[GS_LEFT] == 0:
             break
         cur = (cur + 1) % NP
@@ -226,7 +239,7 @@ def play_round(st, ru, sc, deck, n, cur, se):
 def play_game(st, ru, sc, deck, ndeck, first, leaders, se):
     """Rounds until the last ball game's round ends, the deck runs out or the horizon
     is reached; leaders[r] is the sole prestige leader after round r + 1 (-1: none).
-    Returns the end reason.  ``se``: the search bot's work."""
+    Returns the end reason.  ``se``: the search bot's work (None: see take_turn)."""
     gs = st.gs
     R = ru.R
     NP = R[R_NP]
@@ -320,19 +333,36 @@ def begin_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm, se):
 
 
 @kernel
-def run_games(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps):
-    """Play games start .. start + count - 1 of ``seed`` into ``res`` (Results).  ``ctx``:
-    what the game's ``prepare`` returns (the rules array, the paths, the board file's
-    tiles in printed order, the card table and card identities); ``bot_par``: each seat's
-    weights (chunk_arrays); ``buf``, ``snaps``: the record (sim.record; ``NO_RECORD``:
-    none)."""
+def play_chunk(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps, searching):
+    """Games start .. start + count - 1 of ``seed`` into ``res``; ``searching``: None at a
+    table without the search bot (its code is then never compiled), else True."""
     tinfo, cid = ctx[3], ctx[7]
     st, ru, sc, dk, perm, leaders, se = chunk_arrays(ctx, bot_ids, bot_par, buf, snaps)
     for j in range(count):
         first, ndeck = begin_game(st, ru, sc, seed, start + j, tinfo, cid, bot_par, dk, perm, se)
         res.layout[j] = layout_hash(ru.info)
-        end = play_game(st, ru, sc, dk[0], ndeck, first, leaders, se)
+        if searching is None:
+            end = play_game(st, ru, sc, dk[0], ndeck, first, leaders, None)
+        else:
+            end = play_game(st, ru, sc, dk[0], ndeck, first, leaders, se)
         finish_game(st, ru, sc, j, end, first, leaders, res)
+
+
+@kernel
+def run_games(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps):
+    """Play games start .. start + count - 1 of ``seed`` into ``res`` (Results), no search
+    bot at the table.  ``ctx``: what the game's ``prepare`` returns (the rules array, the
+    paths, the board file's tiles in printed order, the card table and card identities);
+    ``bot_par``: each seat's weights (chunk_arrays); ``buf``, ``snaps``: the record
+    (sim.record; ``NO_RECORD``: none)."""
+    play_chunk(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps, None)
+
+
+@kernel
+def run_games_search(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps):
+    """``run_games`` with a search bot at the table: a kernel of its own, so that runs
+    without one never compile the search."""
+    play_chunk(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps, True)
 
 
 @kernel
