@@ -988,27 +988,27 @@ def report_cmd(run_dir):
             raise UsageError(f"{shown}/{name} is damaged (not a JSON object)")
         return data
 
+    def parsed(name, parse):
+        """(the JSON object of ``name``, what ``parse`` builds from it): one line if damaged."""
+        data = load_json(name)
+        try:
+            return data, parse(data)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise UsageError(f"{shown}/{name} is damaged "
+                             f"({safe(type(e).__name__)}: {safe(e)})") from None
+
     # read and check everything first: a folder that is not a saved result is left untouched
     if (d / "robust.json").is_file():
         from analysis.robust import write_robust_report
         from analysis.robust_runs import RobustResult
-        try:
-            rres = RobustResult.from_dict(load_json("robust.json"))
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            raise UsageError(f"{shown}/robust.json is damaged "
-                             f"({safe(type(e).__name__)}: {safe(e)})") from None
+        _, rres = parsed("robust.json", RobustResult.from_dict)
 
         def write():
             return write_robust_report(rres, d)
     elif (d / "experiment.json").is_file():
         from analysis.experiment_report import load_experiment, write_compare_report
         from analysis.impact import write_impact_report
-        data = load_json("experiment.json")
-        try:
-            res = load_experiment(data)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            raise UsageError(f"{shown}/experiment.json is damaged "
-                             f"({safe(type(e).__name__)}: {safe(e)})") from None
+        data, res = parsed("experiment.json", load_experiment)
         if res.kind == "impact":
             def write():
                 return write_impact_report(res.game, res, d, data.get("card"))
@@ -1017,22 +1017,14 @@ def report_cmd(run_dir):
                 return write_compare_report(res, d)
     elif (d / "skill.json").is_file():
         from analysis.experiment_report import load_skill, write_skill_report
-        try:
-            res = load_skill(load_json("skill.json"))
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            raise UsageError(f"{shown}/skill.json is damaged "
-                             f"({safe(type(e).__name__)}: {safe(e)})") from None
+        _, res = parsed("skill.json", load_skill)
 
         def write():
             return write_skill_report(res, d)
     elif (d / "ladder.json").is_file():
         from analysis.ladder import from_json
         from analysis.ladder_report import write_ladder_report
-        try:
-            res = from_json(load_json("ladder.json"))
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            raise UsageError(f"{shown}/ladder.json is damaged "
-                             f"({safe(type(e).__name__)}: {safe(e)})") from None
+        _, res = parsed("ladder.json", from_json)
 
         def write():
             return write_ladder_report(res, d)
