@@ -360,7 +360,13 @@ def _worker_init(parent: int, poll: float = 0.5) -> None:
     A worker whose parent was killed (``kill -9``, the OOM killer) would otherwise live on,
     blocked writing a result nobody reads.  A daemon thread watches the parent's pid: when
     the worker is re-parented, it exits at once (``os._exit``: nothing to clean, the chunk
-    it was playing is not recorded and a resume plays it again)."""
+    it was playing is not recorded and a resume plays it again).
+
+    The worker also ignores SIGINT: a terminal's Ctrl-C reaches every process of its group,
+    and a worker caught between two chunks (loky's memory check, its queue) would print a
+    traceback of its own.  The parent takes the Ctrl-C, keeps the finished chunks and
+    stops the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # (not prctl(PR_SET_PDEATHSIG): it fires when the parent *thread* that started the
     # worker ends, and loky may start workers from a thread of its own)
     if os.getppid() != parent:  # orphaned before we started
