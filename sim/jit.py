@@ -19,12 +19,41 @@ checked by hashing the rows of every bot and rules mix) run 2.4x faster.  A help
 that tried to allocate would fail to compile, loudly, rather than leak.
 """
 import numpy as np
-from numba import njit
+from numba import config, njit, types
+from numba.core.registry import CPUDispatcher
 
 from . import jitcache  # noqa: F401,E402  (the cache keyed on source content: before any decorator)
 
-kernel = njit(cache=True, error_model="numpy")
-helper = njit(cache=True, error_model="numpy", _nrt=False)
+
+class _Dispatcher(CPUDispatcher):
+    """A dispatcher that compiles a jitted function called from jitted code for the
+    plain types of its arguments, never for literal ones.
+
+    numba types a call ``f(x, 0)`` by compiling ``f`` for ``Literal[int](0)``, and a
+    variable that starts at ``0`` and later holds an ``int64`` for both types in turn:
+    each such call site compiled the whole callee again (Maya's rollout four times, its
+    declare search three times: about a third of Maya's cold compile).  The code is the
+    same either way (the helpers do not branch on literal values)."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                         {k: types.unliteral(v) for k, v in kws.items()})
+
+
+def _jit(**options):
+    """``njit(cache=True, **options)`` with the dispatcher above."""
+    def wrap(func):
+        if config.DISABLE_JIT:
+            return func
+        disp = _Dispatcher(py_func=func, locals={},
+                           targetoptions=dict(options, nopython=True, boundscheck=None))
+        disp.enable_caching()
+        return disp
+    return wrap
+
+
+kernel = _jit(error_model="numpy")
+helper = _jit(error_model="numpy", _nrt=False)
 #: a small helper called in hot loops, inlined into its callers by numba: a call with
 #: a dozen array arguments (each passed as seven words) costs more than the body
 helper_inline = njit(cache=True, error_model="numpy", _nrt=False, inline="always")

@@ -53,3 +53,29 @@ def test_editing_a_helper_in_another_module_recompiles_the_kernel(tmp_path):
     rng.write_text(text.replace(old, "return np.int64(n - 1) - np.int64((x * np.uint64(n)) >> _S32)"))
     edited, _ = _run(tmp_path)
     assert edited == [999 - v for v in first], "the kernel picked up the edited helper"
+
+
+def test_a_helper_called_with_a_literal_compiles_once():
+    """numba would compile a helper for ``Literal[int](0)`` and again for ``int64`` when a
+    call passes a constant, or a variable that starts at 0 (Maya's rollout compiled four
+    times): ``sim.jit``'s dispatcher types calls by the plain types of their arguments."""
+    import numpy as np
+
+    from sim.jit import helper, kernel
+
+    @helper
+    def add(a, i, flag):
+        a[i] += 1 if flag else 2
+
+    @kernel
+    def calls(n):
+        a = np.zeros(3, np.int64)
+        add(a, 0, True)           # literals
+        j = 0
+        for _ in range(n):
+            add(a, j, False)      # a variable that starts as a literal 0
+            j = (j + 1) % 3
+        return a
+
+    assert list(calls(4)) == [1 + 2 * 2, 2, 2]
+    assert len(add.signatures) == 1, add.signatures
