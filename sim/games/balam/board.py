@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import helper, helper_inline
+from ...jit import helper, helper_fused, helper_inline
 from .state import (CONT, CTRL_SUM, EMPTY, GS_SUP, GS_TILE, I_SPACES, MARKET, PALACE, P_HAND,
                     P_LARGE, P_PRES, P_SMALL, R_CANY, R_CKIND, R_CN, R_CTRL, R_NP, TEMPLE, T_BUILT)
 
@@ -193,7 +193,7 @@ def destroy_city(own, bld, tok, sm, pl, gs, nbr, nnb, s):
 
 
 # ======================================================================= transport
-@helper_inline
+@helper_fused
 def passable(own, sm, R, s, p):
     """May riches of king p pass through, leave or enter site s (commercial control)?"""
     mine = sm[s, p]

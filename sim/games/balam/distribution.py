@@ -3,7 +3,7 @@
 """
 from __future__ import annotations
 
-from ...jit import helper, helper_inline
+from ...jit import helper, helper_fused, helper_inline
 from ...rng import rand_int
 from ...record import rec, recording
 from .state import (XF_CV, XF_DHV, XF_FSC, XI_COMP, XI_DCAP, XI_DCNT, XI_ISC, XI_OPTS, XI_SCR,
@@ -34,7 +34,7 @@ def production(own, bld, tok, gs, R, info, rfirst):
                     gs[GS_SUP + c] -= 1
 
 
-@helper_inline
+@helper_fused
 def dist_values(W, R, gs, own, bld, nbr, nnb, p, val, last, hv):
     """val[t, kind]: heuristic worth of routing one riches of type t to each sink kind;
     hv[20], hv[21] (not on the last round): the worth of one more maize, prisoner kept
@@ -161,7 +161,7 @@ def solve_assignment(cnt, cap, val, x, isc, fsc):
             x[t, k] -= m
 
 
-@helper_inline
+@helper_fused
 def same_row(val, cap, t, u):
     """Riches types t and u are worth the same on every sink kind with room."""
     for k in range(5):

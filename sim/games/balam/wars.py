@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import helper, helper_inline
+from ...jit import helper, helper_fused
 from ...rng import open_substream, rand_int
 from ...record import rec
 from .state import (XI_OPTS)
@@ -81,7 +81,7 @@ def die_stats(R):
     return m / nf, sk / nf
 
 
-@helper_inline
+@helper_fused
 def defend(st, ru, sc, b, k, o, base):
     """The defender of city b decides how much of his obsidian to spend against k
     garrisons with o obsidian (before the dice), and spends it.  Returns the amount."""
@@ -107,7 +107,7 @@ def defend(st, ru, sc, b, k, o, base):
     return od
 
 
-@helper_inline
+@helper_fused
 def roll_dice(st, ru, sc, k):
     """This war's k dice, on a substream of its own indexed by the war's number in the
     game.  Returns (successes, skulls)."""
@@ -127,7 +127,7 @@ def roll_dice(st, ru, sc, k):
     return succ, skulls
 
 
-@helper_inline
+@helper_fused
 def skull_losses(st, ru, sc, p, a, skulls):
     """Each skull: the attacker loses a garrison of his choice in the attacking city a."""
     own, bld, tok, sm, pl, gs, rs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs, st.rs
@@ -157,7 +157,7 @@ def skull_losses(st, ru, sc, p, a, skulls):
         pl[p, T_GLOST] += 1
 
 
-@helper_inline
+@helper_fused
 def destroy(st, ru, sc, p, a, b, pts):
     """King p's pts points of damage destroy buildings of city b (his choice; a
     building takes as many points as spaces), then one prisoner per building destroyed

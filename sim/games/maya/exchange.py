@@ -12,9 +12,8 @@ edge, levels ascending within an edge: the random bot picks uniformly from that 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ...jit import helper
+from ...jit import helper, helper_inline
 from .state import (CUT, LAD, LS, LSUP, MA, MB, PR, PSUP, R_E, R_EA, R_EB, R_EBITS, R_HMASK,
                     R_L, R_LADDERS, R_LP, R_N, R_RAVEN, R_SPACES, RAV, TW, cut_mask, nib)
 
@@ -39,7 +38,7 @@ def gen_moves(st, R, out):
     return cnt
 
 
-@njit(cache=True, inline="always")
+@helper_inline
 def edge_masks(st, R, pc, emask):
     """``emask[e]``: the legal levels on edge e (bit mask); returns the number of legal
     exchanges (the length of ``gen_moves``' list, without writing it)."""
@@ -56,7 +55,7 @@ def edge_masks(st, R, pc, emask):
     return cnt
 
 
-@njit(cache=True, inline="always")
+@helper_inline
 def pick_move(emask, E, r, pc):
     """Move number ``r`` of the list ``gen_moves`` would write, from ``edge_masks``."""
     for e in range(E):

@@ -35,9 +35,8 @@ ply in rows ``X_SS + ply`` and ``X_MV + ply``).  ``new_scratch`` allocates it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ...jit import helper, kernel
+from ...jit import helper, helper_inline, kernel
 from ...rng import GOLDEN, mix64
 
 # ------------------------------------------------------------------ state layout
@@ -186,12 +185,12 @@ def new_scratch(n):
 
 
 # ------------------------------------------------------------------ towers
-@njit(cache=True, inline="always")
+@helper_inline
 def nib(x, l):
     return (x >> (4 * l)) & 15
 
 
-@njit(cache=True, inline="always")
+@helper_inline
 def cut_mask(x, L):
     d = x ^ (x >> 4)
     c = 0
@@ -220,7 +219,7 @@ def refresh_cuts(st, R):
         st[CUT + t] = cut_mask(st[TW + t], R[R_L])
 
 
-@njit(cache=True, inline="always")
+@helper_inline
 def board_key(st, n):
     """The towers' colours as one 64-bit key (a hash: equal boards, equal keys), as int64."""
     h = np.uint64(n)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....jit import helper, helper_inline
+from ....jit import helper, helper_fused
 from ....record import rec
 from ..state import (XF_CV, XF_FV, XF_HV, XF_PV, XF_SV, XF_VILL, XI_BPLAN, XI_CNT, XI_CVT, XI_HAND,
                      XI_ONB, XI_PER, XI_PLAN, XI_SPEND, XI_UNSEEN)
@@ -119,7 +119,7 @@ def plan_site(st, ru, sc, ol, s):
 
 
 # ======================================================================= heuristic turn
-@helper_inline
+@helper_fused
 def scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, onb, pv):
     """One pass over the board for a heuristic turn.  Fills ``cnt`` as player_counts
     does for king p, per[q] / per[4 + q] / per[8 + q] with each king's ball courts,
@@ -176,7 +176,7 @@ def scan_board(own, bld, tok, info, R, W, p, rl, cnt, per, onb, pv):
     return nc, volc, nvolc, sea, nsea
 
 
-@helper_inline
+@helper_fused
 def card_values(R, W, p, hv, rl, cnt, per, onb, scan, tmp, cv):
     """cv[kt]: heuristic worth to king p of turning a card of each type now, from the
     board scan (``cnt``, ``per``, ``onb`` and ``scan`` = scan_board's result); for each
@@ -295,7 +295,7 @@ def pros_worth(ru, gs, hg, W):
     return tot / n if n > 0 else 0.0
 
 
-@helper_inline
+@helper_fused
 def card_choice(st, ru, sc, p, W, rl, last):
     """The card option.  Each card type's worth (cv; a Prosperous Katun by its best
     option at the gain worths); a face-down card's worth: exact for a divined one, a
@@ -370,7 +370,7 @@ def card_choice(st, ru, sc, p, W, rl, last):
     return card_slot, card_v, ol
 
 
-@helper_inline
+@helper_fused
 def screen_sites(st, ru, sc, ol, amask):
     """Screen every site on its best first building (sv[s]) with the taxed ``hand``;
     returns the best site (equal values uniformly on the bot's stream; -1: none)."""
@@ -443,7 +443,7 @@ def screen_sites(st, ru, sc, ol, amask):
     return s1
 
 
-@helper_inline
+@helper_fused
 def best_attack(st, ru, sc, ol, tax_v, best_v, ties):
     """The attacks: each (own city with garrisons, enemy neighbour) is worth its expected
     damage (minus the tax) and joins the turn's argmax (``best_v``, ``ties``).  Returns

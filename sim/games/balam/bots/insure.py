@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....jit import helper, helper_inline
+from ....jit import helper, helper_fused, helper_inline
 from ..state import (BALLCOURT, BW_EXPAND, GARRISON, GS_DPOS, GS_NSLOT, GS_SEEN, HIT_ALL, I_SEA,
                      I_VOLC, K_DECAD, K_DROUGHT, K_PROS, K_TIDAL, K_VOLCANO, MAIZE, NK, OBSERV,
                      PRIS, RESERVE, R_HIT, R_KCNT, R_NEUTRAL, R_NP, R_PTS)
@@ -57,7 +57,7 @@ def insure(R, rl, loss, unseen):
     return rm, nm, rp, npr
 
 
-@helper_inline
+@helper_fused
 def cover(rate, need, have):
     """Worth of one more kept riches: ``rate`` while the ``have`` already kept fall short
     of the expected ``need`` (the last one by the fraction still uncovered)."""
@@ -121,14 +121,14 @@ def insurance(st, ru, W, p, rl, loss, unseen):
     return cover(rm, nm, hm + 0.0), cover(rp, npr, hp + 0.0)
 
 
-@helper_inline
+@helper_fused
 def from_gs_unseen(R, gs, unseen):
     """unseen[kt]: cards of each type not yet turned (public counts)."""
     for kt in range(NK):
         unseen[kt] = R[R_KCNT + kt] - gs[GS_SEEN + kt]
 
 
-@helper_inline
+@helper_fused
 def prosperous_on_top(R, gs, k):
     """Whether face-down slot k certainly holds a Prosperous Katun: the rulebook puts the
     shuffled Prosperous cards on top of the deck, so every card dealt from the first

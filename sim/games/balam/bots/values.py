@@ -5,7 +5,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ....jit import helper, helper_inline
+from ....jit import helper, helper_fused, helper_inline
 from ....rng import rand_int
 from ..state import (GS_TILE, BALLCOURT, BW_BALL, BW_BUILD, BW_HAND, BW_MARKET, BW_PALACE, BW_PRES, BW_RES,
                      BW_RISK, BW_TEMPLE, BW_WAR, CACAO, GARRISON, GS_BALLS, GS_DPOS, GS_LEFT,
@@ -85,7 +85,7 @@ def pay_orders(W, off):
                 start = i
 
 
-@helper_inline
+@helper_fused
 def pay_sequence(rs, k, hv, W, off, last):
     """hv[6:12]: the six riches types in the order the heuristic pays with them this turn
     (so that its plans and its payments agree): the lowest value in hand first; types of
@@ -274,7 +274,7 @@ def cost_value(hand, hv, R, code, spend):
     return v
 
 
-@helper_inline
+@helper_fused
 def cheapest_held_after(hand, spend, hv):
     for i in range(6):
         t = np.int64(hv[6 + i])

@@ -7,9 +7,8 @@ options, drawn on the seat's own stream."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ....jit import copy_into, helper
+from ....jit import copy_into, helper, helper_inline
 from ....rng import rand_int
 from ..exchange import apply_exchange, gen_moves, has_move
 from ..scoring import can_declare, colour_points, result2
@@ -18,7 +17,7 @@ from ..state import (CUT, LAD, MA, MB, NEG, PR, RAV, R_BONUS, R_CENTRE, R_E, R_E
                      X_REP, X_S1, X_S2, X_TIES, X_VALS, nib)
 
 
-@njit(cache=True, inline="always")
+@helper_inline
 def draw_tie(ties, nt, rs, p):
     """One of the nt tied choices in ``ties``: the only one without a draw, else uniform
     on seat p's stream."""
