@@ -57,8 +57,9 @@ helper = _jit(error_model="numpy", _nrt=False)
 #: a small helper called in hot loops, inlined into its callers by numba: a call with
 #: a dozen array arguments (each passed as seven words) costs more than the body
 helper_inline = njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-#: a larger helper with one call site (a bot's once-a-turn planner): typed on its own and
-#: inlined by LLVM (``forceinline``: the ``alwaysinline`` attribute) rather than by numba.
+#: a helper with one call site (a bot's once-a-turn planners, and the helpers only they
+#: call): typed on its own and inlined by LLVM (``forceinline``: the ``alwaysinline``
+#: attribute) rather than by numba.
 #: numba's type inference grows faster than linearly with a function's size, and a
 #: caller that inlines a dozen planners is one very large function: Balam's heuristic
 #: turn took 73 s of its 260 s cold compile.  A plain call would cost run time (each
