@@ -4,11 +4,18 @@ Caching: every function here is cached on disk under a key of the content of the
 project's jitted sources (``sim/jitcache.py``), so editing a helper in another module
 recompiles the kernels that use it.
 
-``kernel``: a function that allocates (the per-chunk entry point: state and scratch
-arrays are made once per chunk).  ``helper``: everything it calls.  Both are cached
-on disk (compile once, load in each worker) and use numpy's error model (no
-division-by-zero checks: the kernels guard their divisions, and the conservation
-audits would show a slip).
+``kernel``: a function that allocates (state and scratch arrays are made once per
+chunk).  ``helper``: everything else, the chunk's entry point included (Python calls it
+with the arrays it or a kernel made).  Both are cached on disk (compile once, load in
+each worker) and use numpy's error model (no division-by-zero checks: the kernels
+guard their divisions, and the conservation audits would show a slip).
+
+Cold compile: numba optimises and emits the machine code of every jitted function
+together with the code of everything it calls (the callees' code is linked in and
+optimised once more), so each layer of calls between the entry point and the bots
+costs the whole game's code again; the game, round and turn loops are therefore
+``helper_inline`` in the entry point (Balam's cold compile 213 s -> about 150 s of
+CPU).
 
 ``helper`` is compiled without numba's reference counting (``_nrt=False``).  A helper
 only reads and writes arrays its caller owns, so counting references to them is

@@ -18,8 +18,10 @@ def run(players, bots, rules=None, n=200, seed=1, start=0, raw=False):
         z = [np.zeros(n, dt) for dt in (np.int8, np.int8, np.int16, np.int32, np.int8, np.int8,
                                         np.int16, np.int64, np.int16, np.int8)]
         seat = np.zeros((n, players, K.NPL), np.int32)
-        K.run_games(np.uint64(seed), np.int64(start), np.int64(n), tuple(ctx), ids, p2,
-                    K.Results(*z, seat), NO_RECORD, NO_SNAPS)
+        ctx = tuple(ctx)
+        ch = K.chunk_arrays(ctx, ids, p2, NO_RECORD, NO_SNAPS, None)
+        K.run_games(np.uint64(seed), np.int64(start), np.int64(n), ctx, p2, K.Results(*z, seat),
+                    ch)
         return seat
     return GAME.run_chunk(ctx, players, seed, start, n, ids, par)
 

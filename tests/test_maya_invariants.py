@@ -15,8 +15,8 @@ def run(players, bots, count, seed=11, check=True, **rules):
     R[K.R_CHECK] = 1 if check else 0
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
     tal = np.zeros((count, K.N_TALLY), np.int64)
-    K.run_games(np.uint64(seed), np.int64(0), np.int64(count), R, ids, par, tal, NO_RECORD,
-                NO_SNAPS)
+    K.run_games(np.uint64(seed), np.int64(0), np.int64(count), R, ids, par, tal, K.chunk_work(R),
+                NO_RECORD, NO_SNAPS)
     from sim.games.maya import columns_from_tally
     return tal, columns_from_tally(tal, players, int(R[K.R_HRESULT]))
 

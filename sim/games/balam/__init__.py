@@ -339,8 +339,10 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
                     seat=np.empty((count, players, K.NPL), np.int32))
     ids = np.asarray(bot_ids, np.int64)
     # a table with the search bot has a kernel of its own (the others never compile it)
-    run = P.run_games_search if (ids == K.BOT_SEARCH).any() else P.run_games
-    run(np.uint64(seed), np.int64(start), np.int64(count), tuple(ctx), ids, par, res, buf, snaps)
+    searching = True if (ids == K.BOT_SEARCH).any() else None
+    ctx = tuple(ctx)
+    ch = P.chunk_arrays(ctx, ids, par, buf, snaps, searching)
+    P.run_games(np.uint64(seed), np.int64(start), np.int64(count), ctx, par, res, ch)
     seat = res.seat
     end = res.end_reason
     out = {name: getattr(res, name) for name in res._fields if name != "seat"}

@@ -6,7 +6,7 @@ from collections import namedtuple
 import numpy as np
 
 from ...drama import drama
-from ...jit import helper, kernel
+from ...jit import helper, helper_inline, kernel
 from ...rng import game_base, mix64, open_substream, rand_int
 from ...record import H_SNAPS, rec, recording
 from .state import (BOT_RANDOM, BOT_SEARCH, BW_EXPAND, BW_RISK, END_BALLS, END_CAP, END_DECK,
@@ -185,16 +185,11 @@ def setup_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm):
     return first, ndeck
 
 
-@helper
+@helper_inline
 def take_turn(st, ru, sc, p, se, deck):
     """King p's turn by his bot.  ``se``: the search bot's work, or None at a table without
-    it (numba prunes the search branch for None: such a kernel never compiles the search)."""
-    if se is None:
-        if ru.bot_ids[p] == BOT_RANDOM:
-            random_turn(st, ru, sc, p)
-        else:
-            heuristic_turn(st, ru, sc, p)
-    elif ru.bot_ids[p] == BOT_SEARCH:
+    it (search_turn compiled for None is empty: such a kernel never compiles the search)."""
+    if ru.bot_ids[p] == BOT_SEARCH:
         search_turn(st, ru, sc, p, se, deck)
     elif ru.bot_ids[p] == BOT_RANDOM:
         random_turn(st, ru, sc, p)
@@ -202,7 +197,7 @@ def take_turn(st, ru, sc, p, se, deck):
         heuristic_turn(st, ru, sc, p)
 
 
-@helper
+@helper_inline
 def play_round(st, ru, sc, deck, n, cur, se):
     """One round: n cards face down, divination, turns from king ``cur`` on until every
     card is turned, production, distribution and Chaak's clemency (rounds.py).  Returns
@@ -235,7 +230,7 @@ def play_round(st, ru, sc, deck, n, cur, se):
     return nxt, final
 
 
-@helper
+@helper_inline
 def play_game(st, ru, sc, deck, ndeck, first, leaders, se):
     """Rounds until the last ball game's round ends, the deck runs out or the horizon
     is reached; leaders[r] is the sole prestige leader after round r + 1 (-1: none).
@@ -295,12 +290,14 @@ def finish_game(st, ru, sc, j, end, first, leaders, res):
 
 
 @kernel
-def chunk_arrays(ctx, bot_ids, bot_par, buf, snaps):
+def chunk_arrays(ctx, bot_ids, bot_par, buf, snaps, searching):
     """A chunk's arrays: the state, the rules (with this chunk's per-game layout array
     and each seat's weights row), the scratch recording into ``buf``/``snaps``, the deck
     and build_deck's work arrays, the layout permutation, the leaders and the search
-    bot's work.  ``bot_par``: per seat the weights (NBW), then (run_chunk's wide rows)
-    the search parameters and the rollout policy's weights (bots/search.py)."""
+    bot's work (None when ``searching`` is None: numba prunes the other branch, so a
+    table without the search bot never compiles it).  ``bot_par``: per seat the weights
+    (NBW), then (run_chunk's wide rows) the search parameters and the rollout policy's
+    weights (bots/search.py)."""
     R, nbr, nnb, tinfo, ctype, cgain, cnopt, cid = ctx
     NP = R[R_NP]
     S = nbr.shape[0]
@@ -318,7 +315,10 @@ def chunk_arrays(ctx, bot_ids, bot_par, buf, snaps):
     dk = (np.zeros(N + 1, np.int64), np.zeros(N + 1, np.int64), np.zeros(N + 1, np.int64),
           np.zeros(N + 1, np.uint64))
     leaders = np.zeros(R[R_MAXR] + 1, np.int64)
-    se = new_search(ctx, info, bot_par)
+    if searching is None:
+        se = None
+    else:
+        se = new_search(ctx, info, bot_par)
     return st, ru, sc, dk, perm, leaders, se
 
 
@@ -327,42 +327,35 @@ def begin_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm, se):
     """setup_game, then the search's per-game part (the deck size, the rollout policy's
     site terms).  Returns (the first king, cards in the deck)."""
     first, ndeck = setup_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm)
-    se.wi[WI_NDECK] = ndeck
-    site_terms(se.wpar, ru.info, se.ru.bot_par)
+    if se is not None:
+        se.wi[WI_NDECK] = ndeck
+        site_terms(se.wpar, ru.info, se.ru.bot_par)
     return first, ndeck
 
 
-@kernel
-def play_chunk(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps, searching):
-    """Games start .. start + count - 1 of ``seed`` into ``res``; ``searching``: None at a
-    table without the search bot (its code is then never compiled), else True."""
+@helper
+def run_games(seed, start, count, ctx, bot_par, res, ch):
+    """Play games start .. start + count - 1 of ``seed`` into ``res`` (Results).  ``ctx``:
+    what the game's ``prepare`` returns (the rules array, the paths, the board file's
+    tiles in printed order, the card table and card identities); ``bot_par``: each seat's
+    weights; ``ch``: the chunk's arrays (chunk_arrays: the search work is None at a table
+    without the search bot, and search_turn compiled for None is empty, so such a table
+    never compiles the search).
+
+    The chunk's entry point is a ``helper`` called from Python with arrays chunk_arrays
+    made, not a kernel: a kernel counts references to every array it touches, which in
+    the turn loop inlined here would cost about a tenth of the run time.  play_game,
+    play_round and take_turn are inlined (``helper_inline``) rather than compiled on
+    their own: numba optimises and emits again, for every jitted function, the machine
+    code of everything it calls, so each layer between the entry point and the bots
+    cost the whole game's code once more (about 10 s each of Balam's cold compile)."""
     tinfo, cid = ctx[3], ctx[7]
-    st, ru, sc, dk, perm, leaders, se = chunk_arrays(ctx, bot_ids, bot_par, buf, snaps)
+    st, ru, sc, dk, perm, leaders, se = ch
     for j in range(count):
         first, ndeck = begin_game(st, ru, sc, seed, start + j, tinfo, cid, bot_par, dk, perm, se)
         res.layout[j] = layout_hash(ru.info)
-        if searching is None:
-            end = play_game(st, ru, sc, dk[0], ndeck, first, leaders, None)
-        else:
-            end = play_game(st, ru, sc, dk[0], ndeck, first, leaders, se)
+        end = play_game(st, ru, sc, dk[0], ndeck, first, leaders, se)
         finish_game(st, ru, sc, j, end, first, leaders, res)
-
-
-@kernel
-def run_games(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps):
-    """Play games start .. start + count - 1 of ``seed`` into ``res`` (Results), no search
-    bot at the table.  ``ctx``: what the game's ``prepare`` returns (the rules array, the
-    paths, the board file's tiles in printed order, the card table and card identities);
-    ``bot_par``: each seat's weights (chunk_arrays); ``buf``, ``snaps``: the record
-    (sim.record; ``NO_RECORD``: none)."""
-    play_chunk(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps, None)
-
-
-@kernel
-def run_games_search(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps):
-    """``run_games`` with a search bot at the table: a kernel of its own, so that runs
-    without one never compile the search."""
-    play_chunk(seed, start, count, ctx, bot_ids, bot_par, res, buf, snaps, True)
 
 
 @kernel
@@ -376,7 +369,7 @@ def search_probe(seed, g, ctx, bot_ids, bot_par, rounds, key):
     tinfo, cid = ctx[3], ctx[7]
     buf = np.zeros((1, 8), np.int32)
     st, ru, sc, dk, perm, leaders, se = chunk_arrays(ctx, bot_ids, bot_par, buf,
-                                                     np.zeros((0, 1), np.int64))
+                                                     np.zeros((0, 1), np.int64), True)
     first, ndeck = begin_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm, se)
     R, gs = ru.R, st.gs
     cur = first

@@ -3,7 +3,7 @@ search seat (``play_from`` and the cursor ``Scratch.cur``); the real game (``pla
 search bot's rollouts (``bots/search``) both run it."""
 from __future__ import annotations
 
-from ...jit import helper, helper_inline
+from ...jit import helper_inline
 from ...record import rec, rec_snapshot
 from .crew import collect_wages
 from .ending import final_ranking, return_bonuses, round_leader
@@ -59,7 +59,7 @@ def crew_seat(first, rnd, i, P):
     return (first + rnd + i) % P
 
 
-@helper
+@helper_inline
 def play_from(st, rules, bot_ids, bot_par, rs, sc, buf, snaps):
     """Play on from where the game stands (``sc.cur``: round, phase, crew-row position)
     until it ends (returns DONE: winner, end reason and rounds in ``sc.cur``, win shares in
@@ -145,7 +145,7 @@ def next_seat(cur, P, after):
         cur[C_PH] = after
 
 
-@helper
+@helper_inline
 def round_end(st, R, sc, buf):
     """The end of round cur[C_RND]: return bonuses when the end was triggered, Phase 4, the
     leader; True when the game is over (its result in ``sc``), else the cursor moves on."""
@@ -169,7 +169,7 @@ def round_end(st, R, sc, buf):
     return False
 
 
-@helper
+@helper_inline
 def horizon_end(st, R, sc, buf):
     """The round horizon is reached: rank the seats (or call it a draw: R_HRES)."""
     P = R[R_P]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...drama import drama
-from ...jit import helper, kernel
+from ...jit import helper, helper_inline
 from ...record import NO_RECORD, NO_SNAPS
 from .bots.search import decide
 from .loop import crew_seat, play_from
@@ -43,11 +43,12 @@ from .state import (
     SEAT_DTYPES,
     SEAT_FIELDS,
     Out,
+    Play,
     Scratch,
 )
 
 
-@helper
+@helper_inline
 def play_game(g, seed, rules, bot_ids, bot_par, st, rs, sc, buf, snaps):
     """Play game g (no search seat); returns (winner, end_reason, first, rounds).  Its state is
     left in ``st`` (tallies included), the win shares in ``sc.win``, the leader at the end of
@@ -58,7 +59,7 @@ def play_game(g, seed, rules, bot_ids, bot_par, st, rs, sc, buf, snaps):
     return sc.cur[C_W], sc.cur[C_ER], first, sc.cur[C_ROUNDS]
 
 
-@helper
+@helper_inline
 def play_game_search(g, seed, rules, bot_ids, bot_par, st, rs, sc, srch, buf, snaps):
     """``play_game`` with search seats: the loop stops at each of their searched decisions,
     ``search.decide`` chooses (the phases play their other decisions as the heuristic, with
@@ -86,24 +87,30 @@ def new_game(g, seed, rules, st, rs, sc, buf):
     return first
 
 
-@kernel
-def run_games(seed, start, count, rules, bot_ids, bot_par, out, sc, buf, snaps):
+@helper
+def run_games(seed, start, count, rules, bot_ids, bot_par, out, sc, pg, buf, snaps):
     """Play games ``start .. start + count - 1`` (no search seat) into ``out`` (an ``Out``);
-    ``sc`` a ``Scratch``; ``buf, snaps`` the record buffers (``sim.record``: NO_RECORD,
-    NO_SNAPS when not recording)."""
-    st = np.zeros(N_ST, np.int64)
-    rs = np.zeros(N_RS, np.uint64)
+    ``sc`` a ``Scratch``, ``pg`` a ``Play``; ``buf, snaps`` the record buffers
+    (``sim.record``: NO_RECORD, NO_SNAPS when not recording).
+
+    The chunk's entry point is a ``helper`` called from Python with the arrays run_chunk
+    made, not a kernel: a kernel counts references to every array it touches, which in
+    the phase loop inlined here (play_game, play_from) costs about a tenth of the run
+    time.  Those are inlined (``helper_inline``) rather than compiled on their own: numba
+    optimises and emits again, for every jitted function, the machine code of everything
+    it calls, so each layer between the entry point and the phases cost the whole game's
+    code once more."""
+    st, rs = pg.st, pg.rs
     for j in range(count):
         w, e, f, rd = play_game(start + j, seed, rules, bot_ids, bot_par, st, rs, sc, buf, snaps)
         write_out(out, j, rules.R[R_P], st, sc, w, e, f, rd)
 
 
-@kernel
-def run_games_search(seed, start, count, rules, bot_ids, bot_par, out, sc, srch, buf, snaps):
-    """``run_games`` with search seats; ``srch`` a ``Search``.  A kernel of its own, so that
-    runs without the search bot never compile it."""
-    st = np.zeros(N_ST, np.int64)
-    rs = np.zeros(N_RS, np.uint64)
+@helper
+def run_games_search(seed, start, count, rules, bot_ids, bot_par, out, sc, pg, srch, buf, snaps):
+    """``run_games`` with search seats; ``srch`` a ``Search``.  An entry point of its own, so
+    that runs without the search bot never compile it."""
+    st, rs = pg.st, pg.rs
     for j in range(count):
         w, e, f, rd = play_game_search(start + j, seed, rules, bot_ids, bot_par, st, rs, sc, srch,
                                        buf, snaps)
@@ -147,6 +154,10 @@ def new_scratch(rules) -> Scratch:
                    cur=np.zeros(N_CUR, np.int64), plan=np.zeros(N_PLAN, np.int64))
 
 
+def new_play() -> Play:
+    return Play(st=np.zeros(N_ST, np.int64), rs=np.zeros(N_RS, np.uint64))
+
+
 def new_search(rules, bot_ids, bot_par) -> Search:
     """The search bot's work space for a chunk (``Search``); ``bot_par`` the seats' parameters
     (the search seats' rows are replaced by the heuristic defaults in ``ppar``)."""
@@ -184,12 +195,12 @@ def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=No
     if (bot_ids == BOT_SEARCH).any():
         srch = new_search(rules, bot_ids, bp)
         run_games_search(np.uint64(seed), np.int64(start), np.int64(count), rules, bot_ids, bp,
-                         out, new_scratch(rules), srch, buf, snaps)
+                         out, new_scratch(rules), new_play(), srch, buf, snaps)
         SEARCH_STATS[0] += int(srch.stats[0])
         SEARCH_STATS[1] += int(srch.stats[1])
     else:
         run_games(np.uint64(seed), np.int64(start), np.int64(count), rules, bot_ids, bp, out,
-                  new_scratch(rules), buf, snaps)
+                  new_scratch(rules), new_play(), buf, snaps)
     cols = out._asdict()
     seat = cols.pop("seat")
     for k, f in enumerate(SEAT_FIELDS):

@@ -220,6 +220,13 @@ class Scratch(NamedTuple):
     plan: np.ndarray
 
 
+class Play(NamedTuple):
+    """The game in play, reused by every game of a chunk: its state (``st``, the O_*
+    layout, N_ST) and its random streams (``rs``, N_RS)."""
+    st: np.ndarray
+    rs: np.ndarray
+
+
 class Search(NamedTuple):
     """The search bot's work space (bots/search.py), made once per chunk: a determinized copy
     of the game (``st``, ``rs``, ``sc`` with its own cursor) that rollouts play on, the rollout

@@ -306,7 +306,7 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None
     if count:
         K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R,
                     np.asarray(bot_ids, np.int64), np.asarray(bot_params, np.float64), tal,
-                    buf, snaps)
+                    K.chunk_work(R), buf, snaps)
     return columns_from_tally(tal, players, int(R[K.R_HRESULT]))
 
 

@@ -70,7 +70,7 @@ def pick_move(emask, E, r, pc):
     return -1
 
 
-@helper
+@helper_inline
 def has_move(st, R):
     blk = 0
     if st[MA] >= 0:
@@ -83,7 +83,7 @@ def has_move(st, R):
     return False
 
 
-@helper
+@helper_inline
 def place_on(st, R, t, p, full):
     """A join in tower t by seat p: a ladder beside it when there is room and p has one
     left; a priest on it when the join completed it (``full``) and p has one left."""

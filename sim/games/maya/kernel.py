@@ -51,7 +51,7 @@ from .bots.mcts import (  # noqa: F401
 )
 from .play import (  # noqa: F401
     start_choice, place_start, set_up, declares, choose_exchange, play_turns, play_game,
-    run_games
+    run_games, chunk_work
 )
 
 __all__ = [
@@ -86,5 +86,5 @@ __all__ = [
     'sample_deal', 'side_value', 'rollout', 'play_out', 'order_desc', 'candidates',
     'search_task', 'search_declare',
     'start_choice', 'place_start', 'set_up', 'declares', 'choose_exchange',
-    'play_turns', 'play_game', 'run_games'
+    'play_turns', 'play_game', 'run_games', 'chunk_work'
 ]

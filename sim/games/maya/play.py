@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import copy_into, helper, kernel
+from ...jit import copy_into, helper, helper_inline
 from ...record import rec, rec_snapshot, recording
 from ...rng import SETUP, game_base, open_substream, rand_int
 from .bots.greedy import greedy2, greedy_start, greedy_task, wants_to_declare
@@ -30,7 +30,7 @@ from .state import (BOT_GREEDY, BOT_RANDOM, BOT_SEARCH, CH, CUT, END_DECLARED, E
                     new_scratch)
 
 
-@helper
+@helper_inline
 def start_choice(st, R, first, bot_ids, X, rs, base):
     """Two players: the option o the black player (the second to move) starts with, the
     Monolith on edge ``o // L`` and the Raven at level ``o % L`` (without the Raven: edge
@@ -46,7 +46,7 @@ def start_choice(st, R, first, bot_ids, X, rs, base):
     return greedy_start(st, R, first, X, rs)
 
 
-@helper
+@helper_inline
 def place_start(st, R, o, first, tally, buf):
     """Put the Monolith and the Raven where start option o says (Black's choice, or
     chance's with start=random: so it is recorded)."""
@@ -98,7 +98,7 @@ def set_up(g, seed, R, bot_ids, st, rs, X, keys, tally, buf):
     return first
 
 
-@helper
+@helper_inline
 def declares(st, R, p, b, bonus, when, ex, bot_par, X, rs, buf):
     """Three/four players: seat p (bot b), which may declare the end (``can_declare``;
     ``when``: 0 before its exchange, 1 after; ``ex`` exchanges made), does; records the
@@ -113,7 +113,7 @@ def declares(st, R, p, b, bonus, when, ex, bot_par, X, rs, buf):
     return dec
 
 
-@helper
+@helper_inline
 def choose_exchange(st, R, p, b, nm, ex, bot_par, X, rs):
     """The exchange bot b (greedy or search) chooses for seat p among the nm legal ones
     in ``X[X_MOVES]`` after ``ex`` exchanges (the random bot's choice is made in
@@ -127,7 +127,7 @@ def choose_exchange(st, R, p, b, nm, ex, bot_par, X, rs):
     return search_task(st, R, p, nm, bot_par[p], ex, X, rs)
 
 
-@helper
+@helper_inline
 def play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps):
     """The exchanges, seat by seat from ``first``, until no exchange is legal, the
     horizon, or a declared end; returns (exchanges, end reason).  Records every
@@ -177,7 +177,7 @@ def play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps):
         p = (p + 1) % P
 
 
-@helper
+@helper_inline
 def play_game(g, seed, R, bot_ids, bot_par, st, rs, X, keys, tally, buf, snaps):
     """Game ``g`` of the run ``seed`` into ``tally`` (layout ``T_*``); ``buf`` and
     ``snaps``: the record (``sim/record.py``; ``NO_RECORD`` records nothing)."""
@@ -205,13 +205,25 @@ def play_game(g, seed, R, bot_ids, bot_par, st, rs, X, keys, tally, buf, snaps):
         tally[T_WINNER] = side
 
 
-@kernel
-def run_games(seed, start, count, R, bot_ids, bot_par, out, buf, snaps):
-    """Play games start..start+count-1; ``out[j]`` receives game j's tally; ``buf`` and
-    ``snaps`` the record of the game when recording (count 1)."""
-    st = np.zeros(SZ, dtype=np.int64)
-    rs = np.zeros(1 + R[R_P], dtype=np.uint64)
-    keys = np.zeros(NMAX, dtype=np.uint64)
-    X = new_scratch(R[R_N])
+@helper
+def run_games(seed, start, count, R, bot_ids, bot_par, out, work, buf, snaps):
+    """Play games start..start+count-1; ``out[j]`` receives game j's tally; ``work`` the
+    chunk's arrays (``chunk_work``); ``buf`` and ``snaps`` the record of the game when
+    recording (count 1).
+
+    The chunk's entry point is a ``helper`` called from Python with arrays chunk_work
+    made, not a kernel: a kernel counts references to every array it touches, and the
+    exchange loop is inlined here (play_game, play_turns, choose_exchange, declares).
+    Those are inlined rather than compiled on their own: numba optimises and emits
+    again, for every jitted function, the machine code of everything it calls, so each
+    layer between the entry point and the bots cost the whole game's code once more."""
+    st, rs, keys, X = work
     for j in range(count):
         play_game(start + j, seed, R, bot_ids, bot_par, st, rs, X, keys, out[j], buf, snaps)
+
+
+def chunk_work(R):
+    """run_games' work arrays for a chunk: the state, the streams, the deal keys and the
+    scratch rows (``new_scratch``)."""
+    return (np.zeros(SZ, dtype=np.int64), np.zeros(1 + int(R[R_P]), dtype=np.uint64),
+            np.zeros(NMAX, dtype=np.uint64), new_scratch(int(R[R_N])))

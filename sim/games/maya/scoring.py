@@ -2,14 +2,14 @@
 Variant for Three Players (task points, declaring the end, the centre bonus)."""
 from __future__ import annotations
 
-from ...jit import helper
+from ...jit import helper, helper_inline
 from .state import (CUT, LAD, NEG, PR, R_CENTRE, R_L, R_N, R_P, R_PTS, T_BONUS, T_LADDERS,
                     T_LPTS, T_PPTS, T_PRIESTS, T_SCORE, T_TEAM, T_TIEBRK, TB_LADDERS,
                     TB_PRIESTS, TB_SCORE, TB_TIED, TW, WIN, X_CARDS, X_CP, X_SCORE, nib)
 
 
 # ------------------------------------------------------------------ two players
-@helper
+@helper_inline
 def score2(st, n, out):
     """out[s]: victory points, out[2+s]: priests, out[4+s]: ladders, out[6+s]: ladder points."""
     for k in range(8):
@@ -161,7 +161,7 @@ def final_scores_tasks(st, R, tally, cards, cp):
     return who
 
 
-@helper
+@helper_inline
 def final_scores(st, R, tally, X):
     """Scores, tie-breaks and the winner into ``tally``; returns the winning side (seat,
     team in four-player games) or -1."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import helper, popcount
+from ...jit import helper, helper_inline, popcount
 from ...record import rec
 from ...rng import DECK, SETUP, game_base, keyed_shuffle, open_substream, rand_int, seed_streams
 from .state import (BOT_RANDOM, CH, EV_BLOCK, EV_BOARD, EV_PLACE, NEG, R_BHI, R_BLO, R_CENTRE,
@@ -19,7 +19,7 @@ from .state import (BOT_RANDOM, CH, EV_BLOCK, EV_BOARD, EV_PLACE, NEG, R_BHI, R_
                     X_USED, nib, refresh_cuts)
 
 
-@helper
+@helper_inline
 def seed_game(rs, seed, g):
     """The streams of game ``g``: ``rs[1 + s]`` seat s's bot; ``rs[CH]`` at the start of
     the board set-up's substream (SETUP, SUB_BOARD)."""
@@ -46,7 +46,7 @@ def count_assignments(allowed, n, dp, pc):
     return dp[(1 << n) - 1]
 
 
-@helper
+@helper_inline
 def sample_assignment(allowed, n, dp, rs, out):
     """Uniform draw among the assignments counted by ``count_assignments`` (chance stream):
     tower n-1 first, down to tower 0; one draw per tower, colours scanned ascending."""
@@ -194,7 +194,7 @@ def setup_uniform(st, R, rs, X):
 
 
 # ------------------------------------------------------------------ Alternative Setup
-@helper
+@helper_inline
 def level_completable(colours, towers, used):
     """Hall's condition: the colours in mask ``colours`` can go one each to the towers in
     mask ``towers`` without repeating a colour in a tower (``used[t]``: colours in t)."""
@@ -215,7 +215,7 @@ def level_completable(colours, towers, used):
     return True
 
 
-@helper
+@helper_inline
 def join_chances(st, R, t, k, c):
     """Exchanges of level k that would join colours and that putting colour c at level k of
     tower t decides: neighbours u whose level-(k-1) block is c (exchanging level k between
@@ -232,7 +232,7 @@ def join_chances(st, R, t, k, c):
     return v
 
 
-@helper
+@helper_inline
 def placement_options(colours, towers, c, n, used, legal):
     """Towers of mask ``towers`` that may take colour c (new to the tower, and the rest of
     the level can still be placed) into ``legal``; returns how many."""
@@ -247,7 +247,7 @@ def placement_options(colours, towers, c, n, used, legal):
     return nl
 
 
-@helper
+@helper_inline
 def steer_joins(st, R, legal, nl, k, c, sign):
     """Two-player greedy and search placers: keep the options with the most (White,
     sign 1) or fewest (Black, sign -1) ``join_chances``; returns how many."""
@@ -313,7 +313,7 @@ def setup_turns(st, R, rs, first, bot_ids, X, buf):
 
 
 # ------------------------------------------------------------------ task cards
-@helper
+@helper_inline
 def deal_tasks(st, R, base, X, keys):
     """Three/four players: the card of the centre tower's bottom colour lies face up; the
     others are shuffled by keys drawn per colour (``item_key(base, DECK, colour)``) and
@@ -334,7 +334,7 @@ def deal_tasks(st, R, base, X, keys):
         cards[i] = deck[i]
 
 
-@helper
+@helper_inline
 def record_board(st, R, attempts, buf):
     """The uniform set-up's board, one event per tower (levels 1-7 and 8-12 packed)."""
     for t in range(R[R_N]):

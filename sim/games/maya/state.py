@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import helper, helper_inline, kernel
+from ...jit import helper_inline, kernel
 from ...rng import GOLDEN, mix64
 
 # ------------------------------------------------------------------ state layout
@@ -199,7 +199,7 @@ def cut_mask(x, L):
     return c
 
 
-@helper
+@helper_inline
 def clear_state(st, R):
     st[:] = 0
     for t in range(NMAX):
@@ -213,7 +213,7 @@ def clear_state(st, R):
     st[PSUP + 1] = R[R_PRIESTS]
 
 
-@helper
+@helper_inline
 def refresh_cuts(st, R):
     for t in range(R[R_N]):
         st[CUT + t] = cut_mask(st[TW + t], R[R_L])

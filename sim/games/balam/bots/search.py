@@ -485,6 +485,10 @@ def search_choose(st, ru, p, se, deck):
 
 @helper
 def search_turn(st, ru, sc, p, se, deck):
-    """The search bot's turn: search_choose, then play the chosen candidate."""
+    """The search bot's turn: search_choose, then play the chosen candidate.  ``se`` is
+    None at a table without the search bot (take_turn): numba prunes the rest for None,
+    so that such a kernel never compiles the search."""
+    if se is None:
+        return
     n, best = search_choose(st, ru, p, se, deck)
     apply_action(st, ru, sc, p, se.wi[WI_CAND + best])

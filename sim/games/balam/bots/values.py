@@ -174,7 +174,7 @@ def divined(mine, other, NJ):
     return NJ if mine > other else 1
 
 
-@helper_inline
+@helper_fused
 def building_value(st, ru, ol, s, code, cnt, base):
     """Heuristic value of adding ``code`` on site s, given the counts ``cnt``; ``base`` is
     econ() of those counts (the caller computes it once for all codes)."""

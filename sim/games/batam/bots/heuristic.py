@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....jit import helper, helper_inline
+from ....jit import helper, helper_fused, helper_inline
 from ....rng import tie_wins
 from ..crew import slot_for
 from ..sailing import safe_step
@@ -206,7 +206,7 @@ def place_choice(st, R, p, bp, rs, opts, no):
     return bk
 
 
-@helper_inline
+@helper_fused
 def plan_target(st, R, board, compass, Lt, Lss, p, cur, r, bp, sc, rs):
     """Heuristic route planner: the special space (harbour or compass, as a special index)
     to head for, -1 for none.

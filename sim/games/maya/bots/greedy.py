@@ -27,7 +27,7 @@ def draw_tie(ties, nt, rs, p):
 
 
 # ------------------------------------------------------------------ two players
-@helper
+@helper_inline
 def eval2(st, n, p):
     """Static value for seat p: 100 x points lead + 10 x priests lead + ladders lead."""
     v = 0
@@ -53,7 +53,7 @@ def leaf2(st, R, p):
     return eval2(st, R[R_N], p)
 
 
-@helper
+@helper_inline
 def best_reply_value(st, R, m, p, X):
     """Minus the best immediate value the opponent has after seat p's exchange m (the
     blocking tie-break); a move that leaves the opponent stuck is worth WIN + 1."""
@@ -117,7 +117,7 @@ def greedy2(st, R, p, nm, X, rs):
     return moves[ties[0]]
 
 
-@helper
+@helper_inline
 def start_choice_value(st, R, white, X):
     """White's best immediate value (greedy's first stage) from a starting position."""
     rep = X[X_REP]
@@ -194,7 +194,7 @@ def wants_to_declare(st, R, cards, p, bonus, cp):
     return 3 * mine >= tot
 
 
-@helper
+@helper_inline
 def task_value(st, R, cards, p, cp):
     """Task bots' position value: 1000 x own task points + a gathering potential
     (per own colour: sum over towers of (blocks of it in the tower)^2, plus 2 per block
@@ -253,7 +253,7 @@ def task_pick(st, R, cards, p, nm, X, rs, slot):
     return moves[draw_tie(ties, nt, rs, slot)]
 
 
-@helper
+@helper_inline
 def greedy_task(st, R, p, nm, X, rs):
     """Task bots' exchange (``task_pick`` with the seat's own cards and stream)."""
     return task_pick(st, R, X[X_CARDS], p, nm, X, rs, p)

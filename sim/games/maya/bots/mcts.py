@@ -28,7 +28,7 @@ run the task bot only, never this module (numba compiles no call cycles).
 """
 from __future__ import annotations
 
-from ....jit import copy_into, helper
+from ....jit import copy_into, helper, helper_inline
 from ....rng import next_u64, rand_int
 from ..exchange import apply_exchange, gen_moves
 from ..scoring import can_declare, colour_points
@@ -135,7 +135,7 @@ def rollout(s, R, cards, p, q, ex, steps, skip, X, rs):
     return side_value(s, R, cards, p, bseat, bonus, cp)
 
 
-@helper
+@helper_inline
 def play_out(R, p, m, ex, steps, X, rs):
     """One play-out of seat p's exchange m from the state in ``X[X_ROOT]``: a fresh deal,
     the exchange, p's declaration as the task bot would make it, then ``rollout``."""
@@ -153,7 +153,7 @@ def play_out(R, p, m, ex, steps, X, rs):
     return rollout(s, R, deal, p, (p + 1) % R[R_P], ex + 1, steps, False, X, rs)
 
 
-@helper
+@helper_inline
 def order_desc(cand, val, k):
     """Sort the first k candidates by value, highest first, keeping the order of equals
     (insertion sort: k is small)."""

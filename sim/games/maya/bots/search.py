@@ -3,7 +3,7 @@ depth, leaves valued by the greedy bot's ``leaf2``, root moves shuffled on its o
 so that equal best moves are equally likely.  Three/four players: ``mcts.py``."""
 from __future__ import annotations
 
-from ....jit import copy_into, helper
+from ....jit import copy_into, helper, helper_inline
 from ....rng import rand_int
 from ..exchange import apply_exchange, gen_moves
 from ..scoring import result2
@@ -12,7 +12,7 @@ from ..state import (NEG, R_N, SZ, X_AL, X_BE, X_BV, X_IDX,
 from .greedy import leaf2
 
 
-@helper
+@helper_inline
 def shuffle_root(st, R, p, X, rs):
     """The root's legal moves into row ``X_MV``, shuffled with one Fisher-Yates pass on
     seat p's stream; returns how many."""
