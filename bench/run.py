@@ -121,8 +121,8 @@ def _reference_rate(game, cfg, count):
         except NotImplementedError:
             return None  # that engine does not play these bots
         return count / (time.perf_counter() - t), "play", count
-    if not hasattr(ref, "replay") or not game.actions:
-        return None
+    if not hasattr(ref, "replay") or not game.actions or "search" in str(cfg.get("bots")):
+        return None     # a replay does none of a search's work: no ratio worth printing
     from sim.record import record_run
     count = min(count, 200)      # a record holds a 2 MB buffer: record and replay in batches
     sec = 0.0
