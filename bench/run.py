@@ -2,10 +2,9 @@
 
 Measured in one run, so ratios are comparable: each registered game's kernel on
 one core and on all cores (compile time excluded), the pure-Python reference
-engine where a game has one (tests/reference/<game>_ref.py: ``play``, or ``replay`` of the
-kernel's recorded games, rules only), the
-cold-start cost of compiling the kernels, and `sim puluc --games 1e6` and
-`sim balam --games 1e6` end to end.
+engine where a game has one (tests/reference/<game>_ref.py: ``play``, or ``replay``
+of the kernel's recorded games, the rules only), the cold-start cost of compiling
+the kernels, and `sim puluc --games 1e6` and `sim balam --games 1e6` end to end.
 
     python bench/run.py [--games GAME ...] [--quick]
 """
@@ -102,10 +101,10 @@ def _parallel_rate(game, cfg, count, jobs):
 
 
 def _reference_rate(game, cfg, count):
-    """Games per second of the game's pure-Python reference engine on one core, what it
-    did and on how many games: ``"play"`` (an engine with bots plays the games itself) or ``"replay"`` (it
-    replays the kernel's recorded games: every decision checked legal, chance drawn again,
-    every column recomputed, but no bot thinking).  None when there is no engine."""
+    """(games per second, how, games) of the game's pure-Python reference engine on one
+    core.  how: ``"play"`` (an engine with bots plays the games itself) or ``"replay"``
+    (it replays the kernel's recorded games: every decision checked legal, chance drawn
+    again, every column recomputed, but no bot thinking).  None when there is no engine."""
     try:
         ref = importlib.import_module(f"tests.reference.{game.name}_ref")
     except ImportError:
@@ -124,7 +123,8 @@ def _reference_rate(game, cfg, count):
     if not hasattr(ref, "replay") or not game.actions or "search" in str(cfg.get("bots")):
         return None     # a replay does none of a search's work: no ratio worth printing
     from sim.record import record_run
-    count = min(count, 200)      # a record holds a 2 MB buffer: record and replay in batches
+    count = min(count, 200)      # enough for a rate; each record holds a 2 MB buffer, so
+    #                              record and replay 20 games at a time
     sec = 0.0
     for lo in range(0, count, 20):
         records = record_run(game, range(lo, min(count, lo + 20)), cfg.get("rules"),

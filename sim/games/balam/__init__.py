@@ -338,7 +338,8 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
                     lead_settled=np.empty(count, np.int8),
                     seat=np.empty((count, players, K.NPL), np.int32))
     ids = np.asarray(bot_ids, np.int64)
-    # a table with the search bot has a kernel of its own (the others never compile it)
+    # the search work is made (and compiled) only for a table with the search bot:
+    # run_games is compiled once for each (play.chunk_arrays)
     searching = True if (ids == K.BOT_SEARCH).any() else None
     ctx = tuple(ctx)
     ch = P.chunk_arrays(ctx, ids, par, buf, snaps, searching)

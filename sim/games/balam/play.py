@@ -188,7 +188,7 @@ def setup_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm):
 @helper_inline
 def take_turn(st, ru, sc, p, se, deck):
     """King p's turn by his bot.  ``se``: the search bot's work, or None at a table without
-    it (search_turn compiled for None is empty: such a kernel never compiles the search)."""
+    it (search_turn compiled for None is empty: such a table never compiles the search)."""
     if ru.bot_ids[p] == BOT_SEARCH:
         search_turn(st, ru, sc, p, se, deck)
     elif ru.bot_ids[p] == BOT_RANDOM:

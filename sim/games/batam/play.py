@@ -155,6 +155,7 @@ def new_scratch(rules) -> Scratch:
 
 
 def new_play() -> Play:
+    """A chunk's game in play (``Play``): run_games resets it at every game's setup."""
     return Play(st=np.zeros(N_ST, np.int64), rs=np.zeros(N_RS, np.uint64))
 
 
