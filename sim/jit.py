@@ -26,10 +26,12 @@ checked by hashing the rows of every bot and rules mix) run 2.4x faster.  A help
 that tried to allocate would fail to compile, loudly, rather than leak.
 """
 import numpy as np
-from numba import config, njit, types
+from numba import config, types
 from numba.core.registry import CPUDispatcher
 
-from . import jitcache  # noqa: F401,E402  (the cache keyed on source content: before any decorator)
+from . import jitcache  # (the cache keyed on source content: before any decorator)
+
+jitcache.check_numba()
 
 
 class _Dispatcher(CPUDispatcher):
@@ -46,9 +48,15 @@ class _Dispatcher(CPUDispatcher):
         return super().get_call_template(tuple(types.unliteral(a) for a in args),
                                          {k: types.unliteral(v) for k, v in kws.items()})
 
+    def enable_caching(self):
+        # the project's cache: keyed on what the code reads, and it survives a damaged
+        # entry or an unwritable cache directory (sim/jitcache.py)
+        self._cache = jitcache.function_cache(self.py_func)
+
 
 def _jit(**options):
-    """``njit(cache=True, **options)`` with the dispatcher above."""
+    """``njit(cache=True, **options)`` with the dispatcher above: every jitted function
+    of the package is made here, so each one is cached the project's way."""
     def wrap(func):
         if config.DISABLE_JIT:
             return func
@@ -63,7 +71,11 @@ kernel = _jit(error_model="numpy")
 helper = _jit(error_model="numpy", _nrt=False)
 #: a small helper called in hot loops, inlined into its callers by numba: a call with
 #: a dozen array arguments (each passed as seven words) costs more than the body
-helper_inline = njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+helper_inline = _jit(error_model="numpy", _nrt=False, inline="always")
+#: numba's defaults (Python's error model, reference counting), cached the project's way;
+#: ``inlined`` is inlined into its callers by numba (``sim/rng.py``'s stream helpers)
+plain = _jit()
+inlined = _jit(inline="always")
 #: a helper with one call site (a bot's once-a-turn planners, and the helpers only they
 #: call): typed on its own and inlined by LLVM (``forceinline``: the ``alwaysinline``
 #: attribute) rather than by numba.

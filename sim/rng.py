@@ -42,9 +42,8 @@ engines and tests.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from .jit import helper, helper_inline  # (also installs the project's numba cache locator)
+from .jit import helper, helper_inline, inlined, plain
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -71,7 +70,7 @@ def bot_stream(seat: int) -> int:
     return 1 + seat
 
 
-@njit(cache=True, inline="always")
+@inlined
 def mix64(z):
     z = np.uint64(z)
     z = (z ^ (z >> _S30)) * _M1
@@ -79,7 +78,7 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@plain
 def seed_streams(states, seed, game):
     """Set ``states[k]`` to the start of stream *k* of game ``game``."""
     base = mix64(mix64(np.uint64(seed)) + np.uint64(game))
@@ -87,25 +86,25 @@ def seed_streams(states, seed, game):
         states[k] = mix64(base + np.uint64(k))
 
 
-@njit(cache=True, inline="always")
+@inlined
 def game_base(seed, game):
     """The base every stream of game ``game`` is derived from."""
     return mix64(mix64(np.uint64(seed)) + np.uint64(game))
 
 
-@njit(cache=True, inline="always")
+@inlined
 def substream_start(base, purpose, index):
     """Start counter of the chance substream (purpose, index) of the game with ``base``."""
     return mix64(mix64(base + PURPOSE_OFFSET + np.uint64(purpose)) + np.uint64(index))
 
 
-@njit(cache=True, inline="always")
+@inlined
 def open_substream(states, slot, base, purpose, index):
     """Point ``states[slot]`` at the start of substream (purpose, index)."""
     states[slot] = substream_start(base, purpose, index)
 
 
-@njit(cache=True, inline="always")
+@inlined
 def item_key(base, purpose, item):
     """A uniform 64-bit sort key for item identity ``item`` of a shuffle keyed on
     ``purpose`` (for example ``DECK`` and a card's id): sorting by it shuffles, and an
@@ -113,20 +112,20 @@ def item_key(base, purpose, item):
     return mix64(substream_start(base, purpose, item) + GOLDEN)
 
 
-@njit(cache=True, inline="always")
+@inlined
 def next_u64(states, k):
     states[k] = states[k] + GOLDEN
     return mix64(states[k])
 
 
-@njit(cache=True, inline="always")
+@inlined
 def rand_int(states, k, n):
     """Uniform integer in ``[0, n)`` from stream ``k`` (``n`` >= 1)."""
     x = next_u64(states, k) >> _S32
     return np.int64((x * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True, inline="always")
+@inlined
 def rand_float(states, k):
     """Uniform float in ``[0, 1)`` from stream ``k``."""
     return np.float64(next_u64(states, k) >> _S11) * _INV53
