@@ -4,6 +4,8 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 GAMES  ?= 1e6
+# pytest-xdist workers for make test / test-fast (auto: one per CPU)
+TEST_JOBS ?= auto
 
 .DEFAULT_GOAL := help
 
@@ -24,17 +26,28 @@ $(STAMP): pyproject.toml
 run: install
 	$(VENV)/bin/sim puluc --games $(GAMES)
 
-## test: install (and Debian's chromium for the report test, where missing), then lint and run the whole test suite (slow fault tests included)
-test: install chromium lint
-	$(PY) -m pytest -q
+## test: install (and Debian's chromium for the report test, where missing), lint, compile every kernel once, then run the whole test suite (slow fault tests included) in parallel
+test: install chromium lint warmup
+	$(PY) -m pytest -q -n $(TEST_JOBS)
+
+## warmup: compile every game's kernels once, the games spread over the cores (seconds when numba's cache is warm)
+warmup: install
+	$(PY) tests/warmup.py
 
 ## lint: ruff over the whole repository (pyflakes and pycodestyle; settings in pyproject.toml)
 lint: install
 	$(VENV)/bin/ruff check .
 
 ## test-fast: the suite without the slow fault-injection, property and packaging tests (-m 'not slow')
-test-fast: install
-	$(PY) -m pytest -q -m "not slow"
+test-fast: install warmup
+	$(PY) -m pytest -q -n $(TEST_JOBS) -m "not slow"
+
+## test-numba-min: the cache, streams and Puluc tests under the lowest supported numba (0.60.0, numpy 2.0) in .venv-numba-min
+test-numba-min:
+	@test -x .venv-numba-min/bin/python || $(PYTHON) -m venv .venv-numba-min
+	.venv-numba-min/bin/python -m pip install --quiet "numba==0.60.0" "numpy<2.1" -e ".[test]"
+	NUMBA_CACHE_DIR=$$(mktemp -d) .venv-numba-min/bin/python -m pytest -q tests/test_jit_cache.py tests/test_rng.py \
+	  tests/test_puluc_rules.py tests/test_puluc_invariants.py tests/test_puluc_replay.py tests/test_engine.py
 
 # the browser test opens reports in headless Chromium; installed where missing and possible
 chromium:
@@ -54,4 +67,4 @@ clean:
 	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 	rm -rf reports/*/ .pytest_cache
 
-.PHONY: help install run test test-fast lint bench clean chromium
+.PHONY: help install run test test-fast test-numba-min warmup lint bench clean chromium

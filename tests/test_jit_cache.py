@@ -275,3 +275,14 @@ def test_an_unsupported_numba_is_refused_in_one_line(tmp_path):
     assert out.returncode == 2, out.stderr
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and "numba 0.70.0 is not supported" in lines[0], out.stderr
+
+
+def test_pyproject_pins_the_tested_numba_range():
+    import re
+
+    from sim import jitcache
+    text = (Path(sim.__file__).parents[1] / "pyproject.toml").read_text()
+    m = re.search(r'"numba>=([\d.]+),<([\d.]+)"', text)
+    assert m, "pyproject.toml pins numba with a lower and an upper bound"
+    assert jitcache._version(m.group(1)) == jitcache.NUMBA_MIN
+    assert jitcache._version(m.group(2)) == jitcache.NUMBA_BELOW

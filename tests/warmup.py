@@ -1,0 +1,78 @@
+"""Compile every game's kernels once, before the test suite's workers start.
+
+``make test`` runs the suite in two pytest-xdist workers.  On a cold numba cache both
+would compile the same kernel when their first tests of a game meet (numba has no lock
+between processes), and a game's first test would wait for its compile while the other
+worker idles.  This script compiles each game's kernels in its own process, the games
+spread over the cores, largest first (Balam alone; the three others on the other core),
+so the suite then loads them from the cache.  On a warm cache it takes a few seconds.
+
+What it compiles, for each game: a short run with every bot (all seats equal) at every
+player count, a table mixing the bots, and a recorded game (``sim show``, the replay
+tests): the kernels the suite and the default runs use.  A search bot's table compiles
+a kernel of its own, included here.
+
+    python tests/warmup.py            # every game, on as many processes as cores (at most 2)
+    python tests/warmup.py puluc maya
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+#: the order the games are started in: the longest compile first (CPU seconds, cold)
+ORDER = ("balam", "batam", "maya", "puluc")
+
+
+def tables(game) -> list[tuple[int, str]]:
+    """(players, bots) for every bot at every player count, and one mixed table."""
+    out = [(p, b.name) for p in game.players for b in game.bots]
+    if len(game.bots) > 1:
+        p = game.players[0]
+        out.append((p, ",".join(game.bots[s % len(game.bots)].name for s in range(p))))
+    return out
+
+
+def warm(name: str) -> tuple[str, float, int]:
+    """Compile ``name``'s kernels: a game or two per table, and a recorded game."""
+    from sim.games import get
+    from sim.record import record_run
+    from sim.runner import execute, make_spec
+
+    t0 = time.perf_counter()
+    game = get(name)
+    n = 0
+    for players, bots in tables(game):
+        spec = make_spec(name, 2, None, bots, players)
+        execute(spec, jobs=1, progress=False, rows="memory")
+        n += 1
+    if game.actions:
+        record_run(game, [0], players=game.players[0])
+        n += 1
+    return name, time.perf_counter() - t0, n
+
+
+def main(argv: list[str]) -> int:
+    names = [g for g in ORDER if not argv or g in argv]
+    unknown = sorted(set(argv) - set(ORDER))
+    if unknown:
+        print(f"warmup: unknown games {', '.join(unknown)} (known: {', '.join(ORDER)})", file=sys.stderr)
+        return 2
+    workers = max(1, min(2, os.cpu_count() or 1, len(names)))
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for name, sec, n in pool.map(warm, names):
+            print(f"warmup: {name}: {n} tables ready in {sec:.1f} s", flush=True)
+    print(f"warmup: every kernel ready in {time.perf_counter() - t0:.1f} s on {workers} processes", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
