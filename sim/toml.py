@@ -152,6 +152,14 @@ def load(path, what: str) -> dict:
     return loads(decode(data, path, what), path, what)
 
 
+def load_located(path, what: str) -> tuple[dict, dict]:
+    """:func:`load`, with the line of every key and array element (:func:`key_lines`)."""
+    data = read_bytes(path, what)
+    _record(path, data)
+    text = decode(data, path, what)
+    return loads(text, path, what), key_lines(text)
+
+
 def digest(path, what: str) -> str:
     """sha256 of a data file's content (checked like :func:`load`), recorded like a read."""
     data = read_bytes(path, what)
@@ -209,3 +217,174 @@ def recording():
         if outer is not None:
             outer.update(_local.files)
         _local.files = outer
+
+
+# ------------------------------------------------------------------ where each value is
+def key_lines(text: str) -> dict:
+    """The line (1-based) of every key and array element of a TOML text already parsed by
+    :func:`loads`: ``{path: line}``, a path being the keys and indices leading to a value,
+    e.g. ``("card", 2, "count")`` (the third ``[[card]]``'s count), ``("faces", 0)`` (the
+    first face), ``("bank", "5")``; a table's header has the table's path.  tomllib keeps
+    no positions, so this scans the text once more (strings, comments and brackets
+    skipped as TOML reads them); keys are decoded by tomllib itself."""
+    return _Scan(text).run()
+
+
+class _Scan:
+    def __init__(self, text: str):
+        self.t = text
+        self.i = 0
+        self.line = 1
+        self.out: dict = {}
+        self.aot: dict = {}   # array-of-tables path -> elements seen
+
+    # -- characters
+    def peek(self, k: int = 0) -> str:
+        j = self.i + k
+        return self.t[j] if j < len(self.t) else ""
+
+    def step(self, k: int = 1) -> None:
+        self.line += self.t.count("\n", self.i, self.i + k)
+        self.i += k
+
+    def blank(self, newlines: bool) -> None:
+        """Skip spaces (and newlines and comments when ``newlines``)."""
+        while self.i < len(self.t):
+            c = self.t[self.i]
+            if c in " \t\r" or (newlines and c == "\n"):
+                self.step()
+            elif c == "#" and newlines:
+                self.comment()
+            else:
+                return
+
+    def comment(self) -> None:
+        j = self.t.find("\n", self.i)
+        self.step((len(self.t) if j < 0 else j) - self.i)
+
+    def string(self) -> None:
+        q = self.peek()
+        if self.t.startswith(q * 3, self.i):
+            j = self.i + 3
+            while True:
+                j = self.t.find(q * 3, j)
+                if j < 0:
+                    j = len(self.t) - 3
+                    break
+                if q == '"' and _escaped(self.t, j):
+                    j += 1
+                    continue
+                break
+            while self.t.startswith(q, j + 3):   # up to two quotes may close the content
+                j += 1
+            self.step(j + 3 - self.i)
+            return
+        j = self.i + 1
+        while j < len(self.t) and self.t[j] != q and self.t[j] != "\n":
+            j += 2 if (q == '"' and self.t[j] == "\\") else 1
+        self.step(j + 1 - self.i)
+
+    # -- keys
+    def key_text(self, stop: str) -> str:
+        """The raw text of a (dotted) key up to ``stop`` (outside quotes)."""
+        start = self.i
+        while self.i < len(self.t) and self.peek() not in stop:
+            if self.peek() in "\"'":
+                self.string()
+            else:
+                self.step()
+        return self.t[start:self.i]
+
+    @staticmethod
+    def decode(raw: str) -> tuple:
+        d = tomllib.loads(raw + " = 0")
+        keys = []
+        while isinstance(d, dict):
+            (k, d), = d.items()
+            keys.append(k)
+        return tuple(keys)
+
+    def resolve(self, keys: tuple) -> tuple:
+        """A header's keys with the current element of each array of tables they pass."""
+        path: tuple = ()
+        for k in keys:
+            path += (k,)
+            if path in self.aot:
+                path += (self.aot[path] - 1,)
+        return path
+
+    # -- values
+    def value(self, path: tuple) -> None:
+        self.out.setdefault(path, self.line)
+        c = self.peek()
+        if c in "\"'":
+            self.string()
+        elif c == "[":
+            self.step()
+            k = 0
+            while True:
+                self.blank(True)
+                if self.peek() in ("]", ""):
+                    self.step()
+                    return
+                if self.peek() == ",":
+                    self.step()
+                    continue
+                self.value(path + (k,))
+                k += 1
+        elif c == "{":
+            self.step()
+            while True:
+                self.blank(False)
+                if self.peek() in ("}", ""):
+                    self.step()
+                    return
+                if self.peek() == ",":
+                    self.step()
+                    continue
+                self.pair(path)
+        else:
+            while self.i < len(self.t) and self.peek() not in ",]}\n#":
+                self.step()
+
+    def pair(self, table: tuple) -> None:
+        line = self.line
+        raw = self.key_text("=")
+        self.step()
+        self.blank(False)
+        path = table + self.decode(raw.strip())
+        for k in range(len(table) + 1, len(path) + 1):  # a dotted key: every table it opens
+            self.out.setdefault(path[:k], line)
+        self.value(path)
+
+    def run(self) -> dict:
+        table: tuple = ()
+        while True:
+            self.blank(True)
+            if self.i >= len(self.t):
+                return self.out
+            line = self.line
+            if self.t.startswith("[[", self.i):
+                self.step(2)
+                keys = self.decode(self.key_text("]").strip())
+                self.step(2)
+                base = self.resolve(keys[:-1]) + keys[-1:]
+                self.aot[base] = self.aot.get(base, 0) + 1
+                table = base + (self.aot[base] - 1,)
+                self.out.setdefault(base, line)
+                self.out[table] = line
+            elif self.peek() == "[":
+                self.step()
+                table = self.resolve(self.decode(self.key_text("]").strip()))
+                self.step()
+                self.out[table] = line
+            else:
+                self.pair(table)
+
+
+def _escaped(text: str, j: int) -> bool:
+    """Whether the character at ``j`` is escaped by an odd run of backslashes before it."""
+    n = 0
+    while j - 1 - n >= 0 and text[j - 1 - n] == "\\":
+        n += 1
+    return n % 2 == 1
