@@ -189,6 +189,7 @@ def unique(items, what: str) -> None:
             first, fkey = seen[n]
             line = first.file.line(first.path + (fkey,))
             at = f" (line {line})" if line is not None else ""
-            raise node.fail(key, f"repeats the {what} {shown(first.data[fkey])} of "
+            v0 = repr(first.data[fkey])
+            raise node.fail(key, f"repeats the {what} {v0[:60] + '...' if len(v0) > 60 else v0} of "
                                  f"'{first.name(fkey)}'{at}")
         seen[n] = (node, key)
