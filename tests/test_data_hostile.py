@@ -305,3 +305,27 @@ def test_key_lines_follows_strings_comments_arrays_and_tables():
             ("arr", 1, "sub", 0): 12, ("arr", 1, "sub", 0, "w"): 13, ("arr", 1, "tab"): 14,
             ("arr", 1, "tab", "quoted key"): 15}
     assert {k: got.get(k) for k in want} == want
+
+
+# ------------------------------------------------------------------ checks of a whole file
+@pytest.mark.parametrize("game, param, old, new, players, expect", [
+    # the map as a whole: the grid's line, then the row and column
+    ("batam", "board", "~~##~~~*~~", "~~##~~~~~~", 2, "'grid' has 6 compass spaces"),
+    ("batam", "board", "~~~~~~~~~~~~~~~~~~~\n~~K#", "~~~~~~~~~~~~~~~~~~~\n#~K#", 2, None),
+    # between files and parameters: the file
+    ("batam", "components", "start_coins = 20", "start_coins = 200", 4, "too few"),
+    ("balam", "components", "start_maize = 6", "start_maize = 10", 4, "maize to start"),
+    ("balam", "katun", "count = 5", "count = 2", 4, "ball game cards"),
+], ids=["batam compass spaces", "batam valid edit", "batam bank", "balam maize", "balam ball games"])
+def test_checks_of_a_whole_file_name_the_file(tmp_path, game, param, old, new, players, expect):
+    from sim.games import get
+    path, what, _ = _edit(tmp_path, game, param, old, new, new)
+    G = get(game)
+    if expect is None:   # a valid edit is still accepted
+        G.prepare(G.resolve_rules({param: str(path)}), players)
+        return
+    with pytest.raises(ParamError, match=expect) as e:
+        G.prepare(G.resolve_rules({param: str(path)}), players)
+    assert f"{what} file {TOML._shown(path)}" in str(e.value)
+    if param == "board":
+        assert f"{what} file {TOML._shown(path)}, line 17: 'grid' " in str(e.value)

@@ -100,8 +100,8 @@ def _parse_grid(path: Path, doc) -> Board:
             elif ch in itab.data:
                 k, isl = HARBOUR, letters.index(ch)
             else:
-                raise ParamError(f"board file '{path}': unknown map character {ch!r} at row {r + 1}, "
-                                 f"column {c + 1} (use ~ * # or a letter from [islands])")
+                raise doc.fail("grid", f"holds unknown map character {ch!r} at row {r + 1}, column "
+                                       f"{c + 1} (use ~ * # or a letter from [islands])")
             cell_id[(r, c)] = len(kind)
             kind.append(k)
             island.append(isl)
@@ -117,7 +117,7 @@ def _parse_grid(path: Path, doc) -> Board:
                 deg[i] += 1
     return Board(rows=rows, kind=np.array(kind, np.int64), island=np.array(island, np.int64),
                  nbr=nbr, deg=deg, cells=cells, island_names=island_names, letters=letters,
-                 name=doc.text("name", default=path.name))
+                 name=doc.text("name", default=path.name), where=f"{doc.where('grid')}: 'grid'")
 
 
 def _reachable(b: Board, src: int, blocked: int) -> np.ndarray:
@@ -135,35 +135,35 @@ def _reachable(b: Board, src: int, blocked: int) -> np.ndarray:
 
 
 def validate_board(path: Path, b: Board, goods: int):
+    """Whole-map checks (the messages name the file, the grid's line and the row and column)."""
+    at = getattr(b, "where", f"board file '{path}'")
     comp_nodes = np.flatnonzero(b.kind == COMPASS)
     if len(comp_nodes) != N_COMPASS:
-        raise ParamError(f"board file '{path}' has {len(comp_nodes)} compass spaces; the rulebook has "
+        raise ParamError(f"{at} has {len(comp_nodes)} compass spaces; the rulebook has "
                          f"exactly {N_COMPASS}")
     for i, name in enumerate(b.island_names):
         if not np.any(b.island == i):
-            raise ParamError(f"board file '{path}': island {name} ({b.letters[i]}) has no harbour space "
-                             f"on the map")
+            raise ParamError(f"{at} draws no harbour space for island {name} ({b.letters[i]})")
     starts = np.flatnonzero(b.island == 0)
     if len(starts) != 1:
-        raise ParamError(f"board file '{path}': the start harbour '{b.letters[0]}' must appear exactly "
-                         f"once on the map, not {len(starts)} times")
+        raise ParamError(f"{at} must draw the start harbour '{b.letters[0]}' exactly once, not "
+                         f"{len(starts)} times")
     if len(b.island_names) - 1 < goods:
-        raise ParamError(f"board file '{path}' has {len(b.island_names) - 1} islands besides Batam, fewer "
+        raise ParamError(f"{at} has {len(b.island_names) - 1} islands besides Batam, fewer "
                          f"than the {goods} goods each player must sell")
     start = int(starts[0])
     if not _reachable(b, start, -1).all():
         r, c = b.cells[int(np.flatnonzero(~_reachable(b, start, -1))[0])]
-        raise ParamError(f"board file '{path}': the space at row {r + 1}, column {c + 1} cannot be "
-                         f"reached from Batam")
+        raise ParamError(f"{at} has a space at row {r + 1}, column {c + 1} that cannot be reached "
+                         f"from Batam")
     harbours = np.flatnonzero(b.kind == HARBOUR)
     for cn in comp_nodes:
         seen = _reachable(b, start, int(cn))
         bad = [h for h in harbours if not seen[h]]
         if bad:
             r, c = b.cells[int(cn)]
-            raise ParamError(f"board file '{path}': a pirate on the compass space at row {r + 1}, column "
-                             f"{c + 1} would cut off the harbour of "
-                             f"{b.island_names[b.island[bad[0]]]}")
+            raise ParamError(f"{at} has a compass space at row {r + 1}, column {c + 1} where a pirate "
+                             f"would cut off the harbour of {b.island_names[b.island[bad[0]]]}")
     return start, comp_nodes
 
 
