@@ -24,14 +24,24 @@ REQUIRED = object()
 
 
 def load(path, what: str) -> "Node":
-    """The file's top-level table (read and checked by :func:`sim.toml.load_located`)."""
-    data, lines = TOML.load_located(path, what)
-    return Node(File(path, what, lines), data, ())
+    """The file's top-level table (read and checked by :func:`sim.toml.load_with_text`)."""
+    data, text = TOML.load_with_text(path, what)
+    return Node(File(path, what, text), data, ())
 
 
 class File:
-    def __init__(self, path, what: str, lines: dict):
-        self.path, self.what, self.lines = path, what, lines
+    """A data file: its path, what messages call it, and its text (scanned for lines only
+    when a message needs one: a valid file costs no second reading)."""
+
+    def __init__(self, path, what: str, text: str = ""):
+        self.path, self.what, self.text = path, what, text
+        self._lines = None
+
+    @property
+    def lines(self) -> dict:
+        if self._lines is None:
+            self._lines = TOML.key_lines(self.text)
+        return self._lines
 
     def line(self, path: tuple) -> int | None:
         """The line of ``path``, else of the nearest table above it that has one."""

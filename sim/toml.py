@@ -16,9 +16,11 @@ the files read inside it, so a run's identity can include the content of its dat
 """
 from __future__ import annotations
 
+import bisect
 import errno
 import hashlib
 import os
+import re
 import stat
 import threading
 from contextlib import contextmanager
@@ -152,12 +154,12 @@ def load(path, what: str) -> dict:
     return loads(decode(data, path, what), path, what)
 
 
-def load_located(path, what: str) -> tuple[dict, dict]:
-    """:func:`load`, with the line of every key and array element (:func:`key_lines`)."""
+def load_with_text(path, what: str) -> tuple[dict, str]:
+    """:func:`load`, and the text it parsed (for :func:`key_lines`, when a message needs a line)."""
     data = read_bytes(path, what)
     _record(path, data)
     text = decode(data, path, what)
-    return loads(text, path, what), key_lines(text)
+    return loads(text, path, what), text
 
 
 def digest(path, what: str) -> str:
@@ -226,17 +228,45 @@ def key_lines(text: str) -> dict:
     e.g. ``("card", 2, "count")`` (the third ``[[card]]``'s count), ``("faces", 0)`` (the
     first face), ``("bank", "5")``; a table's header has the table's path.  tomllib keeps
     no positions, so this scans the text once more (strings, comments and brackets
-    skipped as TOML reads them); keys are decoded by tomllib itself."""
-    return _Scan(text).run()
+    skipped as TOML reads them); keys are decoded by tomllib itself.  A scan that goes
+    wrong returns what it found (a message then names no line), never an error."""
+    scan = _Scan(text)
+    try:
+        scan.run()
+    except Exception:  # pragma: no cover - a text tomllib read but this scan does not follow
+        pass
+    return scan.lines()
+
+
+_BLANK = re.compile(r"[ \t\r]*")
+_BLANK_LINES = re.compile(r"(?:[ \t\r\n]+|#[^\n]*)*")
+_SCALAR = re.compile(r"[^,\]}\n#]*")
+_KEY_PLAIN = {stop: re.compile(f"[^{re.escape(stop)}\"'\n]*") for stop in ("=", "]")}
+#: an array's run of scalars, commas, blanks and comments (no string, array or table)
+_ARRAY_PLAIN = re.compile(r"(?:[^\[\]{}\"'#]|#[^\n]*)*")
+#: elements of one array whose lines are kept (a message past them names the array's line)
+MAX_ELEMENTS = 10_000
+_BARE = re.compile(r"[A-Za-z0-9_-]+(?:[ \t]*\.[ \t]*[A-Za-z0-9_-]+)*")
+_BASIC = re.compile(r'"(?:[^"\\\n]|\\.)*"?')
+_LITERAL = re.compile(r"'[^'\n]*'?")
 
 
 class _Scan:
+    """Positions are kept as offsets while scanning and turned into lines at the end."""
+
     def __init__(self, text: str):
         self.t = text
         self.i = 0
-        self.line = 1
-        self.out: dict = {}
+        self.out: dict = {}   # path -> offset
         self.aot: dict = {}   # array-of-tables path -> elements seen
+
+    @property
+    def line(self) -> int:   # the offset, named for what it becomes
+        return self.i
+
+    def lines(self) -> dict:
+        starts = [m.end() for m in re.finditer("\n", self.t)]
+        return {p: bisect.bisect_right(starts, off) + 1 for p, off in self.out.items()}
 
     # -- characters
     def peek(self, k: int = 0) -> str:
@@ -244,23 +274,11 @@ class _Scan:
         return self.t[j] if j < len(self.t) else ""
 
     def step(self, k: int = 1) -> None:
-        self.line += self.t.count("\n", self.i, self.i + k)
         self.i += k
 
     def blank(self, newlines: bool) -> None:
         """Skip spaces (and newlines and comments when ``newlines``)."""
-        while self.i < len(self.t):
-            c = self.t[self.i]
-            if c in " \t\r" or (newlines and c == "\n"):
-                self.step()
-            elif c == "#" and newlines:
-                self.comment()
-            else:
-                return
-
-    def comment(self) -> None:
-        j = self.t.find("\n", self.i)
-        self.step((len(self.t) if j < 0 else j) - self.i)
+        self.i = (_BLANK_LINES if newlines else _BLANK).match(self.t, self.i).end()
 
     def string(self) -> None:
         q = self.peek()
@@ -279,24 +297,24 @@ class _Scan:
                 j += 1
             self.step(j + 3 - self.i)
             return
-        j = self.i + 1
-        while j < len(self.t) and self.t[j] != q and self.t[j] != "\n":
-            j += 2 if (q == '"' and self.t[j] == "\\") else 1
-        self.step(j + 1 - self.i)
+        self.i = (_BASIC if q == '"' else _LITERAL).match(self.t, self.i).end()
 
     # -- keys
     def key_text(self, stop: str) -> str:
         """The raw text of a (dotted) key up to ``stop`` (outside quotes)."""
         start = self.i
-        while self.i < len(self.t) and self.peek() not in stop:
-            if self.peek() in "\"'":
+        plain = _KEY_PLAIN[stop]
+        while True:
+            self.i = plain.match(self.t, self.i).end()
+            if self.i < len(self.t) and self.peek() in "\"'":
                 self.string()
             else:
-                self.step()
-        return self.t[start:self.i]
+                return self.t[start:self.i]
 
     @staticmethod
     def decode(raw: str) -> tuple:
+        if _BARE.fullmatch(raw):   # bare keys, dotted or not: most keys of a data file
+            return tuple(k.strip() for k in raw.split("."))
         d = tomllib.loads(raw + " = 0")
         keys = []
         while isinstance(d, dict):
@@ -314,8 +332,11 @@ class _Scan:
         return path
 
     # -- values
-    def value(self, path: tuple) -> None:
-        self.out.setdefault(path, self.line)
+    def value(self, path) -> None:
+        """Skip one value, keeping where it and its elements start (``path`` None: keep
+        nothing, the elements past :data:`MAX_ELEMENTS` of an array)."""
+        if path is not None:
+            self.out.setdefault(path, self.line)
         c = self.peek()
         if c in "\"'":
             self.string()
@@ -330,6 +351,11 @@ class _Scan:
                 if self.peek() == ",":
                     self.step()
                     continue
+                if path is None or k >= MAX_ELEMENTS:   # the rest at regex speed, unkept
+                    self.i = _ARRAY_PLAIN.match(self.t, self.i).end()
+                    if self.peek() in "[{\"'":
+                        self.value(None)
+                    continue
                 self.value(path + (k,))
                 k += 1
         elif c == "{":
@@ -342,10 +368,15 @@ class _Scan:
                 if self.peek() == ",":
                     self.step()
                     continue
+                if path is None:
+                    self.key_text("=")
+                    self.step()
+                    self.blank(False)
+                    self.value(None)
+                    continue
                 self.pair(path)
         else:
-            while self.i < len(self.t) and self.peek() not in ",]}\n#":
-                self.step()
+            self.i = _SCALAR.match(self.t, self.i).end()
 
     def pair(self, table: tuple) -> None:
         line = self.line
@@ -362,7 +393,7 @@ class _Scan:
         while True:
             self.blank(True)
             if self.i >= len(self.t):
-                return self.out
+                return
             line = self.line
             if self.t.startswith("[[", self.i):
                 self.step(2)

@@ -329,3 +329,17 @@ def test_checks_of_a_whole_file_name_the_file(tmp_path, game, param, old, new, p
     assert f"{what} file {TOML._shown(path)}" in str(e.value)
     if param == "board":
         assert f"{what} file {TOML._shown(path)}, line 17: 'grid' " in str(e.value)
+
+
+def test_a_huge_hostile_file_is_refused_in_seconds(tmp_path):
+    """A 1 MB list of faces: the line is found by a scan that skips past 10,000 elements at
+    regex speed (and runs only because a message needs it); tomllib's own parse is most of
+    the time (about 4 s here)."""
+    import time
+    path = tmp_path / "dice.toml"
+    path.write_text("# many faces\nfaces = [" + "1, " * 300_000 + '"seasick"]\n')
+    t0 = time.perf_counter()
+    with pytest.raises(ParamError) as e:
+        BATAM.load_dice(path)
+    assert time.perf_counter() - t0 < 60
+    assert f"dice file {TOML._shown(path)}, line 2: 'faces' must be a list of 2 to 20 elements" in str(e.value)

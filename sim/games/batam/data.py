@@ -65,7 +65,7 @@ class Board:
 def _parse_grid(path: Path, doc) -> Board:
     """The map of a board file (``doc``: its :class:`sim.datafile.Node`, or a plain dict)."""
     if isinstance(doc, dict):
-        doc = datafile.Node(datafile.File(path, "board", {}), doc, ())
+        doc = datafile.Node(datafile.File(path, "board"), doc, ())
     doc.only("name", "start", "grid", "islands")
     grid = doc.text("grid", max_len=TOML.MAX_BYTES)
     rows = [r.rstrip() for r in grid.strip("\n").splitlines()]
