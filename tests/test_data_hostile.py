@@ -9,6 +9,8 @@ with one ``sim: error:`` line and exit status 2.  Puluc reads no data file.
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 
 from sim import toml as TOML
@@ -343,3 +345,83 @@ def test_a_huge_hostile_file_is_refused_in_seconds(tmp_path):
         BATAM.load_dice(path)
     assert time.perf_counter() - t0 < 60
     assert f"dice file {TOML._shown(path)}, line 2: 'faces' must be a list of 2 to 20 elements" in str(e.value)
+
+
+# a TOML text built piece by piece, knowing the line of every key it writes
+_KEYS = st.one_of(st.from_regex(r"[A-Za-z_][A-Za-z0-9_-]{0,6}", fullmatch=True),
+                  st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=6))
+_STRINGS = st.text(st.sampled_from(list("ab #]}[{,='\"\\\n\t")), max_size=12)
+
+
+def _key(k: str) -> str:
+    import json
+    return k if k.replace("_", "a").replace("-", "a").isalnum() and k.isascii() else json.dumps(k, ensure_ascii=False)
+
+
+def _scalar(draw):
+    import json
+    kind = draw(st.sampled_from(["int", "float", "bool", "basic", "literal", "multi", "mliteral"]))
+    s = draw(_STRINGS)
+    if kind == "int":
+        return str(draw(st.integers(-10 ** 6, 10 ** 6)))
+    if kind == "float":
+        return repr(draw(st.floats(allow_nan=False, allow_infinity=False, width=32)))
+    if kind == "bool":
+        return draw(st.sampled_from(["true", "false"]))
+    if kind == "basic":
+        return json.dumps(s, ensure_ascii=False)
+    if kind == "literal" and "'" not in s and "\n" not in s:
+        return f"'{s}'"
+    if kind == "multi":
+        return '"""' + s.replace("\\", "\\\\").replace('"', '\\"') + '"""'
+    if kind == "mliteral" and "'" not in s:
+        return "'''" + s + "'''"
+    return json.dumps(s, ensure_ascii=False)
+
+
+@st.composite
+def _value(draw, depth=0):
+    if depth < 2 and draw(st.booleans()):
+        items = [draw(_value(depth + 1)) for _ in range(draw(st.integers(0, 3)))]
+        sep = draw(st.sampled_from([", ", ",\n  ", " , # a comment ] }\n"]))
+        return "[" + sep.join(items) + draw(st.sampled_from(["", ",", "\n"] if items else ["", "\n"])) + "]"
+    if depth < 2 and draw(st.booleans()):
+        keys = draw(st.lists(_KEYS, max_size=3, unique=True))
+        return "{" + ", ".join(f"{_key(k)} = {draw(_value(depth + 2))}" for k in keys) + "}"
+    return _scalar(draw)
+
+
+@st.composite
+def _document(draw):
+    lines, want = [], {}
+    for t in range(draw(st.integers(0, 3))):
+        header = draw(st.sampled_from(["table", "array"])) if t else "root"
+        name = f"t{t}"
+        if header == "table":
+            lines.append(f"[{name}]  # table {t}")
+            path = (name,)
+        elif header == "array":
+            n = draw(st.integers(1, 2))
+            for i in range(n):
+                lines.append(f"[[{name}]]")
+                if i < n - 1:
+                    lines.append(f"k = {draw(_value())}")
+            path = (name, n - 1)
+        else:
+            path = ()
+        for k in draw(st.lists(_KEYS, max_size=4, unique=True)):
+            if draw(st.booleans()):
+                lines.append(draw(st.sampled_from(["", "# comment = 1", "   "])))
+            want[path + (k,)] = sum(x.count("\n") + 1 for x in lines) + 1   # values span lines
+            lines.append(f"{_key(k)} = {draw(_value())}")
+    return "\n".join(lines) + "\n", want
+
+
+@settings(max_examples=300, deadline=None)
+@given(_document())
+def test_key_lines_names_the_line_of_every_key_of_any_toml(doc):
+    text, want = doc
+    data = TOML.loads(text, "x.toml", "test")
+    got = TOML.key_lines(text)
+    assert {p: got.get(p) for p in want} == want, text
+    assert all(p in got for p in _leaves(data)), text
