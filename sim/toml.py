@@ -16,9 +16,11 @@ the files read inside it, so a run's identity can include the content of its dat
 """
 from __future__ import annotations
 
+import bisect
 import errno
 import hashlib
 import os
+import re
 import stat
 import threading
 from contextlib import contextmanager
@@ -152,6 +154,14 @@ def load(path, what: str) -> dict:
     return loads(decode(data, path, what), path, what)
 
 
+def load_with_text(path, what: str) -> tuple[dict, str]:
+    """:func:`load`, and the text it parsed (for :func:`key_lines`, when a message needs a line)."""
+    data = read_bytes(path, what)
+    _record(path, data)
+    text = decode(data, path, what)
+    return loads(text, path, what), text
+
+
 def digest(path, what: str) -> str:
     """sha256 of a data file's content (checked like :func:`load`), recorded like a read."""
     data = read_bytes(path, what)
@@ -209,3 +219,203 @@ def recording():
         if outer is not None:
             outer.update(_local.files)
         _local.files = outer
+
+
+# ------------------------------------------------------------------ where each value is
+def key_lines(text: str) -> dict:
+    """The line (1-based) of every key and array element of a TOML text already parsed by
+    :func:`loads`: ``{path: line}``, a path being the keys and indices leading to a value,
+    e.g. ``("card", 2, "count")`` (the third ``[[card]]``'s count), ``("faces", 0)`` (the
+    first face), ``("bank", "5")``; a table's header has the table's path.  tomllib keeps
+    no positions, so this scans the text once more (strings, comments and brackets
+    skipped as TOML reads them); keys are decoded by tomllib itself.  A scan that goes
+    wrong returns what it found (a message then names no line), never an error."""
+    scan = _Scan(text)
+    try:
+        scan.run()
+    except Exception:  # pragma: no cover - a text tomllib read but this scan does not follow
+        pass
+    return scan.lines()
+
+
+_BLANK = re.compile(r"[ \t\r]*")
+_BLANK_LINES = re.compile(r"(?:[ \t\r\n]+|#[^\n]*)*")
+_SCALAR = re.compile(r"[^,\]}\n#]*")
+_KEY_PLAIN = {stop: re.compile(f"[^{re.escape(stop)}\"'\n]*") for stop in ("=", "]")}
+#: an array's run of scalars, commas, blanks and comments (no string, array or table)
+_ARRAY_PLAIN = re.compile(r"(?:[^\[\]{}\"'#]|#[^\n]*)*")
+#: elements of one array whose lines are kept (a message past them names the array's line)
+MAX_ELEMENTS = 10_000
+_BARE = re.compile(r"[A-Za-z0-9_-]+(?:[ \t]*\.[ \t]*[A-Za-z0-9_-]+)*")
+_BASIC = re.compile(r'"(?:[^"\\\n]|\\.)*"?')
+_LITERAL = re.compile(r"'[^'\n]*'?")
+
+
+class _Scan:
+    """Positions are kept as offsets while scanning and turned into lines at the end."""
+
+    def __init__(self, text: str):
+        self.t = text
+        self.i = 0
+        self.out: dict = {}   # path -> offset
+        self.aot: dict = {}   # array-of-tables path -> elements seen
+
+    @property
+    def line(self) -> int:   # the offset, named for what it becomes
+        return self.i
+
+    def lines(self) -> dict:
+        starts = [m.end() for m in re.finditer("\n", self.t)]
+        return {p: bisect.bisect_right(starts, off) + 1 for p, off in self.out.items()}
+
+    # -- characters
+    def peek(self, k: int = 0) -> str:
+        j = self.i + k
+        return self.t[j] if j < len(self.t) else ""
+
+    def step(self, k: int = 1) -> None:
+        self.i += k
+
+    def blank(self, newlines: bool) -> None:
+        """Skip spaces (and newlines and comments when ``newlines``)."""
+        self.i = (_BLANK_LINES if newlines else _BLANK).match(self.t, self.i).end()
+
+    def string(self) -> None:
+        q = self.peek()
+        if self.t.startswith(q * 3, self.i):
+            j = self.i + 3
+            while True:
+                j = self.t.find(q * 3, j)
+                if j < 0:
+                    j = len(self.t) - 3
+                    break
+                if q == '"' and _escaped(self.t, j):
+                    j += 1
+                    continue
+                break
+            while self.t.startswith(q, j + 3):   # up to two quotes may close the content
+                j += 1
+            self.step(j + 3 - self.i)
+            return
+        self.i = (_BASIC if q == '"' else _LITERAL).match(self.t, self.i).end()
+
+    # -- keys
+    def key_text(self, stop: str) -> str:
+        """The raw text of a (dotted) key up to ``stop`` (outside quotes)."""
+        start = self.i
+        plain = _KEY_PLAIN[stop]
+        while True:
+            self.i = plain.match(self.t, self.i).end()
+            if self.i < len(self.t) and self.peek() in "\"'":
+                self.string()
+            else:
+                return self.t[start:self.i]
+
+    @staticmethod
+    def decode(raw: str) -> tuple:
+        if _BARE.fullmatch(raw):   # bare keys, dotted or not: most keys of a data file
+            return tuple(k.strip() for k in raw.split("."))
+        d = tomllib.loads(raw + " = 0")
+        keys = []
+        while isinstance(d, dict):
+            (k, d), = d.items()
+            keys.append(k)
+        return tuple(keys)
+
+    def resolve(self, keys: tuple) -> tuple:
+        """A header's keys with the current element of each array of tables they pass."""
+        path: tuple = ()
+        for k in keys:
+            path += (k,)
+            if path in self.aot:
+                path += (self.aot[path] - 1,)
+        return path
+
+    # -- values
+    def value(self, path) -> None:
+        """Skip one value, keeping where it and its elements start (``path`` None: keep
+        nothing, the elements past :data:`MAX_ELEMENTS` of an array)."""
+        if path is not None:
+            self.out.setdefault(path, self.line)
+        c = self.peek()
+        if c in "\"'":
+            self.string()
+        elif c == "[":
+            self.step()
+            k = 0
+            while True:
+                self.blank(True)
+                if self.peek() in ("]", ""):
+                    self.step()
+                    return
+                if self.peek() == ",":
+                    self.step()
+                    continue
+                if path is None or k >= MAX_ELEMENTS:   # the rest at regex speed, unkept
+                    self.i = _ARRAY_PLAIN.match(self.t, self.i).end()
+                    if self.peek() in "[{\"'":
+                        self.value(None)
+                    continue
+                self.value(path + (k,))
+                k += 1
+        elif c == "{":
+            self.step()
+            while True:
+                self.blank(False)
+                if self.peek() in ("}", ""):
+                    self.step()
+                    return
+                if self.peek() == ",":
+                    self.step()
+                    continue
+                if path is None:
+                    self.key_text("=")
+                    self.step()
+                    self.blank(False)
+                    self.value(None)
+                    continue
+                self.pair(path)
+        else:
+            self.i = _SCALAR.match(self.t, self.i).end()
+
+    def pair(self, table: tuple) -> None:
+        line = self.line
+        raw = self.key_text("=")
+        self.step()
+        self.blank(False)
+        path = table + self.decode(raw.strip())
+        for k in range(len(table) + 1, len(path) + 1):  # a dotted key: every table it opens
+            self.out.setdefault(path[:k], line)
+        self.value(path)
+
+    def run(self) -> dict:
+        table: tuple = ()
+        while True:
+            self.blank(True)
+            if self.i >= len(self.t):
+                return
+            line = self.line
+            if self.t.startswith("[[", self.i):
+                self.step(2)
+                keys = self.decode(self.key_text("]").strip())
+                self.step(2)
+                base = self.resolve(keys[:-1]) + keys[-1:]
+                self.aot[base] = self.aot.get(base, 0) + 1
+                table = base + (self.aot[base] - 1,)
+                self.out.setdefault(base, line)
+                self.out[table] = line
+            elif self.peek() == "[":
+                self.step()
+                table = self.resolve(self.decode(self.key_text("]").strip()))
+                self.step()
+                self.out[table] = line
+            else:
+                self.pair(table)
+
+
+def _escaped(text: str, j: int) -> bool:
+    """Whether the character at ``j`` is escaped by an odd run of backslashes before it."""
+    n = 0
+    while j - 1 - n >= 0 and text[j - 1 - n] == "\\":
+        n += 1
+    return n % 2 == 1

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ... import toml as TOML
 from ...game import Bot, Column, Game
 from ...params import Param, ParamError
 from ...record import NO_RECORD, NO_SNAPS
@@ -276,11 +277,13 @@ def prepare(rules: dict, players: int):
     B = _ball_target(rules, players)
     nballs = int((deck.ctype == K.K_BALL).sum())
     if B > nballs:
-        raise ParamError(f"the game cannot end at ball game {B}: the Katun deck holds only "
-                         f"{nballs} ball game cards")
+        where = TOML._shown(D.resolve_file(rules["katun"], "katun"))
+        raise ParamError(f"the game cannot end at ball game {B}: the Katun deck (katun file {where}) "
+                         f"holds only {nballs} ball game cards")
     if comp.start_maize * players > comp.supply[0]:
-        raise ParamError(f"{players} kings need {comp.start_maize * players} maize to start but "
-                         f"the supply holds {comp.supply[0]}")
+        where = TOML._shown(D.resolve_file(rules["components"], "components"))
+        raise ParamError(f"components file {where}: {players} kings need {comp.start_maize * players} "
+                         f"maize to start but the supply holds {comp.supply[0]}")
     R = np.zeros(K.N_R, np.int64)
     R[K.R_NP] = players
     R[K.R_BALLS] = B

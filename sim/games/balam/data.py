@@ -1,7 +1,8 @@
 """Balam data files: the board, the Katun deck and the components, loaded and validated.
 
 Every problem is reported as one :class:`sim.params.ParamError` sentence naming the
-file and the entry.  The loaders return plain numpy arrays for the kernel plus a few
+file, the line and the field (every value is read through :mod:`sim.datafile`: type and
+range checked, a key the loader does not read refused).  The loaders return plain numpy arrays for the kernel plus a few
 Python lists (names) for reports and tests.
 """
 from __future__ import annotations
@@ -11,8 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ... import toml as TOML
-from ...params import ParamError
+from ... import datafile
 from ...seeds import seeds_dir
 
 SEEDS = seeds_dir("balam")
@@ -37,10 +37,6 @@ MAX_NB = 8
 MAX_SPACES = 4
 
 
-def _load(path, what) -> dict:
-    return TOML.load(path, what)
-
-
 def resolve_file(value: str, kind: str) -> Path:
     return BUILTIN[kind].get(value, Path(value))
 
@@ -63,33 +59,41 @@ class Board:
     cols: int
 
 
+MAX_TILES = 256      # [[tile]] descriptions in a board file
+MAX_GRID = 64        # rows, and cells per row, of a board's grid
+MAX_EXTRA = 1000     # extra paths
+
+
 def load_board(path) -> Board:
-    name = Path(path).name
-    d = _load(path, "board")
-    if "layout" not in d or "grid" not in d["layout"]:
-        raise ParamError(f"board file {name} needs a [layout] table with a grid")
-    lay = d["layout"]
+    d = datafile.load(path, "board")
+    d.only("layout", "tile")
+    lay = d.table("layout")
+    lay.only("use_red_cross", "paths", "grid", "extra_paths")
     tiles = {}
-    for t in d.get("tile", []):
-        tid = str(t.get("id", ""))
-        if not tid:
-            raise ParamError(f"board file {name}: every [[tile]] needs an id")
-        if tid in tiles:
-            raise ParamError(f"board file {name}: tile {tid} is described twice")
-        sp = t.get("spaces")
-        if type(sp) is not int or not 2 <= sp <= MAX_SPACES:
-            raise ParamError(f"board file {name}: tile {tid} must have 2 to 4 spaces, not {sp!r}")
-        if t.get("colour") not in COLOURS:
-            raise ParamError(f"board file {name}: tile {tid} has colour {t.get('colour')!r}; "
-                             f"use one of {', '.join(COLOURS)}")
+    nodes = d.tables("tile", 0, MAX_TILES, default=[])
+    for t in nodes:
+        t.only("id", "spaces", "colour", *FEATURES, "red_cross")
+        tid = t.text("id", max_len=20)
+        if tid.split() != [tid] or tid in ("~~", ".."):
+            raise t.fail("id", f"must be one word, not ~~ or .. (the grid names a tile by it), not {tid!r}")
+        t.int("spaces", 2, MAX_SPACES)
+        t.text("colour", choices=COLOURS)
         for f in FEATURES + ("red_cross",):
-            if not isinstance(t.get(f, False), bool):
-                raise ParamError(f"board file {name}: tile {tid} feature {f} must be true or false")
-        tiles[tid] = t
-    grid = [str(r).split() for r in lay["grid"]]
-    if not grid or any(len(r) != len(grid[0]) for r in grid):
-        raise ParamError(f"board file {name}: the grid rows must all have the same number of cells")
-    use_red = bool(lay.get("use_red_cross", False))
+            t.bool(f, default=False)
+        tiles[tid] = t.data
+    # a tile described twice, or two ids that differ only in case
+    datafile.unique([(t, "id", t.data["id"]) for t in nodes], "tile id")
+    rows = lay.array("grid", 1, MAX_GRID)
+    grid = []
+    for r in rows.keys():
+        cells = rows.text(r, max_len=10 * MAX_GRID).split()
+        if not 1 <= len(cells) <= MAX_GRID:
+            raise rows.fail(r, f"must hold 1 to {MAX_GRID} cells, not {len(cells)}")
+        if grid and len(cells) != len(grid[0]):
+            raise rows.fail(r, f"holds {len(cells)} cells, the first row {len(grid[0])}: the grid rows "
+                               f"must all have the same number of cells")
+        grid.append(cells)
+    use_red = lay.bool("use_red_cross", default=False)
     names, rc, sea = [], [], []
     pos = {}
     for r, row in enumerate(grid):
@@ -100,35 +104,40 @@ def load_board(path) -> Board:
                 continue
             else:
                 if cell not in tiles:
-                    raise ParamError(f"board file {name}: grid cell {cell} (row {r + 1}) is not "
-                                     f"described by a [[tile]]")
+                    raise rows.fail(r, f"names cell {cell} (column {c + 1}), which is not described "
+                                       f"by a [[tile]]")
                 if cell in pos:
-                    raise ParamError(f"board file {name}: tile {cell} appears twice in the grid")
+                    raise rows.fail(r, f"names tile {cell} a second time: it appears twice in the grid")
                 if tiles[cell].get("red_cross", False) and not use_red:
-                    raise ParamError(f"board file {name}: red-cross tile {cell} is set aside by "
-                                     f"the rules; set use_red_cross = true to place it")
+                    raise rows.fail(r, f"places red-cross tile {cell}, set aside by the rules; set "
+                                       f"use_red_cross = true to place it")
                 pos[cell] = len(names)
                 names.append(cell)
                 rc.append((r, c))
     S = len(names)
-    if S < 2:
-        raise ParamError(f"board file {name}: the grid needs at least two land sites")
-    if S > 64:
-        raise ParamError(f"board file {name}: at most 64 land sites are supported, not {S}")
+    if not 2 <= S <= 64:
+        raise lay.fail("grid", f"must hold 2 to 64 land sites, not {S}")
     edges = set()
-    mode = lay.get("paths", "orthogonal")
-    if mode not in ("orthogonal", "none"):
-        raise ParamError(f"board file {name}: paths must be \"orthogonal\" or \"none\", not {mode!r}")
+    mode = lay.text("paths", default="orthogonal", choices=("orthogonal", "none"))
     if mode == "orthogonal":
         for i, (r, c) in enumerate(rc):
             for j, (r2, c2) in enumerate(rc):
                 if i < j and abs(r - r2) + abs(c - c2) == 1:
                     edges.add((i, j))
-    for e in lay.get("extra_paths", []):
-        if len(e) != 2 or e[0] not in pos or e[1] not in pos or e[0] == e[1]:
-            raise ParamError(f"board file {name}: extra path {e!r} must join two different "
-                             f"sites of the grid")
+    extra = lay.array("extra_paths", 0, MAX_EXTRA, default=[])
+    listed: dict = {}
+    for k in extra.keys():
+        e = extra.get(k)
+        if (not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e)
+                or e[0] not in pos or e[1] not in pos or e[0] == e[1]):
+            raise extra.fail(k, f"is not a path: an extra path must join two different sites of the "
+                                f"grid, not {datafile.shown(e)}")
         a, b = sorted((pos[e[0]], pos[e[1]]))
+        if (a, b) in listed:
+            first = listed[(a, b)]
+            raise extra.fail(k, f"repeats the path {e[0]}-{e[1]} of '{extra.name(first)}' (line "
+                                f"{extra.file.line(extra.path + (first,))})")
+        listed[(a, b)] = k
         edges.add((a, b))
     adj = [[] for _ in range(S)]
     for a, b in sorted(edges):
@@ -136,8 +145,8 @@ def load_board(path) -> Board:
         adj[b].append(a)
     for i in range(S):
         if len(adj[i]) > MAX_NB:
-            raise ParamError(f"board file {name}: site {names[i]} has {len(adj[i])} neighbours; "
-                             f"at most {MAX_NB} are supported")
+            raise lay.fail("grid", f"gives site {names[i]} {len(adj[i])} neighbours; at most {MAX_NB} "
+                                   f"are supported")
     seen = {0}
     todo = [0]
     while todo:
@@ -148,8 +157,7 @@ def load_board(path) -> Board:
                 todo.append(y)
     if len(seen) != S:
         lost = names[min(set(range(S)) - seen)]
-        raise ParamError(f"board file {name}: the paths must connect every site (site {lost} "
-                         f"cannot be reached)")
+        raise lay.fail("paths", f"leaves site {lost} out: the paths must connect every site")
     nbr = -np.ones((S, MAX_NB), np.int64)
     nnb = np.zeros(S, np.int64)
     info = np.zeros((S, 6), np.int64)
@@ -176,78 +184,100 @@ class Deck:
     #                       relative order)
 
 
-def parse_gain(text: str, where: str) -> np.ndarray:
+MAX_GAIN = 99   # riches or prestige one part of a gain gives
+
+
+def parse_gain(node, key) -> np.ndarray:
+    """The gain ``node[key]`` reads: "<amount> <what>, ...", each riches or prestige once."""
+    text = node.get(key)
+    if not isinstance(text, str):
+        raise node.fail(key, f"must be a text such as '1 maize, 2 prestige', not {datafile.shown(text)}")
     g = np.zeros(7, np.int64)
-    for part in str(text).split(","):
+    named: set = set()
+    for part in text.split(","):
         bits = part.split()
-        if len(bits) != 2 or not bits[0].isdigit():
-            raise ParamError(f"{where}: {part.strip()!r} must read '<amount> <riches or prestige>'")
+        if (len(bits) != 2 or not (bits[0].isascii() and bits[0].isdigit())
+                or not 1 <= int(bits[0]) <= MAX_GAIN):
+            raise node.fail(key, f"part {part.strip()!r} must read '<amount> <riches or prestige>', the "
+                                 f"amount a whole number 1..{MAX_GAIN}")
         what = bits[1].lower()
-        if what in RICHES:
-            g[RICHES.index(what)] += int(bits[0])
-        elif what == "prestige":
-            g[PRESTIGE] += int(bits[0])
-        else:
-            raise ParamError(f"{where}: unknown item {bits[1]!r}; use {', '.join(RICHES)} or prestige")
-    if g.sum() <= 0:
-        raise ParamError(f"{where}: a gain must give something")
+        if what not in RICHES and what != "prestige":
+            raise node.fail(key, f"names unknown item {bits[1]!r}; use {', '.join(RICHES)} or prestige")
+        if what in named:
+            raise node.fail(key, f"names {what} twice; give its amount once")
+        named.add(what)
+        g[RICHES.index(what) if what in RICHES else PRESTIGE] += int(bits[0])
     return g
 
 
 def load_deck(path) -> Deck:
-    name = Path(path).name
-    d = _load(path, "katun")
-    types = d.get("type", [])
+    d = datafile.load(path, "katun")
+    d.only("type", "exceptional", "prosperous", "favourable")
+    types = d.tables("type", 1, 10 * N_TYPES)
     if len(types) != N_TYPES:
-        raise ParamError(f"katun file {name} must describe the 17 card types, not {len(types)}")
+        raise d.fail("type", f"must describe the 17 card types ([[type]] 17 times), not {len(types)}")
     keys, titles, counts = [None] * N_TYPES, [None] * N_TYPES, [0] * N_TYPES
+    by_code: dict = {}
     for t in types:
-        code = t.get("code")
-        if type(code) is not int or not 0 <= code < N_TYPES or keys[code] is not None:
-            raise ParamError(f"katun file {name}: card type codes must be 0..16, each once "
-                             f"(bad or repeated code {code!r})")
-        cnt = t.get("count")
-        if type(cnt) is not int or not 0 <= cnt <= 40:
-            raise ParamError(f"katun file {name}: type {code} count must be 0..40, not {cnt!r}")
-        keys[code] = str(t.get("key", f"type{code}"))
-        titles[code] = str(t.get("name", keys[code]))
-        counts[code] = cnt
+        t.only("code", "key", "name", "count")
+        code = t.int("code", 0, N_TYPES - 1)
+        if code in by_code:
+            first = by_code[code]
+            raise t.fail("code", f"repeats code {code} of '{first.name('code')}' (line "
+                                 f"{first.file.line(first.path + ('code',))}): card type codes must "
+                                 f"be 0..16, each once")
+        by_code[code] = t
+        counts[code] = t.int("count", 0, 40)
+        keys[code] = t.text("key", default=f"type{code}", max_len=60)
+        titles[code] = t.text("name", default=keys[code])
+    # keys name the katun_<key> columns and sim impact's cards; names the report's rows
+    datafile.unique([(t, "key", keys[t.data["code"]]) for t in types], "key")
+    datafile.unique([(t, "name", titles[t.data["code"]]) for t in types], "name")
     if counts[8] > 1:
-        raise ParamError(f"katun file {name}: there is at most one Eclipse card, not {counts[8]}")
+        raise by_code[8].fail("count", f"is {counts[8]}: there is at most one Eclipse card")
     if counts[7] < 1:
-        raise ParamError(f"katun file {name}: the deck needs at least one ball game card")
-    pros = d.get("prosperous", [])
-    fav = d.get("favourable", [])
+        raise by_code[7].fail("count", "is 0: the deck needs at least one ball game card")
+    pros = d.tables("prosperous", 0, 40, default=[])
+    fav = d.tables("favourable", 0, 40, default=[])
     if len(pros) != counts[0]:
-        raise ParamError(f"katun file {name}: {counts[0]} Prosperous Katuns need {counts[0]} "
-                         f"[[prosperous]] entries, not {len(pros)}")
+        raise by_code[0].fail("count", f"is {counts[0]}: {counts[0]} Prosperous Katuns need {counts[0]} "
+                                       f"[[prosperous]] entries, not {len(pros)}")
     if len(fav) != counts[1]:
-        raise ParamError(f"katun file {name}: {counts[1]} Favourable Katuns need {counts[1]} "
-                         f"[[favourable]] entries, not {len(fav)}")
+        raise by_code[1].fail("count", f"is {counts[1]}: {counts[1]} Favourable Katuns need {counts[1]} "
+                                       f"[[favourable]] entries, not {len(fav)}")
     N = sum(counts)
     ctype = np.zeros(N, np.int64)
     cgain = np.zeros((N, MAX_OPT, 7), np.int64)
     cnopt = np.ones(N, np.int64)
     cid = np.zeros(N, np.int64)
-    exc = parse_gain(d.get("exceptional", {}).get("gain", "2 maize"), f"katun file {name}, exceptional")
+    if d.has("exceptional"):
+        ex = d.table("exceptional")
+        ex.only("gain")
+        exc = parse_gain(ex, "gain") if ex.has("gain") else np.array([2, 0, 0, 0, 0, 0, 0], np.int64)
+    else:
+        exc = np.array([2, 0, 0, 0, 0, 0, 0], np.int64)   # the rulebook's 2 maize
+    for j, it in enumerate(pros):
+        it.only("options")
+        opts = it.array("options", 1, MAX_OPT)
+        gains = [parse_gain(opts, o) for o in opts.keys()]
+        pros[j] = gains
+    for j, it in enumerate(fav):
+        it.only("gain")
+        g = parse_gain(it, "gain")
+        if g[PRESTIGE]:
+            raise it.fail("gain", "gives prestige: a Favourable Katun gives riches only")
+        fav[j] = g
     k = 0
     for code in range(N_TYPES):
         for j in range(counts[code]):
             ctype[k] = code
             cid[k] = code * CARD_ID_STRIDE + j
             if code == 0:
-                opts = pros[j].get("options", [])
-                if not 1 <= len(opts) <= MAX_OPT:
-                    raise ParamError(f"katun file {name}: prosperous card {j + 1} needs 1 to "
-                                     f"{MAX_OPT} options, not {len(opts)}")
-                for o, txt in enumerate(opts):
-                    cgain[k, o] = parse_gain(txt, f"katun file {name}, prosperous card {j + 1}")
-                cnopt[k] = len(opts)
+                for o, g in enumerate(pros[j]):
+                    cgain[k, o] = g
+                cnopt[k] = len(pros[j])
             elif code == 1:
-                cgain[k, 0] = parse_gain(fav[j].get("gain", ""), f"katun file {name}, favourable card {j + 1}")
-                if cgain[k, 0, PRESTIGE]:
-                    raise ParamError(f"katun file {name}: favourable card {j + 1} gives riches, "
-                                     f"not prestige")
+                cgain[k, 0] = fav[j]
             elif code == 2:
                 cgain[k, 0] = exc
             k += 1
@@ -272,62 +302,53 @@ class Components:
 
 
 def load_components(path) -> Components:
-    name = Path(path).name
-    d = _load(path, "components")
+    d = datafile.load(path, "components")
+    d.only("supply", "pyramids", "tiles", "costs", "ceremony", "dice", "setup")
 
-    def table(key):
-        if key not in d or not isinstance(d[key], dict):
-            raise ParamError(f"components file {name} needs a [{key}] table")
-        return d[key]
+    def table(key, *known):
+        t = d.table(key)
+        t.only(*known)
+        return t
 
-    def nonneg(tab, key, where, lo=0, hi=1000):
-        v = tab.get(key)
-        if type(v) is not int or not lo <= v <= hi:
-            raise ParamError(f"components file {name}: {where}.{key} must be an integer "
-                             f"{lo}..{hi}, not {v!r}")
-        return v
-
-    sup = table("supply")
-    supply = np.array([nonneg(sup, r, "supply") for r in RICHES], np.int64)
-    pyr = table("pyramids")
-    track = nonneg(pyr, "on_score_track", "pyramids", 0, 2)
-    large = nonneg(pyr, "large_per_player", "pyramids", 1 + track, 100) - track
-    small = nonneg(pyr, "small_per_player", "pyramids", track, 200) - track
-    til = table("tiles")
-    tiles = np.array([nonneg(til, k, "tiles") for k in TILE_PAIRS], np.int64)
-    cst = table("costs")
+    sup = table("supply", *RICHES)
+    supply = np.array([sup.int(r, 0, 1000) for r in RICHES], np.int64)
+    pyr = table("pyramids", "on_score_track", "large_per_player", "small_per_player")
+    track = pyr.int("on_score_track", 0, 2)
+    large = pyr.int("large_per_player", 1 + track, 100) - track
+    small = pyr.int("small_per_player", track, 200) - track
+    til = table("tiles", *TILE_PAIRS)
+    tiles = np.array([til.int(k, 0, 1000) for k in TILE_PAIRS], np.int64)
+    cst = table("costs", *BUILDINGS)
     cost_any = np.zeros(8, np.int64)
     cost_kind = -np.ones(8, np.int64)
     cost_n = np.zeros(8, np.int64)
     for b, bname in enumerate(BUILDINGS):
-        txt = str(cst.get(bname, ""))
-        bits = txt.split()
-        if len(bits) != 2 or not bits[0].isdigit() or not 1 <= int(bits[0]) <= 3:
-            raise ParamError(f"components file {name}: cost of {bname} must read '<1..3> <any or "
-                             f"riches>', not {txt!r}")
+        txt = cst.get(bname)
+        bits = txt.split() if isinstance(txt, str) else []
+        if len(bits) != 2 or bits[0] not in ("1", "2", "3"):
+            raise cst.fail(bname, f"must read '<1..3> <any or riches>', not {datafile.shown(txt)}")
         if bits[1] == "any":
             cost_any[b] = int(bits[0])
         elif bits[1] in RICHES:
             cost_kind[b] = RICHES.index(bits[1])
             cost_n[b] = int(bits[0])
         else:
-            raise ParamError(f"components file {name}: cost of {bname} names unknown riches {bits[1]!r}")
-    cer = table("ceremony")
-    points = np.array([nonneg(cer, r, "ceremony", 0, 20) for r in RICHES], np.int64)
-    factor = nonneg(cer, "cenote_factor", "ceremony", 0, 10)
-    dice = table("dice").get("faces", [])
-    if not 2 <= len(dice) <= 20:
-        raise ParamError(f"components file {name}: a die needs 2 to 20 faces, not {len(dice)}")
+            raise cst.fail(bname, f"names unknown riches {bits[1]!r}; use any or {', '.join(RICHES)}")
+    cer = table("ceremony", *RICHES, "cenote_factor")
+    points = np.array([cer.int(r, 0, 20) for r in RICHES], np.int64)
+    factor = cer.int("cenote_factor", 0, 10)
+    dice = table("dice", "faces").array("faces", 2, 20)
     faces = []
-    for f in dice:
-        s = str(f).strip().lower()
+    for i in dice.keys():
+        f = dice.get(i)
+        s = f.strip().lower() if isinstance(f, str) else f
         if s == "skull":
             faces.append(-1)
-        elif s in ("0", "1", "2", "3"):
+        elif s in ("0", "1", "2", "3") or (type(s) is int and 0 <= s <= 3):
             faces.append(int(s))
         else:
-            raise ParamError(f"components file {name}: die face {f!r} must be 0, 1, 2, 3 or skull")
-    stp = table("setup")
+            raise dice.fail(i, f"must be 0, 1, 2, 3 or skull (a die face), not {datafile.shown(f)}")
+    stp = table("setup", "start_maize", "chaak_maize")
     return Components(supply, large, small, tiles, cost_any, cost_kind, cost_n, points, factor,
-                      np.array(faces, np.int64), nonneg(stp, "start_maize", "setup"),
-                      nonneg(stp, "chaak_maize", "setup"))
+                      np.array(faces, np.int64), stp.int("start_maize", 0, 1000),
+                      stp.int("chaak_maize", 0, 1000))

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ... import toml as TOML
 from ...game import Bot, Column, Game
 from ...params import Param, ParamError, _suggest
 from ...record import Action
@@ -247,8 +248,9 @@ def prepare(rules: dict, players: int):
     d = DATA.load_all(rules)
     b = d["board"]
     if d["bank_total"] < players * d["start_coins"]:
-        raise ParamError(f"the bank holds {d['bank_total']} coins, too few to give {players} players "
-                         f"{d['start_coins']} each")
+        where = TOML._shown(DATA.resolve_path("components", rules["components"]))
+        raise ParamError(f"components file {where}: the bank holds {d['bank_total']} coins, too few to "
+                         f"give {players} players {d['start_coins']} each")
     if rules["compass"] == "tiles" and len(d["tk"]) < DATA.N_COMPASS:
         raise ParamError("tiles mode needs at least one tile per compass space")
     R = np.zeros(S.N_RULES, np.int64)

@@ -2,8 +2,10 @@
 
 Every loader returns plain numpy arrays and numbers (what the kernel needs) and
 raises :class:`sim.params.ParamError` with one clear sentence when a file is
-wrong.  A parameter value ``standard`` names the file shipped in
-``seeds/batam/``; anything else is a path.
+wrong: every value is read through :mod:`sim.datafile` (its type and range checked,
+the message naming the file, the line and the field; a key the loader does not read is
+refused).  A parameter value ``standard`` names the file shipped in ``seeds/batam/``;
+anything else is a path.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ... import datafile
 from ... import toml as TOML
 from ...params import ParamError
 from ...seeds import seeds_dir
@@ -34,6 +37,11 @@ N_COMPASS = 7          # the rulebook: exactly seven compass spaces
 MAX_ISLANDS = 16
 MAX_CARDS = 64
 MAX_FACES = 20
+MAX_FACE = 20          # the highest number a crew die face may show
+MAX_SPACES = 1000      # spaces a ship may use (the route tables are spaces^2 x 8 int16)
+MAX_VALUE = 1000       # a tile's or card's value
+MAX_DENOMINATION = 1000
+MAX_BANK = 1_000_000   # the bank's total value (the bank column is int32)
 
 
 def resolve_path(what: str, value: str) -> Path:
@@ -42,14 +50,8 @@ def resolve_path(what: str, value: str) -> Path:
     return Path(value).expanduser()
 
 
-def _read_toml(what: str, path: Path) -> dict:
-    return TOML.load(path, what)
-
-
-def _int(what: str, path: Path, key: str, v, lo: int, hi: int) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise ParamError(f"{what} file '{path}': '{key}' must be an integer in {lo}..{hi}, not {v!r}")
-    return int(v)
+def _read(what: str, path: Path) -> datafile.Node:
+    return datafile.load(path, what)
 
 
 # ------------------------------------------------------------------ board
@@ -60,30 +62,31 @@ class Board:
         self.__dict__.update(kw)
 
 
-def _parse_grid(path: Path, doc: dict) -> Board:
-    grid = doc.get("grid")
-    if not isinstance(grid, str) or not grid.strip():
-        raise ParamError(f"board file '{path}' needs a 'grid' string drawing the map")
+def _parse_grid(path: Path, doc) -> Board:
+    """The map of a board file (``doc``: its :class:`sim.datafile.Node`, or a plain dict)."""
+    if isinstance(doc, dict):
+        doc = datafile.Node(datafile.File(path, "board"), doc, ())
+    doc.only("name", "start", "grid", "islands")
+    grid = doc.text("grid", max_len=TOML.MAX_BYTES)
     rows = [r.rstrip() for r in grid.strip("\n").splitlines()]
     width = max(len(r) for r in rows)
+    if sum(1 for r in rows for ch in r if ch not in "# ") > MAX_SPACES:
+        raise doc.fail("grid", f"draws more than {MAX_SPACES} spaces a ship may use; at most "
+                               f"{MAX_SPACES} are supported")
     rows = [r.ljust(width, "#") for r in rows]
-    islands_tab = doc.get("islands")
-    if not isinstance(islands_tab, dict) or not islands_tab:
-        raise ParamError(f"board file '{path}' needs an [islands] table (harbour letter = island name)")
-    start = doc.get("start")
-    if not isinstance(start, str) or start not in islands_tab:
-        raise ParamError(f"board file '{path}': 'start' must be the harbour letter of Batam listed in "
-                         f"[islands], not {start!r}")
-    for letter, name in islands_tab.items():
-        if len(letter) != 1 or not letter.isalpha() or not letter.isupper() or not isinstance(name, str):
-            raise ParamError(f"board file '{path}': island key {letter!r} must be one capital letter "
-                             f"naming a string")
-    letters = [start] + [k for k in islands_tab if k != start]
-    if len(letters) > MAX_ISLANDS:
-        raise ParamError(f"board file '{path}' has {len(letters)} islands; at most {MAX_ISLANDS} are supported")
-    island_names = [islands_tab[k] for k in letters]
-    if len(set(island_names)) != len(island_names):
-        raise ParamError(f"board file '{path}': two harbour letters name the same island")
+    itab = doc.table("islands")
+    if not 1 <= len(itab) <= MAX_ISLANDS:
+        raise itab.fail(None, f"must list 1 to {MAX_ISLANDS} islands (harbour letter = island name), "
+                             f"not {len(itab)}")
+    for letter in itab.keys():
+        if len(letter) != 1 or not letter.isalpha() or not letter.isupper():
+            raise itab.fail(letter, "must be one capital letter (a harbour on the map)")
+        itab.text(letter, max_len=60)
+    start = doc.text("start", choices=tuple(itab.keys()))
+    letters = [start] + [k for k in itab.keys() if k != start]
+    island_names = [itab.data[k] for k in letters]
+    # names are compared as typed and in lower case (a treasure map's label uses lower case)
+    datafile.unique([(itab, k, itab.data[k]) for k in itab.keys()], "island name")
     cell_id = {}
     kind, island, cells = [], [], []
     for r, row in enumerate(rows):
@@ -94,11 +97,11 @@ def _parse_grid(path: Path, doc: dict) -> Board:
                 k, isl = SEA, -1
             elif ch == "*":
                 k, isl = COMPASS, -1
-            elif ch in islands_tab:
+            elif ch in itab.data:
                 k, isl = HARBOUR, letters.index(ch)
             else:
-                raise ParamError(f"board file '{path}': unknown map character {ch!r} at row {r + 1}, "
-                                 f"column {c + 1} (use ~ * # or a letter from [islands])")
+                raise doc.fail("grid", f"holds unknown map character {ch!r} at row {r + 1}, column "
+                                       f"{c + 1} (use ~ * # or a letter from [islands])")
             cell_id[(r, c)] = len(kind)
             kind.append(k)
             island.append(isl)
@@ -114,7 +117,7 @@ def _parse_grid(path: Path, doc: dict) -> Board:
                 deg[i] += 1
     return Board(rows=rows, kind=np.array(kind, np.int64), island=np.array(island, np.int64),
                  nbr=nbr, deg=deg, cells=cells, island_names=island_names, letters=letters,
-                 name=str(doc.get("name", path.name)))
+                 name=doc.text("name", default=path.name), where=f"{doc.where('grid')}: 'grid'")
 
 
 def _reachable(b: Board, src: int, blocked: int) -> np.ndarray:
@@ -132,52 +135,44 @@ def _reachable(b: Board, src: int, blocked: int) -> np.ndarray:
 
 
 def validate_board(path: Path, b: Board, goods: int):
+    """Whole-map checks (the messages name the file, the grid's line and the row and column)."""
+    at = getattr(b, "where", f"board file '{path}'")
     comp_nodes = np.flatnonzero(b.kind == COMPASS)
     if len(comp_nodes) != N_COMPASS:
-        raise ParamError(f"board file '{path}' has {len(comp_nodes)} compass spaces; the rulebook has "
+        raise ParamError(f"{at} has {len(comp_nodes)} compass spaces; the rulebook has "
                          f"exactly {N_COMPASS}")
     for i, name in enumerate(b.island_names):
         if not np.any(b.island == i):
-            raise ParamError(f"board file '{path}': island {name} ({b.letters[i]}) has no harbour space "
-                             f"on the map")
+            raise ParamError(f"{at} draws no harbour space for island {name} ({b.letters[i]})")
     starts = np.flatnonzero(b.island == 0)
     if len(starts) != 1:
-        raise ParamError(f"board file '{path}': the start harbour '{b.letters[0]}' must appear exactly "
-                         f"once on the map, not {len(starts)} times")
+        raise ParamError(f"{at} must draw the start harbour '{b.letters[0]}' exactly once, not "
+                         f"{len(starts)} times")
     if len(b.island_names) - 1 < goods:
-        raise ParamError(f"board file '{path}' has {len(b.island_names) - 1} islands besides Batam, fewer "
+        raise ParamError(f"{at} has {len(b.island_names) - 1} islands besides Batam, fewer "
                          f"than the {goods} goods each player must sell")
     start = int(starts[0])
     if not _reachable(b, start, -1).all():
         r, c = b.cells[int(np.flatnonzero(~_reachable(b, start, -1))[0])]
-        raise ParamError(f"board file '{path}': the space at row {r + 1}, column {c + 1} cannot be "
-                         f"reached from Batam")
+        raise ParamError(f"{at} has a space at row {r + 1}, column {c + 1} that cannot be reached "
+                         f"from Batam")
     harbours = np.flatnonzero(b.kind == HARBOUR)
     for cn in comp_nodes:
         seen = _reachable(b, start, int(cn))
         bad = [h for h in harbours if not seen[h]]
         if bad:
             r, c = b.cells[int(cn)]
-            raise ParamError(f"board file '{path}': a pirate on the compass space at row {r + 1}, column "
-                             f"{c + 1} would cut off the harbour of "
-                             f"{b.island_names[b.island[bad[0]]]}")
+            raise ParamError(f"{at} has a compass space at row {r + 1}, column {c + 1} where a pirate "
+                             f"would cut off the harbour of {b.island_names[b.island[bad[0]]]}")
     return start, comp_nodes
 
 
 # ------------------------------------------------------------------ decks
-def _kind(what, path, item, idx):
-    k = item.get("kind")
-    if k not in KIND_NAMES:
-        raise ParamError(f"{what} file '{path}': entry {idx + 1} has kind {k!r}; use one of "
-                         f"{', '.join(KIND_NAMES)}")
-    return KIND_NAMES[k]
-
-
-def _island_of(what, path, item, idx, island_names):
+def _island_of(item: datafile.Node, island_names) -> int:
     name = item.get("island")
-    if name not in island_names[1:]:
-        raise ParamError(f"{what} file '{path}': treasure map {idx + 1} names island {name!r}, which is "
-                         f"not a non-Batam island of the board ({', '.join(island_names[1:])})")
+    if not isinstance(name, str) or name not in island_names[1:]:
+        raise item.fail("island", f"names {datafile.shown(name)}, which is not a non-Batam island of "
+                                  f"the board ({', '.join(island_names[1:])})")
     return island_names.index(name)
 
 
@@ -204,22 +199,25 @@ def identity(label: str, copy: int) -> int:
 def load_compass(what: str, path: Path, key: str, island_names, counted: bool):
     """Kinds, values, islands (-1 unless a map), labels and identities, one per tile or card
     (a card with count n is n entries)."""
-    doc = _read_toml(what, path)
-    items = doc.get(key)
-    if not isinstance(items, list) or not items:
-        raise ParamError(f"{what} file '{path}' needs a list of [[{key}]] entries")
+    doc = _read(what, path)
+    doc.only(key)
     kinds, vals, isl, labels, ids = [], [], [], [], []
     copies: dict = {}
-    for i, it in enumerate(items):
-        if not isinstance(it, dict):
-            raise ParamError(f"{what} file '{path}': entry {i + 1} is not a table")
-        k = _kind(what, path, it, i)
-        v = _int(what, path, f"value of entry {i + 1}", it.get("value", 0), 0, 1000)
-        j = _island_of(what, path, it, i, island_names) if k == MAP else -1
-        cnt = _int(what, path, f"count of entry {i + 1}", it.get("count", 1), 1, MAX_CARDS) if counted else 1
-        if k in (TRADEWIND, SUNKEN, MAP) and v <= 0:
-            raise ParamError(f"{what} file '{path}': entry {i + 1} ({it['kind']}) needs a positive value")
-        lab = entry_label(it)
+    first: dict = {}
+    for it in doc.tables(key, 1, MAX_CARDS):
+        k = KIND_NAMES[it.text("kind", choices=tuple(KIND_NAMES))]
+        if k != MAP and it.has("island"):
+            raise it.fail("island", "is for a treasure_map only (the island whose harbour pays it)")
+        it.only("kind", "value", *(("island",) if k == MAP else ()), *(("count",) if counted else ()))
+        v = it.int("value", 1 if k in (TRADEWIND, SUNKEN, MAP) else 0, MAX_VALUE, default=0)
+        j = _island_of(it, island_names) if k == MAP else -1
+        cnt = it.int("count", 1, MAX_CARDS, default=1) if counted else 1
+        lab = entry_label(it.data)
+        if counted and lab in first:   # one entry per card, its copies counted by 'count'
+            line = first[lab].file.line(first[lab].path)
+            raise it.fail(None, f"repeats the card {lab} of '{first[lab].name()}' (line {line}); "
+                                f"give one entry a count")
+        first[lab] = it
         for _ in range(cnt):
             kinds.append(k)
             vals.append(v)
@@ -228,43 +226,46 @@ def load_compass(what: str, path: Path, key: str, island_names, counted: bool):
             ids.append(identity(lab, copies.get(lab, 0)))
             copies[lab] = copies.get(lab, 0) + 1
     if len(kinds) > MAX_CARDS:
-        raise ParamError(f"{what} file '{path}' holds {len(kinds)} entries; at most {MAX_CARDS} are supported")
+        raise doc.fail(key, f"holds {len(kinds)} {key}s; at most {MAX_CARDS} are supported")
     return (np.array(kinds, np.int64), np.array(vals, np.int64), np.array(isl, np.int64),
             tuple(labels), np.array(ids, np.int64))
 
 
 def load_dice(path: Path) -> np.ndarray:
-    doc = _read_toml("dice", path)
-    faces = doc.get("faces")
-    if not isinstance(faces, list) or not 2 <= len(faces) <= MAX_FACES:
-        raise ParamError(f"dice file '{path}' needs 'faces', a list of 2 to {MAX_FACES} faces")
+    doc = _read("dice", path)
+    doc.only("faces")
+    faces = doc.array("faces", 2, MAX_FACES)
     out = []
-    for f in faces:
+    for i in faces.keys():
+        f = faces.get(i)
         if f == "seasick":
             out.append(0)
-        elif isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 20:
+        elif isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= MAX_FACE:
             out.append(int(f))
         else:
-            raise ParamError(f"dice file '{path}': face {f!r} must be \"seasick\" or an integer 1..20")
+            raise faces.fail(i, f'must be "seasick" or an integer in 1..{MAX_FACE}, not {datafile.shown(f)}')
     if max(out) == 0:
-        raise ParamError(f"dice file '{path}': at least one face must show a number")
+        raise doc.fail("faces", "needs at least one face showing a number")
     return np.array(out, np.int64)
 
 
 def load_components(path: Path):
-    doc = _read_toml("components", path)
-    start = _int("components", path, "start_coins", doc.get("start_coins"), 0, 10_000)
-    goods = _int("components", path, "goods_per_player", doc.get("goods_per_player"), 1, MAX_ISLANDS - 1)
-    bank = doc.get("bank")
-    if not isinstance(bank, dict) or not bank:
-        raise ParamError(f"components file '{path}' needs a [bank] table (denomination = number of coins)")
+    doc = _read("components", path)
+    doc.only("start_coins", "goods_per_player", "bank")
+    start = doc.int("start_coins", 1, 10_000)
+    goods = doc.int("goods_per_player", 1, MAX_ISLANDS - 1)
+    bank = doc.table("bank")
+    if not len(bank):
+        raise bank.fail(None, "must list the coins: denomination = number of coins")
     total = 0
-    for den, cnt in bank.items():
-        try:
-            d = int(den)
-        except ValueError:
-            raise ParamError(f"components file '{path}': bank denomination {den!r} is not an integer") from None
-        total += d * _int("components", path, f"bank.{den}", cnt, 0, 100_000)
+    for den in bank.keys():
+        # digits only, no leading zero: "05", "+5", "5_0" or " 5" would repeat or hide a denomination
+        if not (den.isascii() and den.isdigit() and den[0] != "0" and int(den) <= MAX_DENOMINATION):
+            raise bank.fail(den, f"is not a denomination: name one by its value, a whole number "
+                                 f"1..{MAX_DENOMINATION} written with digits only")
+        total += int(den) * bank.int(den, 1, 100_000)
+    if total > MAX_BANK:
+        raise bank.fail(None, f"holds coins worth {total:,}; at most {MAX_BANK:,} are supported")
     return start, goods, total
 
 
@@ -273,16 +274,17 @@ def _load_all(board: str, dice: str, tiles: str, cards: str, components: str, st
     cp = resolve_path("components", components)
     start_coins, goods, bank_total = load_components(cp)
     bp = resolve_path("board", board)
-    b = _parse_grid(bp, _read_toml("board", bp))
+    b = _parse_grid(bp, _read("board", bp))
     start, comp_nodes = validate_board(bp, b, goods)
     derived = derive(b)
-    tk, tv, ti, tlab, tid = load_compass("compass tiles", resolve_path("tiles", tiles), "tile",
-                                         b.island_names, False)
+    tp = resolve_path("tiles", tiles)
+    tk, tv, ti, tlab, tid = load_compass("compass tiles", tp, "tile", b.island_names, False)
     if (tk == PIRATE).sum() > 1:
-        raise ParamError("compass tiles file holds more than one pirate tile; the kernel supports one")
+        raise ParamError(f"compass tiles file {TOML._shown(tp)} holds more than one pirate tile; the "
+                         f"kernel supports one")
     if len(tk) < N_COMPASS:
-        raise ParamError(f"compass tiles file needs at least {N_COMPASS} tiles (one per compass space), "
-                         f"not {len(tk)}")
+        raise ParamError(f"compass tiles file {TOML._shown(tp)} needs at least {N_COMPASS} tiles (one per "
+                         f"compass space), not {len(tk)}")
     ck, cv, ci, clab, cid = load_compass("compass cards", resolve_path("cards", cards), "card",
                                          b.island_names, True)
     faces = load_dice(resolve_path("dice", dice))

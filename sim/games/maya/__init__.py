@@ -8,7 +8,7 @@ import numpy as np
 
 from ...game import Bot, Column, Game
 from ...record import NO_RECORD, NO_SNAPS, Action
-from ... import toml as TOML
+from ... import datafile
 from ...params import Param, ParamError
 from ...seeds import seeds_dir
 from . import kernel as K
@@ -131,26 +131,22 @@ _CODES = {
 
 
 def load_board(spec: str) -> dict:
-    """Read and check a board file; returns rows, cols, levels, colours."""
+    """Read and check a board file; returns rows, cols, levels, colours (every value read
+    through :mod:`sim.datafile`: its type and range checked, the message naming the file,
+    the line and the field)."""
     path = BOARDS.get(spec, Path(spec))
-    data = TOML.load(path, "board")
-    for key in ("rows", "cols", "levels", "colours"):
-        if key not in data:
-            raise ParamError(f"board file {str(path)!r} lacks '{key}'")
-    rows, cols, levels = data["rows"], data["cols"], data["levels"]
-    # booleans are not integers (TOML's true is Python's True, an int)
-    if not all(type(v) is int and v >= 1 for v in (rows, cols, levels)):
-        raise ParamError("board file: rows, cols and levels must be positive integers")
+    doc = datafile.load(path, "board")
+    doc.only("rows", "cols", "levels", "colours")
+    # booleans are not integers (TOML's true is Python's True, an int): datafile refuses them
+    rows, cols = doc.int("rows", 1, 12), doc.int("cols", 1, 12)
     n = rows * cols
     if not 2 <= n <= 12:
-        raise ParamError(f"board file: rows x cols must be 2..12 towers, not {n}")
-    if not 2 <= levels <= n:
-        raise ParamError(f"board file: levels must be 2..{n} (one colour per tower), not {levels}")
-    colours = data["colours"]
-    if (not isinstance(colours, list) or not all(isinstance(c, str) for c in colours)
-            or len(colours) != n or len(set(colours)) != n):
-        raise ParamError(f"board file: 'colours' must name {n} different colours (one per tower)")
-    return {"rows": rows, "cols": cols, "levels": levels, "colours": [str(c) for c in colours]}
+        raise doc.fail("cols", f"makes rows x cols = {n} towers; the board holds 2..12")
+    levels = doc.int("levels", 2, n)
+    colours = doc.array("colours", n, n)
+    names = [colours.text(i, max_len=40) for i in colours.keys()]
+    datafile.unique([(colours, i, names[i]) for i in colours.keys()], "colour")
+    return {"rows": rows, "cols": cols, "levels": levels, "colours": names}
 
 
 def board_edges(rows: int, cols: int) -> list[tuple[int, int]]:
