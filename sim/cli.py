@@ -515,11 +515,15 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
     return _experiment_status(res.partial, out_dir)
 
 
+@contextmanager
 def _kept_chunks(out_dir):
     """Experiments keep their finished chunks in ``out_dir/.chunks`` (analysis.checkpoints):
-    the same command again into the same folder plays only the rest."""
+    the same command again into the same folder plays only the rest (and says so)."""
     from analysis.checkpoints import checkpoints
-    return checkpoints(out_dir)
+    with checkpoints(out_dir) as kept:
+        yield kept
+    if kept.reused:
+        click.echo(f"sim: resumed: {kept.reused:,} finished chunks of an earlier try were reused", err=True)
 
 
 def _experiment_status(partial: bool, out_dir=None) -> int:
@@ -789,7 +793,7 @@ def tune_cmd(game, params, targets, budget, final_games, sets, bots, players, se
             make_spec(g, 1, {**fixed, s.name: int(v) if s.kind == "int" else v}, bots, p, seed_v)
     out_dir, top = _experiment_dir(out, game, "tune")
     echo = None if quiet else (lambda line: click.echo(line, err=True))
-    with _cleanup_on_refusal(top), _sigterm_stops_cleanly():
+    with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
         res = tune(game, spaces, tg, budget=n, players=p, bots=bots, seed=seed_v, jobs=jobs,
                    backend=backend, final_games=fn, fixed=fixed, echo=echo)
         path = write_tune_report(res, out_dir)
@@ -797,6 +801,7 @@ def tune_cmd(game, params, targets, budget, final_games, sets, bots, players, se
         click.echo(tune_text(res))
     click.echo(f"variants: {safe(str(out_dir / 'variants.toml'))}")
     click.echo(f"report: {safe(str(path))}")
+    return _experiment_status(res.manifest["partial"], out_dir)
 
 
 @cli.command("robust")
