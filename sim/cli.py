@@ -475,6 +475,7 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
     from analysis.experiment_report import compare_text, write_compare_report
     from . import toml as TOML
     from analysis.experiment_runs import compare, load_variants_file, metric_names, parse_variant
+    from .validate import GRID_MAX
     g = get_game(game)
     jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
                                                     chunk_size, backend, scheduler)
@@ -487,6 +488,9 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
                        backend, scheduler, out, quiet)
     if len(vs) < 2:
         raise UsageError("sim compare needs at least two --variant (the first is the reference)")
+    if len(vs) > GRID_MAX:  # the memory and the time grow with every variant
+        raise UsageError(f"{len(vs):,} variants: a comparison plays at most {GRID_MAX:,}, as a sweep "
+                         f"does (split them over several)")
     if not 0 < alpha < 0.5 or not 0 < beta < 0.5:
         raise UsageError("--alpha and --beta must be between 0 and 0.5")
     built = _check_arms(g, vs, bots, players, seed_v, n)

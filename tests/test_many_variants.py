@@ -76,3 +76,19 @@ def test_the_report_builds_the_comparison_table_a_fixed_number_of_times(toy, tmp
     write_compare_report(res, tmp_path / "out")
     R.compare_text(res)
     assert len(calls) <= 2, len(calls)
+
+
+def test_more_variants_than_a_sweep_plays_are_refused_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from sim.cli import cli
+    from sim.validate import GRID_MAX
+    f = tmp_path / "many.toml"
+    f.write_text("".join(f"[variants.v{k}]\ntrack = {7 + k % 9}\n" for k in range(GRID_MAX + 1)))
+    r = CliRunner().invoke(cli, ["compare", "puluc", "--variants", str(f), "--games", "100", "-o",
+                                 str(tmp_path / "out")])
+    assert r.exit_code == 2
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert lines == [f"sim: error: {GRID_MAX + 1:,} variants: a comparison plays at most {GRID_MAX:,}, "
+                     "as a sweep does (split them over several)"]
+    assert not (tmp_path / "out").exists()
