@@ -415,8 +415,9 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
     if store is not None:
         for start, count in chunks:
             kept = store.load(start, count) if state["active"] else None
-            if kept is None or not state["active"] <= set(kept[3]):
-                break
+            if not (isinstance(kept, tuple) and len(kept) == 6 and isinstance(kept[3], dict)
+                    and state["active"] <= set(kept[3])):
+                break  # missing, not of this shape, or without a condition still running
             with _signals_deferred():
                 collect(kept)
             resumed += 1

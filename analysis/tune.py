@@ -397,7 +397,8 @@ def _play_batch(game, cands, spaces, players, bots, seed, start, count, jobs, ba
     store = checkpoints.task_store("tune", game.name, game.version, players, seed, plan,
                                    [s.data for s in specs], arm_specs)
     kept = {s: store.load(s, c) for s, c in plan} if store is not None else {}
-    out = [r for r in kept.values() if r is not None]
+    kept = {s: r for s, r in kept.items() if isinstance(r, tuple) and len(r) == 3 and len(r[2]) == len(cands)}
+    out = list(kept.values())
     tasks = [(game.name, ctxs, arm_specs, players, seed, s, c) for s, c in plan if kept.get(s) is None]
 
     def collect(res):
