@@ -12,8 +12,18 @@ group already played and plays only the rest; the figures are the same, bit for 
 uninterrupted experiment's (chunks are merged in the same order).  A chunk file that does
 not read back (truncated, edited, another key) is played again.
 
+``sim robust`` and ``sim tune`` play through tasks of their own (a chunk of the baseline and
+the conditions still running; a chunk of a batch of candidates): :func:`task_store` keeps
+their results the same way, under a key over what the task's figures depend on.  Their
+decisions (early stops, promotions, the sampler's next candidate) are made from the merged
+chunk results only, so a resumed run makes the same ones and ends with the same figures.
+
 The files are JSON (no pickles: a folder handed over by someone else cannot run code), each
 written atomically and carrying its key and a checksum of its content.
+
+:data:`TIMING_FIELDS` names the fields of a saved result (manifest, report JSON) that
+measure the run rather than its games: when and how long it ran.  They are the only fields
+in which a resumed experiment differs from an uninterrupted one (:func:`without_timing`).
 """
 from __future__ import annotations
 
@@ -29,22 +39,50 @@ from sim.summary import Summary
 
 FOLDER = ".chunks"
 FORMAT = 1
+#: fields that measure the run, not its games: wall and CPU time, and when it started
+TIMING_FIELDS = ("started", "seconds", "seconds_search", "cpu_seconds")
 _current: contextvars.ContextVar = contextvars.ContextVar("checkpoints", default=None)
+
+
+class Kept:
+    """The folder of kept chunks of a :func:`checkpoints` block, and how many chunks of an
+    earlier try were read back in it (``reused``)."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.reused = 0
 
 
 @contextlib.contextmanager
 def checkpoints(out_dir):
     """Keep (and reuse) the finished chunks of every experiment played inside, under
-    ``out_dir/.chunks``."""
-    token = _current.set(Path(out_dir) / FOLDER)
+    ``out_dir/.chunks``; yields the block's :class:`Kept`."""
+    kept = Kept(Path(out_dir) / FOLDER)
+    token = _current.set(kept)
     try:
-        yield
+        yield kept
     finally:
         _current.reset(token)
 
 
 def active() -> Path | None:
-    return _current.get()
+    kept = _current.get()
+    return None if kept is None else kept.root
+
+
+def _reused() -> None:
+    kept = _current.get()
+    if kept is not None:
+        kept.reused += 1
+
+
+def without_timing(obj):
+    """``obj`` (parsed JSON: dicts and lists) without the :data:`TIMING_FIELDS`, at any depth."""
+    if isinstance(obj, dict):
+        return {k: without_timing(v) for k, v in obj.items() if k not in TIMING_FIELDS}
+    if isinstance(obj, list):
+        return [without_timing(v) for v in obj]
+    return obj
 
 
 def group_key(game, arms, games: int, seed: int, chunks) -> str:
@@ -116,4 +154,92 @@ class GroupStore:
         except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError,
                 RecursionError):
             return None
+        _reused()
         return start, count, summs, stats, 0.0
+
+
+def _pack(v):
+    """A task's result (tuples, lists, dicts with any keys, numpy arrays and numbers) as JSON
+    values that :func:`_unpack` turns back into the same types and values, bit for bit."""
+    if isinstance(v, np.ndarray):
+        return {"nd": _encode(v)}
+    if isinstance(v, tuple):
+        return {"t": [_pack(x) for x in v]}
+    if isinstance(v, list):
+        return [_pack(x) for x in v]
+    if isinstance(v, dict):
+        return {"d": [[_pack(k), _pack(x)] for k, x in v.items()]}
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating):
+        return {"f": float(v)}
+    if isinstance(v, Summary):
+        return {"summary": v.to_dict()}
+    if isinstance(v, (bool, int, float, str)) or v is None:
+        return v
+    raise TypeError(f"cannot keep a {type(v).__name__} in a chunk file")
+
+
+def _unpack(v):
+    if isinstance(v, list):
+        return [_unpack(x) for x in v]
+    if isinstance(v, dict):
+        (tag, x), = v.items()
+        if tag == "nd":
+            return _decode(x)
+        if tag == "t":
+            return tuple(_unpack(y) for y in x)
+        if tag == "d":
+            return {_unpack(k): _unpack(y) for k, y in x}
+        if tag == "f":
+            return np.float64(x)
+        if tag == "summary":
+            return Summary.from_dict(x)
+        raise ValueError(f"unexpected tag {tag!r}")
+    return v
+
+
+class TaskStore(GroupStore):
+    """The chunk files of one stage of ``sim robust`` or one batch of ``sim tune``: each a
+    task's whole result (``result[0]``, ``result[1]``: the chunk's first game and count)."""
+
+    def save(self, result) -> None:
+        from sim.io import write_text
+        body = {"start": int(result[0]), "count": int(result[1]), "result": _pack(result)}
+        text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        self.dir.mkdir(parents=True, exist_ok=True)
+        write_text(self._path(result[0], result[1]), json.dumps(
+            {"format": FORMAT, "key": self.key, "sha256": digest, "body": body},
+            separators=(",", ":")))
+
+    def load(self, start: int, count: int):
+        """The task's result as it was saved, or None (missing, unreadable, another key)."""
+        path = self._path(start, count)
+        if not path.is_file():
+            return None
+        try:
+            rec = json.loads(path.read_text(encoding="utf-8"))
+            body = rec["body"]
+            text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+            if (rec.get("format") != FORMAT or rec.get("key") != self.key
+                    or hashlib.sha256(text.encode()).hexdigest() != rec.get("sha256")
+                    or body["start"] != start or body["count"] != count):
+                return None
+            result = _unpack(body["result"])
+        except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError,
+                RecursionError):
+            return None
+        _reused()
+        return result
+
+
+def task_store(*identity) -> TaskStore | None:
+    """Where the tasks identified by ``identity`` (everything their figures depend on:
+    numbers, strings, numpy arrays, nested in tuples, lists and dicts) keep their results,
+    or None outside :func:`checkpoints`."""
+    root = active()
+    if root is None:
+        return None
+    from sim.runner import digest
+    return TaskStore(root, digest((FORMAT, identity)))

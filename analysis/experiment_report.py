@@ -96,11 +96,12 @@ def compare_table(res) -> pd.DataFrame:
     return out
 
 
-def pairing_table(res, key: str | None = None) -> pd.DataFrame:
+def pairing_table(res, key: str | None = None, tab: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per variant against the first: the share of paired games with the same outcome, the
-    share with the same length, the variance reduction of the headline metric, in words."""
+    share with the same length, the variance reduction of the headline metric, in words.
+    ``tab``: :func:`compare_table` of ``res``, where the caller has it already."""
     key = key or headline_key(res)
-    tab = compare_table(res)
+    tab = compare_table(res) if tab is None else tab
     st = res.stats
     n = st["n"]
     rows = []
@@ -151,6 +152,24 @@ def _is_rate(key: str) -> bool:
 
 def _unit(key: str, tab) -> str:
     return tab.attrs.get("length_unit", "") if key == tab.attrs.get("length") else ""
+
+
+#: at most this many variants (besides the reference) in the differences figure: its height
+#: grows with every variant (2,000 variants drew a canvas of about a gigabyte)
+FOREST_MAX = 40
+
+
+def forest_variants(tab: pd.DataFrame, key: str, most: int | None = None) -> list:
+    """The reference and the ``most`` (default :data:`FOREST_MAX`) variants furthest from it
+    on ``key`` (by the absolute difference; ties in their order), in the order of the table."""
+    most = FOREST_MAX if most is None else most
+    variants = list(tab["variant"].unique())
+    if len(variants) - 1 <= most:
+        return variants
+    t = tab[tab["key"] == key].iloc[1:]
+    d = np.abs(np.nan_to_num(t["diff"].to_numpy(np.float64), nan=-1.0))
+    far = set(t["variant"].iloc[np.argsort(-d, kind="stable")[:most]])
+    return [variants[0]] + [v for v in variants[1:] if v in far]
 
 
 def forest_plot(tab: pd.DataFrame, keys, path, title):
@@ -259,14 +278,15 @@ def compare_headline(res, tab: pd.DataFrame | None = None) -> list[str]:
     base = res.variants[0][0]
     length = res.game.length
     out = []
+    # once, not once per variant (a table per variant made 2,000 variants take hours)
+    pt = pairing_table(res, tab=tab)
+    rows = {(r["key"], r["variant"]): r for r in tab.to_dict("records")}
     for v, _ in res.variants[1:]:
         lines = []
         for k in (key, "no winner", "capped", length):
-            r = tab[(tab["key"] == k) & (tab["variant"] == v)]
-            b = tab[(tab["key"] == k) & (tab["variant"] == base)]
-            if not len(r):
+            r, b = rows.get((k, v)), rows.get((k, base))
+            if r is None:
                 continue
-            r, b = r.iloc[0], b.iloc[0]
             what = _label(res, k)
             if _is_rate(k):
                 words = edge_phrase(r["diff"], r["diff_lo"], r["diff_hi"], scale=100, noun="change",
@@ -279,8 +299,7 @@ def compare_headline(res, tab: pd.DataFrame | None = None) -> list[str]:
                                     large=10 * small)
             lines.append(f"'{v}' against '{base}', {what}: {_value(k, b['value'], tab)} → "
                          f"{_value(k, r['value'], tab)}, {words}.")
-        pt = pairing_table(res)
-        pr = pt[pt["variant"] == v]
+        pr = pt[pt["variant"] == v] if len(pt) else pt
         if len(pr):
             w = pr.iloc[0]["words"]
             lines.append(f"Pairing of '{v}' with '{base}' ({_label(res, key)}): {w}.")
@@ -324,9 +343,16 @@ def write_compare_report(res, out_dir) -> Path:
             sweep_plot(tab, name, m["sweep"], out_dir / fn, seats, sides, teams)
             figs.append((fn, _label(res, name)))
     elif len(res.variants) > 1:
-        forest_plot(tab, key_metrics, out_dir / "differences.png",
-                    "Each variant against the first, on the same seeds (bars: 95% interval)")
-        figs.append(("differences.png", "Differences from the first variant"))
+        shown = forest_variants(tab, key)
+        what = ("Each variant" if len(shown) == len(res.variants) else
+                f"The {len(shown) - 1} of {len(res.variants) - 1:,} variants furthest from the first "
+                f"on {_label(res, key)}")
+        forest_plot(tab[tab["variant"].isin(shown)], key_metrics, out_dir / "differences.png",
+                    f"{what} against the first, on the same seeds (bars: 95% interval)")
+        figs.append(("differences.png", "Differences from the first variant" + (
+            "" if len(shown) == len(res.variants) else
+            f" ({len(shown) - 1} of {len(res.variants) - 1:,} variants: the largest differences "
+            f"on {_label(res, key)}; every variant is in the table and metrics.csv)")))
     title = f"{res.game.title}: {'sweep' if kind == 'sweep' else 'variant comparison'}"
     how_sure = ""
     if kind == "compare" and len(res.variants) == 2:
@@ -351,7 +377,7 @@ def write_compare_report(res, out_dir) -> Path:
                         "results below are the answer.")
     pairing = None
     if len(res.variants) > 1:
-        pt = pairing_table(res)
+        pt = pairing_table(res, tab=tab)
         pairing = {"label": _label(res, key),
                    "rows": [(r["variant"], _pct(r["same outcome"]), _pct(r["same length"]),
                              _vr(r["variance reduction"]), r["words"]) for _, r in pt.iterrows()]}
@@ -436,7 +462,7 @@ def compare_text(res, keys=None) -> str:
         lines.append("among decisive games: " + "; ".join(
             f"{v} {pos} {rate}" for v, pos, rate, _ in dr))
     if len(res.variants) > 1:
-        for _, r in pairing_table(res).iterrows():
+        for _, r in pairing_table(res, tab=tab).iterrows():
             lines.append(f"pairing of '{r['variant']}': {r['words']}")
     lines.append(f"bots: {', '.join(res.manifest['bots'])} (these figures depend on the bots)")
     return "\n".join(lines)

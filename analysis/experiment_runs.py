@@ -157,36 +157,48 @@ def fingerprint(V: np.ndarray, start: int) -> np.ndarray:
 
 
 def _play_arms(game_name, ctxs, arm_specs, players, seed, start, count):
-    """Worker task: one chunk of every arm, reduced to sufficient statistics."""
+    """Worker task: one chunk of every arm, reduced to sufficient statistics.
+
+    The arms are reduced one at a time (only the first arm's per-game values are kept for
+    the paired differences), so a task's memory does not grow with the number of arms
+    beyond each arm's sums and summary."""
     game = get_game(game_name)
     t0 = time.perf_counter()
-    vals, summaries, scores, outcomes = [], [], [], []
-    for ctx, (ids, par, swapped) in zip(ctxs, arm_specs):
+    names = metric_names(game, players)
+    li = names.index(game.length)
+    A, M = len(arm_specs), len(names)
+    stats = {"n": count}
+    for key in ("sum", "sum2", "dsum", "dsum2"):
+        stats[key] = np.zeros((A, M))
+    stats["same"] = np.zeros(A, np.int64)
+    stats["same_length"] = np.zeros(A, np.int64)
+    stats["fingerprint"] = np.zeros(A, np.uint64)
+    summaries, pent = [], []
+    V0 = o0 = score = None
+    for k, (ctx, (ids, par, swapped)) in enumerate(zip(ctxs, arm_specs)):
         cols = game.run_chunk(ctx, players, seed, start, count, ids, par)
         summaries.append(Summary.from_columns(game, players, cols))
-        vals.append(per_game_metrics(game, players, cols))
-        outcomes.append(outcome_codes(game, players, cols))
+        V = per_game_metrics(game, players, cols)        # (metrics, games) of this arm
+        o = outcome_codes(game, players, cols)
         win = np.asarray(cols["win"], np.float64).reshape(-1, players)
-        # score of the bot first named for seat 0 (draws count half)
-        seat = 1 if swapped else 0
-        scores.append(win[:, seat] + 0.5 * (win.sum(axis=1) == 0))
-    V = np.stack(vals)                      # (arms, metrics, games)
-    stats = {"n": count, "sum": V.sum(axis=2), "sum2": (V * V).sum(axis=2)}
-    D = V - V[0:1]                          # paired differences against arm 0
-    stats["dsum"] = D.sum(axis=2)
-    stats["dsum2"] = (D * D).sum(axis=2)
-    # pairing: games whose outcome (winning side, shared sides, or no winner) and whose
-    # length equal those of the same game in arm 0; a fingerprint of each arm's games
-    stats["same"] = np.array([int((o == outcomes[0]).sum()) for o in outcomes], np.int64)
-    li = metric_names(game, players).index(game.length)
-    stats["same_length"] = (V[:, li, :] == V[0:1, li, :]).sum(axis=1).astype(np.int64)
-    stats["fingerprint"] = fingerprint(V, start)
-    # pentanomial counts for consecutive (normal, swapped) arms
-    pent = []
-    for a in range(0, len(arm_specs) - 1, 2):
-        if arm_specs[a][2] is False and arm_specs[a + 1][2] is True:
-            pts = np.rint((scores[a] + scores[a + 1]) * 2).astype(np.int64)  # 0..4 half points
+        del cols
+        if k == 0:
+            V0, o0 = V, o
+        stats["sum"][k], stats["sum2"][k] = V.sum(axis=1), (V * V).sum(axis=1)
+        D = V - V0                                       # paired differences against arm 0
+        stats["dsum"][k], stats["dsum2"][k] = D.sum(axis=1), (D * D).sum(axis=1)
+        # pairing: games whose outcome (winning side, shared sides, or no winner) and whose
+        # length equal those of the same game in arm 0; a fingerprint of each arm's games
+        stats["same"][k] = int((o == o0).sum())
+        stats["same_length"][k] = int((V[li] == V0[li]).sum())
+        stats["fingerprint"][k] = fingerprint(V[None], start)[0]
+        # pentanomial counts for consecutive (normal, swapped) arms: the score of the bot
+        # first named for seat 0 (draws count half)
+        seat_score = win[:, 1 if swapped else 0] + 0.5 * (win.sum(axis=1) == 0)
+        if k % 2 == 1 and arm_specs[k - 1][2] is False and swapped is True:
+            pts = np.rint((score + seat_score) * 2).astype(np.int64)  # 0..4 half points
             pent.append(np.bincount(pts, minlength=5)[:5])
+        score = seat_score
     stats["pent"] = np.array(pent, np.int64).reshape(-1, 5)
     return start, count, summaries, stats, time.perf_counter() - t0
 

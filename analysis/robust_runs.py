@@ -342,8 +342,9 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
     """Play the baseline and the conditions (their parts: lists of arm indices) on games
     0..n-1 in one joblib run; returns (baseline stats, per-condition stats, stopped flags,
     games played, cpu seconds, partial)."""
+    from . import checkpoints
     from .robust import Z_STOP, evaluate
-    from sim.runner import _progress_bar, check_backend, resolve_jobs, run_chunks
+    from sim.runner import _progress_bar, _signals_deferred, check_backend, digest, resolve_jobs, run_chunks
     jobs = resolve_jobs(jobs)
     backend = backend or ("sequential" if jobs == 1 else "loky")
     check_backend(backend)
@@ -372,16 +373,20 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
     def collect(result) -> bool:
         """Merge one chunk (in chunk order); True when every condition is decided."""
         nonlocal base, cpu, played, done
-        start, count, bst, cst, sec, ag = result
+        start, count, bst, cst, sec, _ = result
         i = chunks.index((start, count))
         base = _merge(base, bst)
         cpu += sec
-        played += ag
         merged = 0
+        used = {a for part in base_parts for a in part}
         for k, st in cst.items():
             if not done[k]:
                 stats[k] = _merge(stats[k], st)
                 merged += 1
+                used |= {a for part in cond_parts[k] for a in part}
+        # the games the figures rest on (a task dispatched before an early stop was merged
+        # may have played more: how many depends on timing, so it is not counted)
+        played += count * len(used)
         if bar is not None:
             bar.update(count * merged)
         last = start + count >= n
@@ -402,10 +407,39 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
         state["active"] = frozenset(k for k in range(K) if not done[k])
         return not state["active"]
 
+    # the finished chunks of an earlier try of this stage (analysis.checkpoints): the
+    # leading ones are merged first, so the early stops they decided are made again, the same
+    store = checkpoints.task_store("robust", game.name, game.version, players, seed, n, chunks,
+                                   [digest(c) for c in arms.ctxs], arms.arms, base_parts, cond_parts)
+    resumed = 0
+    if store is not None:
+        for start, count in chunks:
+            kept = store.load(start, count) if state["active"] else None
+            if not (isinstance(kept, tuple) and len(kept) == 6 and isinstance(kept[3], dict)
+                    and state["active"] <= set(kept[3])):
+                break  # missing, not of this shape, or without a condition still running
+            with _signals_deferred():
+                collect(kept)
+            resumed += 1
+    skip = {s for s, _ in chunks[:resumed]}
+
+    def collect_new(result) -> bool:
+        if store is not None:
+            store.save(result)
+        return collect(result)
+
+    def todo():
+        for t in tasks():
+            if t[3] not in skip:
+                yield t
+
     try:
         # the engine of a single run (sim.runner.run_chunks): each chunk merged whole, Ctrl-C
         # and SIGTERM held until it is, the workers stopped on the way out
-        why, failure = run_chunks(_play_robust, tasks(), jobs, backend, scheduler, collect, ordered=True)
+        why = failure = None
+        if state["active"]:
+            why, failure = run_chunks(_play_robust, todo(), jobs, backend, scheduler, collect_new,
+                                      ordered=True)
     finally:
         if bar is not None:
             bar.close()

@@ -35,6 +35,7 @@ from sim.games import get as get_game
 from sim.params import UsageError
 from sim.runner import make_spec, parse_games, plan_chunks, resolve_jobs, run_chunks
 
+from . import checkpoints
 from .experiment_runs import outcome_rows
 
 Z95 = 1.959963984540054
@@ -390,20 +391,30 @@ def _play_batch(game, cands, spaces, players, bots, seed, start, count, jobs, ba
     if jobs > 1:  # compile (or load) the kernel here once, not in every worker
         game.run_chunk(ctxs[0], players, seed, 0, 0, *arm_specs[0])
     chunk = max(250, math.ceil(count / max(jobs, 1)))
-    tasks = [(game.name, ctxs, arm_specs, players, seed, start + s, c)
-             for s, c in plan_chunks(count, chunk, jobs)]
-    out = []
+    plan = [(start + s, c) for s, c in plan_chunks(count, chunk, jobs)]
+    # the chunks an earlier try of this search kept (analysis.checkpoints): the sampler and
+    # the promotions see the same figures, so a resumed search proposes the same candidates
+    store = checkpoints.task_store("tune", game.name, game.version, players, seed, plan,
+                                   [s.data for s in specs], arm_specs)
+    kept = {s: store.load(s, c) for s, c in plan} if store is not None else {}
+    kept = {s: r for s, r in kept.items() if isinstance(r, tuple) and len(r) == 3 and len(r[2]) == len(cands)}
+    out = list(kept.values())
+    tasks = [(game.name, ctxs, arm_specs, players, seed, s, c) for s, c in plan if kept.get(s) is None]
 
     def collect(res):
+        if store is not None:
+            store.save(res)
         out.append(res)
         return False
 
-    stopped, failure = run_chunks(_play, tasks, jobs, backend, None, collect, ordered=True)
+    stopped = failure = None
+    if tasks:
+        stopped, failure = run_chunks(_play, tasks, jobs, backend, None, collect, ordered=True)
     if failure is not None:
         raise failure
     if stopped is not None:
         raise KeyboardInterrupt
-    for _, c, per in out:
+    for _, c, per in sorted(out, key=lambda r: r[0]):  # chunk order, kept or new
         for cand, (s, s2, cross) in zip(cands, per):
             cand.moments.add(c, s, s2, cross)
 
@@ -592,7 +603,7 @@ def tune(game_name: str, params, targets, budget="2e5", players=None, bots=None,
         "targets": [t.text for t in tg], "budget": budget, "search_games": spent,
         "final_games_each": final_n, "rungs": ladder, "eta": eta, "candidates": len(cands),
         "sampler": type(sampler).__name__, "optuna": optuna.__version__,
-        "seconds_search": round(search_s, 2), "seconds": round(seconds, 2),
+        "seconds_search": round(search_s, 2), "seconds": round(seconds, 2), "partial": interrupted,
     }
     return res
 

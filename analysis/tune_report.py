@@ -80,7 +80,27 @@ def write_tune_report(res: TuneResult, out_dir) -> Path:
     page_figs = [(fn,) for fn, _ in figs] + ([("tune_front.png",)] if front else [])
     path = write_page(out_dir, page, page_figs)
     write_json(out_dir / "manifest.json", {**m, "verdict": res.verdict, "notes": res.notes})
+    write_json(out_dir / "tune.json", tune_json(res))
     return path
+
+
+def tune_json(res: TuneResult) -> dict:
+    """Every figure of a search, exactly (what tune.json holds): each candidate's games,
+    sums, losses per rung and why it stopped; the finalists; the replay; the verdict."""
+    def moments(M):
+        return {"n": int(M.n), **{k: None if getattr(M, k) is None else np.asarray(getattr(M, k)).tolist()
+                                  for k in ("s", "s2", "cross")}}
+
+    return {"rungs": list(res.rungs), "search_games": int(res.search_games),
+            "candidates": [{"number": c.number, "values": {k: _v(x) for k, x in c.values.items()},
+                            "moments": moments(c.moments), "stopped": c.stopped,
+                            "rung_losses": {str(r): np.asarray(v).tolist() for r, v in sorted(c.rung_losses.items())}}
+                           for c in res.candidates],
+            "finalists": [c.number for c in res.finalists],
+            "final": [{"label": label, "values": {k: _v(x) for k, x in vals.items()}, "moments": moments(M)}
+                      for label, vals, M in res.final],
+            "final_seed": str(res.final_seed), "verdict": res.verdict, "notes": res.notes,
+            "manifest": res.manifest}
 
 
 def _v(x) -> str:

@@ -475,6 +475,7 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
     from analysis.experiment_report import compare_text, write_compare_report
     from . import toml as TOML
     from analysis.experiment_runs import compare, load_variants_file, metric_names, parse_variant
+    from .validate import GRID_MAX
     g = get_game(game)
     jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
                                                     chunk_size, backend, scheduler)
@@ -487,6 +488,9 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
                        backend, scheduler, out, quiet)
     if len(vs) < 2:
         raise UsageError("sim compare needs at least two --variant (the first is the reference)")
+    if len(vs) > GRID_MAX:  # the memory and the time grow with every variant
+        raise UsageError(f"{len(vs):,} variants: a comparison plays at most {GRID_MAX:,}, as a sweep "
+                         f"does (split them over several)")
     if not 0 < alpha < 0.5 or not 0 < beta < 0.5:
         raise UsageError("--alpha and --beta must be between 0 and 0.5")
     built = _check_arms(g, vs, bots, players, seed_v, n)
@@ -515,11 +519,15 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
     return _experiment_status(res.partial, out_dir)
 
 
+@contextmanager
 def _kept_chunks(out_dir):
     """Experiments keep their finished chunks in ``out_dir/.chunks`` (analysis.checkpoints):
-    the same command again into the same folder plays only the rest."""
+    the same command again into the same folder plays only the rest (and says so)."""
     from analysis.checkpoints import checkpoints
-    return checkpoints(out_dir)
+    with checkpoints(out_dir) as kept:
+        yield kept
+    if kept.reused:
+        click.echo(f"sim: resumed: {kept.reused:,} finished chunks of an earlier try were reused", err=True)
 
 
 def _experiment_status(partial: bool, out_dir=None) -> int:
@@ -789,7 +797,7 @@ def tune_cmd(game, params, targets, budget, final_games, sets, bots, players, se
             make_spec(g, 1, {**fixed, s.name: int(v) if s.kind == "int" else v}, bots, p, seed_v)
     out_dir, top = _experiment_dir(out, game, "tune")
     echo = None if quiet else (lambda line: click.echo(line, err=True))
-    with _cleanup_on_refusal(top), _sigterm_stops_cleanly():
+    with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
         res = tune(game, spaces, tg, budget=n, players=p, bots=bots, seed=seed_v, jobs=jobs,
                    backend=backend, final_games=fn, fixed=fixed, echo=echo)
         path = write_tune_report(res, out_dir)
@@ -797,6 +805,7 @@ def tune_cmd(game, params, targets, budget, final_games, sets, bots, players, se
         click.echo(tune_text(res))
     click.echo(f"variants: {safe(str(out_dir / 'variants.toml'))}")
     click.echo(f"report: {safe(str(path))}")
+    return _experiment_status(res.manifest["partial"], out_dir)
 
 
 @cli.command("robust")
