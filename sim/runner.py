@@ -344,14 +344,21 @@ _sigint_deferred = _signals_deferred  # the former name
 
 
 def _play_chunk(game_name: str, ctx, players: int, seed: int, start: int, count: int,
-                bot_ids, bot_par, keep_rows: bool):
-    """Worker task: play one chunk; returns (start, count, summary, columns or None, seconds)."""
+                bot_ids, bot_par, keep_rows: bool, rows_dir=None):
+    """Worker task: play one chunk; returns (start, count, summary, columns or None, seconds,
+    part or None).  With ``rows_dir`` (a run directory) the worker writes the chunk's rows
+    there itself and returns the part's record instead of the columns."""
     from .summary import Summary
     t0 = time.perf_counter()
     game = get_game(game_name)
     cols = game.run_chunk(ctx, players, seed, start, count, bot_ids, bot_par)
     summary = Summary.from_columns(game, players, cols)
-    return start, count, summary, (cols if keep_rows else None), time.perf_counter() - t0
+    part = None
+    if keep_rows and rows_dir is not None:
+        from .results import to_frame
+        from .store import ChunkStore
+        part, cols = ChunkStore(rows_dir).save_rows(start, to_frame(game, players, [(start, cols)])), None
+    return start, count, summary, (cols if keep_rows else None), time.perf_counter() - t0, part
 
 
 def _worker_init(parent: int, poll: float = 0.5) -> None:
@@ -510,9 +517,8 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
 
     def collect(res):
         nonlocal chunk_seconds
-        s, c, summ, cols, sec = res
-        part = None
-        if rows == "disk":
+        s, c, summ, cols, sec, part = res
+        if rows == "disk" and part is None:  # a Dask worker sent its rows back
             part = store.save_rows(s, to_frame(game, spec.players, [(s, cols)]))
         elif rows == "memory":
             frames[s] = cols
@@ -543,7 +549,10 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
                             initial=sum(c for s, c in chunks if s in summaries))
         t1 = time.perf_counter()
         args = (game.name, ctx, spec.players, spec.seed)
-        stopped, failure = run_chunks(_play_chunk, [(*args, start, count, bot_ids, bot_par, keep)
+        # the rows are written where they were played, except on a Dask cluster (whose
+        # workers may not see this machine's disk)
+        here = str(out_dir) if rows == "disk" and backend != "dask" else None
+        stopped, failure = run_chunks(_play_chunk, [(*args, start, count, bot_ids, bot_par, keep, here)
                                                     for start, count in todo],
                                       jobs, backend, scheduler, collect, out_dir=out_dir)
     except BaseException as e:  # the compile and the estimate before the chunks, stopped alike
