@@ -29,6 +29,7 @@ from .games import get as get_game
 from .io import DiskFull, is_disk_full
 from .params import UsageError
 from .validate import cores
+from .worker import _play_chunk, _worker_init, release_workers, start_warming, wait_warm  # noqa: F401
 
 MAX_GAMES = 10_000_000_000
 DEFAULT_SEED = 1
@@ -343,51 +344,6 @@ def _signals_deferred():
 _sigint_deferred = _signals_deferred  # the former name
 
 
-def _play_chunk(game_name: str, ctx, players: int, seed: int, start: int, count: int,
-                bot_ids, bot_par, keep_rows: bool, rows_dir=None):
-    """Worker task: play one chunk; returns (start, count, summary, columns or None, seconds,
-    part or None).  With ``rows_dir`` (a run directory) the worker writes the chunk's rows
-    there itself and returns the part's record instead of the columns."""
-    from .summary import Summary
-    t0 = time.perf_counter()
-    game = get_game(game_name)
-    cols = game.run_chunk(ctx, players, seed, start, count, bot_ids, bot_par)
-    summary = Summary.from_columns(game, players, cols)
-    part = None
-    if keep_rows and rows_dir is not None:
-        from .results import to_frame
-        from .store import ChunkStore
-        part, cols = ChunkStore(rows_dir).save_rows(start, to_frame(game, players, [(start, cols)])), None
-    return start, count, summary, (cols if keep_rows else None), time.perf_counter() - t0, part
-
-
-def _worker_init(parent: int, poll: float = 0.5) -> None:
-    """Worker initialiser: end this worker when the process that started it dies.
-
-    A worker whose parent was killed (``kill -9``, the OOM killer) would otherwise live on,
-    blocked writing a result nobody reads.  A daemon thread watches the parent's pid: when
-    the worker is re-parented, it exits at once (``os._exit``: nothing to clean, the chunk
-    it was playing is not recorded and a resume plays it again).
-
-    The worker also ignores SIGINT: a terminal's Ctrl-C reaches every process of its group,
-    and a worker caught between two chunks (loky's memory check, its queue) would print a
-    traceback of its own.  The parent takes the Ctrl-C, keeps the finished chunks and
-    stops the workers."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # (not prctl(PR_SET_PDEATHSIG): it fires when the parent *thread* that started the
-    # worker ends, and loky may start workers from a thread of its own)
-    if os.getppid() != parent:  # orphaned before we started
-        os._exit(1)
-
-    def watch():
-        while True:
-            time.sleep(poll)
-            if os.getppid() != parent:
-                os._exit(1)
-
-    threading.Thread(target=watch, name="sim-parent-watch", daemon=True).start()
-
-
 @contextmanager
 def _compile_notice(game, enabled: bool, after: float = 2.0):
     """Say what is happening when loading the kernel takes more than ``after`` seconds:
@@ -529,6 +485,8 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
         if bar is not None:
             bar.update(c)
 
+    # local workers start (and import) while this process loads the kernel
+    warming = start_warming(game.name, jobs) if backend == "loky" and jobs > 1 and len(todo) > 1 else None
     try:
         ctx = spec.ctx if spec.ctx is not None else game.prepare(spec.rules, spec.players)
         bot_ids, bot_par = game.bot_arrays(spec.bots)
@@ -547,6 +505,8 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
                      "keeps the finished chunks for --resume")
         bar = _progress_bar(spec.games, progress, spec.describe(),
                             initial=sum(c for s, c in chunks if s in summaries))
+        if warming is not None:
+            warming = wait_warm(warming)
         t1 = time.perf_counter()
         args = (game.name, ctx, spec.players, spec.seed)
         # the rows are written where they were played, except on a Dask cluster (whose
@@ -563,6 +523,8 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
     finally:
         if bar is not None:
             bar.close()
+        if warming is not None and not isinstance(warming, list):  # stopped before the chunks
+            wait_warm(warming, stop=True)
     t_sim = time.perf_counter() - t1
 
     order = sorted(summaries)
