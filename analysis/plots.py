@@ -31,27 +31,34 @@ def save(fig, path):
     plt.close(fig)
 
 
-def render(jobs, fork: bool | None = None) -> None:
-    """Draw the figures ``jobs``, each ``(draw, args, kwargs)`` writing its PNG: every other one
-    in a forked copy of this process while this one draws the rest, where the platform forks
-    and a second core is free (matplotlib is loaded already in the copy, so the figures take
-    about half the time), else one after the other.  What the copy did not write (it failed
-    or was stopped) is drawn here afterwards, so every figure is written whatever happens."""
+def render(jobs, here=(), fork: bool | None = None) -> list:
+    """Draw the figures ``jobs``, each ``(draw, args, kwargs)`` writing its PNG, and run the
+    callables ``here`` in this process; returns what each of ``here`` returned.
+
+    Where the platform forks and a second core is free, a forked copy of this process
+    (matplotlib loaded already) draws half of the figures while this one draws the rest and
+    runs ``here``; else all is done here, one after the other.  What the copy did not write
+    (it failed or was stopped) is drawn here afterwards, so every figure is written."""
     import os
     from sim.validate import cores
     if fork is None:
-        fork = hasattr(os, "fork") and cores() > 1 and len(jobs) > 1
-    theirs, mine = (jobs[1::2], jobs[0::2]) if fork else ([], jobs)
+        fork = hasattr(os, "fork") and cores() > 1 and len(jobs) + len(here) > 1
+    theirs, mine = (jobs[0::2], jobs[1::2]) if fork and here else (jobs[1::2], jobs[0::2]) if fork else ([], jobs)
     pid = _fork_drawing(theirs) if theirs else None
     if pid is None:
         mine, theirs = jobs, []
-    for draw, args, kw in mine:
-        draw(*args, **kw)
-    if pid is not None:
-        _, status = os.waitpid(pid, 0)
-        if status != 0:  # the copy failed: draw its figures here (each file is written whole)
-            for draw, args, kw in theirs:
-                draw(*args, **kw)
+    status = 0
+    try:
+        for draw, args, kw in mine:
+            draw(*args, **kw)
+        got = [f() for f in here]
+    finally:  # never leave the copy behind, whatever happened here
+        if pid is not None:
+            status = os.waitpid(pid, 0)[1]
+    if status != 0:  # the copy failed: draw its figures here (each file is written whole)
+        for draw, args, kw in theirs:
+            draw(*args, **kw)
+    return got
 
 
 def _fork_drawing(jobs) -> int | None:

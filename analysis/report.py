@@ -204,11 +204,12 @@ def _params_rows(game, manifest) -> list:
     return rows
 
 
-def write_report(S, manifest: dict, game, out_dir, picks=None) -> Path:
+def write_report(S, manifest: dict, game, out_dir, picks=None, meanwhile=None) -> Path:
     """Write index.html (PNGs beside it) and report-standalone.html (images embedded).
 
     ``S``: the run's Summary (or its results DataFrame); ``picks``: the exemplar games
-    (:func:`exemplar_picks`), where the caller has them already."""
+    (:func:`exemplar_picks`), where the caller has them already; ``meanwhile()``: work done
+    while the figures are drawn, before the page is written (the exemplar games' pages)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     # the end_reason codes by name, so a reader of manifest.json needs no code (the run's
@@ -276,12 +277,14 @@ def write_report(S, manifest: dict, game, out_dir, picks=None) -> Path:
                 plot(plots.count_distribution, S, name, seats, out_dir / fn, f"{name.replace('_', ' ')} in a game")
                 figs.append((fn, f"Distribution of {name.replace('_', ' ')}",
                              f"Share of games by the number of {name.replace('_', ' ')} each seat made."))
-        plots.render(jobs)
+    # the game's own figures and the caller's work (the exemplar pages) are done here while a
+    # copy of this process draws half of the figures
+    extra = getattr(game, "report_figures", None)
+    here = [lambda: list(extra(manifest, out_dir)) if extra is not None and S.n else []]
+    extra_figs = plots.render(jobs, here + ([meanwhile] if meanwhile is not None else []))[0]
 
     title = f"{game.title}: {manifest['games_completed']:,} games"
     from .robust import how_sure_box
-    extra = getattr(game, "report_figures", None)
-    extra_figs = list(extra(manifest, out_dir)) if extra is not None and S.n else []
     import json
     page = render(
         "run_report.html", title=title, css=Markup(CSS), self_check=Markup(SELF_CHECK),
@@ -304,10 +307,11 @@ def write_report(S, manifest: dict, game, out_dir, picks=None) -> Path:
 
 def write_run_report(S, manifest: dict, game, out_dir) -> Path:
     """The report of a run just played (``save_run``'s ``report``): the exemplar games' pages
-    first, so that the report links them, from one reading of the rows."""
+    are written (while the figures are drawn) before the page that links them, from one
+    reading of the rows."""
     picks = exemplar_picks(game, manifest, out_dir)
-    write_exemplar_pages(game, manifest, out_dir, picks)
-    return write_report(S, manifest, game, out_dir, picks)
+    return write_report(S, manifest, game, out_dir, picks,
+                        meanwhile=lambda: write_exemplar_pages(game, manifest, out_dir, picks))
 
 
 def exemplar_picks(game, manifest: dict, out_dir) -> list[tuple[str, int, str]]:

@@ -161,3 +161,10 @@ def test_a_figure_the_forked_copy_failed_to_draw_is_drawn_here(tmp_path):
     jobs = [(_fails_in_a_copy, (os.getpid(), tmp_path / f"f{i}.txt"), {}) for i in range(4)]
     plots.render(jobs, fork=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f0.txt", "f1.txt", "f2.txt", "f3.txt"]
+
+
+def test_render_runs_the_work_given_for_here_while_the_copy_draws(tmp_path):
+    from analysis import plots
+    jobs = [(_fails_in_a_copy, (os.getpid(), tmp_path / f"f{i}.txt"), {}) for i in range(3)]
+    got = plots.render(jobs, here=[os.getpid, lambda: "page"], fork=True)
+    assert got == [os.getpid(), "page"] and len(list(tmp_path.iterdir())) == 3
