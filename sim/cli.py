@@ -17,7 +17,7 @@ import shlex
 import signal
 import sys
 import threading
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -162,6 +162,7 @@ def _run_command(name: str):
     def cmd(games, sets, bots, players, seed, jobs, chunk_size, backend, scheduler, out, resume, raw,
             csv, quiet, record):
         from .lock import RunLock
+        from .preload import preload
         from .output import default_run_dir, save_run
         from .runner import Stop, check_disk, check_memory, make_spec, plan_chunks, release_workers
         from .validate import check_out_dir, create_out_dir
@@ -196,7 +197,7 @@ def _run_command(name: str):
         command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
         progress = (not quiet) and sys.stderr.isatty()
         resume_hint = f"sim {name} --resume {shlex.quote(str(out_dir))}"
-        threading.Thread(target=_import_quietly, args=("analysis.report",), daemon=True).start()
+        preload("analysis.report", out_dir / "chunks")  # the report's modules load during the games
         with _cleanup_on_refusal(top), RunLock(out_dir), _sigterm_stops_cleanly():
             result = execute_cli(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
                                  progress=progress, command=command, rows=rows, out_dir=out_dir,
@@ -236,11 +237,6 @@ def _assignments(game: str, sets, what: str = "--set") -> dict:
                              f"{safe(a)!r}); give each parameter once")
         seen[name] = a
     return out
-
-
-def _import_quietly(name: str) -> None:  # the report's modules (matplotlib: ~1 s) load during the games
-    with suppress(BaseException):  # the import is made again where it is needed
-        __import__(name)
 
 
 def execute_cli(spec, **kw):

@@ -29,7 +29,7 @@ from .games import get as get_game
 from .io import DiskFull, is_disk_full
 from .params import UsageError
 from .validate import cores
-from .worker import _play_chunk, _worker_init, release_workers, start_warming, wait_warm  # noqa: F401
+from .worker import _play_chunk, _worker_init, release_workers  # noqa: F401 (runner.X)
 
 MAX_GAMES = 10_000_000_000
 DEFAULT_SEED = 1
@@ -485,8 +485,6 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
         if bar is not None:
             bar.update(c)
 
-    # local workers start (and import) while this process loads the kernel
-    warming = start_warming(game.name, jobs) if backend == "loky" and jobs > 1 and len(todo) > 1 else None
     try:
         ctx = spec.ctx if spec.ctx is not None else game.prepare(spec.rules, spec.players)
         bot_ids, bot_par = game.bot_arrays(spec.bots)
@@ -505,8 +503,6 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
                      "keeps the finished chunks for --resume")
         bar = _progress_bar(spec.games, progress, spec.describe(),
                             initial=sum(c for s, c in chunks if s in summaries))
-        if warming is not None:
-            warming = wait_warm(warming)
         t1 = time.perf_counter()
         args = (game.name, ctx, spec.players, spec.seed)
         # the rows are written where they were played, except on a Dask cluster (whose
@@ -523,8 +519,6 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
     finally:
         if bar is not None:
             bar.close()
-        if warming is not None and not isinstance(warming, list):  # stopped before the chunks
-            wait_warm(warming, stop=True)
     t_sim = time.perf_counter() - t1
 
     order = sorted(summaries)

@@ -1,5 +1,5 @@
-"""What a local worker process runs: the chunk task, the worker's initialiser, and the
-warm-up that starts the workers while the main process loads the kernel.
+"""What a local worker process runs (the chunk task, the worker's initialiser), and letting
+the workers go once a command's games are over.
 
 ``sim.runner`` re-exports ``_play_chunk`` and ``_worker_init`` (tests patch them there).
 """
@@ -56,50 +56,6 @@ def _worker_init(parent: int, poll: float = 0.5) -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, name="sim-parent-watch", daemon=True).start()
-
-
-def _warm(game_name: str) -> int:
-    """Warm-up task: import what a chunk needs (the game's modules, numba, the summary and the
-    Parquet writer), but not the kernel: the main process may still be compiling it, and a
-    worker that compiled too would double the work.  Returns the worker's pid."""
-    import pyarrow.parquet  # noqa: F401
-
-    from . import results, store, summary  # noqa: F401
-    get_game(game_name)
-    return os.getpid()
-
-
-def start_warming(game_name: str, jobs: int):
-    """Start ``jobs`` loky workers now, each importing what a chunk needs, and return the
-    pending results (:func:`wait_warm` collects them).  The settings are those of
-    ``runner.run_tasks``'s loky pool, so joblib reuses these very workers for the chunks:
-    their start-up (a second or two each) overlaps the main process's kernel load."""
-    import warnings
-
-    from joblib import Parallel, delayed, parallel_config
-    with warnings.catch_warnings(), parallel_config(backend="loky", n_jobs=jobs, initializer=_worker_init,
-                                                    initargs=(os.getpid(),)):
-        warnings.simplefilter("ignore")
-        par = Parallel(return_as="generator_unordered", batch_size=1, max_nbytes=None,
-                       pre_dispatch="2*n_jobs")
-        return par(delayed(_warm)(game_name) for _ in range(jobs))
-
-
-def wait_warm(pending, stop: bool = False) -> list[int]:
-    """The warm-up's worker pids, once every worker has imported (``stop``: cancel it).  A
-    worker that failed to start is not an error here: the chunks will say what happened."""
-    import warnings
-    pids = []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            if not stop:
-                pids = list(pending)
-        except Exception:  # noqa: BLE001 - reported by the chunks themselves
-            pass
-        finally:
-            pending.close()
-    return pids
 
 
 def release_workers() -> None:

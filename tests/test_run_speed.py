@@ -90,41 +90,31 @@ def test_a_run_reads_its_rows_once_for_the_exemplars_and_times_its_report(tmp_pa
         assert (out / "games" / f"game-{i}.html").is_file() and f"games/game-{i}.html" in page
 
 
+def _alive(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
 def _pid_after(seconds: float) -> int:
     time.sleep(seconds)
     return os.getpid()
 
 
 @two_cores
-def test_the_warm_workers_are_the_ones_that_play_and_are_let_go_after(monkeypatch):
-    """start_warming starts the loky workers before the kernel is loaded; joblib reuses them
-    for the chunks; release_workers ends them without waiting."""
-    pending = runner.start_warming("puluc", 2)
-    warm = set(runner.wait_warm(pending))
-    assert len(warm) >= 1 and os.getpid() not in warm
-    played = set(runner.run_tasks(_pid_after, [(0.2,)] * 6, 2, "loky"))
-    assert len(played) == 2 and played & warm  # no new pool: the chunks ran where the warm-up started
+def test_release_workers_ends_the_pool_without_waiting():
+    """A run command lets its loky workers go once its games are over (they end while the
+    report is written, instead of holding up the exit)."""
+    played = set(runner.run_tasks(_pid_after, [(0.2,)] * 4, 2, "loky"))
+    assert len(played) == 2 and os.getpid() not in played
+    t = time.monotonic()
     runner.release_workers()
+    assert time.monotonic() - t < 1.0
     deadline = time.monotonic() + 20
-    while any(psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE for p in played):
+    while any(_alive(p) for p in played):
         assert time.monotonic() < deadline, "the workers did not end"
         time.sleep(0.1)
-
-
-@two_cores
-def test_a_run_on_two_workers_starts_them_before_its_chunks(monkeypatch):
-    started = []
-    real = runner.start_warming
-
-    def spy(game_name, jobs):
-        started.append((game_name, jobs))
-        return real(game_name, jobs)
-    monkeypatch.setattr(runner, "start_warming", spy)
-    res = runner.execute(runner.make_spec("puluc", 3000, seed=4), jobs=2, chunk_size=500, backend="loky",
-                         progress=False, rows="memory")
-    one = runner.execute(runner.make_spec("puluc", 3000, seed=4), jobs=1, progress=False, rows="memory")
-    assert started == [("puluc", 2)]
-    pd.testing.assert_frame_equal(res.frame, one.frame)
 
 
 def test_figures_drawn_in_a_forked_copy_are_the_figures_drawn_here(tmp_path):
@@ -168,3 +158,22 @@ def test_render_runs_the_work_given_for_here_while_the_copy_draws(tmp_path):
     jobs = [(_fails_in_a_copy, (os.getpid(), tmp_path / f"f{i}.txt"), {}) for i in range(3)]
     got = plots.render(jobs, here=[os.getpid, lambda: "page"], fork=True)
     assert got == [os.getpid(), "page"] and len(list(tmp_path.iterdir())) == 3
+
+
+def test_the_report_modules_load_once_the_first_chunk_is_recorded(tmp_path, monkeypatch):
+    """sim.preload imports in the background, but only once a chunk record exists (not beside
+    the kernel load, whose GIL it would share)."""
+    import sys
+
+    from sim.preload import preload
+    (tmp_path / "speed_probe_mod.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "speed_probe_mod", raising=False)
+    chunks = tmp_path / "chunks"
+    chunks.mkdir()
+    t = preload("speed_probe_mod", chunks, poll=0.02)
+    time.sleep(0.3)
+    assert t.is_alive() and "speed_probe_mod" not in sys.modules
+    (chunks / "000000000000-10.json").write_text("{}")
+    t.join(10)
+    assert not t.is_alive() and sys.modules["speed_probe_mod"].X == 1
