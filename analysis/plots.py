@@ -31,6 +31,58 @@ def save(fig, path):
     plt.close(fig)
 
 
+def render(jobs, here=(), fork: bool | None = None) -> list:
+    """Draw the figures ``jobs``, each ``(draw, args, kwargs)`` writing its PNG, and run the
+    callables ``here`` in this process; returns what each of ``here`` returned.
+
+    Where the platform forks and a second core is free, a forked copy of this process
+    (matplotlib loaded already) draws half of the figures while this one draws the rest and
+    runs ``here``; else all is done here, one after the other.  What the copy did not write
+    (it failed or was stopped) is drawn here afterwards, so every figure is written."""
+    import os
+    from sim.validate import cores
+    if fork is None:
+        fork = hasattr(os, "fork") and cores() > 1 and len(jobs) + len(here) > 1
+    theirs, mine = (jobs[0::2], jobs[1::2]) if fork and here else (jobs[1::2], jobs[0::2]) if fork else ([], jobs)
+    pid = _fork_drawing(theirs) if theirs else None
+    if pid is None:
+        mine, theirs = jobs, []
+    status = 0
+    try:
+        for draw, args, kw in mine:
+            draw(*args, **kw)
+        got = [f() for f in here]
+    finally:  # never leave the copy behind, whatever happened here
+        if pid is not None:
+            status = os.waitpid(pid, 0)[1]
+    if status != 0:  # the copy failed: draw its figures here (each file is written whole)
+        for draw, args, kw in theirs:
+            draw(*args, **kw)
+    return got
+
+
+def _fork_drawing(jobs) -> int | None:
+    """Fork a copy that draws ``jobs`` and exits (0 when all were written); its pid, or None
+    where the fork failed.  The copy leaves through ``os._exit``: no exit handler, no buffer
+    of the parent's is flushed twice."""
+    import os
+    try:
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid:
+        return pid
+    code = 1
+    try:
+        for draw, args, kw in jobs:
+            draw(*args, **kw)
+        code = 0
+    except BaseException:  # noqa: BLE001 - reported by the exit status: the parent draws them
+        pass
+    finally:
+        os._exit(code)
+
+
 def win_rates(seats, positions, players: int, path, title_suffix="", fair: float | None = None):
     """Bars: each seat's (or team's) win rate, then each turn-order position's, with 95%
     intervals; ``fair``: the fair share (default 1/players)."""

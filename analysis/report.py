@@ -204,10 +204,12 @@ def _params_rows(game, manifest) -> list:
     return rows
 
 
-def write_report(S, manifest: dict, game, out_dir) -> Path:
+def write_report(S, manifest: dict, game, out_dir, picks=None, meanwhile=None) -> Path:
     """Write index.html (PNGs beside it) and report-standalone.html (images embedded).
 
-    ``S``: the run's Summary (or its results DataFrame)."""
+    ``S``: the run's Summary (or its results DataFrame); ``picks``: the exemplar games
+    (:func:`exemplar_picks`), where the caller has them already; ``meanwhile()``: work done
+    while the figures are drawn, before the page is written (the exemplar games' pages)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     # the end_reason codes by name, so a reader of manifest.json needs no code (the run's
@@ -220,46 +222,51 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
     teams = s["teams"]
     sides = list(s["sides"]["name"])
     figs: list[tuple[str, str, str]] = []  # (file, title, caption)
+    jobs = []  # the figures, drawn together below (two at a time where two cores are free)
+
+    def plot(draw, *args, **kw):
+        jobs.append((draw, args, kw))
+
     if S.n:
         if teams:
-            plots.win_rates(s["sides"].rename(columns={"side": "seat"}), s["positions"], players,
-                            out_dir / "win_rates.png", fair=1.0 / S.n_sides)
+            plot(plots.win_rates, s["sides"].rename(columns={"side": "seat"}), s["positions"], players,
+                 out_dir / "win_rates.png", fair=1.0 / S.n_sides)
             figs.append(("win_rates.png", "Win rates",
                          "Coloured bars: each team (both partners win together). Grey bars: by turn "
                          "order of the teams, whoever sat there. Black whiskers: 95% Wilson intervals. "
                          "Dashed line: the fair share of a team."))
         else:
-            plots.win_rates(s["seats"], s["positions"], players, out_dir / "win_rates.png")
+            plot(plots.win_rates, s["seats"], s["positions"], players, out_dir / "win_rates.png")
             figs.append(("win_rates.png", "Win rates",
                          "Coloured bars: each seat. Grey bars: by turn order, whoever sat there. "
                          "Black whiskers: 95% Wilson intervals. Dashed line: the fair share."))
-        plots.length_histogram(S, game.length, game.length_unit, out_dir / "length.png")
+        plot(plots.length_histogram, S, game.length, game.length_unit, out_dir / "length.png")
         figs.append(("length.png", "Game length",
                      f"Share of games by length in {game.length_unit}; games stopped by the horizon "
                      "are drawn in orange."))
         if s["seat_means"]:
-            plots.seat_means(s["seat_means"], out_dir / "seat_means.png", seats)
+            plot(plots.seat_means, s["seat_means"], out_dir / "seat_means.png", seats)
             figs.append(("seat_means.png", "Per-seat averages",
                          "Mean per game for each seat, with 95% intervals."))
         if teams and game.score and S.side_hist(game.score, 0) is not None:
-            plots.count_distribution(S, game.score, sides, out_dir / "scores.png",
-                                     f"final {game.score} of the team (partners' sum)",
-                                     hists=[S.side_hist(game.score, k) for k in range(S.n_sides)])
+            plot(plots.count_distribution, S, game.score, sides, out_dir / "scores.png",
+                 f"final {game.score} of the team (partners' sum)",
+                 hists=[S.side_hist(game.score, k) for k in range(S.n_sides)])
             figs.append(("scores.png", f"Final {game.score} of each team",
                          f"Share of games by each team's final {game.score} (the partners' points "
                          "added up)."))
         elif game.score and S.seat_hist(game.score, 0) is not None:
-            plots.count_distribution(S, game.score, seats, out_dir / "scores.png", f"final {game.score}")
+            plot(plots.count_distribution, S, game.score, seats, out_dir / "scores.png", f"final {game.score}")
             figs.append(("scores.png", f"Final {game.score}",
                          f"Share of games by each seat's final {game.score}."))
         if game.drama_changes and game.drama_changes in S.hists:
-            plots.drama(S, out_dir / "drama.png", game.drama_changes, game.drama_settled)
+            plot(plots.drama, S, out_dir / "drama.png", game.drama_changes, game.drama_settled)
             figs.append(("drama.png", "Drama",
                          "Left: how often the lead changed hands in a game. Right: how far into the "
                          "game the eventual winner took the lead for good (late = dramatic)."))
         if "margin" in S.hists:
-            plots.margin_histogram(S, out_dir / "margin.png",
-                                   (game.score or "score") + (" (team)" if teams else ""))
+            plot(plots.margin_histogram, S, out_dir / "margin.png",
+                 (game.score or "score") + (" (team)" if teams else ""))
             figs.append(("margin.png", "Winning margins",
                          "How far the leading team finished ahead of the other (partners' points "
                          "added up; 0: a tie on score)." if teams else
@@ -267,14 +274,17 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
         for name in game.highlight[:2]:
             if S.seat_hist(name, 0) is not None:
                 fn = f"dist_{name}.png"
-                plots.count_distribution(S, name, seats, out_dir / fn, f"{name.replace('_', ' ')} in a game")
+                plot(plots.count_distribution, S, name, seats, out_dir / fn, f"{name.replace('_', ' ')} in a game")
                 figs.append((fn, f"Distribution of {name.replace('_', ' ')}",
                              f"Share of games by the number of {name.replace('_', ' ')} each seat made."))
+    # the game's own figures and the caller's work (the exemplar pages) are done here while a
+    # copy of this process draws half of the figures
+    extra = getattr(game, "report_figures", None)
+    here = [lambda: list(extra(manifest, out_dir)) if extra is not None and S.n else []]
+    extra_figs = plots.render(jobs, here + ([meanwhile] if meanwhile is not None else []))[0]
 
     title = f"{game.title}: {manifest['games_completed']:,} games"
     from .robust import how_sure_box
-    extra = getattr(game, "report_figures", None)
-    extra_figs = list(extra(manifest, out_dir)) if extra is not None and S.n else []
     import json
     page = render(
         "run_report.html", title=title, css=Markup(CSS), self_check=Markup(SELF_CHECK),
@@ -288,28 +298,46 @@ def write_report(S, manifest: dict, game, out_dir) -> Path:
         headline=headline(s, manifest, game),
         how_sure=Markup(how_sure_box(game, manifest, out_dir, "run")),
         figures=figs, impact=_impact_section(S, seats) if S.events else None,
-        extra_figures=extra_figs, exemplars=_exemplars(game, manifest, out_dir),
+        extra_figures=extra_figs, exemplars=_exemplars(game, manifest, out_dir, picks),
         can_record=bool(game.actions), game_title=game.title, game_name=game.name,
         figures_table=figures_table(s, game), params=_params_rows(game, manifest),
         command=manifest.get("command"), manifest_json=json.dumps(manifest, indent=2, default=str))
     return write_page(out_dir, page, figs + extra_figs)
 
 
-def write_exemplar_pages(game, manifest: dict, out_dir: Path) -> list[Path]:
-    """Play the run's exemplar games again, recorded, and write each one's turn-by-turn page
-    (``games/game-<i>.html``; the report links them).  Nothing where the game cannot record
-    or the run kept no rows; a game that cannot be told is skipped (its command stays)."""
+def write_run_report(S, manifest: dict, game, out_dir) -> Path:
+    """The report of a run just played (``save_run``'s ``report``): the exemplar games' pages
+    are written (while the figures are drawn) before the page that links them, from one
+    reading of the rows."""
+    picks = exemplar_picks(game, manifest, out_dir)
+    return write_report(S, manifest, game, out_dir, picks,
+                        meanwhile=lambda: write_exemplar_pages(game, manifest, out_dir, picks))
+
+
+def exemplar_picks(game, manifest: dict, out_dir) -> list[tuple[str, int, str]]:
+    """(label, game index, why) of the run's exemplar games (:func:`analysis.show.exemplars`),
+    from the few result columns they need; [] where the run kept no rows.  Computed once per
+    report: :func:`write_exemplar_pages` and :func:`write_report` take the result."""
     from sim.output import load_rows
     from sim.params import UsageError
-    from .show import can_record, exemplars, show_game, write_show_page
-    if not can_record(game):
-        return []
+    from .show import exemplar_columns, exemplars
     try:
-        rows = load_rows(out_dir)
+        rows = load_rows(out_dir, columns=exemplar_columns(game, manifest["players"]))
     except (UsageError, OSError, ValueError):
         return []
+    return exemplars(game, rows)
+
+
+def write_exemplar_pages(game, manifest: dict, out_dir: Path, picks=None) -> list[Path]:
+    """Play the run's exemplar games again, recorded, and write each one's turn-by-turn page
+    (``games/game-<i>.html``; the report links them).  Nothing where the game cannot record
+    or the run kept no rows; a game that cannot be told is skipped (its command stays).
+    ``picks``: :func:`exemplar_picks`, where the caller has them already."""
+    from .show import can_record, show_game, write_show_page
+    if not can_record(game):
+        return []
     written = []
-    for _, i, _ in exemplars(game, rows):
+    for _, i, _ in exemplar_picks(game, manifest, out_dir) if picks is None else picks:
         page = Path(out_dir) / "games" / f"game-{i}.html"
         if page.is_file():
             written.append(page)
@@ -322,18 +350,12 @@ def write_exemplar_pages(game, manifest: dict, out_dir: Path) -> list[Path]:
     return written
 
 
-def _exemplars(game, manifest: dict, out_dir: Path) -> list[dict]:
+def _exemplars(game, manifest: dict, out_dir: Path, picks=None) -> list[dict]:
     """A few games worth watching, each with the ``sim show`` command that tells it (and a
     link to its page where one was written into ``games/`` of the run directory)."""
-    from sim.output import load_rows
-    from sim.params import UsageError
-    from .show import exemplars, show_command
-    try:
-        rows = load_rows(out_dir)
-    except (UsageError, OSError, ValueError):
-        return []
+    from .show import show_command
     out = []
-    for label, i, why in exemplars(game, rows):
+    for label, i, why in exemplar_picks(game, manifest, out_dir) if picks is None else picks:
         page = Path("games") / f"game-{i}.html"
         out.append({"label": label, "index": i, "why": why,
                     "page": page.as_posix() if (out_dir / page).is_file() else None,

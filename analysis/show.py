@@ -110,6 +110,16 @@ def write_show_page(s: Shown, path) -> str:
 
 
 # ------------------------------------------------------------------ exemplars of a run
+def exemplar_columns(game, players: int) -> list[str]:
+    """The result columns :func:`exemplars` reads (a run's other columns need not be loaded)."""
+    cols = ["game", game.length, "capped", "winner"]
+    if game.drama_settled:
+        cols.append(game.drama_settled)
+    if game.score:
+        cols += [f"{game.score}_{s}" for s in range(players)]
+    return cols
+
+
 def exemplars(game, rows) -> list[tuple[str, int, str]]:
     """(label, game index, why) of a few games worth watching, from a run's per-game rows:
     the longest, one stopped by the horizon, one won late (the latest point after which the

@@ -4,7 +4,8 @@ Measured in one run, so ratios are comparable: each registered game's kernel on
 one core and on all cores (compile time excluded), the pure-Python reference
 engine where a game has one (tests/reference/<game>_ref.py: ``play``, or ``replay``
 of the kernel's recorded games, the rules only), the cold-start cost of compiling
-the kernels, and `sim puluc --games 1e6` and `sim balam --games 1e6` end to end.
+the kernels, and `sim puluc --games 1e6` and `sim balam --games 1e6` end to end, the first
+also against the bare kernel playing the same games on one core (bench/e2e.py).
 
     python bench/run.py [--games GAME ...] [--quick]
 """
@@ -29,6 +30,8 @@ import numpy as np  # noqa: E402
 from sim import __version__  # noqa: E402
 from sim.games import get, names  # noqa: E402
 from sim.runner import execute, machine_info, make_spec  # noqa: E402
+
+import e2e as against_kernel  # noqa: E402  (bench/e2e.py, beside this file)
 
 OUT_DIR = ROOT / "bench" / "results"
 
@@ -209,7 +212,8 @@ def main(argv=None):
         shown = {k: v for k, v in rec.items() if k in ("game", "config", "impl", "cores", "games_per_s",
                                                        "moves_per_s", "iterations_per_s",
                                                        "iterations_per_game", "ratio", "seconds", "target",
-                                                       "cold_s", "warm_s", "peak_rss_mb")}
+                                                       "cold_s", "warm_s", "peak_rss_mb", "kernel_s", "command_s",
+                                                       "after_games_s")}
         print(json.dumps(shown), flush=True)
 
     for name in args.games or names():
@@ -251,6 +255,12 @@ def main(argv=None):
         emit({"game": "puluc", "impl": "sim puluc --games 1e6 end to end (warm cache)",
               "cores": jobs, "seconds": round(e2e, 2), "peak_rss_mb": round(peak / 2**20),
               "target": {"seconds": 20}})
+        # the whole command against one core running the bare kernel on the same games, in
+        # turns (bench/e2e.py): the work around the games shows as the ratio (#26)
+        got = against_kernel.compare("puluc", 1_000_000, jobs=min(jobs, 2), reps=1 if args.quick else 3)
+        emit({"game": "puluc", "impl": f"sim puluc --games 1e6 --jobs {got['jobs']} against the bare kernel "
+              "on 1 core (game.run_chunk, same games)", "cores": got["jobs"], **got,
+              "ratio_of": "command wall / kernel", "target": {"ratio": 1.25, "after_games_s": 1.0}})
         if not (args.quick or args.skip_big):
             big, peak = end_to_end("1e8", ("--no-raw",))
             emit({"game": "puluc", "impl": "sim puluc --games 1e8 --no-raw (merged statistics only)",
@@ -277,6 +287,10 @@ def table(rows, machine) -> str:
             out.append(f"| {r['game']} | {r.get('config', '')} | {r['impl']} | {r.get('cores', '')} | "
                        f"{r['games_per_s']:,} | {('{:,}'.format(r['moves_per_s']) if r.get('moves_per_s') else '')} | "
                        f"{(str(r['ratio']) + 'x ' + r.get('ratio_of', '')) if r.get('ratio') else ''} |")
+        elif "kernel_s" in r:
+            out.append(f"| {r['game']} | | {r['impl']} | {r['cores']} | {r['command_s']} s ({r['to_games_end_s']} s "
+                       f"to the last chunk, {r['after_games_s']} s after it) against {r['kernel_s']} s | | "
+                       f"{r['ratio']}x {r['ratio_of']} |")
         elif "cold_s" in r:
             out.append(f"| {r['game']} | | first result in a new process | 1 | cold cache {r['cold_s']} s, "
                        f"warm cache {r['warm_s']} s | | |")

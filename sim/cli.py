@@ -11,6 +11,8 @@ resume).
 """
 from __future__ import annotations
 
+import atexit
+import gc
 import shlex
 import signal
 import sys
@@ -160,8 +162,9 @@ def _run_command(name: str):
     def cmd(games, sets, bots, players, seed, jobs, chunk_size, backend, scheduler, out, resume, raw,
             csv, quiet, record):
         from .lock import RunLock
+        from .preload import preload
         from .output import default_run_dir, save_run
-        from .runner import Stop, check_disk, check_memory, make_spec, plan_chunks
+        from .runner import Stop, check_disk, check_memory, make_spec, plan_chunks, release_workers
         from .validate import check_out_dir, create_out_dir
         jobs, chunk_size = _check_run_options(jobs, chunk_size, backend, scheduler)
         if resume is not None:
@@ -194,10 +197,12 @@ def _run_command(name: str):
         command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
         progress = (not quiet) and sys.stderr.isatty()
         resume_hint = f"sim {name} --resume {shlex.quote(str(out_dir))}"
+        preload("analysis.report", out_dir / "chunks")  # the report's modules load during the games
         with _cleanup_on_refusal(top), RunLock(out_dir), _sigterm_stops_cleanly():
             result = execute_cli(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
                                  progress=progress, command=command, rows=rows, out_dir=out_dir,
                                  scheduler=scheduler, note=_note)
+            release_workers()  # the games are over: the workers end while the report is written
             if recorded and not result.partial:
                 from .record import RECORDS, record_run, save_records
                 save_records(out_dir / RECORDS, record_run(spec.game, recorded, spec=spec))
@@ -242,13 +247,12 @@ def execute_cli(spec, **kw):
 def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
     """Save what the run finished and say how it ended (and how to finish it)."""
     from .io import is_disk_full
-    from .runner import Terminated, _size
+    from .runner import REPORT_BYTES, Terminated, _size
     spec = result.spec
     done = result.manifest["games_completed"]
     status = {None: 0, Stop.INTERRUPTED: EXIT_INTERRUPTED, Stop.TERMINATED: EXIT_TERMINATED,
               Stop.WORKER: EXIT_FAILED, Stop.DISK: EXIT_FAILED}[result.stopped]
-    if result.partial and status == 0:
-        status = EXIT_INTERRUPTED
+    status = EXIT_INTERRUPTED if result.partial and status == 0 else status
     shown = safe(str(out_dir))
     hint = safe(resume_hint)
 
@@ -270,12 +274,8 @@ def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
                    f"Start it again with: {hint}", err=True)
         return status
     try:
-        from analysis import report as reports
-        def report(summary, manifest, game, where):
-            # the exemplar games' pages first, so that the report links them
-            reports.write_exemplar_pages(game, manifest, where)
-            return reports.write_report(summary, manifest, game, where)
-        paths = save_run(result, out_dir, csv=csv, report=report)
+        from analysis.report import write_run_report
+        paths = save_run(result, out_dir, csv=csv, report=write_run_report)
     except KeyboardInterrupt as e:
         code = EXIT_TERMINATED if isinstance(e, Terminated) else EXIT_INTERRUPTED
         click.echo(f"sim: stopped while writing the report; the {done:,} finished games are kept. "
@@ -283,9 +283,7 @@ def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
         return code
     except OSError as e:
         if is_disk_full(e):
-            if not result.disk_needed:
-                from .runner import REPORT_BYTES
-                result.disk_needed = REPORT_BYTES
+            result.disk_needed = result.disk_needed or REPORT_BYTES
             return disk_full_line(e)
         click.echo(f"sim: error: cannot write the report into {shown}: "
                    f"{safe(e.strerror or str(e))}; the finished games are kept. "
@@ -293,11 +291,9 @@ def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
         return EXIT_FAILED
     if not quiet:
         from analysis.report import summarize, text_summary
-        click.echo(text_summary(summarize(result.summary, result.manifest, spec.game),
-                                result.manifest, spec.game))
+        click.echo(text_summary(summarize(result.summary, result.manifest, spec.game), result.manifest, spec.game))
     if result.manifest.get("chunks_resumed"):
-        click.echo(f"Resumed: {result.manifest['chunks_resumed']} finished chunks were reused.",
-                   err=True)
+        click.echo(f"Resumed: {result.manifest['chunks_resumed']} finished chunks were reused.", err=True)
     if result.stopped == Stop.DISK:
         disk_full_line()
     elif result.stopped == Stop.WORKER:
@@ -306,8 +302,7 @@ def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
                    f"Finish it with: {hint}", err=True)
     elif result.partial:
         how = "Terminated" if result.stopped == Stop.TERMINATED else "Interrupted"
-        click.echo(f"{how}: kept {done:,} finished games "
-                   f"of {spec.games:,}; the report says it is partial. "
+        click.echo(f"{how}: kept {done:,} finished games of {spec.games:,}; the report says it is partial. "
                    f"Finish it with: {hint}", err=True)
     click.echo(f"report: {safe(str(paths['report']))}")
     return status
@@ -1058,6 +1053,7 @@ def report_cmd(run_dir):
 
 
 def main():  # console-script entry point
+    atexit.register(gc.freeze)  # the exit need not collect numba's objects (a second, once a kernel is loaded)
     cli()
 
 

@@ -29,6 +29,7 @@ from .games import get as get_game
 from .io import DiskFull, is_disk_full
 from .params import UsageError
 from .validate import cores
+from .worker import _play_chunk, _worker_init, release_workers  # noqa: F401 (runner.X)
 
 MAX_GAMES = 10_000_000_000
 DEFAULT_SEED = 1
@@ -343,44 +344,6 @@ def _signals_deferred():
 _sigint_deferred = _signals_deferred  # the former name
 
 
-def _play_chunk(game_name: str, ctx, players: int, seed: int, start: int, count: int,
-                bot_ids, bot_par, keep_rows: bool):
-    """Worker task: play one chunk; returns (start, count, summary, columns or None, seconds)."""
-    from .summary import Summary
-    t0 = time.perf_counter()
-    game = get_game(game_name)
-    cols = game.run_chunk(ctx, players, seed, start, count, bot_ids, bot_par)
-    summary = Summary.from_columns(game, players, cols)
-    return start, count, summary, (cols if keep_rows else None), time.perf_counter() - t0
-
-
-def _worker_init(parent: int, poll: float = 0.5) -> None:
-    """Worker initialiser: end this worker when the process that started it dies.
-
-    A worker whose parent was killed (``kill -9``, the OOM killer) would otherwise live on,
-    blocked writing a result nobody reads.  A daemon thread watches the parent's pid: when
-    the worker is re-parented, it exits at once (``os._exit``: nothing to clean, the chunk
-    it was playing is not recorded and a resume plays it again).
-
-    The worker also ignores SIGINT: a terminal's Ctrl-C reaches every process of its group,
-    and a worker caught between two chunks (loky's memory check, its queue) would print a
-    traceback of its own.  The parent takes the Ctrl-C, keeps the finished chunks and
-    stops the workers."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # (not prctl(PR_SET_PDEATHSIG): it fires when the parent *thread* that started the
-    # worker ends, and loky may start workers from a thread of its own)
-    if os.getppid() != parent:  # orphaned before we started
-        os._exit(1)
-
-    def watch():
-        while True:
-            time.sleep(poll)
-            if os.getppid() != parent:
-                os._exit(1)
-
-    threading.Thread(target=watch, name="sim-parent-watch", daemon=True).start()
-
-
 @contextmanager
 def _compile_notice(game, enabled: bool, after: float = 2.0):
     """Say what is happening when loading the kernel takes more than ``after`` seconds:
@@ -510,9 +473,8 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
 
     def collect(res):
         nonlocal chunk_seconds
-        s, c, summ, cols, sec = res
-        part = None
-        if rows == "disk":
+        s, c, summ, cols, sec, part = res
+        if rows == "disk" and part is None:  # a Dask worker sent its rows back
             part = store.save_rows(s, to_frame(game, spec.players, [(s, cols)]))
         elif rows == "memory":
             frames[s] = cols
@@ -543,7 +505,10 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
                             initial=sum(c for s, c in chunks if s in summaries))
         t1 = time.perf_counter()
         args = (game.name, ctx, spec.players, spec.seed)
-        stopped, failure = run_chunks(_play_chunk, [(*args, start, count, bot_ids, bot_par, keep)
+        # the rows are written where they were played, except on a Dask cluster (whose
+        # workers may not see this machine's disk)
+        here = str(out_dir) if rows == "disk" and backend != "dask" else None
+        stopped, failure = run_chunks(_play_chunk, [(*args, start, count, bot_ids, bot_par, keep, here)
                                                     for start, count in todo],
                                       jobs, backend, scheduler, collect, out_dir=out_dir)
     except BaseException as e:  # the compile and the estimate before the chunks, stopped alike

@@ -221,8 +221,15 @@ class ChunkStore:
         return self.rows_dir / f"part-{start:012d}.parquet"
 
     def save_rows(self, start: int, frame) -> dict:
-        """Write a chunk's rows; returns the part's size and checksum for its record."""
-        path = atomic_write(self.rows_path(start), lambda tmp: frame.to_parquet(tmp, index=False))
+        """Write a chunk's rows; returns the part's size and checksum for its record.
+
+        Called in the worker that played the chunk (local backends), so the rows never travel
+        back.  pyarrow writes the file itself: the same bytes as ``frame.to_parquet``, in about
+        half the time (pandas writes through a Python file object)."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        path = atomic_write(self.rows_path(start), lambda tmp: pq.write_table(table, tmp))
         size, sha = file_sha256(path)
         return {"name": path.name, "size": size, "sha256": sha}
 

@@ -1,0 +1,179 @@
+"""The work around the games (issue #26): rows written where they are played, workers started
+while the kernel loads and let go when the games are over, the rows read once for the
+report's exemplar games.  Timings are not tested here (a shared machine): bench/e2e.py."""
+import io
+import json
+import os
+import threading
+import time
+
+import pandas as pd
+import psutil
+import pytest
+from click.testing import CliRunner
+
+import sim.output
+import sim.runner as runner
+from sim.cli import cli
+from sim.output import load_rows
+from sim.results import to_frame
+from sim.store import ChunkStore
+from sim.validate import cores
+
+two_cores = pytest.mark.skipif(cores() < 2, reason="needs two cores for two workers")
+
+
+@two_cores
+def test_the_workers_write_the_rows_they_played(tmp_path, monkeypatch):
+    """Each chunk's Parquet part is written by the worker that played it, not by the process
+    that collects the results; the rows are those of a run kept in memory."""
+    real = ChunkStore.save_rows
+    writers = []
+
+    def spy(self, start, frame):
+        writers.append(threading.current_thread() is threading.main_thread())
+        return real(self, start, frame)
+    monkeypatch.setattr(ChunkStore, "save_rows", spy)
+    spec = runner.make_spec("puluc", 4000, seed=5)
+    res = runner.execute(spec, jobs=2, chunk_size=500, backend="threading", progress=False, rows="disk",
+                         out_dir=tmp_path / "run")
+    assert not res.partial and len(writers) == 8 and not any(writers)
+    mem = runner.execute(spec, jobs=1, chunk_size=1000, progress=False, rows="memory")
+    pd.testing.assert_frame_equal(load_rows(tmp_path / "run"), mem.frame)
+
+
+def test_a_part_has_the_bytes_pandas_would_write(tmp_path):
+    g = runner.make_spec("puluc", 300).game
+    ctx = g.prepare(g.resolve_rules({}), 2)
+    ids, par = g.bot_arrays(g.choose_bots(None, 2))
+    frame = to_frame(g, 2, [(0, g.run_chunk(ctx, 2, 1, 0, 300, ids, par))])
+    part = ChunkStore(tmp_path).save_rows(0, frame)
+    buf = io.BytesIO()
+    frame.to_parquet(buf, index=False)
+    assert (tmp_path / "results" / part["name"]).read_bytes() == buf.getvalue()
+    assert part["size"] == len(buf.getvalue())
+
+
+def test_load_rows_reads_only_the_columns_asked_for(tmp_path):
+    spec = runner.make_spec("puluc", 2000, seed=3)
+    runner.execute(spec, jobs=1, chunk_size=700, progress=False, rows="disk", out_dir=tmp_path)
+    full = load_rows(tmp_path)
+    some = load_rows(tmp_path, columns=["game", "casts", "no_such_column", "casts"])
+    assert list(some.columns) == ["game", "casts"]
+    pd.testing.assert_frame_equal(some, full[["game", "casts"]])
+
+
+def test_a_run_reads_its_rows_once_for_the_exemplars_and_times_its_report(tmp_path, monkeypatch):
+    """The exemplar pages and the report's list of them come from one reading of a few
+    columns (it was two readings of every column); the manifest gives the report's seconds."""
+    from analysis.report import exemplar_picks
+    from analysis.show import exemplars
+    real = sim.output.load_rows
+    calls = []
+
+    def spy(run_dir, columns=None):
+        calls.append(columns)
+        return real(run_dir, columns)
+    monkeypatch.setattr(sim.output, "load_rows", spy)
+    out = tmp_path / "run"
+    r = CliRunner().invoke(cli, ["puluc", "--games", "3000", "--jobs", "1", "-q", "-o", str(out)],
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert len(calls) == 1 and calls[0] is not None and len(calls[0]) < len(real(out).columns)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["seconds"]["report"] > 0
+    game = runner.get_game("puluc")
+    picks = exemplar_picks(game, manifest, out)
+    assert picks == exemplars(game, real(out)) and len(picks) >= 2
+    page = (out / "index.html").read_text()
+    for _, i, _ in picks:
+        assert (out / "games" / f"game-{i}.html").is_file() and f"games/game-{i}.html" in page
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def _pid_after(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+@two_cores
+def test_release_workers_ends_the_pool_without_waiting():
+    """A run command lets its loky workers go once its games are over (they end while the
+    report is written, instead of holding up the exit)."""
+    played = set(runner.run_tasks(_pid_after, [(0.2,)] * 4, 2, "loky"))
+    assert len(played) == 2 and os.getpid() not in played
+    t = time.monotonic()
+    runner.release_workers()
+    assert time.monotonic() - t < 1.0
+    deadline = time.monotonic() + 20
+    while any(_alive(p) for p in played):
+        assert time.monotonic() < deadline, "the workers did not end"
+        time.sleep(0.1)
+
+
+def test_figures_drawn_in_a_forked_copy_are_the_figures_drawn_here(tmp_path):
+    """plots.render draws every other figure in a forked copy: the same bytes as one after
+    the other, every file written."""
+    from analysis import plots, report
+    from sim.output import load_run
+    out = tmp_path / "run"
+    r = CliRunner().invoke(cli, ["puluc", "--games", "2000", "--jobs", "1", "-q", "-o", str(out)],
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    S, manifest = load_run(out)
+    s = report.summarize(S, manifest, runner.get_game("puluc"))
+    pngs = {}
+    for fork in (True, False):
+        d = tmp_path / f"fork-{fork}"
+        d.mkdir()
+        jobs = [(plots.length_histogram, (s["summary"], "casts", "casts", d / "length.png"), {}),
+                (plots.win_rates, (s["seats"], s["positions"], 2, d / "win_rates.png"), {}),
+                (plots.seat_means, (s["seat_means"], d / "seat_means.png", manifest["seats"]), {})]
+        plots.render(jobs, fork=fork)
+        pngs[fork] = {p.name: p.read_bytes() for p in d.glob("*.png")}
+    assert len(pngs[True]) == 3 and pngs[True] == pngs[False]
+
+
+def _fails_in_a_copy(parent: int, path) -> None:
+    if os.getpid() != parent:
+        raise RuntimeError("a copy that fails")
+    path.write_text("drawn")
+
+
+def test_a_figure_the_forked_copy_failed_to_draw_is_drawn_here(tmp_path):
+    from analysis import plots
+    jobs = [(_fails_in_a_copy, (os.getpid(), tmp_path / f"f{i}.txt"), {}) for i in range(4)]
+    plots.render(jobs, fork=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f0.txt", "f1.txt", "f2.txt", "f3.txt"]
+
+
+def test_render_runs_the_work_given_for_here_while_the_copy_draws(tmp_path):
+    from analysis import plots
+    jobs = [(_fails_in_a_copy, (os.getpid(), tmp_path / f"f{i}.txt"), {}) for i in range(3)]
+    got = plots.render(jobs, here=[os.getpid, lambda: "page"], fork=True)
+    assert got == [os.getpid(), "page"] and len(list(tmp_path.iterdir())) == 3
+
+
+def test_the_report_modules_load_once_the_first_chunk_is_recorded(tmp_path, monkeypatch):
+    """sim.preload imports in the background, but only once a chunk record exists (not beside
+    the kernel load, whose GIL it would share)."""
+    import sys
+
+    from sim.preload import preload
+    (tmp_path / "speed_probe_mod.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "speed_probe_mod", raising=False)
+    chunks = tmp_path / "chunks"
+    chunks.mkdir()
+    t = preload("speed_probe_mod", chunks, poll=0.02)
+    time.sleep(0.3)
+    assert t.is_alive() and "speed_probe_mod" not in sys.modules
+    (chunks / "000000000000-10.json").write_text("{}")
+    t.join(10)
+    assert not t.is_alive() and sys.modules["speed_probe_mod"].X == 1
