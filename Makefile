@@ -28,7 +28,7 @@ run: install
 
 ## test: install (and Debian's chromium for the report test, where missing), lint, compile every kernel once, then run the whole test suite (slow fault tests included) in parallel
 test: install chromium lint warmup
-	$(PY) -m pytest -q -n $(TEST_JOBS)
+	$(PY) -m pytest -q -n $(TEST_JOBS) --dist worksteal
 
 ## warmup: compile every game's kernels once, the games spread over the cores (seconds when numba's cache is warm)
 warmup: install
@@ -40,7 +40,7 @@ lint: install
 
 ## test-fast: the suite without the slow fault-injection, property and packaging tests (-m 'not slow')
 test-fast: install warmup
-	$(PY) -m pytest -q -n $(TEST_JOBS) -m "not slow"
+	$(PY) -m pytest -q -n $(TEST_JOBS) --dist worksteal -m "not slow"
 
 ## test-numba-min: the cache, streams and Puluc tests under the lowest supported numba (0.60.0, numpy 2.0) in .venv-numba-min
 test-numba-min:

@@ -54,11 +54,40 @@ def render(jobs, here=(), fork: bool | None = None) -> list:
         got = [f() for f in here]
     finally:  # never leave the copy behind, whatever happened here
         if pid is not None:
-            status = os.waitpid(pid, 0)[1]
-    if status != 0:  # the copy failed: draw its figures here (each file is written whole)
+            status = _wait_copy(pid, COPY_WAIT_S)
+    if status != 0:  # the copy failed or hung: draw its figures here (each file is written whole)
         for draw, args, kw in theirs:
             draw(*args, **kw)
     return got
+
+
+#: how long the report waits for the forked copy's figures (it draws a few in about a
+#: second) before it ends the copy and draws them itself: a copy forked beside another
+#: thread could inherit a lock that thread held, and must not hang the run
+COPY_WAIT_S = 60.0
+
+
+def _wait_copy(pid: int, limit: float) -> int:
+    """The copy's exit status, waiting at most ``limit`` seconds; past that it is killed and
+    the status is non-zero (its figures are then drawn here)."""
+    import os
+    import signal
+    import time
+    deadline = time.monotonic() + limit
+    delay = 0.005
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        if time.monotonic() >= deadline:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+            os.waitpid(pid, 0)
+            return -1
+        time.sleep(delay)
+        delay = min(delay * 2, 0.05)
 
 
 def _fork_drawing(jobs) -> int | None:

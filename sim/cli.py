@@ -162,7 +162,7 @@ def _run_command(name: str):
     def cmd(games, sets, bots, players, seed, jobs, chunk_size, backend, scheduler, out, resume, raw,
             csv, quiet, record):
         from .lock import RunLock
-        from .preload import preload
+        from .preload import importer
         from .output import default_run_dir, save_run
         from .runner import Stop, check_disk, check_memory, make_spec, plan_chunks, release_workers
         from .validate import check_out_dir, create_out_dir
@@ -197,11 +197,11 @@ def _run_command(name: str):
         command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
         progress = (not quiet) and sys.stderr.isatty()
         resume_hint = f"sim {name} --resume {shlex.quote(str(out_dir))}"
-        preload("analysis.report", out_dir / "chunks")  # the report's modules load during the games
         with _cleanup_on_refusal(top), RunLock(out_dir), _sigterm_stops_cleanly():
             result = execute_cli(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
                                  progress=progress, command=command, rows=rows, out_dir=out_dir,
-                                 scheduler=scheduler, note=_note)
+                                 scheduler=scheduler, note=_note,
+                                 after_first=importer("analysis.report"))  # loads during the games
             release_workers()  # the games are over: the workers end while the report is written
             if recorded and not result.partial:
                 from .record import RECORDS, record_run, save_records

@@ -418,8 +418,11 @@ class Stop:
 def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = None,
             backend: str | None = None, progress: bool | None = None,
             command: str | None = None, rows: str = "memory", out_dir=None,
-            scheduler: str | None = None, note=None) -> RunResult:
+            scheduler: str | None = None, note=None, after_first=None) -> RunResult:
     """Play the run.
+
+    ``after_first``: called once, in this thread, when the first chunk of this call has been
+    collected (the CLI imports the report's modules there, while the workers play on).
 
     ``rows``: keep one row per game in memory (``"memory"``, the Python API), write them
     chunk by chunk to ``out_dir/results/`` (``"disk"``), or keep only the merged
@@ -470,6 +473,7 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
     failure = None
     bar = None
     keep = rows != "none"
+    pending_first = [after_first] if after_first is not None else []
 
     def collect(res):
         nonlocal chunk_seconds
@@ -484,6 +488,8 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
         chunk_seconds += sec
         if bar is not None:
             bar.update(c)
+        if pending_first:
+            pending_first.pop()()
 
     try:
         ctx = spec.ctx if spec.ctx is not None else game.prepare(spec.rules, spec.players)

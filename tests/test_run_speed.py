@@ -160,20 +160,40 @@ def test_render_runs_the_work_given_for_here_while_the_copy_draws(tmp_path):
     assert got == [os.getpid(), "page"] and len(list(tmp_path.iterdir())) == 3
 
 
-def test_the_report_modules_load_once_the_first_chunk_is_recorded(tmp_path, monkeypatch):
-    """sim.preload imports in the background, but only once a chunk record exists (not beside
-    the kernel load, whose GIL it would share)."""
+def test_the_report_modules_load_once_the_first_chunk_is_collected(tmp_path, monkeypatch):
+    """The runner calls ``after_first`` once, in its own thread, after the first chunk is
+    collected (not beside the kernel load, whose GIL it would share; never in a second
+    thread that could meet the main one's imports); sim.preload's importer imports there."""
     import sys
 
-    from sim.preload import preload
+    from sim.preload import importer
+    from sim.runner import execute, make_spec
     (tmp_path / "speed_probe_mod.py").write_text("X = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "speed_probe_mod", raising=False)
-    chunks = tmp_path / "chunks"
-    chunks.mkdir()
-    t = preload("speed_probe_mod", chunks, poll=0.02)
-    time.sleep(0.3)
-    assert t.is_alive() and "speed_probe_mod" not in sys.modules
-    (chunks / "000000000000-10.json").write_text("{}")
-    t.join(10)
-    assert not t.is_alive() and sys.modules["speed_probe_mod"].X == 1
+    load = importer("speed_probe_mod")
+    calls = []
+
+    def first():
+        calls.append((threading.current_thread() is threading.main_thread(), "speed_probe_mod" in sys.modules))
+        load()
+
+    execute(make_spec("puluc", 300), jobs=1, chunk_size=100, progress=False, after_first=first)
+    assert calls == [(True, False)] and sys.modules["speed_probe_mod"].X == 1
+    importer("no_such_module_here")()  # an import error is left to the import that needs it
+
+
+def _hangs_in_a_copy(parent_pid, path):
+    if os.getpid() != parent_pid:
+        time.sleep(600)      # a copy that inherited a held lock, say
+    path.write_text("drawn")
+
+
+def test_a_hung_copy_is_ended_and_its_figures_drawn_here(tmp_path, monkeypatch):
+    from analysis import plots
+    monkeypatch.setattr(plots, "COPY_WAIT_S", 0.5)
+    jobs = [(_hangs_in_a_copy, (os.getpid(), tmp_path / f"f{i}.txt"), {}) for i in range(4)]
+    t0 = time.monotonic()
+    plots.render(jobs, fork=True)
+    assert time.monotonic() - t0 < 120  # not the copy's 600 s: it was ended (a hang guard, not a speed test)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"f{i}.txt" for i in range(4)]
