@@ -246,7 +246,7 @@ def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
     spec = result.spec
     done = result.manifest["games_completed"]
     status = {None: 0, Stop.INTERRUPTED: EXIT_INTERRUPTED, Stop.TERMINATED: EXIT_TERMINATED,
-              Stop.WORKER: EXIT_FAILED, Stop.DISK: EXIT_FAILED}[result.stopped]
+              Stop.WORKER: EXIT_FAILED, Stop.DISK: EXIT_FAILED, Stop.CLUSTER: EXIT_FAILED}[result.stopped]
     if result.partial and status == 0:
         status = EXIT_INTERRUPTED
     shown = safe(str(out_dir))
@@ -263,7 +263,8 @@ def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
 
     if done == 0 and result.partial:
         why = {Stop.WORKER: "a worker process died", Stop.TERMINATED: "terminated",
-               Stop.DISK: "the disk is full"}.get(result.stopped, "interrupted")
+               Stop.DISK: "the disk is full",
+               Stop.CLUSTER: str(result.failure)}.get(result.stopped, "interrupted")
         if result.stopped == Stop.DISK:
             return disk_full_line()
         click.echo(f"sim: {why} before any game finished: nothing to report. "
@@ -304,6 +305,10 @@ def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
         click.echo(f"sim: error: a worker process died (killed, or out of memory); kept "
                    f"{done:,} finished games of {spec.games:,} and wrote a partial report. "
                    f"Finish it with: {hint}", err=True)
+    elif result.stopped == Stop.CLUSTER:
+        click.echo(f"sim: error: {result.failure}; kept {done:,} finished games of {spec.games:,} "
+                   f"and wrote a partial report. Finish it with: {hint} (here, or with --backend dask "
+                   "--scheduler ADDRESS on a cluster)", err=True)
     elif result.partial:
         how = "Terminated" if result.stopped == Stop.TERMINATED else "Interrupted"
         click.echo(f"{how}: kept {done:,} finished games "
