@@ -673,6 +673,7 @@ def run_tasks(func, arg_list, jobs: int, backend: str, scheduler: str | None = N
 
     from joblib import Parallel, delayed, parallel_config
 
+    from . import scratch
     from .faults import watching
     client = cluster = None
     n_jobs = jobs
@@ -687,8 +688,9 @@ def run_tasks(func, arg_list, jobs: int, backend: str, scheduler: str | None = N
             # loop; a failing chunk still raises here, with its own error
             import logging
             logging.getLogger("tornado.application").setLevel(logging.CRITICAL + 1)
-        elif backend == "loky":
-            extra = {"initializer": _worker_init, "initargs": (os.getpid(),)}
+        elif backend == "loky":  # joblib's scratch folder: ours, not /dev/shm (sim.scratch)
+            scratch.clean_stale()
+            extra = {"initializer": _worker_init, "initargs": (os.getpid(),), "temp_folder": scratch.folder()}
         # a lost scheduler, or a cluster left without workers, raises DaskLost (sim.faults)
         guard = watching(client, scheduler) if client is not None else nullcontext()
         with parallel_config(backend=backend, n_jobs=n_jobs, **extra), guard:
@@ -706,6 +708,8 @@ def run_tasks(func, arg_list, jobs: int, backend: str, scheduler: str | None = N
                         warnings.simplefilter("ignore")
                         gen.close()
     finally:
+        if backend == "loky":
+            scratch.remove()
         if client is not None or cluster is not None:
             if stopped_early:
                 _quiet_dask()  # an interrupted cluster's late callbacks log tracebacks

@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -96,6 +97,13 @@ def wait_for_chunks(p, out, n, timeout=180):
     raise AssertionError(f"fewer than {n} chunks finished in {timeout} s")
 
 
+def shm_folders(pid):
+    """joblib's memory-mapping folders of process ``pid`` in /dev/shm."""
+    shm = Path("/dev/shm")
+    return sorted(f.name for f in shm.iterdir() if f.name.startswith(f"joblib_memmapping_folder_{pid}_")) \
+        if shm.is_dir() else []
+
+
 def family(pid):
     """The processes the run started (workers, resource trackers, a Dask cluster)."""
     return psutil.Process(pid).children(recursive=True)
@@ -152,6 +160,7 @@ def test_kill_9_of_the_run_leaves_no_worker_and_resumes_identically(tmp_path, in
     p.communicate(timeout=30)
     assert all_gone(kids) == [], "workers outlived the run"
     assert not (out / "manifest.json").exists() and len(list((out / "chunks").iterdir())) == 4
+    assert shm_folders(p.pid) == [], "joblib's memory-mapping folders outlived the run"
     finish_and_compare(out, reference, 4)
 
 
@@ -188,6 +197,8 @@ def test_sigterm_stops_cleanly_with_143_no_orphans_no_leaked_semaphores(tmp_path
     assert json.loads((out / "manifest.json").read_text())["stopped"] == "terminated"
     assert all_gone(kids) == []
     assert not [f for f in os.listdir("/dev/shm") if f"loky-{p.pid}-" in f]
+    assert shm_folders(p.pid) == []
+    assert not (Path(tempfile.gettempdir()) / f"sim-joblib-{p.pid}").exists()   # its scratch folder
     finish_and_compare(out, reference, 4)
 
 
