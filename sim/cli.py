@@ -443,12 +443,13 @@ def _check_experiment(g, games, bots, players, seed, jobs, chunk_size, backend, 
     return jobs, chunk_size, n, s
 
 
-def _check_arms(g, variants, bots, players, seed, n):
-    """Every variant's rules, data files and bots, before any folder is created."""
+def _check_arms(g, variants, bots, players, seed, n, labels=True):
+    """Every variant's rules, data files and bots, before any folder is created; names the
+    user gave (``labels``) must be safe labels."""
     from analysis.experiment_runs import build_arms
     from .validate import check_variant_name
     for name, _ in variants:
-        check_variant_name(name)
+        check_variant_name(name, label=labels)
     return build_arms(g, variants, bots, players, seed, n)
 
 
@@ -597,7 +598,7 @@ def sweep_cmd(game, params, yes, games, bots, players, seed, jobs, chunk_size, b
     names = [k for k, _ in grid]
     variants = [(",".join(f"{k}={_fmt(v)}" for k, v in zip(names, combo)), dict(zip(names, combo)))
                 for combo in itertools.product(*[vals for _, vals in grid])]
-    _check_arms(g, variants, bots, players, seed_v, n)
+    _check_arms(g, variants, bots, players, seed_v, n, labels=False)
     # the checked grid, as value lists (no range is expanded again)
     canonical = [f"{k}=" + ",".join(_fmt(v) for v in vals) for k, vals in grid]
     out_dir, top = _experiment_dir(out, game, "sweep")

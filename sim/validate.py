@@ -255,11 +255,17 @@ def create_out_dir(path) -> tuple[Path, Path | None]:
 
 # ----------------------------------------------------------------- variants
 _NAME_BAD = re.compile(r"[$\\`]")
+#: a name the user gives a variant (``--variant NAME:...``, ``[variants.NAME]``): a label
+#: that is never a path (``../../x``), an option or a formula, whatever it is later used for
+LABEL = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
-def check_variant_name(name: str) -> str:
+def check_variant_name(name: str, label: bool = False) -> str:
     """A variant's name is shown in figures and tables: printable text, no ``$``/``\\``
-    (matplotlib would read them as formulas), at most 80 characters."""
+    (matplotlib would read them as formulas), at most 80 characters.  A name the user
+    gives (``label``) is a safe label: letters, digits, ``_``, ``-`` and ``.``, not starting
+    with ``.`` or ``-`` (a sweep's own names, ``track=9,exit=pile``, are built from checked
+    parameters)."""
     n = str(name).strip()
     if not n:
         raise UsageError("a variant needs a name (NAME:PARAM=VALUE,...)")
@@ -268,6 +274,9 @@ def check_variant_name(name: str) -> str:
     if safe(n) != n or _NAME_BAD.search(n):
         raise UsageError(f"variant name {safe(repr(n))} may not hold control characters, "
                          "'$', '\\' or '`'")
+    if label and not LABEL.match(n):
+        raise UsageError(f"variant name {safe(repr(n))}: a name is letters, digits, '_', '-' and '.', "
+                         "not starting with '.' or '-' (e.g. base, nine, track-9)")
     return n
 
 

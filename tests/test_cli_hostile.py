@@ -277,6 +277,11 @@ def _cases():
     add("compare control variant", common + ["--variant", "a:", "--variant", "b\x1b[2J:track=9"])
     add("compare backslash variant", common + ["--variant", "a:", "--variant", "\\frac:track=9"])
     add("compare long variant", common + ["--variant", "a:", "--variant", "x" * 200 + ":track=9"])
+    for name in ["../../x", "a/b", ".hidden", "-x", "a b", "..", "é"]:
+        add(f"compare variant named {name!r}", common + ["--variant", "a:", "--variant", f"{name}:track=9"],
+            "a name is letters, digits")
+    add("robust compare variant named '../x'", ["robust", "compare", "puluc", "--games", "10", "--variant",
+                                                "a:", "--variant", "../x:track=9"], "a name is letters")
     add("compare no name", common + ["--variant", "a:", "--variant", ":track=9"])
     add("compare no colon", common + ["--variant", "a:", "--variant", "b"])
     add("compare one variant", common + ["--variant", "a:"])
@@ -471,3 +476,23 @@ def test_parse_sweep_checks_before_expanding():
     finally:
         tracemalloc.stop()
     assert peak < 2 ** 20
+
+
+def test_a_variants_file_name_that_is_a_path_is_refused_and_a_compare_writes_only_into_out(tmp_path,
+                                                                                         monkeypatch):
+    work = tmp_path / "a" / "b"
+    work.mkdir(parents=True)
+    monkeypatch.chdir(work)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[variants.base]\n[variants."../../x"]\ntrack = 9\n')
+    r = CliRunner().invoke(cli, ["compare", "puluc", "--games", "20", "--jobs", "1", "--variants", str(bad),
+                                 "--out", "out"])
+    assert r.exit_code == 2 and "variant name '../../x'" in r.output, r.output
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b", "bad.toml"]
+    good = tmp_path / "good.toml"
+    good.write_text('[variants.base]\n[variants."nine.v-2_b"]\ntrack = 9\n')
+    r = CliRunner().invoke(cli, ["compare", "puluc", "--games", "200", "--jobs", "1", "-q", "--variants",
+                                 str(good), "--out", "out"])
+    assert r.exit_code == 0, r.output
+    outside = [p for p in tmp_path.rglob("*") if work / "out" not in (p, *p.parents)]
+    assert sorted(p.name for p in outside) == ["a", "b", "bad.toml", "good.toml"]
