@@ -139,7 +139,9 @@ def _run_command(name: str):
     @click.option("--seed", default="1", show_default=True, help="master seed")
     @click.option("--jobs", "-j", type=int, default=0,
                   help="worker processes (0: all cores; at most the cores available)")
-    @click.option("--chunk-size", type=int, default=None, help="games per chunk (results do not depend on it)")
+    @click.option("--chunk-size", type=int, default=None,
+                  help="games per chunk (results do not depend on it); each chunk is a file (two with "
+                       "rows), and a size that makes more than 10,000 chunks is refused")
     @click.option("--backend", default=None,
                   help="loky (local processes, default), dask (a Dask cluster), threading, sequential")
     @click.option("--scheduler", default=None, metavar="ADDRESS",
@@ -162,7 +164,7 @@ def _run_command(name: str):
         from .lock import RunLock
         from .output import default_run_dir, save_run
         from .runner import Stop, check_disk, check_memory, make_spec, plan_chunks
-        from .validate import check_out_dir, create_out_dir
+        from .validate import check_chunk_count, check_out_dir, create_out_dir
         jobs, chunk_size = _check_run_options(jobs, chunk_size, backend, scheduler)
         if resume is not None:
             if not resume.strip():
@@ -187,6 +189,8 @@ def _run_command(name: str):
             check_memory(spec)
         from .store import ChunkStore
         saved = ChunkStore(out_dir).check(spec, rows) if out_dir.is_dir() else None  # another run?
+        if not saved:
+            check_chunk_count(spec.games, chunk_size)
         plan = plan_chunks(spec.games, saved or chunk_size, jobs)
         check_disk(spec, out_dir, rows, len(plan), csv)
         # everything is checked: now, and only now, the directory is created and locked
@@ -396,7 +400,8 @@ def _common_experiment_options(f):
         click.option("--seed", default="1", show_default=True, help="master seed (shared by every variant)"),
         click.option("--jobs", "-j", type=int, default=0,
                      help="worker processes (0: all cores; at most the cores available)"),
-        click.option("--chunk-size", type=int, default=None, help="games per chunk"),
+        click.option("--chunk-size", type=int, default=None,
+                     help="games per chunk (at most 10,000 chunks: a file each)"),
         click.option("--backend", default=None, help="loky, dask, threading, sequential"),
         click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler (with --backend dask)"),
         click.option("--out", "-o", default=None, help="report directory (default: reports/<game>-<kind>-<time>)"),
@@ -435,8 +440,10 @@ def _seed(seed):
 def _check_experiment(g, games, bots, players, seed, jobs, chunk_size, backend, scheduler):
     """The options every experiment shares, checked as a run checks them."""
     from .runner import parse_games
+    from .validate import check_chunk_count
     jobs, chunk_size = _check_run_options(jobs, chunk_size, backend, scheduler)
     n = parse_games(games)
+    check_chunk_count(n, chunk_size)
     s = _seed(seed)
     p = g.check_players(players)
     g.choose_bots(bots, p)

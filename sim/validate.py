@@ -87,6 +87,25 @@ def check_chunk_size(chunk_size) -> int | None:
     return c
 
 
+#: a --chunk-size is refused if it cuts a run into more chunks than this (each is a file,
+#: two with rows; --chunk-size 1 wrote one per game), or than the default plan of its games
+MAX_CHUNKS = 10_000
+
+
+def check_chunk_count(games: int, chunk_size: int | None) -> None:
+    """Refuse a ``--chunk-size`` that makes more than :data:`MAX_CHUNKS` chunks (or, for runs
+    so big that the default makes more, more than the default makes: chunks of 50,000)."""
+    if chunk_size is None:
+        return
+    limit = max(MAX_CHUNKS, math.ceil(games / 50_000))
+    chunks = math.ceil(games / chunk_size)
+    if chunks > limit:
+        least = math.ceil(games / limit)
+        raise UsageError(f"--chunk-size {chunk_size:,} cuts {games:,} games into {chunks:,} chunks, a file "
+                         f"each (two with rows); at most {limit:,}: use --chunk-size {least:,} or more, "
+                         "or leave it out (the results do not depend on it)")
+
+
 def check_backend(backend: str | None, scheduler: str | None) -> None:
     if backend is not None and backend not in BACKENDS:
         raise UsageError(f"unknown backend '{safe(backend)}'; known: {', '.join(BACKENDS)}")

@@ -268,6 +268,11 @@ def _cases():
     add("report missing", ["report", "/nonexistent/dir"])
     # compare
     common = ["compare", "puluc", "--games", "10"]
+    add("--chunk-size 1 of 1e5 games", ["puluc", "--games", "1e5", "--chunk-size", "1"],
+        "--chunk-size 1 cuts 100,000 games into 100,000 chunks, a file each (two with rows); at most 10,000: "
+        "use --chunk-size 10 or more")
+    add("compare --chunk-size 5 of 1e5 games", ["compare", "puluc", "--games", "1e5", "--chunk-size", "5",
+                                                "--variant", "a:", "--variant", "b:track=9"], "at most 10,000")
     add("compare --chunk-size 0", common + ["--variant", "a:", "--variant", "b:track=9", "--chunk-size", "0"])
     add("compare --jobs -3", common + ["--variant", "a:", "--variant", "b:track=9", "--jobs", "-3"])
     add("compare --scheduler no dask", common + ["--variant", "a:", "--variant", "b:track=9",
@@ -496,3 +501,14 @@ def test_a_variants_file_name_that_is_a_path_is_refused_and_a_compare_writes_onl
     assert r.exit_code == 0, r.output
     outside = [p for p in tmp_path.rglob("*") if work / "out" not in (p, *p.parents)]
     assert sorted(p.name for p in outside) == ["a", "b", "bad.toml", "good.toml"]
+
+
+def test_the_chunk_count_limit_never_refuses_the_default_plan():
+    from sim.runner import MAX_GAMES, plan_chunks
+    from sim.validate import MAX_CHUNKS, check_chunk_count
+    check_chunk_count(MAX_CHUNKS, 1)                      # one game a chunk, up to the limit
+    for games in (1, 10**6, 10**9, MAX_GAMES):
+        plan = plan_chunks(games, None, 64)
+        check_chunk_count(games, plan[0][1])              # the default size
+    with pytest.raises(sim.validate.UsageError, match="use --chunk-size 2 or more"):
+        check_chunk_count(MAX_CHUNKS + 1, 1)
