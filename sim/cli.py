@@ -33,7 +33,9 @@ class OneLineErrors(click.Group):
     """Bad input: one line on stderr and exit status 2, never a traceback."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        from .mplconfig import ensure
         from .runner import Terminated
+        ensure()  # before matplotlib is imported: a writable config folder, or no warning
         try:
             rv = super().main(args=args, prog_name=prog_name or "sim", complete_var=complete_var,
                               standalone_mode=False, **extra)

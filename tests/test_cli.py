@@ -155,3 +155,18 @@ def test_python_dash_m_and_ctrl_c_keeps_finished_chunks(tmp_path):
     df = load_rows(out)
     assert len(df) == m["games_completed"] and df["game"].is_unique
     assert "Partial run" in (out / "index.html").read_text()
+
+
+def test_an_unwritable_home_gives_no_matplotlib_warning(tmp_path):
+    (tmp_path / "file").write_text("")          # HOME under a file: no ~/.config can be made
+    (tmp_path / "tmp").mkdir()
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")}
+    env.update(HOME=str(tmp_path / "file" / "home"), TMPDIR=str(tmp_path / "tmp"), PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-m", "sim", "puluc", "--games", "500", "--jobs", "1", "-q",
+                        "--out", str(tmp_path / "run")], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == "", r.stderr               # was: "mkdir -p failed ... Matplotlib created a ..."
+    assert (tmp_path / "run" / "index.html").is_file()
+    own = tmp_path / "tmp" / f"sim-matplotlib-{os.getuid()}"
+    assert own.is_dir() and not own.stat().st_mode & 0o077   # kept for the next run, private
