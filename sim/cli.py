@@ -161,8 +161,11 @@ def _run_command(name: str):
     @click.option("--record", default=None, metavar="GAMES",
                   help="also record these games (e.g. 0..99 or 3,17) into records.npz of the run "
                        "directory: every action and chance outcome (see `sim show`)")
+    @click.option("--yes", "-y", is_flag=True,
+                  help="start a run expected to take more than 2 hours without asking (without a "
+                       "terminal it is refused otherwise)")
     def cmd(games, sets, bots, players, seed, jobs, chunk_size, backend, scheduler, out, resume, raw,
-            csv, quiet, record):
+            csv, quiet, record, yes):
         from .lock import RunLock
         from .output import default_run_dir, save_run
         from .runner import Stop, check_disk, check_memory, make_spec, plan_chunks
@@ -195,10 +198,13 @@ def _run_command(name: str):
             check_chunk_count(spec.games, chunk_size)
         plan = plan_chunks(spec.games, saved or chunk_size, jobs)
         check_disk(spec, out_dir, rows, len(plan), csv)
+        progress = (not quiet) and sys.stderr.isatty()
+        if not saved and backend != "dask":
+            from .longrun import check_long_run
+            check_long_run(spec, plan, jobs, rows, yes, progress)
         # everything is checked: now, and only now, the directory is created and locked
         out_dir, top = create_out_dir(out_dir)
         command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
-        progress = (not quiet) and sys.stderr.isatty()
         resume_hint = f"sim {name} --resume {shlex.quote(str(out_dir))}"
         with _cleanup_on_refusal(top), RunLock(out_dir), _sigterm_stops_cleanly():
             result = execute_cli(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,

@@ -268,6 +268,8 @@ def _cases():
     add("report missing", ["report", "/nonexistent/dir"])
     # compare
     common = ["compare", "puluc", "--games", "10"]
+    add("--games 1e10 without --yes", ["puluc", "--games", "1e10"],
+        "add --yes to start a run expected to take more than 2 hours")
     add("--chunk-size 1 of 1e5 games", ["puluc", "--games", "1e5", "--chunk-size", "1"],
         "--chunk-size 1 cuts 100,000 games into 100,000 chunks, a file each (two with rows); at most 10,000: "
         "use --chunk-size 10 or more")
