@@ -33,6 +33,7 @@ class OneLineErrors(click.Group):
     """Bad input: one line on stderr and exit status 2, never a traceback."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        from .faults import DaskLost
         from .mplconfig import ensure
         from .runner import Terminated
         ensure()  # before matplotlib is imported: a writable config folder, or no warning
@@ -44,6 +45,14 @@ class OneLineErrors(click.Group):
             click.echo(f"sim: error: {safe(msg)}", err=True)
             if standalone_mode:
                 sys.exit(EXIT_USAGE)
+            raise
+        except DaskLost as e:  # an experiment's cluster (a run says so itself, with its report)
+            again = getattr(e, "again", None)
+            tail = f"; the finished chunks are kept. Finish it with the same command into the same " \
+                   f"folder: {safe(again)}" if again else ""
+            click.echo(f"sim: error: {e}{tail}", err=True)
+            if standalone_mode:
+                sys.exit(EXIT_FAILED)
             raise
         except Terminated:
             click.echo("sim: terminated", err=True)
@@ -536,11 +545,27 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
     return _experiment_status(res.partial, out_dir)
 
 
+@contextmanager
 def _kept_chunks(out_dir):
     """Experiments keep their finished chunks in ``out_dir/.chunks`` (analysis.checkpoints):
-    the same command again into the same folder plays only the rest."""
+    the same command again into the same folder plays only the rest (a lost Dask cluster
+    is told that command)."""
     from analysis.checkpoints import checkpoints
-    return checkpoints(out_dir)
+    from .faults import DaskLost
+    with checkpoints(out_dir):
+        try:
+            yield
+        except DaskLost as e:
+            e.again = _same_command(out_dir)
+            raise
+
+
+def _same_command(out_dir) -> str:
+    """This command again, into ``out_dir``."""
+    args = list(sys.argv[1:])
+    if not any(a in ("-o", "--out") or a.startswith("--out=") for a in args):
+        args += ["-o", str(out_dir)]
+    return "sim " + " ".join(shlex.quote(a) for a in args)
 
 
 def _experiment_status(partial: bool, out_dir=None) -> int:
@@ -554,10 +579,7 @@ def _experiment_status(partial: bool, out_dir=None) -> int:
             import shutil
             shutil.rmtree(kept, ignore_errors=True)
         elif kept.is_dir():
-            args = list(sys.argv[1:])
-            if not any(a in ("-o", "--out") or a.startswith("--out=") for a in args):
-                args += ["-o", str(out_dir)]
-            again = "sim " + " ".join(shlex.quote(a) for a in args)
+            again = _same_command(out_dir)
             click.echo(f"sim: stopped; the finished chunks are kept in {safe(str(kept))}. "
                        f"Finish it with the same command into the same folder: {safe(again)}",
                        err=True)

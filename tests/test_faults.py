@@ -521,3 +521,34 @@ def test_a_run_of_the_previous_format_is_refused_in_one_line(tmp_path, monkeypat
     before = snapshot(d)
     assert "older sim" in one_error_line(run("puluc", "--resume", d, "--jobs", 1, "-q"))
     assert snapshot(d) == before
+
+
+def test_an_experiment_whose_dask_cluster_is_lost_is_one_line_exit_1_and_finishes_again(tmp_path,
+                                                                                       monkeypatch):
+    """The engine says the scheduler was lost after two chunks (sim.faults: the real cluster
+    is killed in test_faults_processes): one line with the command that finishes it."""
+    import sys
+
+    import analysis.experiment_runs as E
+    from sim.faults import DaskLost
+    real = E.run_chunks
+
+    def lost_after_two(task, tasks, jobs, backend, scheduler, collect, **kw):
+        for args in list(tasks)[:2]:
+            collect(task(*args))
+        return runner.Stop.CLUSTER, DaskLost("scheduler", "tcp://127.0.0.1:8786")
+
+    d = tmp_path / "cmp"
+    args = ["compare", "puluc", "--games", "2000", "--chunk-size", "500", "--jobs", "1", "-q",
+            "--variant", "a:", "--variant", "b:track=9", "-o", str(d)]
+    monkeypatch.setattr(sys, "argv", ["sim", *args])
+    monkeypatch.setattr(E, "run_chunks", lost_after_two)
+    line = one_error_line(run(*args), status=1)
+    assert line.startswith("sim: error: lost the Dask scheduler at tcp://127.0.0.1:8786; the finished "
+                           "chunks are kept"), line
+    assert line.endswith(f"same folder: sim {' '.join(args)}"), line
+    assert len(list((d / ".chunks").rglob("*.json"))) == 2
+    monkeypatch.setattr(E, "run_chunks", real)
+    r = run(*args)
+    assert r.exit_code == 0, r.output
+    assert not (d / ".chunks").exists()
