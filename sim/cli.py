@@ -210,7 +210,11 @@ def _run_command(name: str):
         progress = (not quiet) and sys.stderr.isatty()
         if not saved and backend != "dask":
             from .longrun import check_long_run
-            check_long_run(spec, plan, jobs, rows, yes, progress)
+            try:
+                check_long_run(spec, plan, jobs, rows, yes, progress)
+            except KeyboardInterrupt:  # while the kernel loads for the estimate
+                click.echo("sim: interrupted before the run started; nothing was written", err=True)
+                return EXIT_INTERRUPTED
         # everything is checked: now, and only now, the directory is created and locked
         out_dir, top = create_out_dir(out_dir)
         command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None

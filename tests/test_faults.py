@@ -343,7 +343,12 @@ def test_ctrl_c_while_the_kernel_loads_leaves_a_resumable_run(tmp_path, monkeypa
 
     monkeypatch.setattr(game, "run_chunk", loading)
     d = tmp_path / "d"
+    # the kernel loads first for the run's estimate (sim.longrun), before anything is written
     r = run(*REF_ARGS, "--chunk-size", 500, "--out", d)
+    assert r.exit_code == 130 and "interrupted before the run started; nothing was written" in r.output
+    assert not d.exists()
+    # with --yes (no estimate asked for), the run's own load: a resumable run
+    r = run(*REF_ARGS, "--chunk-size", 500, "--out", d, "--yes")
     assert r.exit_code == 130 and "before any game finished" in r.output and "--resume" in r.output
     assert not (d / "manifest.json").exists() and (d / "run.json").is_file()
     monkeypatch.setattr(game, "run_chunk", real)
@@ -552,3 +557,21 @@ def test_an_experiment_whose_dask_cluster_is_lost_is_one_line_exit_1_and_finishe
     r = run(*args)
     assert r.exit_code == 0, r.output
     assert not (d / ".chunks").exists()
+
+
+def test_the_errors_of_a_lost_dask_cluster_are_recognised_and_others_are_not():
+    from distributed.client import FutureCancelledError
+    from distributed.comm.core import CommClosedError
+
+    from sim.faults import DaskLost, lost_from
+    addr = "tcp://127.0.0.1:8786"
+    lost = lost_from(FutureCancelledError("k", "scheduler-connection-lost"), addr)
+    assert isinstance(lost, DaskLost) and lost.what == "scheduler" and str(lost) == f"lost the Dask scheduler at {addr}"
+    assert lost_from(CommClosedError("in <TCP>: Stream is closed"), addr).what == "scheduler"
+    joblib_no_worker = TimeoutError("DaskDistributedBackend has no worker after 10 seconds. Make sure ...")
+    none = lost_from(joblib_no_worker, addr)
+    assert none.what == "workers" and str(none) == f"the Dask scheduler at {addr} has had no worker for 10 s"
+    assert runner.stop_reason(lost) == (runner.Stop.CLUSTER, lost)
+    for other in (FutureCancelledError("k", "scheduler-restart"), TimeoutError("slow"), ValueError("x"),
+                  KeyboardInterrupt()):
+        assert lost_from(other, addr) is None
