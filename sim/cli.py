@@ -152,7 +152,7 @@ def _run_command(name: str):
                   help="worker processes (0: all cores; at most the cores available)")
     @click.option("--chunk-size", type=int, default=None,
                   help="games per chunk (results do not depend on it); each chunk is a file (two with "
-                       "rows), and a size that makes more than 10,000 chunks is refused")
+                       "rows): at least 100, and at most 100,000 chunks")
     @click.option("--backend", default=None,
                   help="loky (local processes, default), dask (a Dask cluster), threading, sequential")
     @click.option("--scheduler", default=None, metavar="ADDRESS",
@@ -422,7 +422,7 @@ def _common_experiment_options(f):
         click.option("--jobs", "-j", type=int, default=0,
                      help="worker processes (0: all cores; at most the cores available)"),
         click.option("--chunk-size", type=int, default=None,
-                     help="games per chunk (at most 10,000 chunks: a file each)"),
+                     help="games per chunk (at least 100, at most 100,000 chunks: a file each)"),
         click.option("--backend", default=None, help="loky, dask, threading, sequential"),
         click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler (with --backend dask)"),
         click.option("--out", "-o", default=None, help="report directory (default: reports/<game>-<kind>-<time>)"),

@@ -30,16 +30,17 @@ class DaskLost(Exception):
 
     def __init__(self, what: str, address: str | None, seconds: float | None = None):
         self.what = what
-        self.address = address or "the local cluster"
+        self.address = address  # None: the local cluster the run started
         self.seconds = NO_WORKERS_WAIT if seconds is None else seconds
         super().__init__(self.describe())
 
     def describe(self) -> str:
         from .validate import safe
-        where = safe(self.address)
+        where = f"the Dask scheduler at {safe(self.address)}" if self.address else \
+            "the local Dask cluster's scheduler"
         if self.what == "scheduler":
-            return f"lost the Dask scheduler at {where}"
-        return f"the Dask scheduler at {where} has had no worker for {self.seconds:g} s"
+            return f"lost {where}"
+        return f"{where} has had no worker for {self.seconds:g} s"
 
 
 def lost_from(e: BaseException, address: str | None) -> DaskLost | None:

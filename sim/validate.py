@@ -87,18 +87,25 @@ def check_chunk_size(chunk_size) -> int | None:
     return c
 
 
-#: a --chunk-size is refused if it cuts a run into more chunks than this (each is a file,
-#: two with rows; --chunk-size 1 wrote one per game), or than the default plan of its games
-MAX_CHUNKS = 10_000
+#: a --chunk-size is refused under this many games (each chunk is a file, two with rows:
+#: --chunk-size 1 wrote one per game), but in a run of no more games than that
+MIN_CHUNK = 100
+#: or if it cuts a run into more chunks than this (or than the default plan of its games)
+MAX_CHUNKS = 100_000
 
 
 def check_chunk_count(games: int, chunk_size: int | None) -> None:
-    """Refuse a ``--chunk-size`` that makes more than :data:`MAX_CHUNKS` chunks (or, for runs
-    so big that the default makes more, more than the default makes: chunks of 50,000)."""
+    """Refuse a ``--chunk-size`` under :data:`MIN_CHUNK` games (in a run of more games) or
+    one that makes more than :data:`MAX_CHUNKS` chunks (for runs so big that the default
+    makes more, more than the default makes: chunks of 50,000)."""
     if chunk_size is None:
         return
-    limit = max(MAX_CHUNKS, math.ceil(games / 50_000))
     chunks = math.ceil(games / chunk_size)
+    if chunk_size < MIN_CHUNK < games:
+        raise UsageError(f"--chunk-size {chunk_size:,} is under {MIN_CHUNK} games: each chunk is a file (two "
+                         f"with rows), {chunks:,} for {games:,} games; use {MIN_CHUNK} or more, or leave it "
+                         "out (the results do not depend on it)")
+    limit = max(MAX_CHUNKS, math.ceil(games / 50_000))
     if chunks > limit:
         least = math.ceil(games / limit)
         raise UsageError(f"--chunk-size {chunk_size:,} cuts {games:,} games into {chunks:,} chunks, a file "

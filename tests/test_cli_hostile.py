@@ -271,10 +271,13 @@ def _cases():
     add("--games 1e10 without --yes", ["puluc", "--games", "1e10"],
         "add --yes to start a run expected to take more than 2 hours")
     add("--chunk-size 1 of 1e5 games", ["puluc", "--games", "1e5", "--chunk-size", "1"],
-        "--chunk-size 1 cuts 100,000 games into 100,000 chunks, a file each (two with rows); at most 10,000: "
-        "use --chunk-size 10 or more")
+        "--chunk-size 1 is under 100 games: each chunk is a file (two with rows), 100,000 for 100,000 games; "
+        "use 100 or more")
+    add("--chunk-size 1000 of 1e9 games", ["puluc", "--games", "1e9", "--chunk-size", "1000"],
+        "cuts 1,000,000,000 games into 1,000,000 chunks, a file each (two with rows); at most 100,000: "
+        "use --chunk-size 10,000 or more")
     add("compare --chunk-size 5 of 1e5 games", ["compare", "puluc", "--games", "1e5", "--chunk-size", "5",
-                                                "--variant", "a:", "--variant", "b:track=9"], "at most 10,000")
+                                                "--variant", "a:", "--variant", "b:track=9"], "under 100 games")
     add("compare --chunk-size 0", common + ["--variant", "a:", "--variant", "b:track=9", "--chunk-size", "0"])
     add("compare --jobs -3", common + ["--variant", "a:", "--variant", "b:track=9", "--jobs", "-3"])
     add("compare --scheduler no dask", common + ["--variant", "a:", "--variant", "b:track=9",
@@ -508,9 +511,12 @@ def test_a_variants_file_name_that_is_a_path_is_refused_and_a_compare_writes_onl
 def test_the_chunk_count_limit_never_refuses_the_default_plan():
     from sim.runner import MAX_GAMES, plan_chunks
     from sim.validate import MAX_CHUNKS, check_chunk_count
-    check_chunk_count(MAX_CHUNKS, 1)                      # one game a chunk, up to the limit
+    check_chunk_count(100 * MAX_CHUNKS, 100)              # the smallest chunks, up to the limit
+    check_chunk_count(50, 10)                             # a run of fewer games than the floor
     for games in (1, 10**6, 10**9, MAX_GAMES):
         plan = plan_chunks(games, None, 64)
         check_chunk_count(games, plan[0][1])              # the default size
-    with pytest.raises(sim.validate.UsageError, match="use --chunk-size 2 or more"):
-        check_chunk_count(MAX_CHUNKS + 1, 1)
+    with pytest.raises(sim.validate.UsageError, match="use --chunk-size 101 or more"):
+        check_chunk_count(100 * MAX_CHUNKS + 1, 100)
+    with pytest.raises(sim.validate.UsageError, match="under 100 games"):
+        check_chunk_count(1000, 99)

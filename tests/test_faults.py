@@ -496,7 +496,7 @@ def test_jobs_beyond_the_cores_are_clamped_with_a_message(tmp_path):
 
 @pytest.mark.parametrize("args, words", [
     (["--games", "1e10", "--yes"], [("hours", "days"), "chunks"]),   # days on a slow or busy machine
-    (["--games", "1e7", "--chunk-size", 1000, "--bots", "search,greedy"], ["10,000 chunks", "write about"]),
+    (["--games", "2e7", "--chunk-size", 200], ["100,000 chunks", "write about"]),
 ])
 def test_a_long_run_says_how_long_and_how_much_disk_first(tmp_path, monkeypatch, args, words):
     import sim.cli
