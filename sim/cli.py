@@ -35,7 +35,10 @@ class OneLineErrors(click.Group):
     """Bad input: one line on stderr and exit status 2, never a traceback."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        from .faults import DaskLost
+        from .mplconfig import ensure
         from .runner import Terminated
+        ensure()  # before matplotlib is imported: a writable config folder, or no warning
         try:
             rv = super().main(args=args, prog_name=prog_name or "sim", complete_var=complete_var,
                               standalone_mode=False, **extra)
@@ -44,6 +47,14 @@ class OneLineErrors(click.Group):
             click.echo(f"sim: error: {safe(msg)}", err=True)
             if standalone_mode:
                 sys.exit(EXIT_USAGE)
+            raise
+        except DaskLost as e:  # an experiment's cluster (a run says so itself, with its report)
+            again = getattr(e, "again", None)
+            tail = f"; the finished chunks are kept. Finish it with the same command into the same " \
+                   f"folder: {safe(again)}" if again else ""
+            click.echo(f"sim: error: {e}{tail}", err=True)
+            if standalone_mode:
+                sys.exit(EXIT_FAILED)
             raise
         except Terminated:
             click.echo("sim: terminated", err=True)
@@ -141,7 +152,9 @@ def _run_command(name: str):
     @click.option("--seed", default="1", show_default=True, help="master seed")
     @click.option("--jobs", "-j", type=int, default=0,
                   help="worker processes (0: all cores; at most the cores available)")
-    @click.option("--chunk-size", type=int, default=None, help="games per chunk (results do not depend on it)")
+    @click.option("--chunk-size", type=int, default=None,
+                  help="games per chunk (results do not depend on it); each chunk is a file (two with "
+                       "rows): at least 100, and at most 100,000 chunks")
     @click.option("--backend", default=None,
                   help="loky (local processes, default), dask (a Dask cluster), threading, sequential")
     @click.option("--scheduler", default=None, metavar="ADDRESS",
@@ -159,13 +172,16 @@ def _run_command(name: str):
     @click.option("--record", default=None, metavar="GAMES",
                   help="also record these games (e.g. 0..99 or 3,17) into records.npz of the run "
                        "directory: every action and chance outcome (see `sim show`)")
+    @click.option("--yes", "-y", is_flag=True,
+                  help="start a run expected to take more than 2 hours without asking (without a "
+                       "terminal it is refused otherwise)")
     def cmd(games, sets, bots, players, seed, jobs, chunk_size, backend, scheduler, out, resume, raw,
-            csv, quiet, record):
+            csv, quiet, record, yes):
         from .lock import RunLock
         from .preload import importer
         from .output import default_run_dir, save_run
         from .runner import Stop, check_disk, check_memory, make_spec, plan_chunks, release_workers
-        from .validate import check_out_dir, create_out_dir
+        from .validate import check_chunk_count, check_out_dir, create_out_dir
         jobs, chunk_size = _check_run_options(jobs, chunk_size, backend, scheduler)
         if resume is not None:
             if not resume.strip():
@@ -190,12 +206,21 @@ def _run_command(name: str):
             check_memory(spec)
         from .store import ChunkStore
         saved = ChunkStore(out_dir).check(spec, rows) if out_dir.is_dir() else None  # another run?
+        if not saved:
+            check_chunk_count(spec.games, chunk_size)
         plan = plan_chunks(spec.games, saved or chunk_size, jobs)
         check_disk(spec, out_dir, rows, len(plan), csv)
+        progress = (not quiet) and sys.stderr.isatty()
+        if not saved and backend != "dask":
+            from .longrun import check_long_run
+            try:
+                check_long_run(spec, plan, jobs, rows, yes, progress)
+            except KeyboardInterrupt:  # while the kernel loads for the estimate
+                click.echo("sim: interrupted before the run started; nothing was written", err=True)
+                return EXIT_INTERRUPTED
         # everything is checked: now, and only now, the directory is created and locked
         out_dir, top = create_out_dir(out_dir)
         command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
-        progress = (not quiet) and sys.stderr.isatty()
         resume_hint = f"sim {name} --resume {shlex.quote(str(out_dir))}"
         with _cleanup_on_refusal(top), RunLock(out_dir), _sigterm_stops_cleanly():
             result = execute_cli(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
@@ -251,7 +276,7 @@ def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
     spec = result.spec
     done = result.manifest["games_completed"]
     status = {None: 0, Stop.INTERRUPTED: EXIT_INTERRUPTED, Stop.TERMINATED: EXIT_TERMINATED,
-              Stop.WORKER: EXIT_FAILED, Stop.DISK: EXIT_FAILED}[result.stopped]
+              Stop.WORKER: EXIT_FAILED, Stop.DISK: EXIT_FAILED, Stop.CLUSTER: EXIT_FAILED}[result.stopped]
     status = EXIT_INTERRUPTED if result.partial and status == 0 else status
     shown = safe(str(out_dir))
     hint = safe(resume_hint)
@@ -267,7 +292,8 @@ def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
 
     if done == 0 and result.partial:
         why = {Stop.WORKER: "a worker process died", Stop.TERMINATED: "terminated",
-               Stop.DISK: "the disk is full"}.get(result.stopped, "interrupted")
+               Stop.DISK: "the disk is full",
+               Stop.CLUSTER: str(result.failure)}.get(result.stopped, "interrupted")
         if result.stopped == Stop.DISK:
             return disk_full_line()
         click.echo(f"sim: {why} before any game finished: nothing to report. "
@@ -300,6 +326,10 @@ def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
         click.echo(f"sim: error: a worker process died (killed, or out of memory); kept "
                    f"{done:,} finished games of {spec.games:,} and wrote a partial report. "
                    f"Finish it with: {hint}", err=True)
+    elif result.stopped == Stop.CLUSTER:
+        click.echo(f"sim: error: {result.failure}; kept {done:,} finished games of {spec.games:,} "
+                   f"and wrote a partial report. Finish it with: {hint} (here, or with --backend dask "
+                   "--scheduler ADDRESS on a cluster)", err=True)
     elif result.partial:
         how = "Terminated" if result.stopped == Stop.TERMINATED else "Interrupted"
         click.echo(f"{how}: kept {done:,} finished games of {spec.games:,}; the report says it is partial. "
@@ -386,7 +416,8 @@ def _common_experiment_options(f):
         click.option("--seed", default="1", show_default=True, help="master seed (shared by every variant)"),
         click.option("--jobs", "-j", type=int, default=0,
                      help="worker processes (0: all cores; at most the cores available)"),
-        click.option("--chunk-size", type=int, default=None, help="games per chunk"),
+        click.option("--chunk-size", type=int, default=None,
+                     help="games per chunk (at least 100, at most 100,000 chunks: a file each)"),
         click.option("--backend", default=None, help="loky, dask, threading, sequential"),
         click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler (with --backend dask)"),
         click.option("--out", "-o", default=None, help="report directory (default: reports/<game>-<kind>-<time>)"),
@@ -425,20 +456,23 @@ def _seed(seed):
 def _check_experiment(g, games, bots, players, seed, jobs, chunk_size, backend, scheduler):
     """The options every experiment shares, checked as a run checks them."""
     from .runner import parse_games
+    from .validate import check_chunk_count
     jobs, chunk_size = _check_run_options(jobs, chunk_size, backend, scheduler)
     n = parse_games(games)
+    check_chunk_count(n, chunk_size)
     s = _seed(seed)
     p = g.check_players(players)
     g.choose_bots(bots, p)
     return jobs, chunk_size, n, s
 
 
-def _check_arms(g, variants, bots, players, seed, n):
-    """Every variant's rules, data files and bots, before any folder is created."""
+def _check_arms(g, variants, bots, players, seed, n, labels=True):
+    """Every variant's rules, data files and bots, before any folder is created; names the
+    user gave (``labels``) must be safe labels."""
     from analysis.experiment_runs import build_arms
     from .validate import check_variant_name
     for name, _ in variants:
-        check_variant_name(name)
+        check_variant_name(name, label=labels)
     return build_arms(g, variants, bots, players, seed, n)
 
 
@@ -517,12 +551,26 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
 @contextmanager
 def _kept_chunks(out_dir):
     """Experiments keep their finished chunks in ``out_dir/.chunks`` (analysis.checkpoints):
-    the same command again into the same folder plays only the rest (and says so)."""
+    the same command again into the same folder plays only the rest (and says so; a lost
+    Dask cluster is told that command)."""
     from analysis.checkpoints import checkpoints
+    from .faults import DaskLost
     with checkpoints(out_dir) as kept:
-        yield kept
+        try:
+            yield kept
+        except DaskLost as e:
+            e.again = _same_command(out_dir)
+            raise
     if kept.reused:
         click.echo(f"sim: resumed: {kept.reused:,} finished chunks of an earlier try were reused", err=True)
+
+
+def _same_command(out_dir) -> str:
+    """This command again, into ``out_dir``."""
+    args = list(sys.argv[1:])
+    if not any(a in ("-o", "--out") or a.startswith("--out=") for a in args):
+        args += ["-o", str(out_dir)]
+    return "sim " + " ".join(shlex.quote(a) for a in args)
 
 
 def _experiment_status(partial: bool, out_dir=None) -> int:
@@ -536,10 +584,7 @@ def _experiment_status(partial: bool, out_dir=None) -> int:
             import shutil
             shutil.rmtree(kept, ignore_errors=True)
         elif kept.is_dir():
-            args = list(sys.argv[1:])
-            if not any(a in ("-o", "--out") or a.startswith("--out=") for a in args):
-                args += ["-o", str(out_dir)]
-            again = "sim " + " ".join(shlex.quote(a) for a in args)
+            again = _same_command(out_dir)
             click.echo(f"sim: stopped; the finished chunks are kept in {safe(str(kept))}. "
                        f"Finish it with the same command into the same folder: {safe(again)}",
                        err=True)
@@ -595,7 +640,7 @@ def sweep_cmd(game, params, yes, games, bots, players, seed, jobs, chunk_size, b
     names = [k for k, _ in grid]
     variants = [(",".join(f"{k}={_fmt(v)}" for k, v in zip(names, combo)), dict(zip(names, combo)))
                 for combo in itertools.product(*[vals for _, vals in grid])]
-    _check_arms(g, variants, bots, players, seed_v, n)
+    _check_arms(g, variants, bots, players, seed_v, n, labels=False)
     # the checked grid, as value lists (no range is expanded again)
     canonical = [f"{k}=" + ",".join(_fmt(v) for v in vals) for k, vals in grid]
     out_dir, top = _experiment_dir(out, game, "sweep")

@@ -26,6 +26,7 @@ import numpy as np
 from . import __version__
 from .game import BotChoice, Game
 from .games import get as get_game
+from .faults import DaskLost
 from .io import DiskFull, is_disk_full
 from .params import UsageError
 from .validate import cores
@@ -413,6 +414,7 @@ class Stop:
     TERMINATED = "terminated"       # SIGTERM
     WORKER = "worker died"          # a worker process was killed (or ran out of memory)
     DISK = "disk full"              # writing a chunk's files failed: no space left
+    CLUSTER = "dask cluster lost"   # the Dask scheduler, or every worker, is gone (sim.faults)
 
 
 def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = None,
@@ -561,13 +563,16 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
 
 def stop_reason(e: BaseException, out_dir=None):
     """(Stop reason, failure) for an exception that stops a run cleanly, else None: Ctrl-C,
-    SIGTERM (:class:`Terminated`), a full disk, a worker process that died."""
+    SIGTERM (:class:`Terminated`), a full disk, a worker process that died, a Dask cluster
+    lost (:class:`sim.faults.DaskLost`)."""
     if isinstance(e, Terminated):
         return Stop.TERMINATED, None
     if isinstance(e, KeyboardInterrupt):
         return Stop.INTERRUPTED, None
     if isinstance(e, DiskFull):
         return Stop.DISK, e
+    if isinstance(e, DaskLost):
+        return Stop.CLUSTER, e
     if isinstance(e, Exception) and is_disk_full(e):
         return Stop.DISK, DiskFull(out_dir or ".")
     if isinstance(e, Exception) and _is_worker_death(e):
@@ -635,8 +640,12 @@ def run_tasks(func, arg_list, jobs: int, backend: str, scheduler: str | None = N
             yield func(*args)
         return
     import warnings
+    from contextlib import nullcontext
 
     from joblib import Parallel, delayed, parallel_config
+
+    from . import scratch
+    from .faults import watching
     client = cluster = None
     n_jobs = jobs
     extra = {}
@@ -650,9 +659,12 @@ def run_tasks(func, arg_list, jobs: int, backend: str, scheduler: str | None = N
             # loop; a failing chunk still raises here, with its own error
             import logging
             logging.getLogger("tornado.application").setLevel(logging.CRITICAL + 1)
-        elif backend == "loky":
-            extra = {"initializer": _worker_init, "initargs": (os.getpid(),)}
-        with parallel_config(backend=backend, n_jobs=n_jobs, **extra):
+        elif backend == "loky":  # joblib's scratch folder: ours, not /dev/shm (sim.scratch)
+            scratch.clean_stale()
+            extra = {"initializer": _worker_init, "initargs": (os.getpid(),), "temp_folder": scratch.folder()}
+        # a lost scheduler, or a cluster left without workers, raises DaskLost (sim.faults)
+        guard = watching(client, scheduler) if client is not None else nullcontext()
+        with parallel_config(backend=backend, n_jobs=n_jobs, **extra), guard:
             # max_nbytes=None: no memory-mapping of the (small) rule arrays, which would
             # reach the kernel as read-only arrays, a type numba compiles anew
             par = Parallel(return_as="generator" if ordered else "generator_unordered",
@@ -667,6 +679,8 @@ def run_tasks(func, arg_list, jobs: int, backend: str, scheduler: str | None = N
                         warnings.simplefilter("ignore")
                         gen.close()
     finally:
+        if backend == "loky":
+            scratch.remove()
         if client is not None or cluster is not None:
             if stopped_early:
                 _quiet_dask()  # an interrupted cluster's late callbacks log tracebacks
@@ -691,9 +705,8 @@ def _quiet_dask() -> None:
     """Dask's shutdown after Ctrl-C (cancelled tasks, closed streams) logs warnings and
     tracebacks from its event loop, some after the cluster is closed: not for the user.
     The run itself says what happened in one line."""
-    import logging
-    for name in ("distributed", "tornado", "asyncio"):
-        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    from .faults import quiet_dask
+    quiet_dask()
 
 
 def _dask_client(scheduler: str | None, jobs: int):

@@ -30,6 +30,11 @@ from .validate import safe
 
 _CHUNK = re.compile(r"^(\d+)-(\d+)\.json$")
 _PART = re.compile(r"^part-(\d+)\.parquet$")
+#: this run's temporaries: ``sim.io.atomic_write``'s ``.<name>.<8 random>.part`` (mkstemp), and
+#: in ``results/`` a ``part-<start>.parquet.tmp``, which ``pandas.read_parquet(DIR/results)``
+#: would read as rows (it skips only names starting with ``.`` or ``_``)
+_TEMP = re.compile(r"^\..+\.[a-z0-9_]{8}\.part$")
+_PART_TEMP = re.compile(r"^part-\d+\.parquet\.tmp$")
 FORMAT = 2  # run.json / chunk record format (1: before run ids and part checksums)
 
 
@@ -117,6 +122,7 @@ class ChunkStore:
         if path.exists():
             size = self._same_run(spec, rows)
             self.run_id = run_id
+            self.clean_temporaries()
             return size
         self.dir.mkdir(parents=True, exist_ok=True)
         # a manifest left by another run (its run.json removed) must not describe this one
@@ -125,6 +131,19 @@ class ChunkStore:
         write_json(path, {"tool": "sim", "format": FORMAT, "fingerprint": fp, "run_id": run_id,
                           "chunk_size": int(chunk_size), "rows": rows, "sim_version": __version__})
         return int(chunk_size)
+
+    def clean_temporaries(self) -> None:
+        """Remove the temporaries a stopped run left (a crash or kill -9 mid-write) in this
+        run's own folders: only names of this run's temporary patterns, nothing else."""
+        for d, pattern in ((self.dir, _TEMP), (self.chunk_dir, _TEMP), (self.rows_dir, _TEMP),
+                           (self.rows_dir, _PART_TEMP), (self.dir / "games", _TEMP)):
+            try:
+                names = [f for f in d.iterdir() if pattern.match(f.name)]
+            except OSError:  # no such folder
+                continue
+            for f in names:
+                if f.is_file() and not f.is_symlink():
+                    remove(f)
 
     # ------------------------------------------------------- chunk records
     def records(self):

@@ -87,6 +87,32 @@ def check_chunk_size(chunk_size) -> int | None:
     return c
 
 
+#: a --chunk-size is refused under this many games (each chunk is a file, two with rows:
+#: --chunk-size 1 wrote one per game), but in a run of no more games than that
+MIN_CHUNK = 100
+#: or if it cuts a run into more chunks than this (or than the default plan of its games)
+MAX_CHUNKS = 100_000
+
+
+def check_chunk_count(games: int, chunk_size: int | None) -> None:
+    """Refuse a ``--chunk-size`` under :data:`MIN_CHUNK` games (in a run of more games) or
+    one that makes more than :data:`MAX_CHUNKS` chunks (for runs so big that the default
+    makes more, more than the default makes: chunks of 50,000)."""
+    if chunk_size is None:
+        return
+    chunks = math.ceil(games / chunk_size)
+    if chunk_size < MIN_CHUNK < games:
+        raise UsageError(f"--chunk-size {chunk_size:,} is under {MIN_CHUNK} games: each chunk is a file (two "
+                         f"with rows), {chunks:,} for {games:,} games; use {MIN_CHUNK} or more, or leave it "
+                         "out (the results do not depend on it)")
+    limit = max(MAX_CHUNKS, math.ceil(games / 50_000))
+    if chunks > limit:
+        least = math.ceil(games / limit)
+        raise UsageError(f"--chunk-size {chunk_size:,} cuts {games:,} games into {chunks:,} chunks, a file "
+                         f"each (two with rows); at most {limit:,}: use --chunk-size {least:,} or more, "
+                         "or leave it out (the results do not depend on it)")
+
+
 def check_backend(backend: str | None, scheduler: str | None) -> None:
     if backend is not None and backend not in BACKENDS:
         raise UsageError(f"unknown backend '{safe(backend)}'; known: {', '.join(BACKENDS)}")
@@ -255,11 +281,17 @@ def create_out_dir(path) -> tuple[Path, Path | None]:
 
 # ----------------------------------------------------------------- variants
 _NAME_BAD = re.compile(r"[$\\`]")
+#: a name the user gives a variant (``--variant NAME:...``, ``[variants.NAME]``): a label
+#: that is never a path (``../../x``), an option or a formula, whatever it is later used for
+LABEL = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
-def check_variant_name(name: str) -> str:
+def check_variant_name(name: str, label: bool = False) -> str:
     """A variant's name is shown in figures and tables: printable text, no ``$``/``\\``
-    (matplotlib would read them as formulas), at most 80 characters."""
+    (matplotlib would read them as formulas), at most 80 characters.  A name the user
+    gives (``label``) is a safe label: letters, digits, ``_``, ``-`` and ``.``, not starting
+    with ``.`` or ``-`` (a sweep's own names, ``track=9,exit=pile``, are built from checked
+    parameters)."""
     n = str(name).strip()
     if not n:
         raise UsageError("a variant needs a name (NAME:PARAM=VALUE,...)")
@@ -268,6 +300,9 @@ def check_variant_name(name: str) -> str:
     if safe(n) != n or _NAME_BAD.search(n):
         raise UsageError(f"variant name {safe(repr(n))} may not hold control characters, "
                          "'$', '\\' or '`'")
+    if label and not LABEL.match(n):
+        raise UsageError(f"variant name {safe(repr(n))}: a name is letters, digits, '_', '-' and '.', "
+                         "not starting with '.' or '-' (e.g. base, nine, track-9)")
     return n
 
 

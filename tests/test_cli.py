@@ -155,3 +155,39 @@ def test_python_dash_m_and_ctrl_c_keeps_finished_chunks(tmp_path):
     df = load_rows(out)
     assert len(df) == m["games_completed"] and df["game"].is_unique
     assert "Partial run" in (out / "index.html").read_text()
+
+
+def test_an_unwritable_home_gives_no_matplotlib_warning(tmp_path):
+    (tmp_path / "file").write_text("")          # HOME under a file: no ~/.config can be made
+    (tmp_path / "tmp").mkdir()
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")}
+    env.update(HOME=str(tmp_path / "file" / "home"), TMPDIR=str(tmp_path / "tmp"), PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-m", "sim", "puluc", "--games", "500", "--jobs", "1", "-q",
+                        "--out", str(tmp_path / "run")], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == "", r.stderr               # was: "mkdir -p failed ... Matplotlib created a ..."
+    assert (tmp_path / "run" / "index.html").is_file()
+    own = tmp_path / "tmp" / f"sim-matplotlib-{os.getuid()}"
+    assert own.is_dir() and not own.stat().st_mode & 0o077   # kept for the next run, private
+
+
+def test_a_run_expected_to_take_hours_needs_yes_or_a_yes_on_a_terminal(tmp_path, monkeypatch):
+    from sim import longrun
+    monkeypatch.setattr(longrun, "ASK_AFTER", 0.0)       # every run is "long": no hours spent here
+    args = ["puluc", "--games", "2000", "--jobs", "1", "-q", "--out", str(tmp_path / "run")]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 2 and "add --yes to start a run expected to take more than 0 hours" in r.output
+    assert "this run would take about" in r.output and not (tmp_path / "run").exists()
+    monkeypatch.setattr(longrun, "_terminal", lambda: True)
+    r = CliRunner().invoke(cli, args, input="n\n")
+    assert r.exit_code == 2 and "Start it? [y/N]" in r.output and "not started" in r.output
+    assert not (tmp_path / "run").exists()
+    r = CliRunner().invoke(cli, args, input="y\n")
+    assert r.exit_code == 0 and (tmp_path / "run" / "index.html").is_file(), r.output
+    monkeypatch.setattr(longrun, "_terminal", lambda: False)
+    r = CliRunner().invoke(cli, [*args[:-1], str(tmp_path / "run2"), "--yes"])
+    assert r.exit_code == 0 and (tmp_path / "run2" / "index.html").is_file(), r.output
+    # a resume is not asked again: the run was started already
+    r = CliRunner().invoke(cli, ["puluc", "--resume", str(tmp_path / "run2"), "-q"])
+    assert r.exit_code == 0, r.output

@@ -268,6 +268,16 @@ def _cases():
     add("report missing", ["report", "/nonexistent/dir"])
     # compare
     common = ["compare", "puluc", "--games", "10"]
+    add("--games 1e10 without --yes", ["puluc", "--games", "1e10"],
+        "add --yes to start a run expected to take more than 2 hours")
+    add("--chunk-size 1 of 1e5 games", ["puluc", "--games", "1e5", "--chunk-size", "1"],
+        "--chunk-size 1 is under 100 games: each chunk is a file (two with rows), 100,000 for 100,000 games; "
+        "use 100 or more")
+    add("--chunk-size 1000 of 1e9 games", ["puluc", "--games", "1e9", "--chunk-size", "1000"],
+        "cuts 1,000,000,000 games into 1,000,000 chunks, a file each (two with rows); at most 100,000: "
+        "use --chunk-size 10,000 or more")
+    add("compare --chunk-size 5 of 1e5 games", ["compare", "puluc", "--games", "1e5", "--chunk-size", "5",
+                                                "--variant", "a:", "--variant", "b:track=9"], "under 100 games")
     add("compare --chunk-size 0", common + ["--variant", "a:", "--variant", "b:track=9", "--chunk-size", "0"])
     add("compare --jobs -3", common + ["--variant", "a:", "--variant", "b:track=9", "--jobs", "-3"])
     add("compare --scheduler no dask", common + ["--variant", "a:", "--variant", "b:track=9",
@@ -277,6 +287,11 @@ def _cases():
     add("compare control variant", common + ["--variant", "a:", "--variant", "b\x1b[2J:track=9"])
     add("compare backslash variant", common + ["--variant", "a:", "--variant", "\\frac:track=9"])
     add("compare long variant", common + ["--variant", "a:", "--variant", "x" * 200 + ":track=9"])
+    for name in ["../../x", "a/b", ".hidden", "-x", "a b", "..", "é"]:
+        add(f"compare variant named {name!r}", common + ["--variant", "a:", "--variant", f"{name}:track=9"],
+            "a name is letters, digits")
+    add("robust compare variant named '../x'", ["robust", "compare", "puluc", "--games", "10", "--variant",
+                                                "a:", "--variant", "../x:track=9"], "a name is letters")
     add("compare no name", common + ["--variant", "a:", "--variant", ":track=9"])
     add("compare no colon", common + ["--variant", "a:", "--variant", "b"])
     add("compare one variant", common + ["--variant", "a:"])
@@ -471,3 +486,37 @@ def test_parse_sweep_checks_before_expanding():
     finally:
         tracemalloc.stop()
     assert peak < 2 ** 20
+
+
+def test_a_variants_file_name_that_is_a_path_is_refused_and_a_compare_writes_only_into_out(tmp_path,
+                                                                                         monkeypatch):
+    work = tmp_path / "a" / "b"
+    work.mkdir(parents=True)
+    monkeypatch.chdir(work)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[variants.base]\n[variants."../../x"]\ntrack = 9\n')
+    r = CliRunner().invoke(cli, ["compare", "puluc", "--games", "20", "--jobs", "1", "--variants", str(bad),
+                                 "--out", "out"])
+    assert r.exit_code == 2 and "variant name '../../x'" in r.output, r.output
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b", "bad.toml"]
+    good = tmp_path / "good.toml"
+    good.write_text('[variants.base]\n[variants."nine.v-2_b"]\ntrack = 9\n')
+    r = CliRunner().invoke(cli, ["compare", "puluc", "--games", "200", "--jobs", "1", "-q", "--variants",
+                                 str(good), "--out", "out"])
+    assert r.exit_code == 0, r.output
+    outside = [p for p in tmp_path.rglob("*") if work / "out" not in (p, *p.parents)]
+    assert sorted(p.name for p in outside) == ["a", "b", "bad.toml", "good.toml"]
+
+
+def test_the_chunk_count_limit_never_refuses_the_default_plan():
+    from sim.runner import MAX_GAMES, plan_chunks
+    from sim.validate import MAX_CHUNKS, check_chunk_count
+    check_chunk_count(100 * MAX_CHUNKS, 100)              # the smallest chunks, up to the limit
+    check_chunk_count(50, 10)                             # a run of fewer games than the floor
+    for games in (1, 10**6, 10**9, MAX_GAMES):
+        plan = plan_chunks(games, None, 64)
+        check_chunk_count(games, plan[0][1])              # the default size
+    with pytest.raises(sim.validate.UsageError, match="use --chunk-size 101 or more"):
+        check_chunk_count(100 * MAX_CHUNKS + 1, 100)
+    with pytest.raises(sim.validate.UsageError, match="under 100 games"):
+        check_chunk_count(1000, 99)

@@ -343,7 +343,12 @@ def test_ctrl_c_while_the_kernel_loads_leaves_a_resumable_run(tmp_path, monkeypa
 
     monkeypatch.setattr(game, "run_chunk", loading)
     d = tmp_path / "d"
+    # the kernel loads first for the run's estimate (sim.longrun), before anything is written
     r = run(*REF_ARGS, "--chunk-size", 500, "--out", d)
+    assert r.exit_code == 130 and "interrupted before the run started; nothing was written" in r.output
+    assert not d.exists()
+    # with --yes (no estimate asked for), the run's own load: a resumable run
+    r = run(*REF_ARGS, "--chunk-size", 500, "--out", d, "--yes")
     assert r.exit_code == 130 and "before any game finished" in r.output and "--resume" in r.output
     assert not (d / "manifest.json").exists() and (d / "run.json").is_file()
     monkeypatch.setattr(game, "run_chunk", real)
@@ -490,8 +495,8 @@ def test_jobs_beyond_the_cores_are_clamped_with_a_message(tmp_path):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--games", "1e10"], [("hours", "days"), "chunks"]),   # days on a slow or busy machine
-    (["--games", "2e5", "--chunk-size", 1], ["200,000 chunks", "write about"]),
+    (["--games", "1e10", "--yes"], [("hours", "days"), "chunks"]),   # days on a slow or busy machine
+    (["--games", "2e7", "--chunk-size", 200], ["100,000 chunks", "write about"]),
 ])
 def test_a_long_run_says_how_long_and_how_much_disk_first(tmp_path, monkeypatch, args, words):
     import sim.cli
@@ -521,3 +526,52 @@ def test_a_run_of_the_previous_format_is_refused_in_one_line(tmp_path, monkeypat
     before = snapshot(d)
     assert "older sim" in one_error_line(run("puluc", "--resume", d, "--jobs", 1, "-q"))
     assert snapshot(d) == before
+
+
+def test_an_experiment_whose_dask_cluster_is_lost_is_one_line_exit_1_and_finishes_again(tmp_path,
+                                                                                       monkeypatch):
+    """The engine says the scheduler was lost after two chunks (sim.faults: the real cluster
+    is killed in test_faults_processes): one line with the command that finishes it."""
+    import sys
+
+    import analysis.experiment_runs as E
+    from sim.faults import DaskLost
+    real = E.run_chunks
+
+    def lost_after_two(task, tasks, jobs, backend, scheduler, collect, **kw):
+        for args in list(tasks)[:2]:
+            collect(task(*args))
+        return runner.Stop.CLUSTER, DaskLost("scheduler", "tcp://127.0.0.1:8786")
+
+    d = tmp_path / "cmp"
+    args = ["compare", "puluc", "--games", "2000", "--chunk-size", "500", "--jobs", "1", "-q",
+            "--variant", "a:", "--variant", "b:track=9", "-o", str(d)]
+    monkeypatch.setattr(sys, "argv", ["sim", *args])
+    monkeypatch.setattr(E, "run_chunks", lost_after_two)
+    line = one_error_line(run(*args), status=1)
+    assert line.startswith("sim: error: lost the Dask scheduler at tcp://127.0.0.1:8786; the finished "
+                           "chunks are kept"), line
+    assert line.endswith(f"same folder: sim {' '.join(args)}"), line
+    assert len(list((d / ".chunks").rglob("*.json"))) == 2
+    monkeypatch.setattr(E, "run_chunks", real)
+    r = run(*args)
+    assert r.exit_code == 0, r.output
+    assert not (d / ".chunks").exists()
+
+
+def test_the_errors_of_a_lost_dask_cluster_are_recognised_and_others_are_not():
+    from distributed.client import FutureCancelledError
+    from distributed.comm.core import CommClosedError
+
+    from sim.faults import DaskLost, lost_from
+    addr = "tcp://127.0.0.1:8786"
+    lost = lost_from(FutureCancelledError("k", "scheduler-connection-lost"), addr)
+    assert isinstance(lost, DaskLost) and lost.what == "scheduler" and str(lost) == f"lost the Dask scheduler at {addr}"
+    assert lost_from(CommClosedError("in <TCP>: Stream is closed"), addr).what == "scheduler"
+    joblib_no_worker = TimeoutError("DaskDistributedBackend has no worker after 10 seconds. Make sure ...")
+    none = lost_from(joblib_no_worker, addr)
+    assert none.what == "workers" and str(none) == f"the Dask scheduler at {addr} has had no worker for 10 s"
+    assert runner.stop_reason(lost) == (runner.Stop.CLUSTER, lost)
+    for other in (FutureCancelledError("k", "scheduler-restart"), TimeoutError("slow"), ValueError("x"),
+                  KeyboardInterrupt()):
+        assert lost_from(other, addr) is None

@@ -1,5 +1,5 @@
 """Faults that need real processes: kill -9 of the run or of a worker, SIGTERM, kill -9
-during the final save, Ctrl-C under Dask.
+during the final save, Ctrl-C under Dask, a Dask scheduler or its only worker killed.
 
 A run is started as a user starts it (``python -m sim ...`` in its own session).  To
 stop it at a known point, a ``sitecustomize`` module on its PYTHONPATH (here, written
@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,6 +34,9 @@ GAMES, CHUNK, HOLD_FROM = 12_000, 1_000, 4_000
 SITECUSTOMIZE = '''
 import os
 fault = os.environ.get("SIM_TEST_FAULT", "")
+if os.environ.get("SIM_TEST_NO_WORKERS_WAIT"):
+    import sim.faults as _f
+    _f.NO_WORKERS_WAIT = float(os.environ["SIM_TEST_NO_WORKERS_WAIT"])
 if fault.startswith("hold_from="):
     import time
     import sim.runner as _r
@@ -71,8 +75,8 @@ def reference():
     return res.frame, res.summary.to_dict()
 
 
-def start(out, inject, fault, *extra, jobs=2):
-    env = dict(os.environ, PYTHONPATH=f"{inject}{os.pathsep}{ROOT}", SIM_TEST_FAULT=fault)
+def start(out, inject, fault, *extra, jobs=2, env=None):
+    env = dict(os.environ, PYTHONPATH=f"{inject}{os.pathsep}{ROOT}", SIM_TEST_FAULT=fault, **(env or {}))
     return subprocess.Popen(
         [sys.executable, "-m", "sim", "puluc", "--games", str(GAMES), "--bots", "greedy,random",
          "--seed", "3", "--chunk-size", str(CHUNK), "--jobs", str(jobs), "--raw", "-q",
@@ -91,6 +95,13 @@ def wait_for_chunks(p, out, n, timeout=180):
             return
         time.sleep(0.1)
     raise AssertionError(f"fewer than {n} chunks finished in {timeout} s")
+
+
+def shm_folders(pid):
+    """joblib's memory-mapping folders of process ``pid`` in /dev/shm."""
+    shm = Path("/dev/shm")
+    return sorted(f.name for f in shm.iterdir() if f.name.startswith(f"joblib_memmapping_folder_{pid}_")) \
+        if shm.is_dir() else []
 
 
 def family(pid):
@@ -149,6 +160,7 @@ def test_kill_9_of_the_run_leaves_no_worker_and_resumes_identically(tmp_path, in
     p.communicate(timeout=30)
     assert all_gone(kids) == [], "workers outlived the run"
     assert not (out / "manifest.json").exists() and len(list((out / "chunks").iterdir())) == 4
+    assert shm_folders(p.pid) == [], "joblib's memory-mapping folders outlived the run"
     finish_and_compare(out, reference, 4)
 
 
@@ -185,6 +197,8 @@ def test_sigterm_stops_cleanly_with_143_no_orphans_no_leaked_semaphores(tmp_path
     assert json.loads((out / "manifest.json").read_text())["stopped"] == "terminated"
     assert all_gone(kids) == []
     assert not [f for f in os.listdir("/dev/shm") if f"loky-{p.pid}-" in f]
+    assert shm_folders(p.pid) == []
+    assert not (Path(tempfile.gettempdir()) / f"sim-joblib-{p.pid}").exists()   # its scratch folder
     finish_and_compare(out, reference, 4)
 
 
@@ -232,3 +246,77 @@ def test_ctrl_c_under_dask_is_one_line(tmp_path, inject):
     lines = [x for x in err.splitlines() if x.strip()]
     assert len(lines) == 1 and lines[0].startswith("Interrupted: kept"), err
     assert all_gone(kids, timeout=30) == []
+
+
+@pytest.fixture
+def dask_cluster(tmp_path, inject):
+    """A Dask scheduler and one worker process of two threads (no nanny: a killed worker is
+    not replaced), both on 127.0.0.1 only, started as a user starts them; every process is
+    ended after the test.  Yields (address, scheduler process, worker process)."""
+    dask = str(Path(sys.executable).with_name("dask"))
+    # the held chunks, in the worker (and the scheduler, which unpickles the tasks)
+    env = dict(os.environ, PYTHONPATH=f"{inject}{os.pathsep}{ROOT}", SIM_TEST_FAULT=f"hold_from={HOLD_FROM}")
+    info = tmp_path / "scheduler.json"
+    procs = []
+
+    def spawn(*args):
+        log = open(tmp_path / f"{args[0]}.log", "w")
+        procs.append(subprocess.Popen([dask, *args], cwd=tmp_path, env=env, stdout=log,
+                                      stderr=subprocess.STDOUT, start_new_session=True))
+        return procs[-1]
+
+    try:
+        sched = spawn("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                      "--scheduler-file", str(info))
+        deadline = time.monotonic() + 60
+        while not info.is_file() and time.monotonic() < deadline:
+            assert sched.poll() is None, "the scheduler did not start"
+            time.sleep(0.1)
+        address = json.loads(info.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:"), address
+        worker = spawn("worker", address, "--host", "127.0.0.1", "--nworkers", "1", "--nthreads", "2",
+                       "--no-nanny", "--no-dashboard")
+        yield address, sched, worker
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+            p.wait(timeout=30)
+
+
+def _lost_cluster(tmp_path, inject, reference, dask_cluster, victim):
+    """Start a run on the cluster, hold it after 4 finished chunks, kill ``victim``; returns
+    the run's stderr lines after checking the exit status, the kept chunks and the resume."""
+    address, sched, worker = dask_cluster
+    out = tmp_path / "run"
+    p = start(out, inject, f"hold_from={HOLD_FROM}", "--backend", "dask", "--scheduler", address,
+              env={"SIM_TEST_NO_WORKERS_WAIT": "3"})  # the run's wait for a worker: 3 s, not 30
+    try:
+        wait_for_chunks(p, out, HOLD_FROM // CHUNK)
+        (sched if victim == "scheduler" else worker).kill()
+        _, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 1, err
+    assert "Traceback" not in err, err
+    lines = [x for x in err.splitlines() if x.strip()]
+    assert len(lines) == 1, err
+    assert address in lines[0] and f"sim puluc --resume {out}" in lines[0], err
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["partial"] and m["games_completed"] == HOLD_FROM and m["stopped"] == "dask cluster lost"
+    assert len(list((out / "chunks").glob("*.json"))) == HOLD_FROM // CHUNK
+    finish_and_compare(out, reference, HOLD_FROM // CHUNK)
+    return lines[0]
+
+
+def test_a_killed_dask_scheduler_is_one_line_exit_1_and_the_chunks_are_kept(tmp_path, inject, reference,
+                                                                            dask_cluster):
+    line = _lost_cluster(tmp_path, inject, reference, dask_cluster, "scheduler")
+    assert line.startswith("sim: error: lost the Dask scheduler at tcp://127.0.0.1:"), line
+
+
+def test_the_only_dask_worker_killed_is_one_line_exit_1_not_a_wait_forever(tmp_path, inject, reference,
+                                                                          dask_cluster):
+    line = _lost_cluster(tmp_path, inject, reference, dask_cluster, "worker")
+    assert "has had no worker for 3 s" in line, line
