@@ -31,11 +31,12 @@ SWEEP_VALUES_MAX = 1_000
 
 # ----------------------------------------------------------------- messages
 def safe(text) -> str:
-    """``text`` with control and other non-printing characters escaped (``\\x1b``), so that
-    a message never moves the cursor, rings a bell or clears the user's terminal."""
+    """``text`` with control and other non-printing characters escaped (``\\x1b``; a tab
+    too, ``\\x09``: a one-line message holds no control character at all), so that a
+    message never moves the cursor, rings a bell or clears the user's terminal."""
     out = []
     for ch in str(text):
-        if ch in "\t" or not unicodedata.category(ch).startswith("C"):
+        if not unicodedata.category(ch).startswith("C"):
             out.append(ch)
         elif ord(ch) < 0x100:
             out.append(f"\\x{ord(ch):02x}")

@@ -520,3 +520,16 @@ def test_the_chunk_count_limit_never_refuses_the_default_plan():
         check_chunk_count(100 * MAX_CHUNKS + 1, 100)
     with pytest.raises(sim.validate.UsageError, match="under 100 games"):
         check_chunk_count(1000, 99)
+
+
+def test_a_tab_in_an_error_line_is_escaped():
+    """A one-line error holds no control character, a tab included (test_cli_property's
+    rule; its random names met a tab about one run in four)."""
+    from click.testing import CliRunner
+
+    from sim.cli import cli
+    from sim.validate import safe
+    assert safe("a\tb\x1bc") == "a\\x09b\\x1bc"
+    r = CliRunner().invoke(cli, ["puluc", "--games", "10", "--bots", "0\t0"], standalone_mode=False)
+    line = [ln for ln in r.output.splitlines() if ln.startswith("sim: error:")]
+    assert len(line) == 1 and "\\x09" in line[0] and not any(ord(c) < 32 for c in line[0]), r.output
