@@ -123,31 +123,43 @@ class GroupStore:
     def _path(self, start: int, count: int) -> Path:
         return self.dir / f"{int(start)}-{int(count)}.json"
 
-    def save(self, result) -> None:
+    def _write(self, body: dict) -> None:
+        """Write ``body`` (with its chunk's ``start`` and ``count``) whole, with this store's
+        key and the body's checksum."""
         from sim.io import write_text
-        start, count, summs, stats, _ = result
-        body = {"start": int(start), "count": int(count),
-                "summaries": [s.to_dict() for s in summs],
-                "stats": {k: _encode(v) for k, v in stats.items()}}
         text = json.dumps(body, sort_keys=True, separators=(",", ":"))
         digest = hashlib.sha256(text.encode()).hexdigest()
         self.dir.mkdir(parents=True, exist_ok=True)
-        write_text(self._path(start, count), json.dumps(
+        write_text(self._path(body["start"], body["count"]), json.dumps(
             {"format": FORMAT, "key": self.key, "sha256": digest, "body": body},
             separators=(",", ":")))
 
-    def load(self, start: int, count: int):
-        """The chunk's result as ``run_arms`` merges it, or None (missing or unreadable)."""
+    def _read(self, start: int, count: int):
+        """The body kept for the chunk, or None: missing, or not this format, key, checksum
+        or chunk.  Errors of a damaged file propagate to the caller's reading of it."""
         path = self._path(start, count)
         if not path.is_file():
             return None
+        rec = json.loads(path.read_text(encoding="utf-8"))
+        body = rec["body"]
+        text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+        if (rec.get("format") != FORMAT or rec.get("key") != self.key
+                or hashlib.sha256(text.encode()).hexdigest() != rec.get("sha256")
+                or body["start"] != start or body["count"] != count):
+            return None
+        return body
+
+    def save(self, result) -> None:
+        start, count, summs, stats, _ = result
+        self._write({"start": int(start), "count": int(count),
+                     "summaries": [s.to_dict() for s in summs],
+                     "stats": {k: _encode(v) for k, v in stats.items()}})
+
+    def load(self, start: int, count: int):
+        """The chunk's result as ``run_arms`` merges it, or None (missing or unreadable)."""
         try:
-            rec = json.loads(path.read_text(encoding="utf-8"))
-            body = rec["body"]
-            text = json.dumps(body, sort_keys=True, separators=(",", ":"))
-            if (rec.get("format") != FORMAT or rec.get("key") != self.key
-                    or hashlib.sha256(text.encode()).hexdigest() != rec.get("sha256")
-                    or body["start"] != start or body["count"] != count):
+            body = self._read(start, count)
+            if body is None:
                 return None
             summs = [Summary.from_dict(d) for d in body["summaries"]]
             stats = {k: _decode(v) for k, v in body["stats"].items()}
@@ -204,27 +216,13 @@ class TaskStore(GroupStore):
     task's whole result (``result[0]``, ``result[1]``: the chunk's first game and count)."""
 
     def save(self, result) -> None:
-        from sim.io import write_text
-        body = {"start": int(result[0]), "count": int(result[1]), "result": _pack(result)}
-        text = json.dumps(body, sort_keys=True, separators=(",", ":"))
-        digest = hashlib.sha256(text.encode()).hexdigest()
-        self.dir.mkdir(parents=True, exist_ok=True)
-        write_text(self._path(result[0], result[1]), json.dumps(
-            {"format": FORMAT, "key": self.key, "sha256": digest, "body": body},
-            separators=(",", ":")))
+        self._write({"start": int(result[0]), "count": int(result[1]), "result": _pack(result)})
 
     def load(self, start: int, count: int):
         """The task's result as it was saved, or None (missing, unreadable, another key)."""
-        path = self._path(start, count)
-        if not path.is_file():
-            return None
         try:
-            rec = json.loads(path.read_text(encoding="utf-8"))
-            body = rec["body"]
-            text = json.dumps(body, sort_keys=True, separators=(",", ":"))
-            if (rec.get("format") != FORMAT or rec.get("key") != self.key
-                    or hashlib.sha256(text.encode()).hexdigest() != rec.get("sha256")
-                    or body["start"] != start or body["count"] != count):
+            body = self._read(start, count)
+            if body is None:
                 return None
             result = _unpack(body["result"])
         except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError,
