@@ -211,10 +211,11 @@ def _run_command(name: str):
         plan = plan_chunks(spec.games, saved or chunk_size, jobs)
         check_disk(spec, out_dir, rows, len(plan), csv)
         progress = (not quiet) and sys.stderr.isatty()
+        rate = None  # one core's games/s, where the long-run check measured it
         if not saved and backend != "dask":
             from .longrun import check_long_run
             try:
-                check_long_run(spec, plan, jobs, rows, yes, progress)
+                rate = check_long_run(spec, plan, jobs, rows, yes, progress)
             except KeyboardInterrupt:  # while the kernel loads for the estimate
                 click.echo("sim: interrupted before the run started; nothing was written", err=True)
                 return EXIT_INTERRUPTED
@@ -225,7 +226,7 @@ def _run_command(name: str):
         with _cleanup_on_refusal(top), RunLock(out_dir), _sigterm_stops_cleanly():
             result = execute_cli(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
                                  progress=progress, command=command, rows=rows, out_dir=out_dir,
-                                 scheduler=scheduler, note=_note,
+                                 scheduler=scheduler, note=_note, rate=rate,
                                  after_first=importer("analysis.report"))  # loads during the games
             release_workers()  # the games are over: the workers end while the report is written
             if recorded and not result.partial:

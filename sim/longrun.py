@@ -18,12 +18,13 @@ from .params import UsageError
 ASK_AFTER = 2 * 3600.0
 
 
-def check_long_run(spec, chunks, jobs: int, rows: str, yes: bool, progress: bool) -> None:
+def check_long_run(spec, chunks, jobs: int, rows: str, yes: bool, progress: bool) -> float | None:
     """Refuse (or, on a terminal, ask about) a run of ``chunks`` expected to take more than
-    :data:`ASK_AFTER` seconds on ``jobs`` workers, unless ``yes``."""
+    :data:`ASK_AFTER` seconds on ``jobs`` workers, unless ``yes``.  Returns the one-core rate
+    it measured (the run's own estimate uses it: ``execute(rate=...)``), None with ``yes``."""
     from .runner import _compile_notice, _duration, estimate, measure_rate
     if yes:
-        return
+        return None
     game = spec.game
     bot_ids, bot_par = game.bot_arrays(spec.bots)
     with _compile_notice(game, progress):  # compile (or load) the kernel, as the run would
@@ -31,13 +32,13 @@ def check_long_run(spec, chunks, jobs: int, rows: str, yes: bool, progress: bool
     rate = measure_rate(game, spec.ctx, spec.players, spec.seed, bot_ids, bot_par)
     sec, _ = estimate(spec, chunks, rate, jobs, rows)
     if sec <= ASK_AFTER:
-        return
+        return rate
     what = (f"this run would take about {_duration(sec)} ({len(chunks):,} chunks on {jobs} workers at "
             f"about {rate:,.0f} games/s each)")
     if _terminal():
         import click
         if click.confirm(f"sim: {what}. Start it?", default=False, err=True):
-            return
+            return rate
         raise UsageError("not started (--yes starts it without asking)")
     raise UsageError(f"{what}; add --yes to start a run expected to take more than {ASK_AFTER / 3600:g} hours")
 

@@ -420,8 +420,12 @@ class Stop:
 def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = None,
             backend: str | None = None, progress: bool | None = None,
             command: str | None = None, rows: str = "memory", out_dir=None,
-            scheduler: str | None = None, note=None, after_first=None) -> RunResult:
+            scheduler: str | None = None, note=None, after_first=None,
+            rate: float | None = None) -> RunResult:
     """Play the run.
+
+    ``rate``: one core's games/s on this run where the caller measured it already
+    (``sim.longrun``), for the announced estimate; else it is measured here.
 
     ``after_first``: called once, in this thread, when the first chunk of this call has been
     collected (the CLI imports the report's modules there, while the workers play on).
@@ -502,7 +506,8 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
         t_warm = time.perf_counter() - t0
         if todo and note is not None:
             workers = jobs
-            rate = measure_rate(game, ctx, spec.players, spec.seed, bot_ids, bot_par)
+            if rate is None:
+                rate = measure_rate(game, ctx, spec.players, spec.seed, bot_ids, bot_par)
             sec, need = estimate(spec, todo, rate, workers, rows if store is not None else "none")
             if sec > ANNOUNCE_AFTER:
                 disk = f" and write about {_size(need)}" if store is not None else ""

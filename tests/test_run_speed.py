@@ -197,3 +197,21 @@ def test_a_hung_copy_is_ended_and_its_figures_drawn_here(tmp_path, monkeypatch):
     plots.render(jobs, fork=True)
     assert time.monotonic() - t0 < 120  # not the copy's 600 s: it was ended (a hang guard, not a speed test)
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"f{i}.txt" for i in range(4)]
+
+
+def test_a_run_measures_its_rate_once(tmp_path, monkeypatch):
+    """The long-run check's rate is the one the run's estimate uses: one measurement a run
+    (it was two: about 0.1 s of start-up, seconds with a search bot)."""
+    import sim.runner as runner
+    calls = []
+    real = runner.measure_rate
+
+    def counted(*a, **k):
+        calls.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(runner, "measure_rate", counted)
+    r = CliRunner().invoke(cli, ["puluc", "--games", "2000", "--jobs", "1", "-q", "--out", str(tmp_path / "r")],
+                           standalone_mode=False)
+    assert r.exit_code == 0 and r.exception is None, r.output
+    assert len(calls) == 1, calls
