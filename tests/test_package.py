@@ -25,9 +25,29 @@ def test_every_package_and_every_seeds_folder_is_in_the_wheel_list():
     found = {".".join(p.parent.relative_to(ROOT).parts)
              for top in ("sim", "analysis") for p in (ROOT / top).rglob("__init__.py")}
     assert found <= listed, f"add to pyproject.toml's packages: {sorted(found - listed)}"
+    # a folder of data files only (analysis/templates) is a package too, else setuptools
+    # warns on every install that it would be left out of a later version
+    data = {".".join(p.parent.relative_to(ROOT).parts)
+            for top in ("sim", "analysis") for ext in ("html", "toml", "md", "csv")
+            for p in (ROOT / top).rglob(f"*.{ext}") if "__pycache__" not in p.parts}
+    assert data <= listed, f"add to pyproject.toml's packages: {sorted(data - listed)}"
+    assert "analysis.templates" in listed
     seeds = {f"sim._seeds.{p.name}" for p in (ROOT / "seeds").iterdir() if p.is_dir()}
     assert seeds | {"sim._seeds"} <= listed
     assert conf["package-dir"]["sim._seeds"] == "seeds"
+
+
+def test_every_games_rules_document_is_found_through_the_seeds_folder():
+    """The "How sure is this?" link and `sim rules` name the game's RULES.md: it must be
+    the seeds folder's copy (the checkout's or the wheel's), never a path worked out from
+    the source tree (which is wrong after a wheel install)."""
+    from sim.games import get, names
+    from sim.seeds import seeds_dir
+    for name in names():
+        doc = Path(get(name).rules_doc)
+        assert doc == seeds_dir(name) / "RULES.md" and doc.is_file(), (name, doc)
+    for path in (ROOT / "sim" / "games").rglob("*.py"):
+        assert "parents[3]" not in path.read_text(), path
 
 
 def test_the_seeds_are_found_in_a_checkout():
@@ -106,6 +126,12 @@ def test_a_wheel_installed_elsewhere_runs_every_game(tmp_path):
         for game in ("maya", "batam", "balam"):   # each reads its data files from the wheel
             assert len(simulate(game, 2, jobs=1)) == 2
             print(game, "ok")
+        from sim.games import get
+        for game in ("puluc", "maya", "batam", "balam"):  # "How sure is this?" links here
+            doc = Path(get(game).rules_doc)
+            assert doc.is_file() and doc.is_relative_to(sim.seeds.root()), (game, doc)
+        import analysis.pages
+        assert (Path(analysis.pages.__file__).parent / "templates" / "run_report.html").is_file()
         r = CliRunner().invoke(cli, ["rules", "maya"])
         assert str(sim.seeds.root() / "maya" / "RULES.md") in r.output, r.output
     """)

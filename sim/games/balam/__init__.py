@@ -1,11 +1,11 @@
 """Balam: the declaration the runner, CLI and reports read."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 
 from ... import toml as TOML
+from ...seeds import seeds_dir
 from ...game import Bot, Column, Game
 from ...params import Param, ParamError
 from ...record import NO_RECORD, NO_SNAPS
@@ -15,7 +15,7 @@ from .events import ACTIONS
 from . import state as K
 
 SEATS = ["Purple", "Grey", "Ochre", "Teal"]
-RULES_DOC = str(Path(__file__).resolve().parents[3] / "seeds" / "balam" / "RULES.md")
+RULES_DOC = str(seeds_dir("balam") / "RULES.md")  # the checkout's seeds/ or the wheel's sim/_seeds/
 
 PARAMS = (
     Param("ball_games", 0,

@@ -1,11 +1,11 @@
 """Batam: the declaration the runner, CLI and reports read."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 
 from ... import toml as TOML
+from ...seeds import seeds_dir
 from ...game import Bot, Column, Game
 from ...params import Param, ParamError, _suggest
 from ...record import Action
@@ -15,7 +15,7 @@ from .play import run_chunk
 from .state import SEAT_DTYPES, SEAT_FIELDS
 
 SEATS = ["Red", "Blue", "Green", "Yellow"]
-RULES_DOC = str(Path(__file__).resolve().parents[3] / "seeds" / "batam" / "RULES.md")
+RULES_DOC = str(seeds_dir("batam") / "RULES.md")  # the checkout's seeds/ or the wheel's sim/_seeds/
 
 class LabelsParam(Param):
     """A parameter holding 'none' or a comma-separated list of compass tile or card labels

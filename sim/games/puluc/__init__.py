@@ -1,8 +1,7 @@
 """Puluc (Bul): the declaration the runner, CLI and reports read."""
 from __future__ import annotations
 
-from pathlib import Path
-
+from ...seeds import seeds_dir
 from ...game import Bot, Column, Game
 from ...params import Param
 from .actions import ACTIONS
@@ -10,7 +9,7 @@ from .play import BOT_GREEDY, BOT_RANDOM, BOT_SEARCH, record_shape, run_chunk
 from .setup import prepare
 
 SEATS = ["Jade", "Cinnabar"]
-RULES_DOC = str(Path(__file__).resolve().parents[3] / "seeds" / "puluc" / "RULES.md")
+RULES_DOC = str(seeds_dir("puluc") / "RULES.md")  # the checkout's seeds/ or the wheel's sim/_seeds/
 
 PARAMS = (
     Param("track", 11, "spaces on the track (the nine-space board: 9)", "int", 4, 40,
