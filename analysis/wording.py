@@ -64,7 +64,9 @@ def edge_phrase(d: float, lo: float, hi: float, *, scale: float = 1.0, unit: str
     difference of rates into percentage points) are judged by :func:`size_of`.
 
     >>> edge_phrase(0.003, 0.001, 0.005, scale=100)
-    'a real but small edge of 0.3 points: too small to matter in play'
+    'a real but small advantage of 0.3 points: too small to matter in play'
+    >>> edge_phrase(-0.004, -0.006, -0.002, scale=100)
+    'a real but small disadvantage of 0.4 points: too small to matter in play'
     >>> edge_phrase(0.16, 0.15, 0.17, scale=100)
     'a large advantage of 16.0 points'
     """
@@ -79,9 +81,8 @@ def edge_phrase(d: float, lo: float, hi: float, *, scale: float = 1.0, unit: str
         return (f"no {noun} this run can detect, but it cannot rule one out ({ival}): more "
                 f"games would tell")
     word = up if d > 0 else down
-    if kind == "negligible":
-        what = noun if noun == "edge" else word
-        return f"a real but small {what} of {_num(d, unit)}: too small to matter in play"
+    if kind == "negligible":  # the direction too: a first player at 49.6% has no "edge"
+        return f"a real but small {word} of {_num(d, unit)}: too small to matter in play"
     if kind == "small":
         return f"a small but real {word} of {_num(d, unit)}"
     if kind == "medium":

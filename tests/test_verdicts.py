@@ -26,11 +26,22 @@ def test_size_of(d, lo, hi, kind):
 def test_a_tiny_real_edge_and_a_large_one_do_not_read_alike():
     small = edge_phrase(-0.0028, -0.0045, -0.0011, scale=100)
     large = edge_phrase(0.16, 0.147, 0.181, scale=100)
-    assert small == "a real but small edge of 0.3 points: too small to matter in play"
+    assert small == "a real but small disadvantage of 0.3 points: too small to matter in play"
     assert large == "a large advantage of 16.0 points"
-    assert "disadvantage" not in small and "real advantage" not in large
+    assert "real advantage" not in large
     assert edge_phrase(-0.052, -0.064, -0.04, scale=100) == "a medium disadvantage of 5.2 points"
     assert edge_phrase(0.021, 0.012, 0.028, scale=100) == "a small but real advantage of 2.1 points"
+
+
+def test_a_tiny_real_edge_says_which_way():
+    """A first player at 49.6% (interval excluding 50%) is at a disadvantage: the words
+    name the direction, not a bare "edge" that reads as the first player's."""
+    below = edge_phrase(-0.004, -0.006, -0.002, scale=100)
+    above = edge_phrase(0.004, 0.002, 0.006, scale=100)
+    assert "disadvantage of 0.4 points" in below and "edge" not in below
+    assert "advantage of 0.4 points" in above and "disadvantage" not in above
+    t = edge_phrase(-0.004, -0.006, -0.002, scale=100, noun="change", up="rise", down="fall")
+    assert t.startswith("a real but small fall of 0.4 points")
 
 
 def test_no_edge_says_whether_the_run_could_have_seen_one():
