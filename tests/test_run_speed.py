@@ -215,3 +215,35 @@ def test_a_run_measures_its_rate_once(tmp_path, monkeypatch):
                            standalone_mode=False)
     assert r.exit_code == 0 and r.exception is None, r.output
     assert len(calls) == 1, calls
+
+
+class _SlowFirstCall:
+    """A game whose first kernel call takes ``compile_s`` (a cold numba compile) and whose
+    later calls play at the real kernel's speed."""
+
+    def __init__(self, game, compile_s: float):
+        self._game, self._compile_s, self.calls = game, compile_s, 0
+
+    def run_chunk(self, *a, **k):
+        self.calls += 1
+        if self.calls == 1:
+            time.sleep(self._compile_s)
+        return self._game.run_chunk(*a, **k)
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+
+def test_the_rate_of_a_long_run_estimate_leaves_out_the_compile():
+    """A cold first run announced "about 36.5 hours (... at about 0 games/s)" when the
+    compile was timed as games.  The kernel is compiled (here: a first call that sleeps
+    2 s) before the rate is measured, so the rate is the games' own."""
+    from sim.games import get
+    from sim.longrun import check_long_run
+    from sim.runner import make_spec, plan_chunks
+    spec = make_spec("puluc", 10_000)
+    slow = _SlowFirstCall(get("puluc"), 2.0)
+    spec.game = slow
+    rate = check_long_run(spec, plan_chunks(10_000, None, 1), 1, "none", yes=False, progress=False)
+    assert slow.calls >= 2            # the compile, then the timed games
+    assert rate > 1_000, rate         # Puluc's kernel plays some 10^5 games/s; the sleep would give < 10
