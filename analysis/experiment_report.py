@@ -15,7 +15,8 @@ import pandas as pd  # noqa: E402
 from . import metrics, plots  # noqa: E402
 from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page  # noqa: E402
 from .stats import mean_from_sums, paired_mean_diff, pentanomial  # noqa: E402
-from .wording import BOTS_NOTE, WEAK_PAIRING, edge_phrase, pairing_phrase, variance_reduction  # noqa: E402
+from .wording import (BOTS_NOTE, WEAK_PAIRING, edge_phrase, pairing_phrase, sprt_sentence,  # noqa: E402
+                      variance_reduction)
 
 METHOD = ("Every variant plays the same game indices with the same seed, so game i of each "
           "variant sees the same dice and deck (common random numbers). A variant's value is the "
@@ -368,8 +369,8 @@ def write_compare_report(res, out_dir) -> Path:
                 f"H0 'no difference beyond ±{s['d']}' against H1 'a difference of at least {s['d']}', "
                 f"alpha {s['alpha']}, beta {s['beta']}."]
         for k, e in last.items():
-            verdict = {"H0": "no difference beyond ±d", "H1": "a real difference"}.get(e["decision"],
-                                                                                   "undecided")
+            verdict = sprt_sentence(e["decision"], float(s["d"]), _label(res, s["metric"]),
+                                    float(e.get("estimate") or 0.0))
             sprt.append(f"{res.arms[k].label}: {verdict} after {e['games']:,} games "
                         f"(LLR {e['llr']:+.3f}, bounds {e['lower']:.3f} / {e['upper']:.3f}).")
         if not m.get("stopped_by_sprt"):

@@ -31,6 +31,7 @@ from sim.runner import (RunSpec, _progress_bar, check_backend, machine_info, mak
 from sim.summary import Summary
 
 from . import checkpoints
+from .wording import sprt_sentence
 
 
 @dataclass
@@ -299,7 +300,9 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
                 echo(f"games {done:>10,}  {arms[k].label}: LLR {test.llr:+.3f}  "
                      f"bounds [{test.lower:.3f}, {test.upper:.3f}]  "
                      f"difference {test.estimate:+.4f}"
-                     + (f"  -> {test.decision}" if test.decision else ""))
+                     + (f"  -> {test.decision}: " + sprt_sentence(
+                         test.decision, test.d, metric_names(game, arms[0].spec.players)[m], test.estimate)
+                        if test.decision else ""))
         return bool(verdicts) and all(v is not None for v in verdicts)
 
     # the finished chunks kept by an earlier try of this experiment (analysis.checkpoints)

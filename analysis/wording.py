@@ -116,3 +116,15 @@ def variance_reduction(var_a: float, var_b: float, var_d: float) -> float:
     if var_d <= 1e-15 * max(num, 1e-300):
         return math.inf if num > 0 else float("nan")
     return num / var_d
+
+
+def sprt_sentence(decision: str | None, d: float, metric: str, estimate: float) -> str:
+    """The SPRT's decision as a sentence: which way and how big, in the metric's own unit
+    (a rate's difference is a fraction: 0.02 is 2 percentage points)."""
+    if decision == "H0":
+        return f"no difference of {d:g} or more in {metric} (between {-d:+g} and {d:+g})"
+    if decision == "H1":
+        way = "higher" if estimate > 0 else "lower"
+        return (f"a difference of at least {d:g} in {metric}: {way} than the reference by "
+                f"about {abs(estimate):.3g}")
+    return f"undecided: a difference of {d:g} in {metric} is neither shown nor ruled out yet"

@@ -97,3 +97,14 @@ def test_a_run_names_its_bots_and_end_reasons_in_every_file(tmp_path):
     # a 40-cast cap leaves draws: the terminal gives the rates among decisive games too
     assert "1st player, decisive" in r.output and "These figures depend on the bots" in r.output
     assert "stopped by horizon" in r.output
+
+
+def test_an_sprt_decision_is_a_sentence_with_its_direction_and_size():
+    """The SPRT ended with "LLR ... -> H0": now it says what was decided."""
+    from analysis.wording import sprt_sentence
+    assert sprt_sentence("H0", 0.01, "first player wins", 0.001) == (
+        "no difference of 0.01 or more in first player wins (between -0.01 and +0.01)")
+    up = sprt_sentence("H1", 0.01, "first player wins", 0.034)
+    assert up.startswith("a difference of at least 0.01") and "higher than the reference by about 0.034" in up
+    assert "lower than the reference" in sprt_sentence("H1", 0.01, "first player wins", -0.02)
+    assert sprt_sentence(None, 0.01, "m", 0.0).startswith("undecided")
