@@ -142,9 +142,19 @@ def headline(s: dict, manifest: dict, game) -> list[str]:
                      + f" and {named[-1]}.")
     L = s["length"]
     lines.append(f"A game lasts {_num(L['mean'], 1)} {game.length_unit} on average "
-                 f"(median {_num(L['median'])}, 90% of games between {_num(L['p5'])} and {_num(L['p95'])}).")
+                 f"(median {_num(L['median'])}, 90% of games between {_num(L['p5'])} and {_num(L['p95'])})"
+                 + length_caveat(o, game.length_unit) + ".")
     lines.append(bots_sentence(manifest))
     return lines
+
+
+def length_caveat(o: dict, unit: str) -> str:
+    """Where games were stopped by the horizon, the length figures count them at the cap:
+    said next to them, so a mean is not read as how long the game runs by its rules."""
+    if not o["capped"]:
+        return ""
+    return (f"; these figures count the {_pct(o['capped_rate'])} of games stopped by the horizon "
+            f"as ending there (the cap, in {unit}), so they understate how long those games would run")
 
 
 def outcome_sentence(o: dict) -> str:

@@ -135,6 +135,10 @@ def test_four_player_maya_is_judged_per_team(maya4):
     assert "team North + South won" in words.replace("Team", "team")
     assert "fair share of 50.0%" in words and "fair share of 25.0%" not in words
     assert "real advantage" not in words and "large advantage" not in words
+    # Maya 4p games often reach the horizon: the mean length says it counts them at the cap
+    length = next(line for line in headline(s, maya4.manifest, maya4.spec.game) if line.startswith("A game lasts"))
+    assert s["outcomes"]["capped"] > 0
+    assert f"count the {100 * s['outcomes']['capped_rate']:.1f}% of games stopped by the horizon" in length
     text = text_summary(s, maya4.manifest, maya4.spec.game)
     assert "1st team" in text and "team East + West" in text
 
