@@ -275,6 +275,8 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
     done = 0
     bar = _progress_bar(games * len(arms), progress and echo is None, f"{game.name} x{len(arms)} arms")
 
+    watched = metric_names(game, arms[0].spec.players)[sprt_metric] if sprt is not None else None
+
     def collect(result) -> bool:
         """Merge one chunk (in chunk order: reproducible stopping); True when the SPRT decided."""
         nonlocal summaries, stats, done
@@ -300,8 +302,7 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
                 echo(f"games {done:>10,}  {arms[k].label}: LLR {test.llr:+.3f}  "
                      f"bounds [{test.lower:.3f}, {test.upper:.3f}]  "
                      f"difference {test.estimate:+.4f}"
-                     + (f"  -> {test.decision}: " + sprt_sentence(
-                         test.decision, test.d, metric_names(game, arms[0].spec.players)[m], test.estimate)
+                     + (f"  -> {test.decision}: " + sprt_sentence(test.decision, test.d, watched, test.estimate)
                         if test.decision else ""))
         return bool(verdicts) and all(v is not None for v in verdicts)
 

@@ -1,7 +1,6 @@
 """Balam: the declaration the runner, CLI and reports read."""
 from __future__ import annotations
 
-
 import numpy as np
 
 from ... import toml as TOML
