@@ -15,7 +15,7 @@ import pandas as pd  # noqa: E402
 from . import metrics, plots  # noqa: E402
 from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page  # noqa: E402
 from .stats import mean_from_sums, paired_mean_diff, pentanomial  # noqa: E402
-from .wording import (BOTS_NOTE, WEAK_PAIRING, edge_phrase, pairing_phrase, sprt_sentence,  # noqa: E402
+from .wording import (BOTS_NOTE, WEAK_PAIRING, edge_phrase, p_text, pairing_phrase, sprt_sentence,  # noqa: E402
                       variance_reduction)
 
 METHOD = ("Every variant plays the same game indices with the same seed, so game i of each "
@@ -390,7 +390,7 @@ def write_compare_report(res, out_dir) -> Path:
                      f"{_fmt(r['lo'], pct)} to {_fmt(r['hi'], pct)}",
                      "" if ref else _fmt(r["diff"], pct),
                      "" if not np.isfinite(r["diff_lo"]) else f"{_fmt(r['diff_lo'], pct)} to {_fmt(r['diff_hi'], pct)}",
-                     "" if not np.isfinite(r["p"]) else f"{r['p']:.3g}",
+                     p_text(r["p"]),
                      "" if ref else _vr(r["vr"])))
     pt = pairs_table(res)
     page = render(
@@ -456,7 +456,7 @@ def compare_text(res, keys=None) -> str:
             pct = _is_rate(key)
             lines.append(f"{_label(res, key)[:45]:<46}{str(r['variant'])[:21]:<22}"
                          f"{_fmt(r['value'], pct):>12}{_fmt(r['diff'], pct) if r['p'] == r['p'] else '':>12}"
-                         + (f"  {_fmt(r['diff_lo'], pct)} .. {_fmt(r['diff_hi'], pct)}  {r['p']:.3g}"
+                         + (f"  {_fmt(r['diff_lo'], pct)} .. {_fmt(r['diff_hi'], pct)}  {p_text(r['p'])}"
                             if r["p"] == r["p"] else ""))
     dr = decisive_rows(res)
     if dr and any(S.no_winner or (S.n - S.side_decisive) for S in res.summaries):

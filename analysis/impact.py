@@ -10,7 +10,7 @@ import pandas as pd
 
 from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page
 from .stats import newcombe_diff, ols_from_moments, two_proportion_p
-from .wording import edge_phrase
+from .wording import edge_phrase, p_text
 
 OBSERVATIONAL = ("Observational: compares games in which a seat turned/received the card with "
                  "games in which it did not, and regresses each seat's win share on how many of "
@@ -168,7 +168,7 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
             causal["ranked"] = True
         pct = _is_rate(key)
         rows = [(r["card"], r["event"] or "", _fmt(r["diff"], pct), f"{_fmt(r['lo'], pct)} to {_fmt(r['hi'], pct)}",
-                 f"{r['p']:.3g}" if r["p"] == r["p"] else "", r["words"], _pct(r["same outcome"]),
+                 p_text(r["p"]), r["words"], _pct(r["same outcome"]),
                  _vr(r["variance reduction"]), _pct(r["length changed"]))
                 for _, r in it.sort_values("diff").iterrows()]
         causal["rows"] = rows
@@ -187,7 +187,7 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
                     p_ = _is_rate(k)
                     interval = f"{_fmt(r['diff_lo'], p_)} to {_fmt(r['diff_hi'], p_)}"
                     rows.append((r["metric"], _fmt(r["diff"], p_), interval,
-                                 f"{r['p']:.3g}" if r["p"] == r["p"] else "", _vr(r["vr"])))
+                                 p_text(r["p"]), _vr(r["vr"])))
             pt = pairing_table(res)
             causal["metrics"] = {"rows": rows, "pairing": "; ".join(pt["words"]),
                                  "header": ["metric", f"change ({res.variants[1][0]} minus base)",
@@ -246,7 +246,7 @@ def impact_text(res) -> str:
         for _, r in it.iterrows():
             lines.append(f"{str(r['card'])[:23]:<24}{_fmt(r['diff'], pct):>10}  "
                          f"{_fmt(r['lo'], pct) + ' .. ' + _fmt(r['hi'], pct):<22}"
-                         f"{r['p']:>9.3g}  {_pct(r['same outcome']):>6}  {_vr(r['variance reduction'], True):>9}  "
+                         f"{p_text(r['p']):>9}  {_pct(r['same outcome']):>6}  {_vr(r['variance reduction'], True):>9}  "
                          f"{_pct(r['length changed']):>12}")
         neutral = info.get("neutral_supported", False)
         lens = [t for t in (length_sentence(r, res.game, info.get("mode"), neutral)

@@ -128,3 +128,11 @@ def sprt_sentence(decision: str | None, d: float, metric: str, estimate: float) 
         return (f"a difference of at least {d:g} in {metric}: {way} than the reference by "
                 f"about {abs(estimate):.3g}")
     return f"undecided: a difference of {d:g} in {metric} is neither shown nor ruled out yet"
+
+
+def p_text(p: float) -> str:
+    """A p-value as printed: "" where there is none, "< 0.0001" below that (a bare "0" reads
+    as certainty, and a p-value rounded to 0 is only very small), else three digits."""
+    if p is None or not math.isfinite(p):
+        return ""
+    return "< 0.0001" if p < 1e-4 else f"{p:.3g}"

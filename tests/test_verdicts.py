@@ -108,3 +108,10 @@ def test_an_sprt_decision_is_a_sentence_with_its_direction_and_size():
     assert up.startswith("a difference of at least 0.01") and "higher than the reference by about 0.034" in up
     assert "lower than the reference" in sprt_sentence("H1", 0.01, "first player wins", -0.02)
     assert sprt_sentence(None, 0.01, "m", 0.0).startswith("undecided")
+
+
+@pytest.mark.parametrize("p, text", [(0.0, "< 0.0001"), (3e-9, "< 0.0001"), (0.0001, "0.0001"),
+                                     (0.04213, "0.0421"), (1.0, "1"), (float("nan"), ""), (None, "")])
+def test_a_p_value_never_prints_as_a_bare_zero(p, text):
+    from analysis.wording import p_text
+    assert p_text(p) == text
