@@ -178,7 +178,6 @@ def _run_command(name: str):
     def cmd(games, sets, bots, players, seed, jobs, chunk_size, backend, scheduler, out, resume, raw,
             csv, quiet, record, yes):
         from .lock import RunLock
-        from .preload import importer
         from .output import default_run_dir, save_run
         from .runner import Stop, check_disk, check_memory, make_spec, plan_chunks, release_workers
         from .validate import check_chunk_count, check_out_dir, create_out_dir
@@ -211,14 +210,25 @@ def _run_command(name: str):
         plan = plan_chunks(spec.games, saved or chunk_size, jobs)
         check_disk(spec, out_dir, rows, len(plan), csv)
         progress = (not quiet) and sys.stderr.isatty()
-        rate = None  # one core's games/s, where the long-run check measured it
+        rate = None  # one core's games/s, where the long-run check (or a worker) measured it
+        warm = None
         if not saved and backend != "dask":
             from .longrun import check_long_run
+            from .prestart import prestart
             try:
-                rate = check_long_run(spec, plan, jobs, rows, yes, progress)
+                warm = prestart(spec, jobs, backend)  # the workers start now
+                if warm is not None:
+                    from .runner import _compile_notice
+                    with _compile_notice(spec.game, progress):
+                        rate = warm.rate()
+                rate = check_long_run(spec, plan, jobs, rows, yes, progress, rate=rate)
             except KeyboardInterrupt:  # while the kernel loads for the estimate
                 click.echo("sim: interrupted before the run started; nothing was written", err=True)
                 return EXIT_INTERRUPTED
+            except BaseException:
+                if warm is not None:
+                    warm.cancel()
+                raise
         # everything is checked: now, and only now, the directory is created and locked
         out_dir, top = create_out_dir(out_dir)
         command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
@@ -227,7 +237,8 @@ def _run_command(name: str):
             result = execute_cli(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
                                  progress=progress, command=command, rows=rows, out_dir=out_dir,
                                  scheduler=scheduler, note=_note, rate=rate,
-                                 after_first=importer("analysis.report"))  # loads during the games
+                                 warmed=warm is not None and rate is not None,
+                                 after_first=_during_games(warm, spec))
             release_workers()  # the games are over: the workers end while the report is written
             if recorded and not result.partial:
                 from .record import RECORDS, record_run, save_records
@@ -235,6 +246,16 @@ def _run_command(name: str):
                 result.manifest["recorded_games"] = {"file": RECORDS, "games": len(recorded)}
             return _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop)
     return cmd
+
+
+def _during_games(warm, spec):
+    """What the main process loads once the first chunk is in, while the workers play on:
+    the report's modules, and the kernel where only the workers loaded it (sim.prestart)."""
+    from .preload import importer
+    steps = [importer("analysis.report")]
+    if warm is not None:
+        steps.append(warm.load_here(spec))
+    return lambda: [step() for step in steps]
 
 
 def _check_record(spec, record, resume) -> list[int]:

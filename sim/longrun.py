@@ -18,18 +18,21 @@ from .params import UsageError
 ASK_AFTER = 2 * 3600.0
 
 
-def check_long_run(spec, chunks, jobs: int, rows: str, yes: bool, progress: bool) -> float | None:
+def check_long_run(spec, chunks, jobs: int, rows: str, yes: bool, progress: bool,
+                   rate: float | None = None) -> float | None:
     """Refuse (or, on a terminal, ask about) a run of ``chunks`` expected to take more than
     :data:`ASK_AFTER` seconds on ``jobs`` workers, unless ``yes``.  Returns the one-core rate
-    it measured (the run's own estimate uses it: ``execute(rate=...)``), None with ``yes``."""
+    (the run's own estimate uses it: ``execute(rate=...)``): ``rate`` where a worker measured
+    it already (``sim.prestart``), else measured here; None with ``yes`` and no ``rate``."""
     from .runner import _compile_notice, _duration, estimate, measure_rate
     if yes:
-        return None
+        return rate
     game = spec.game
-    bot_ids, bot_par = game.bot_arrays(spec.bots)
-    with _compile_notice(game, progress):  # compile (or load) the kernel, as the run would
-        game.run_chunk(spec.ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
-    rate = measure_rate(game, spec.ctx, spec.players, spec.seed, bot_ids, bot_par)
+    if rate is None:
+        bot_ids, bot_par = game.bot_arrays(spec.bots)
+        with _compile_notice(game, progress):  # compile (or load) the kernel, as the run would
+            game.run_chunk(spec.ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
+        rate = measure_rate(game, spec.ctx, spec.players, spec.seed, bot_ids, bot_par)
     sec, _ = estimate(spec, chunks, rate, jobs, rows)
     if sec <= ASK_AFTER:
         return rate

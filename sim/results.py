@@ -5,10 +5,14 @@ Per-seat columns ``name`` of shape ``(games, players)`` become ``name_0``,
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from .game import Game
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def seat_column(name: str, seat: int) -> str:
@@ -17,6 +21,13 @@ def seat_column(name: str, seat: int) -> str:
 
 def to_frame(game: Game, players: int, chunks: list[tuple[int, dict]]) -> pd.DataFrame:
     """Join chunk outputs (sorted by start) into one DataFrame with a ``game`` column."""
+    import pandas as pd
+    return pd.DataFrame(to_columns(game, players, chunks), copy=False)
+
+
+def to_columns(game: Game, players: int, chunks: list[tuple[int, dict]]) -> dict[str, np.ndarray]:
+    """The columns of :func:`to_frame`, by name, as numpy arrays (no pandas: a worker writes
+    a chunk's rows from these without importing it, about 0.2 s saved per worker)."""
     data: dict[str, np.ndarray] = {}
     if chunks:
         idx = np.concatenate([np.arange(s, s + len(c["winner"]), dtype=np.int64) for s, c in chunks])
@@ -35,7 +46,7 @@ def to_frame(game: Game, players: int, chunks: list[tuple[int, dict]]) -> pd.Dat
         else:
             arr = np.concatenate(parts) if parts else np.zeros(0, dtype=col.dtype)
             data[col.name] = arr.astype(col.dtype, copy=False)
-    return pd.DataFrame(data, copy=False)
+    return data
 
 
 def allocate(game: Game, players: int, count: int) -> dict[str, np.ndarray]:

@@ -421,11 +421,13 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
             backend: str | None = None, progress: bool | None = None,
             command: str | None = None, rows: str = "memory", out_dir=None,
             scheduler: str | None = None, note=None, after_first=None,
-            rate: float | None = None) -> RunResult:
+            rate: float | None = None, warmed: bool = False) -> RunResult:
     """Play the run.
 
     ``rate``: one core's games/s on this run where the caller measured it already
-    (``sim.longrun``), for the announced estimate; else it is measured here.
+    (``sim.longrun``), for the announced estimate; else it is measured here.  ``warmed``: the
+    local workers were started and loaded the kernel already (``sim.prestart``), so this
+    process does not load it.
 
     ``after_first``: called once, in this thread, when the first chunk of this call has been
     collected (the CLI imports the report's modules there, while the workers play on).
@@ -500,9 +502,10 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
     try:
         ctx = spec.ctx if spec.ctx is not None else game.prepare(spec.rules, spec.players)
         bot_ids, bot_par = game.bot_arrays(spec.bots)
-        # compile (or load from the cache) once here, before any worker starts
-        with _compile_notice(game, progress):
-            game.run_chunk(ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
+        if not (warmed and backend == "loky" and rate is not None):
+            # compile (or load from the cache) once here, before any worker starts
+            with _compile_notice(game, progress):
+                game.run_chunk(ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
         t_warm = time.perf_counter() - t0
         if todo and note is not None:
             workers = jobs
@@ -634,6 +637,20 @@ def check_backend(backend: str) -> None:
     _check(backend, None)
 
 
+#: joblib.Parallel's settings for the chunks.  max_nbytes=None: no memory-mapping of the
+#: (small) rule arrays, which would reach the kernel as read-only arrays, a type numba
+#: compiles anew.  (sim.prestart starts the pool with the same, so the run reuses it.)
+PARALLEL_KW = {"batch_size": 1, "max_nbytes": None, "pre_dispatch": "2*n_jobs"}
+
+
+def loky_config() -> dict:
+    """``parallel_config``'s settings for the local pool besides backend and n_jobs: the
+    worker initialiser, and joblib's scratch folder: ours, not /dev/shm (sim.scratch)."""
+    from . import scratch
+    scratch.clean_stale()
+    return {"initializer": _worker_init, "initargs": (os.getpid(),), "temp_folder": scratch.folder()}
+
+
 def run_tasks(func, arg_list, jobs: int, backend: str, scheduler: str | None = None,
               ordered: bool = False):
     """Yield ``func(*args)`` for every ``args`` on the chosen backend: in the order given
@@ -664,16 +681,12 @@ def run_tasks(func, arg_list, jobs: int, backend: str, scheduler: str | None = N
             # loop; a failing chunk still raises here, with its own error
             import logging
             logging.getLogger("tornado.application").setLevel(logging.CRITICAL + 1)
-        elif backend == "loky":  # joblib's scratch folder: ours, not /dev/shm (sim.scratch)
-            scratch.clean_stale()
-            extra = {"initializer": _worker_init, "initargs": (os.getpid(),), "temp_folder": scratch.folder()}
+        elif backend == "loky":
+            extra = loky_config()
         # a lost scheduler, or a cluster left without workers, raises DaskLost (sim.faults)
         guard = watching(client, scheduler) if client is not None else nullcontext()
         with parallel_config(backend=backend, n_jobs=n_jobs, **extra), guard:
-            # max_nbytes=None: no memory-mapping of the (small) rule arrays, which would
-            # reach the kernel as read-only arrays, a type numba compiles anew
-            par = Parallel(return_as="generator" if ordered else "generator_unordered",
-                           batch_size=1, max_nbytes=None, pre_dispatch="2*n_jobs")
+            par = Parallel(return_as="generator" if ordered else "generator_unordered", **PARALLEL_KW)
             gen = par(delayed(func)(*args) for args in arg_list)
             try:
                 yield from gen

@@ -25,10 +25,19 @@ def _play_chunk(game_name: str, ctx, players: int, seed: int, start: int, count:
     summary = Summary.from_columns(game, players, cols)
     part = None
     if keep_rows and rows_dir is not None:
-        from .results import to_frame
+        from .results import to_columns
         from .store import ChunkStore
-        part, cols = ChunkStore(rows_dir).save_rows(start, to_frame(game, players, [(start, cols)])), None
+        part, cols = ChunkStore(rows_dir).save_rows(start, to_columns(game, players, [(start, cols)])), None
     return start, count, summary, (cols if keep_rows else None), time.perf_counter() - t0, part
+
+
+def _warm(game_name: str, ctx, players: int, seed: int, bot_ids, bot_par, measure: bool):
+    """Worker task before a run's chunks (sim.prestart): load the kernel (from numba's cache,
+    or compile it) and, with ``measure``, return one core's games/s on the run's first games."""
+    from .runner import measure_rate
+    game = get_game(game_name)
+    game.run_chunk(ctx, players, seed, 0, 0, bot_ids, bot_par)
+    return measure_rate(game, ctx, players, seed, bot_ids, bot_par) if measure else None
 
 
 def _worker_init(parent: int, poll: float = 0.5) -> None:

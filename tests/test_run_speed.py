@@ -247,3 +247,89 @@ def test_the_rate_of_a_long_run_estimate_leaves_out_the_compile():
     rate = check_long_run(spec, plan_chunks(10_000, None, 1), 1, "none", yes=False, progress=False)
     assert slow.calls >= 2            # the compile, then the timed games
     assert rate > 1_000, rate         # Puluc's kernel plays some 10^5 games/s; the sleep would give < 10
+
+
+@two_cores
+def test_a_prestarted_pool_is_the_one_the_run_plays_on(tmp_path):
+    """sim.prestart starts the workers (each loads the kernel, one times games for the
+    estimate) before the run's folder exists; the run's chunks then go to that same pool
+    (joblib reuses it only when every setting matches) and the main process does not load
+    the kernel; the games are those of a run without it."""
+    from joblib.externals.loky import reusable_executor
+
+    from sim.games import get
+    from sim.prestart import Prestart
+    from sim.worker import release_workers
+    spec = runner.make_spec("puluc", 6000, seed=11)
+    here = _SlowFirstCall(get("puluc"), 0.0)
+    spec.game = here
+    try:
+        warm = Prestart(spec, 2)
+        rate = warm.rate()
+        assert warm.error is None and rate > 1_000, (warm.error, rate)
+        pool = reusable_executor._executor
+        res = runner.execute(spec, jobs=2, chunk_size=1000, progress=False, rows="disk",
+                             out_dir=tmp_path / "run", rate=rate, warmed=True)
+        assert reusable_executor._executor is pool      # not a second pool
+        assert here.calls == 0                           # the kernel was loaded in the workers only
+    finally:
+        release_workers()
+    mem = runner.execute(runner.make_spec("puluc", 6000, seed=11), jobs=1, progress=False, rows="memory")
+    assert not res.partial
+    pd.testing.assert_frame_equal(load_rows(tmp_path / "run"), mem.frame)
+
+
+def test_a_warm_up_that_fails_leaves_the_run_to_load_the_kernel_itself():
+    from sim.prestart import Prestart
+    spec = runner.make_spec("puluc", 1000)
+    spec.ctx = None  # the kernel raises on it
+    warm = Prestart(spec, 2)
+    try:
+        assert warm.rate() is None and warm.error is not None
+    finally:
+        warm.cancel()
+
+
+def test_prestart_is_for_new_runs_on_the_local_pool(monkeypatch):
+    from sim.prestart import prestart
+    spec = runner.make_spec("puluc", 1000)
+    assert prestart(spec, 1, None) is None              # one job: played here
+    assert prestart(spec, 2, "threading") is None
+    assert prestart(spec, 2, "dask") is None
+    monkeypatch.setenv("SIM_NO_PRESTART", "1")
+    assert prestart(spec, 2, None) is None
+
+
+@two_cores
+def test_a_run_with_its_workers_started_first_plays_the_same_games(tmp_path, monkeypatch):
+    rows = []
+    for off in ("", "1"):
+        monkeypatch.setenv("SIM_NO_PRESTART", off)
+        out = tmp_path / f"r{off}"
+        r = CliRunner().invoke(cli, ["puluc", "--games", "5000", "--jobs", "2", "--chunk-size", "1000",
+                                     "-q", "--out", str(out)], standalone_mode=False)
+        assert r.exit_code == 0 and r.exception is None, r.output
+        rows.append(load_rows(out))
+    pd.testing.assert_frame_equal(rows[0], rows[1])
+
+
+def test_a_worker_writes_its_rows_without_pandas(tmp_path):
+    """The chunk's rows go to Parquet from numpy columns (sim.results.to_columns): pandas,
+    about 0.2 s of every worker's start, is not imported; the part reads back to the frame."""
+    import subprocess
+    import sys
+    code = ("import sys\n"
+            "from sim.worker import _play_chunk\n"
+            "from sim.games import get\n"
+            "g = get('puluc'); ctx = g.prepare(g.resolve_rules({}), 2)\n"
+            "ids, par = g.bot_arrays(g.choose_bots(None, 2))\n"
+            f"_play_chunk('puluc', ctx, 2, 7, 0, 500, ids, par, True, {str(tmp_path)!r})\n"
+            "print('pandas' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False", out.stdout + out.stderr
+    g = runner.make_spec("puluc", 500).game
+    ctx = g.prepare(g.resolve_rules({}), 2)
+    ids, par = g.bot_arrays(g.choose_bots(None, 2))
+    want = to_frame(g, 2, [(0, g.run_chunk(ctx, 2, 7, 0, 500, ids, par))])
+    got = pd.read_parquet(next((tmp_path / "results").glob("part-*.parquet")))
+    pd.testing.assert_frame_equal(got, want)
