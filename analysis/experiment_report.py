@@ -15,8 +15,8 @@ import pandas as pd  # noqa: E402
 from . import metrics, plots  # noqa: E402
 from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page  # noqa: E402
 from .stats import mean_from_sums, paired_mean_diff, pentanomial  # noqa: E402
-from .wording import (BOTS_NOTE, WEAK_PAIRING, edge_phrase, p_text, pairing_phrase, sprt_sentence,  # noqa: E402
-                      variance_reduction)
+from .wording import (BOTS_NOTE, WEAK_PAIRING, diff_text, edge_phrase, p_text, pairing_phrase, sprt_sentence,  # noqa: E402
+                      value_text, variance_reduction)
 
 METHOD = ("Every variant plays the same game indices with the same seed, so game i of each "
           "variant sees the same dice and deck (common random numbers). A variant's value is the "
@@ -201,7 +201,8 @@ def forest_plot(tab: pd.DataFrame, keys, path, title):
 def ranked_forest_plot(tab: pd.DataFrame, key: str, path, title: str, labels=None):
     """One metric's difference from the first variant for every other variant, ranked by the
     difference, with 95% paired intervals (card impact: one row per card)."""
-    t = tab[tab["key"] == key].iloc[1:].sort_values("diff")
+    t = tab[tab["key"] == key].iloc[1:]
+    t = t.iloc[np.argsort(-t["diff"].abs().to_numpy(), kind="stable")]  # largest effect on top
     scale = 100.0 if _is_rate(key) else 1.0
     fig, ax = plt.subplots(figsize=(8.0, 0.32 * len(t) + 1.8))
     y = np.arange(len(t))
@@ -386,10 +387,11 @@ def write_compare_report(res, out_dir) -> Path:
     for _, r in tab.iterrows():
         pct = _is_rate(r["key"])
         ref = r["variant"] == res.variants[0][0]
-        rows.append((r["metric"], r["variant"], _fmt(r["value"], pct),
-                     f"{_fmt(r['lo'], pct)} to {_fmt(r['hi'], pct)}",
-                     "" if ref else _fmt(r["diff"], pct),
-                     "" if not np.isfinite(r["diff_lo"]) else f"{_fmt(r['diff_lo'], pct)} to {_fmt(r['diff_hi'], pct)}",
+        rows.append((r["metric"], r["variant"], value_text(r["value"], pct),
+                     f"{value_text(r['lo'], pct)} to {value_text(r['hi'], pct)}",
+                     "" if ref else diff_text(r["diff"], pct),
+                     "" if not np.isfinite(r["diff_lo"])
+                     else f"{diff_text(r['diff_lo'], pct)} to {diff_text(r['diff_hi'], pct)}",
                      p_text(r["p"]),
                      "" if ref else _vr(r["vr"])))
     pt = pairs_table(res)
@@ -455,8 +457,8 @@ def compare_text(res, keys=None) -> str:
         for _, r in tab[tab["key"] == key].iterrows():
             pct = _is_rate(key)
             lines.append(f"{_label(res, key)[:45]:<46}{str(r['variant'])[:21]:<22}"
-                         f"{_fmt(r['value'], pct):>12}{_fmt(r['diff'], pct) if r['p'] == r['p'] else '':>12}"
-                         + (f"  {_fmt(r['diff_lo'], pct)} .. {_fmt(r['diff_hi'], pct)}  {p_text(r['p'])}"
+                         f"{value_text(r['value'], pct):>12}{diff_text(r['diff'], pct) if r['p'] == r['p'] else '':>12}"
+                         + (f"  {diff_text(r['diff_lo'], pct)} .. {diff_text(r['diff_hi'], pct)}  {p_text(r['p'])}"
                             if r["p"] == r["p"] else ""))
     dr = decisive_rows(res)
     if dr and any(S.no_winner or (S.n - S.side_decisive) for S in res.summaries):

@@ -10,7 +10,7 @@ import pandas as pd
 
 from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page
 from .stats import newcombe_diff, ols_from_moments, two_proportion_p
-from .wording import edge_phrase, p_text
+from .wording import diff_text, edge_phrase, p_text
 
 OBSERVATIONAL = ("Observational: compares games in which a seat turned/received the card with "
                  "games in which it did not, and regresses each seat's win share on how many of "
@@ -77,7 +77,7 @@ def impact_table(res) -> pd.DataFrame:
     """One row per changed card: the change of the headline metric (paired, with its 95%
     interval and p), its size in words, the pairing, and how the card changes the game's
     length (share of games whose length changed, mean change with its interval)."""
-    from .experiment_report import _is_rate, compare_table, headline_key
+    from .experiment_report import compare_table, headline_key
     info = impact_info(res)
     tab = compare_table(res)
     key = headline_key(res)
@@ -85,21 +85,69 @@ def impact_table(res) -> pd.DataFrame:
     st = res.stats
     n = st["n"]
     rows = []
+    drawn = _times_drawn(res.summaries[0])
     for c, (v, _) in zip(info["cards"], res.variants[1:]):
         r = tab[(tab["key"] == key) & (tab["variant"] == v)].iloc[0]
         L = tab[(tab["key"] == length) & (tab["variant"] == v)].iloc[0]
         k = int(r["arm"])
-        scale = 100 if _is_rate(key) else 1
         same_len = st.get("same_length")
-        rows.append({"card": c, "variant": v, "event": info["events"].get(c), "diff": r["diff"],
+        ev = info["events"].get(c)
+        rows.append({"card": c, "variant": v, "event": ev, "diff": r["diff"],
                      "lo": r["diff_lo"], "hi": r["diff_hi"], "p": r["p"],
-                     "words": edge_phrase(r["diff"], r["diff_lo"], r["diff_hi"], scale=scale,
-                                          noun="effect", up="gain", down="loss",
-                                          unit="points" if scale == 100 else ""),
+                     "words": effect_words(r["diff"], r["diff_lo"], r["diff_hi"], key, r["metric"],
+                                           info.get("mode"), drawn.get(ev) if ev else None,
+                                           res.summaries[0].n),
                      "same outcome": r["same"], "variance reduction": r["vr"],
                      "length changed": (1 - same_len[k] / n) if same_len is not None and n else np.nan,
                      "length diff": L["diff"], "length lo": L["diff_lo"], "length hi": L["diff_hi"]})
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    if len(out):  # ranked by the size of the effect, largest first (ties: the deck's order)
+        out = out.iloc[np.argsort(-out["diff"].abs().to_numpy(), kind="stable")].reset_index(drop=True)
+    return out
+
+
+def _times_drawn(S) -> dict:
+    """Event column -> how many times any seat turned or got it in the base games."""
+    ev = S.events
+    if not ev:
+        return {}
+    return {name: int(np.sum(ev["drew_n"][k])) for k, name in enumerate(ev["names"])}
+
+
+DONE = {"remove": "removed", "neutral": "made neutral"}
+
+
+def effect_words(d, lo, hi, key: str, metric: str, mode, drawn, games: int) -> str:
+    """One card's effect in words: which way (who gains with the card in play), how big (in
+    points for a rate), how sure; and why an effect of exactly zero is zero.
+
+    ``d``: the change of metric ``key`` (label ``metric``) when the card is ``mode`` (removed
+    or made neutral); the card itself pushes the other way.  ``drawn``: times the card's
+    event was turned in the base games (None where it has no event column)."""
+    from .experiment_report import _is_rate
+    done = DONE.get(mode, mode or "changed")
+    if d == 0 and lo == 0 and hi == 0:  # no paired game differs
+        if drawn == 0:
+            return (f"no effect to measure: the card was never turned in these {games:,} games "
+                    "(it cannot come up in this setup, or too rarely to be seen)")
+        if drawn:
+            return (f"no effect: the card was turned {drawn:,} times but changed no game's outcome "
+                    "with these bots")
+        return f"no effect: with the card {done}, no game's outcome changed with these bots"
+    rate = _is_rate(key)
+    scale = 100 if rate else 1
+    first = key.startswith("first player")
+    who = "the first player" if first else metric
+    phrase = edge_phrase(d, lo, hi, scale=scale, noun="effect", up="rise", down="fall",
+                         unit="points" if rate else "")
+    if phrase.startswith("no effect"):
+        return phrase
+    head, colon, tail = phrase.partition(":")
+    text = f"{head} {'for' if first else 'in'} {who} with the card {done}{colon}{tail}"
+    if not (lo <= 0 <= hi):
+        text += (f"; in play the card {'favours' if d < 0 else 'works against'} the first player" if first
+                 else f"; in play the card {'raises' if d < 0 else 'lowers'} it")
+    return text
 
 
 def length_sentence(row, game, mode, neutral: bool = False) -> str | None:
@@ -119,7 +167,7 @@ def length_sentence(row, game, mode, neutral: bool = False) -> str | None:
 
 def write_impact_report(game, res, out_dir, card=None) -> Path:
     """``res``: the impact experiment (base first, then one arm per changed card)."""
-    from .experiment_report import (_fmt, _is_rate, _label, _vr, compare_table, headline_key,
+    from .experiment_report import (_is_rate, _label, _vr, compare_table, headline_key,
                               pairing_table, ranked_forest_plot, save_experiment)
     S, manifest = res.summaries[0], res.manifest
     info = impact_info(res, card)
@@ -150,6 +198,9 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
                      + (": " + ", ".join(f"{r['card']} ({r['words']})" for _, r in
                                        moved.reindex(moved['diff'].abs().sort_values(ascending=False).index)
                                        .head(5).iterrows()) if len(moved) else "") + "."]
+            short += [t[0].upper() + t[1:] + "." for t in _rank_notes(it)]
+            short += [f"{r['card']}: {r['words']}." for _, r in it.iterrows()
+                      if r["diff"] == 0 and r["lo"] == 0 and r["hi"] == 0]
             if lens:
                 short.append(f"{len(lens)} of {len(it)} cards change the game's length in this mode "
                              "(see the table): the length itself moves the seat edges.")
@@ -162,15 +213,17 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
         causal["short"] = short
         if card == "all":
             ranked_forest_plot(compare_table(res), key, out_dir / "impact_ranking.png",
-                               "Every card, ranked (bars: 95% paired interval; orange: excludes 0)",
+                               "Every card, largest effect on top (bars: 95% paired interval; "
+                               "orange: excludes 0)",
                                labels=dict(zip(it["variant"], it["card"])))
             figs.append(("impact_ranking.png", "Every card, ranked"))
             causal["ranked"] = True
         pct = _is_rate(key)
-        rows = [(r["card"], r["event"] or "", _fmt(r["diff"], pct), f"{_fmt(r['lo'], pct)} to {_fmt(r['hi'], pct)}",
+        rows = [(r["card"], r["event"] or "", diff_text(r["diff"], pct),
+                 f"{diff_text(r['lo'], pct)} to {diff_text(r['hi'], pct)}",
                  p_text(r["p"]), r["words"], _pct(r["same outcome"]),
-                 _vr(r["variance reduction"]), _pct(r["length changed"]))
-                for _, r in it.sort_values("diff").iterrows()]
+                 _vr(r["variance reduction"]), _share(r["length changed"], S.n))
+                for _, r in it.iterrows()]
         causal["rows"] = rows
         causal["header"] = ["card", "event column", f"change of {_label(res, key)}", "95% interval",
                             "p-value", "in words", "same outcome", "variance reduction",
@@ -185,8 +238,8 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
             for k in dict.fromkeys(keys):
                 for _, r in tab[(tab["key"] == k) & (tab["variant"] != res.variants[0][0])].iterrows():
                     p_ = _is_rate(k)
-                    interval = f"{_fmt(r['diff_lo'], p_)} to {_fmt(r['diff_hi'], p_)}"
-                    rows.append((r["metric"], _fmt(r["diff"], p_), interval,
+                    interval = f"{diff_text(r['diff_lo'], p_)} to {diff_text(r['diff_hi'], p_)}"
+                    rows.append((r["metric"], diff_text(r["diff"], p_), interval,
                                  p_text(r["p"]), _vr(r["vr"])))
             pt = pairing_table(res)
             causal["metrics"] = {"rows": rows, "pairing": "; ".join(pt["words"]),
@@ -230,24 +283,24 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
 def impact_text(res) -> str:
     """The terminal table of ``sim impact``: one line per changed card (ranked by the change of
     the headline metric), the pairing, the length, and the bots."""
-    from .experiment_report import _fmt, _is_rate, _label, _vr, headline_key
+    from .experiment_report import _is_rate, _label, _vr, headline_key
     info = impact_info(res)
     key = headline_key(res)
     lines = []
     if not info["cards"]:
         lines.append("observational only (give --card NAME or --card all for the causal effect)")
     else:
-        it = impact_table(res).sort_values("diff")
+        it = impact_table(res)  # ranked by the size of the effect
         pct = _is_rate(key)
         done = {"remove": "removed", "neutral": "made neutral"}.get(info.get("mode"), info.get("mode"))
         lines.append(f"change of {_label(res, key)} with each card {done}, on the same seeds")
-        lines.append(f"{'card':<24}{'change':>10}  {'95% interval':<22}{'p':>9}  {'same':>6}  "
-                     f"{'pairing':>9}  {'length moved':>12}")
+        lines.append(f"{'card':<24}{'change':>11}  {'95% interval':<26}{'p':>9}  {'same':>7}  "
+                     f"{'pairing':>9}  {'length moved':>14}")
         for _, r in it.iterrows():
-            lines.append(f"{str(r['card'])[:23]:<24}{_fmt(r['diff'], pct):>10}  "
-                         f"{_fmt(r['lo'], pct) + ' .. ' + _fmt(r['hi'], pct):<22}"
-                         f"{p_text(r['p']):>9}  {_pct(r['same outcome']):>6}  {_vr(r['variance reduction'], True):>9}  "
-                         f"{_pct(r['length changed']):>12}")
+            lines.append(f"{str(r['card'])[:23]:<24}{diff_text(r['diff'], pct):>11}  "
+                         f"{diff_text(r['lo'], pct) + ' .. ' + diff_text(r['hi'], pct):<26}"
+                         f"{p_text(r['p']):>9}  {_pct(r['same outcome']):>7}  {_vr(r['variance reduction'], True):>9}  "
+                         f"{_share(r['length changed'], res.summaries[0].n):>14}")
         neutral = info.get("neutral_supported", False)
         lens = [t for t in (length_sentence(r, res.game, info.get("mode"), neutral)
                             for _, r in it.iterrows()) if t]
@@ -257,8 +310,12 @@ def impact_text(res) -> str:
         else:
             moved = it[(it["lo"] > 0) | (it["hi"] < 0)]
             lines.append(f"{len(moved)} of {len(it)} cards move it beyond chance"
-                         + (": " + "; ".join(f"{r['card']}, {r['words']}" for _, r in moved.iterrows())
-                            if len(moved) else ""))
+                         + (": " + "; ".join(f"{r['card']}, {r['words']}" for _, r in moved.head(3).iterrows())
+                            if len(moved) else "")
+                         + (f"; and {', '.join(moved['card'].iloc[3:])} (see the table)" if len(moved) > 3 else ""))
+            lines += _rank_notes(it)
+            lines += [f"{r['card']}: {r['words']}" for _, r in it.iterrows()
+                      if r["diff"] == 0 and r["lo"] == 0 and r["hi"] == 0]
             if lens:
                 lines.append(f"{len(lens)} of {len(it)} cards change the length of some games in this "
                              "mode ('length moved'): the length itself moves the seat edges, so part "
@@ -272,6 +329,38 @@ def impact_text(res) -> str:
             lines.append(f"skipped {c}: {why}")
     lines.append(f"bots: {', '.join(res.manifest['bots'])} (these figures depend on the bots)")
     return "\n".join(lines)
+
+
+def _rank_notes(it) -> list[str]:
+    """Neighbouring cards of the ranking whose intervals overlap cannot be told apart: said
+    for the leading cards, so the top of the ranking is not read as an order it does not have."""
+    if len(it) < 2:
+        return []
+    def size(r):  # the interval of the effect's size |d|
+        lo, hi = abs(r["lo"]), abs(r["hi"])
+        return (min(lo, hi), max(lo, hi)) if r["lo"] * r["hi"] > 0 else (0.0, max(lo, hi))
+    top = [it.iloc[0]["card"]]
+    lo0, _ = size(it.iloc[0])
+    for _, r in it.iloc[1:].iterrows():
+        if size(r)[1] < lo0:
+            break
+        top.append(r["card"])
+    if len(top) < 2:
+        return [f"{top[0]} has the largest effect, and its interval clears the next card's"]
+    return [f"the leading {len(top)} cards ({', '.join(top)}) have overlapping intervals with the "
+            "largest: their order is not settled at this number of games"]
+
+
+def _share(x, n: int) -> str:
+    """A share of games, never a bare "0.00%" for a few games: "0.015% (3 games)"."""
+    if x != x:
+        return ""
+    if x == 0:
+        return "0%"
+    k = round(x * n)
+    if 100 * x < 0.01 or k < 100:
+        return f"{100 * x:.2g}% ({k:,} games)"
+    return f"{100 * x:.2f}%"
 
 
 def _pct(x) -> str:

@@ -136,3 +136,44 @@ def p_text(p: float) -> str:
     if p is None or not math.isfinite(p):
         return ""
     return "< 0.0001" if p < 1e-4 else f"{p:.3g}"
+
+
+def _decimals(x: float) -> int:
+    """Decimals that show ``x`` to about four significant figures, at most four."""
+    a = abs(x)
+    return 1 if a >= 100 else 2 if a >= 10 else 3 if a >= 1 else 4
+
+
+def value_text(x, rate: bool = False) -> str:
+    """A table's value: a rate as a percentage ("51.23%"), else to about four figures
+    ("79.84", "163.6", "0.5123"); "" where there is none.
+
+    >>> value_text(0.51234, rate=True), value_text(79.84471), value_text(1630.4), value_text(float("nan"))
+    ('51.23%', '79.84', '1,630.4', '')
+    """
+    if x is None or x != x or x in (float("inf"), float("-inf")):
+        return ""
+    if rate:
+        return f"{100 * x:.2f}%"
+    return f"{x:,.{_decimals(x)}f}"
+
+
+def diff_text(x, rate: bool = False) -> str:
+    """A table's difference, always signed: of rates in percentage points ("+7.48 pts";
+    under 0.005 points to two significant figures, "+0.0031 pts", never "-0.00"), else to
+    about four figures ("+0.0342", "-1.25").
+
+    >>> diff_text(0.0748, rate=True), diff_text(-0.000031, rate=True), diff_text(0.0, rate=True)
+    ('+7.48 pts', '-0.0031 pts', '0 pts')
+    >>> diff_text(0.03421), diff_text(-1.2512), diff_text(-0.0)
+    ('+0.0342', '-1.251', '0')
+    """
+    if x is None or x != x or x in (float("inf"), float("-inf")):
+        return ""
+    v = 100 * x if rate else x
+    unit = " pts" if rate else ""
+    if v == 0:
+        return "0" + unit
+    if abs(v) < (0.005 if rate else 0.00005):
+        return f"{v:+.2g}" + unit
+    return f"{v:+,.{2 if rate else _decimals(v)}f}" + unit

@@ -41,8 +41,9 @@ def test_card_all_plays_every_card_on_the_same_seeds(batam_all):
     # one run: every arm played the same game indices, so the base arm is the one game set
     assert all(S.n == 600 for S in res.summaries)
     it = impact_table(res)
-    assert it["card"].tolist() == cards
-    assert it["event"].tolist() == [g.event_of_card(c) for c in cards]
+    assert sorted(it["card"]) == sorted(cards)          # every card once, ranked by |effect|
+    assert (np.diff(it["diff"].abs().to_numpy()) <= 0).all()
+    assert it["event"].tolist() == [g.event_of_card(c) for c in it["card"]]
     assert ((it["lo"] <= it["diff"]) & (it["diff"] <= it["hi"])).all()
     assert it["same outcome"].between(0, 1).all() and (it["variance reduction"] > 0).all()
 
@@ -55,8 +56,10 @@ def test_card_all_report_ranks_the_cards_and_rebuilds(batam_all, tmp_path):
     assert (tmp_path / "impact.csv").is_file()
     text = impact_text(res)
     lines = [line for line in text.splitlines() if line.split(" ")[0] in res.manifest["impact"]["cards"]]
-    diffs = [float(line.split()[1].rstrip("%")) for line in lines]
-    assert len(lines) == len(res.manifest["impact"]["cards"]) and diffs == sorted(diffs)
+    diffs = [float(line.split()[1]) for line in lines]           # "+6.16 pts": points, signed
+    assert all(line.split()[2] == "pts" for line in lines)
+    assert len(lines) == len(res.manifest["impact"]["cards"])
+    assert [abs(d) for d in diffs] == sorted((abs(d) for d in diffs), reverse=True)
     before = (tmp_path / "index.html").read_text()
     (tmp_path / "index.html").unlink()
     r = CliRunner().invoke(cli, ["report", str(tmp_path)])
@@ -116,3 +119,54 @@ def test_cli_impact_prints_the_table_for_one_card(tmp_path):
     data = json.loads((tmp_path / "i" / "experiment.json").read_text())
     assert data["manifest"]["headline"] == "win 0"
     assert np.asarray(data["stats"]["same"]).shape == (2,)
+
+
+@pytest.mark.parametrize("d, lo, hi, key, drawn, want", [
+    # neutralising the card lowers the first player's score: in play the card favours them
+    (-0.042, -0.062, -0.022, "first player score", 10,
+     "a medium fall of 4.2 points for the first player with the card made neutral; in play the "
+     "card favours the first player"),
+    (0.062, 0.040, 0.084, "first player score", 10,
+     "a medium rise of 6.2 points for the first player with the card made neutral; in play the "
+     "card works against the first player"),
+    # too small to matter: still which way, and the caveat after the direction
+    (-0.008, -0.015, -0.001, "first player score", 10,
+     "a real but small fall of 0.8 points for the first player with the card made neutral: too "
+     "small to matter in play; in play the card favours the first player"),
+    # an interval across zero: no direction claimed for the card
+    (-0.010, -0.023, 0.002, "first player score", 10,
+     "no effect this run can detect, but it cannot rule one out (95% interval -2.3 to +0.2 points): "
+     "more games would tell"),
+    # exactly zero: why
+    (0.0, 0.0, 0.0, "first player score", 0,
+     "no effect to measure: the card was never turned in these 600 games (it cannot come up in this "
+     "setup, or too rarely to be seen)"),
+    (0.0, 0.0, 0.0, "first player score", 4612,
+     "no effect: the card was turned 4,612 times but changed no game's outcome with these bots"),
+    (0.0, 0.0, 0.0, "first player score", None,
+     "no effect: with the card made neutral, no game's outcome changed with these bots"),
+])
+def test_a_card_effect_says_which_way_how_big_and_why_zero(d, lo, hi, key, drawn, want):
+    from analysis.impact import effect_words
+    assert effect_words(d, lo, hi, key, "first-player score", "neutral", drawn, 600) == want
+
+
+def test_the_ranking_says_when_its_leaders_cannot_be_told_apart():
+    import pandas as pd
+
+    from analysis.impact import _rank_notes
+    # +6.2 [4.0, 8.4] and -4.2 [-6.2, -2.2]: sizes 4.0..8.4 and 2.2..6.2 overlap
+    it = pd.DataFrame({"card": ["a", "b", "c"], "diff": [0.062, -0.042, 0.001],
+                       "lo": [0.040, -0.062, -0.002], "hi": [0.084, -0.022, 0.004]})
+    assert _rank_notes(it) == ["the leading 2 cards (a, b) have overlapping intervals with the largest: "
+                               "their order is not settled at this number of games"]
+    clear = it.assign(lo=[0.07, -0.062, -0.002], hi=[0.09, -0.022, 0.004])
+    assert _rank_notes(clear) == ["a has the largest effect, and its interval clears the next card's"]
+
+
+@pytest.mark.parametrize("x, n, want", [(0.0, 4000, "0%"), (3 / 20000, 20000, "0.015% (3 games)"),
+                                        (0.25, 4000, "25.00%"), (50 / 4000, 4000, "1.2% (50 games)"),
+                                        (float("nan"), 10, "")])
+def test_a_share_of_a_few_games_is_not_printed_as_zero(x, n, want):
+    from analysis.impact import _share
+    assert _share(x, n) == want

@@ -115,3 +115,22 @@ def test_an_sprt_decision_is_a_sentence_with_its_direction_and_size():
 def test_a_p_value_never_prints_as_a_bare_zero(p, text):
     from analysis.wording import p_text
     assert p_text(p) == text
+
+
+@pytest.mark.parametrize("x, rate, want", [
+    (0.0748, True, "+7.48 pts"), (-0.0381, True, "-3.81 pts"), (-0.000031, True, "-0.0031 pts"),
+    (0.0, True, "0 pts"), (-0.0, True, "0 pts"), (0.03421, False, "+0.0342"), (-1.2512, False, "-1.251"),
+    (12.345, False, "+12.35"), (float("nan"), True, ""),
+])
+def test_a_difference_is_signed_and_in_points_never_minus_zero(x, rate, want):
+    from analysis.wording import diff_text
+    assert diff_text(x, rate) == want
+
+
+@pytest.mark.parametrize("x, rate, want", [
+    (0.51234, True, "51.23%"), (79.84471, False, "79.84"), (163.64, False, "163.6"),
+    (1630.44, False, "1,630.4"), (0.51234, False, "0.5123"), (float("inf"), False, ""),
+])
+def test_a_value_has_about_four_figures(x, rate, want):
+    from analysis.wording import value_text
+    assert value_text(x, rate) == want
