@@ -750,7 +750,39 @@ def verdict_lines(res: TuneResult) -> list[str]:
         for t in missed:
             lines.append(f"No candidate found reaches {t.metric.name} {t.wanted()}: the best's 95% "
                          "interval excludes it." + _crossing(res, t, sides))
+        lines += inside_lines(res.targets, M, rb[2], sides)
     return lines
+
+
+def inside_lines(targets, M, rulebook, sides) -> list[str]:
+    """For each target the best candidate (moments ``M``) meets within its 95% interval: how
+    sure that is at this many games, and whether the rulebook meets it as well, so "Best:"
+    is not read as "reaches the target exactly" or "beats the rulebook"."""
+    out = []
+    for t in targets:
+        if t.op in ("min", "max"):
+            continue
+        m, lo, hi = interval(t.metric, M, sides)
+        if t.loss_interval(lo, hi)[0] > 0:
+            continue  # said above: no candidate reaches it
+        what = (f"the best's {t.metric.name} {_show(t.metric, m)} [{_show(t.metric, lo)}, "
+                f"{_show(t.metric, hi)}] cannot be told from the target {t.wanted()} at {M.n:,} games: "
+                "the target lies inside its 95% interval")
+        if t.op == "=":
+            far = max(abs(lo - t.value), abs(hi - t.value))
+            what += f", so its true value may lie up to {loss_text(t, far)} from the target"
+        rlo, rhi = interval(t.metric, rulebook, sides)[1:]
+        if t.loss_interval(rlo, rhi)[0] == 0:
+            what += "; the rulebook's values meet it too at this sample size"
+        out.append(what[0].upper() + what[1:] + ".")
+    return out
+
+
+def loss_text(t, x: float) -> str:
+    """A loss (distance from a target) in the metric's unit: points for a rate."""
+    if x != x:
+        return "n/a"
+    return f"{100 * x:.2f} points" if t.metric.kind == "rate" else f"{x:.3g}"
 
 
 def _crossing(res, t, sides) -> str:

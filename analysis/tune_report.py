@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 
 from . import plots  # noqa: E402
 from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page  # noqa: E402
-from .tune import (TuneResult, _losses, _show, estimate, game_sides, interval,  # noqa: E402
+from .tune import (TuneResult, _losses, _show, estimate, game_sides, interval, loss_text,  # noqa: E402
                    tune_text, variants_toml)
 
 METHOD = ("Candidates are proposed by optuna ({sampler}, seeded with the run's seed) and raced: "
@@ -52,14 +52,17 @@ def write_tune_report(res: TuneResult, out_dir) -> Path:
             cells.append(f"{_show(t.metric, v)} [{_show(t.metric, lo)}, {_show(t.metric, hi)}]")
         rows.append(cells + [f"{M.n:,}"])
     search_header = (["#"] + [s.name for s in res.spaces] + ["games"]
-                     + [t.metric.name for t in res.targets] + ["loss", "stopped"])
+                     + [t.metric.name for t in res.targets]
+                     + ["loss (distance from the target" + ("s" if len(res.targets) > 1 else "")
+                        + ": points for a rate)", "stopped"])
     search_rows = []
     for c in sorted(res.candidates, key=lambda c: c.number):
         L, _ = _losses(res.targets, c.moments, sides)
         search_rows.append([str(c.number)] + [_v(c.values[s.name]) for s in res.spaces]
                            + [f"{c.moments.n:,}"]
                            + [_show(t.metric, estimate(t.metric, c.moments, sides)[0]) for t in res.targets]
-                           + [" ".join(f"{x:.4f}" for x in L), c.stopped or "deepest rung reached"])
+                           + ["; ".join(loss_text(t, x) for t, x in zip(res.targets, L)),
+                              c.stopped or "deepest rung reached"])
     title = f"{res.game.title}: tuning {', '.join(s.name for s in res.spaces)}"
     sub = (f"{res.players} players · targets {', '.join(t.text for t in res.targets)} · ranges "
            + ", ".join(f"{s.name}={s.text()}" for s in res.spaces)

@@ -140,3 +140,25 @@ def test_ctrl_c_before_any_candidate_is_measured_stops_everything(monkeypatch):
     monkeypatch.setattr(T, "_play_batch", play)
     with pytest.raises(KeyboardInterrupt):
         tune("puluc", ["track=6..14"], ["length=min"], budget=12_000, jobs=1, final_games=1000)
+
+
+def test_a_best_inside_its_interval_says_it_cannot_be_told_from_the_target(tmp_path):
+    """Puluc's first player is within a point or two of fair on every track: at 1,000 games a
+    candidate's interval (about +-3 points) holds the target, and the verdict says so (it
+    printed only "Best: ... 50.1% [48.0%, 52.3%]"); the loss column has its unit."""
+    r = run("tune", "puluc", "--param", "track=7..15", "--target", "first_player=fair", "--budget", "6000",
+            "--final", "1000", "-j", "1", "--seed", "3", "--out", str(tmp_path / "t"), "-q")
+    assert r.exit_code == 0, r.output
+    text = (tmp_path / "t" / "tune.txt").read_text()
+    line = next(x for x in text.splitlines() if "cannot be told from the target" in x)
+    assert "50.0% (fair share) at 1,000 games: the target lies inside its 95% interval" in line
+    assert "points from the target" in line and "rulebook's values meet it too" in line
+    html = (tmp_path / "t" / "index.html").read_text()
+    assert "loss (distance from the target: points for a rate)" in html and " points</td>" in html
+
+
+def test_loss_text_has_the_metric_unit():
+    from analysis.tune import loss_text
+    fair, length = parse_targets(["first_player=fair", "length=60"], get("puluc"), 2)
+    assert loss_text(fair, 0.0234) == "2.34 points"
+    assert loss_text(length, 3.25) == "3.25" and loss_text(length, float("nan")) == "n/a"
