@@ -362,6 +362,44 @@ def assumption_name(c: dict) -> str:
     return f"the reading of {c.get('assumption')}"
 
 
+def real_swing(c: dict) -> bool:
+    """An unjudged condition whose paired swing still excludes 0: the headline moves under it,
+    by less than the baseline's uncertainty lets the verdict be judged."""
+    return c.get("status") == "unclear" and (c["s_lo"] > 0 or c["s_hi"] < 0)
+
+
+def _real_swings(spec: dict, conds: list[dict]) -> str:
+    real = sorted((c for c in conds if real_swing(c)), key=lambda c: -abs(c["s"]))
+    if not real:
+        return ""
+    items = "; ".join(f"{c['label']} {fmt(spec, c['s'], signed=True)} (95% interval "
+                      f"{fmt_interval(spec, c['s_lo'], c['s_hi'], signed=True)})" for c in real)
+    return (f" Still, the headline moves on the same games under {items}: "
+            + ("real swings" if len(real) > 1 else "a real swing")
+            + ", whose effect on the verdict the baseline is too uncertain to judge.")
+
+
+def rerun_command(command: str | None, games: float) -> str | None:
+    """``command`` (a ``sim robust`` line) with ``--games`` set to ``games`` (rounded up to
+    two figures): the one step that re-runs it with the games a "cannot tell" asks for."""
+    import shlex
+    if not command or games != games or games == math.inf:
+        return None
+    step = 10 ** max(2, int(math.floor(math.log10(max(games, 1.0)))) - 1)
+    n = int(math.ceil(games / step) * step)
+    args = shlex.split(command)
+    for i, a in enumerate(args):
+        if a in ("--games", "-n") and i + 1 < len(args):
+            args[i + 1] = str(n)
+            break
+        if a.startswith("--games="):
+            args[i] = f"--games={n}"
+            break
+    else:
+        args += ["--games", str(n)]
+    return " ".join(shlex.quote(a) for a in args)
+
+
 def verdict(spec: dict, base: dict, conds: list[dict], m: float) -> dict:
     """The verdict on one headline: kind ("holds", "depends", "cannot tell"), the plain
     words, the assumptions it depends on, and the games that would settle it.
@@ -383,7 +421,8 @@ def verdict(spec: dict, base: dict, conds: list[dict], m: float) -> dict:
         out.update(kind="cannot tell", games_needed=need,
                    text=f"{label}: cannot tell. {head[0].upper() + head[1:]}: the interval is too "
                         f"wide to say whether there is an effect of {_threshold(spec, m)} "
-                        f"or more, so no condition can be judged; {_games(need)} would settle it.")
+                        f"or more, so no condition can be judged; {_games(need)} would settle it."
+                        + _real_swings(spec, conds))
         return out
     what = ("its sign and rough size (half to double) hold" if bstat == "material"
             else f"there is no effect of {_threshold(spec, m)} or more, and that holds")
@@ -412,7 +451,7 @@ def verdict(spec: dict, base: dict, conds: list[dict], m: float) -> dict:
         text = (f"{label}: cannot tell. {head[0].upper() + head[1:]}; "
                 + (f"{what} under {len(held)} of {len(conds)} conditions, but " if held else "")
                 + f"under {_join([c['label'] for c in unclear])} the interval is too wide "
-                f"to say; {_games(need)} would settle it.")
+                f"to say; {_games(need)} would settle it." + _real_swings(spec, conds))
         out.update(kind="cannot tell", text=text, games_needed=need)
         return out
     vals = [c["v"] for c in conds]
@@ -512,7 +551,7 @@ def evaluate_all(res) -> dict:
 # ------------------------------------------------------------------------- tornado chart
 STATUS_COLOURS = {"holds": "#0072B2", "same": "#56B4E9", "flips": "#D55E00", "halves": "#D55E00",
                   "doubles": "#D55E00", "material": "#D55E00", "moves": "#D55E00",
-                  "unclear": "#7F7F7F"}
+                  "unclear": "#7F7F7F", "swing": "#E69F00"}
 
 
 def tornado(ev: dict, path, title: str) -> list[str]:
@@ -532,7 +571,8 @@ def tornado(ev: dict, path, title: str) -> list[str]:
     s = np.array([r["s"] for r in rows], np.float64) * scale
     lo = np.array([r["s_lo"] for r in rows], np.float64) * scale
     hi = np.array([r["s_hi"] for r in rows], np.float64) * scale
-    colours = [STATUS_COLOURS.get(r.get("status"), plots.NEUTRAL) for r in rows]
+    colours = [STATUS_COLOURS["swing"] if real_swing(r) else STATUS_COLOURS.get(r.get("status"), plots.NEUTRAL)
+               for r in rows]
     ax.barh(y, np.nan_to_num(s), color=colours, alpha=0.85, edgecolor="black", linewidth=0.4)
     err = np.vstack([np.nan_to_num(s - lo), np.nan_to_num(hi - s)])
     ax.errorbar(np.nan_to_num(s), y, xerr=err, fmt="none", ecolor="black", capsize=3, linewidth=1)
@@ -556,9 +596,11 @@ def tornado(ev: dict, path, title: str) -> list[str]:
     ax.spines[["top", "right"]].set_visible(False)
     ax.grid(axis="x", alpha=0.3)
     from matplotlib.patches import Patch
-    used = [k for k in ("holds", "same", "flips", "unclear") if any(
-        (r.get("status") in DEPENDS if k == "flips" else r.get("status") == k) for r in rows)]
+    def kind(r):
+        return "swing" if real_swing(r) else "flips" if r.get("status") in DEPENDS else r.get("status")
+    used = [k for k in ("holds", "same", "flips", "swing", "unclear") if any(kind(r) == k for r in rows)]
     names = {"holds": "holds", "same": "no game changed", "flips": "flips, halves or doubles it",
+             "swing": "moves it (swing excludes 0), not judged: baseline unsettled",
              "unclear": "cannot tell"}
     if used:
         ax.legend([Patch(color=STATUS_COLOURS[k]) for k in used], [names[k] for k in used],
@@ -621,6 +663,10 @@ def robust_text(res, evs: dict | None = None) -> str:
         lines.append("* stopped early: its status was decided (at 99.9%) before --games")
     for what, why in res.skipped:
         lines.append(f"skipped {what}: {why}")
+    need = ev["verdict"].get("games_needed", float("nan"))
+    again = rerun_command(m.get("command"), need) if ev["verdict"].get("kind") == "cannot tell" else None
+    if again:
+        lines.append(f"to settle {spec['label']}, run again with the games it needs: {again}")
     lines.append(f"games played: {m['games_played']:,} in {m['seconds']:.1f} s "
                  f"(CPU {m['cpu_seconds']:.1f} s over {m['jobs']} jobs)")
     return "\n".join(lines)

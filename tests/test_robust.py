@@ -386,3 +386,30 @@ def test_compare_robust_flag_runs_the_robust_comparison(tmp_path):
     assert data["mode"] == "compare" and data["layout"]["parts"] == 2
     assert [v["name"] for v in data["manifest"]["variants"]] == ["base", "nine"]
     assert "change in game length" in data["verdicts"]["length"]["text"]
+
+
+def test_a_real_swing_under_an_unsettled_baseline_is_said_and_coloured():
+    """An unclear baseline (+1 point, -1 to +3) leaves every condition unjudged; one whose
+    paired swing excludes 0 (+1.23, +0.25 to +2.21) is still a real move of the headline:
+    the verdict names it and the tornado colours it apart from "cannot tell" (all grey
+    before)."""
+    base = {"v": 0.01, "lo": -0.01, "hi": 0.03, "n": 2000}
+    real = cond("greedy (all seats)", 0.0223, 0.02, 0.0123, 0.0098)
+    flat = cond("random (all seats)", 0.011, 0.02, 0.001, 0.009)
+    v = AR.verdict(RATE, base, [real, flat], M)
+    assert v["kind"] == "cannot tell" and real["status"] == flat["status"] == "unclear"
+    assert ("Still, the headline moves on the same games under greedy (all seats) +1.23 points "
+            "(95% interval +0.25 to +2.21): a real swing") in v["text"]
+    assert "random (all seats)" not in v["text"].split("Still")[1]
+    assert AR.real_swing(real) and not AR.real_swing(flat)
+    assert AR.STATUS_COLOURS["swing"] != AR.STATUS_COLOURS["unclear"]
+
+
+@pytest.mark.parametrize("command, games, want", [
+    ("sim robust puluc --games 2000 -j 2", 12_345, "sim robust puluc --games 13000 -j 2"),
+    ("sim robust puluc", 3.2e6, "sim robust puluc --games 3200000"),
+    ("sim robust puluc --games=2e3", 480, "sim robust puluc --games=500"),
+    (None, 5, None), ("sim robust puluc", math.inf, None),
+])
+def test_cannot_tell_gives_the_command_with_the_games_it_needs(command, games, want):
+    assert AR.rerun_command(command, games) == want
