@@ -5,7 +5,8 @@ numba's cache (about 0.7 s for Puluc); the main process loaded the kernel too (0
 to time a few games for the run's estimate, before any worker started.  Now, for a new
 run on the local pool (loky), the workers start first, each loads the kernel, and one
 of them times the games the estimate needs (:func:`sim.worker._warm`): the main process
-does not load the kernel at all, and the run's chunks go to workers that are ready
+does not load the kernel before the games (it loads it once the first chunk is in, for the
+exemplar replays: :meth:`Prestart.load_here`), and the run's chunks go to workers that are ready
 (joblib's pool is reusable: the run's ``Parallel`` finds it with the same settings,
 ``sim.runner.loky_config`` and ``PARALLEL_KW``).
 
