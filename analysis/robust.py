@@ -347,8 +347,13 @@ def _threshold(spec: dict, m: float) -> str:
 def _games(x: float) -> str:
     if x == math.inf or x != x:
         return "far more games than any run here (the estimate sits on the boundary)"
+    return f"about {_rounded_games(x):,} games"
+
+
+def _rounded_games(x: float) -> int:
+    """A number of games rounded up to two figures (at least to the hundred)."""
     step = 10 ** max(2, int(math.floor(math.log10(max(x, 1.0)))) - 1)
-    return f"about {int(math.ceil(x / step) * step):,} games"
+    return int(math.ceil(x / step) * step)
 
 
 def assumption_name(c: dict) -> str:
@@ -385,8 +390,7 @@ def rerun_command(command: str | None, games: float) -> str | None:
     import shlex
     if not command or games != games or games == math.inf:
         return None
-    step = 10 ** max(2, int(math.floor(math.log10(max(games, 1.0)))) - 1)
-    n = int(math.ceil(games / step) * step)
+    n = _rounded_games(games)
     args = shlex.split(command)
     for i, a in enumerate(args):
         if a in ("--games", "-n") and i + 1 < len(args):
