@@ -1,6 +1,7 @@
 """numba's cache follows the content of the jitted sources: editing a helper in another
 module recompiles the kernels that use it (numba alone keys on the kernel's own file)."""
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -125,6 +126,16 @@ def _reader(root: Path, env_extra: dict | None = None) -> tuple[list, int, str]:
     return vals, hits, out.stderr
 
 
+def _edit(f: Path, text: str) -> None:
+    """Write ``f`` as an editor would, later than its last import: Python reuses a module's
+    ``.pyc`` while the source's size and whole-second time stamp match, so an edit of the
+    same size within one second of the last run would import the old bytecode (Python's
+    own check, before numba sees anything; the CI run of 2026-12-04 hit it)."""
+    before = f.stat().st_mtime
+    f.write_text(text)
+    os.utime(f, (before + 2, before + 2))
+
+
 def test_editing_a_plain_constant_module_recompiles_the_kernel(tmp_path):
     """A kernel that reads constants from a module with no jitted code (as Batam's bots read
     ``state.py``'s offsets and ``PIRATE_PENALTY``) picks up an edit of that module: numba
@@ -134,9 +145,9 @@ def test_editing_a_plain_constant_module_recompiles_the_kernel(tmp_path):
     assert first == [73, 75, 73]
     again, hits, _ = _reader(tmp_path)
     assert again == first and hits >= 1, "a second run loads the kernel from the cache"
-    (toy / "consts.py").write_text("LIMIT = 9\nOFFSETS = (3, 5)\n")
+    _edit(toy / "consts.py", "LIMIT = 9\nOFFSETS = (3, 5)\n")
     assert _reader(tmp_path)[0] == [93, 95, 93], "the kernel picked up the edited constant"
-    (toy / "consts.py").write_text("LIMIT = 9\nOFFSETS = (4, 5)\n")
+    _edit(toy / "consts.py", "LIMIT = 9\nOFFSETS = (4, 5)\n")
     assert _reader(tmp_path)[0] == [94, 95, 94], "and an edited tuple"
 
 
