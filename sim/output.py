@@ -15,8 +15,6 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-import pandas as pd
-
 from .game import short_params
 from .io import atomic_write, check_writable_dir, remove, write_json, write_text
 from .params import UsageError
@@ -88,6 +86,7 @@ def _write_csv(result, out_dir: Path, tmp: str) -> None:
     parts = ChunkStore(out_dir).finished_parts()
     if not parts:
         raise UsageError("--csv needs the per-game rows: run with --raw")
+    import pandas as pd
     with open(tmp, "w", encoding="utf-8", newline="") as f:
         for i, part in enumerate(parts):
             pd.read_parquet(part).to_csv(f, index=False, header=(i == 0))
@@ -158,6 +157,7 @@ def load_rows(run_dir, columns=None):
         parts = []
     if not parts:
         raise UsageError(f"{safe(str(run_dir))} has no per-game rows (run with --raw)")
+    import pandas as pd  # (not at import: a run's command loads it once its games are under way)
     if columns is None:
         return pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
     import pyarrow as pa

@@ -238,12 +238,16 @@ def _one_game_files(game: Game, players: int) -> tuple[int, int]:
     import io
     import json
 
-    from .results import allocate, to_frame
+    import pyarrow.parquet as pq
+
+    from .results import allocate, to_columns
+    from .store import arrow_table
     from .summary import Summary
     cols = {k: np.zeros_like(v) for k, v in allocate(game, players, 1).items()}
     rec = len(json.dumps(Summary.from_columns(game, players, cols).to_dict())) + 400
     buf = io.BytesIO()
-    to_frame(game, players, [(0, cols)]).to_parquet(buf, index=False)
+    # as the workers write it (sim.store.ChunkStore.save_rows: no pandas, not loaded yet)
+    pq.write_table(arrow_table(to_columns(game, players, [(0, cols)])), buf)
     return rec, len(buf.getvalue())
 
 

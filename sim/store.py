@@ -247,12 +247,8 @@ class ChunkStore:
         back.  pyarrow writes the file itself, in about half the time of ``to_parquet``
         (pandas writes through a Python file object); from the columns, pandas is not needed
         (the file then has no pandas metadata: it reads back to the same frame)."""
-        import pyarrow as pa
         import pyarrow.parquet as pq
-        if isinstance(rows, dict):
-            table = pa.Table.from_arrays([_arrow(v) for v in rows.values()], names=list(rows))
-        else:
-            table = pa.Table.from_pandas(rows, preserve_index=False)
+        table = arrow_table(rows)
         path = atomic_write(self.rows_path(start), lambda tmp: pq.write_table(table, tmp))
         size, sha = file_sha256(path)
         return {"name": path.name, "size": size, "sha256": sha}
@@ -261,6 +257,15 @@ class ChunkStore:
         rec = {"format": FORMAT, "run": self.run_id, "start": start, "count": count,
                "part": part, "summary": summary.to_dict()}
         write_text(self.chunk_dir / f"{start:012d}-{count}.json", json.dumps(rec))
+
+
+def arrow_table(rows):
+    """A chunk's rows (a DataFrame, or the columns of ``sim.results.to_columns``) as the
+    pyarrow table its Parquet part holds."""
+    import pyarrow as pa
+    if isinstance(rows, dict):
+        return pa.Table.from_arrays([_arrow(v) for v in rows.values()], names=list(rows))
+    return pa.Table.from_pandas(rows, preserve_index=False)
 
 
 def _arrow(a):
