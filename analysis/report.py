@@ -308,7 +308,7 @@ def write_report(S, manifest: dict, game, out_dir, picks=None, meanwhile=None) -
         headline=headline(s, manifest, game),
         how_sure=Markup(how_sure_box(game, manifest, out_dir, "run")),
         figures=figs, impact=_impact_section(S, seats) if S.events else None,
-        extra_figures=extra_figs, exemplars=_exemplars(game, manifest, out_dir, picks),
+        extra_figures=extra_figs, exemplars=_exemplars(game, manifest, out_dir, picks, S),
         can_record=bool(game.actions), game_title=game.title, game_name=game.name,
         figures_table=figures_table(s, game), params=_params_rows(game, manifest),
         command=manifest.get("command"), manifest_json=json.dumps(manifest, indent=2, default=str))
@@ -319,15 +319,19 @@ def write_run_report(S, manifest: dict, game, out_dir) -> Path:
     """The report of a run just played (``save_run``'s ``report``): the exemplar games' pages
     are written (while the figures are drawn) before the page that links them, from one
     reading of the rows."""
-    picks = exemplar_picks(game, manifest, out_dir)
+    picks = exemplar_picks(game, manifest, out_dir, S)
     return write_report(S, manifest, game, out_dir, picks,
                         meanwhile=lambda: write_exemplar_pages(game, manifest, out_dir, picks))
 
 
-def exemplar_picks(game, manifest: dict, out_dir) -> list[tuple[str, int, str]]:
-    """(label, game index, why) of the run's exemplar games (:func:`analysis.show.exemplars`),
-    from the few result columns they need; [] where the run kept no rows.  Computed once per
+def exemplar_picks(game, manifest: dict, out_dir, S=None) -> list[tuple[str, int, str]]:
+    """(label, game index, why) of the run's exemplar games (:func:`sim.exemplars.picks`):
+    from the candidates its chunks kept (``S.watch``), else from the few result columns they
+    need (a run saved before they were kept); [] where neither is there.  Computed once per
     report: :func:`write_exemplar_pages` and :func:`write_report` take the result."""
+    from sim.exemplars import picks
+    if S is not None and getattr(S, "watch", None) is not None:
+        return picks(game, S.watch)
     from sim.output import load_rows
     from sim.params import UsageError
     from .show import exemplar_columns, exemplars
@@ -360,12 +364,12 @@ def write_exemplar_pages(game, manifest: dict, out_dir: Path, picks=None) -> lis
     return written
 
 
-def _exemplars(game, manifest: dict, out_dir: Path, picks=None) -> list[dict]:
+def _exemplars(game, manifest: dict, out_dir: Path, picks=None, S=None) -> list[dict]:
     """A few games worth watching, each with the ``sim show`` command that tells it (and a
     link to its page where one was written into ``games/`` of the run directory)."""
     from .show import show_command
     out = []
-    for label, i, why in exemplar_picks(game, manifest, out_dir) if picks is None else picks:
+    for label, i, why in exemplar_picks(game, manifest, out_dir, S) if picks is None else picks:
         page = Path("games") / f"game-{i}.html"
         out.append({"label": label, "index": i, "why": why,
                     "page": page.as_posix() if (out_dir / page).is_file() else None,

@@ -121,34 +121,17 @@ def exemplar_columns(game, players: int) -> list[str]:
 
 
 def exemplars(game, rows) -> list[tuple[str, int, str]]:
-    """(label, game index, why) of a few games worth watching, from a run's per-game rows:
-    the longest, one stopped by the horizon, one won late (the latest point after which the
-    winner led for good, where the game declares ``drama_settled``; else the closest
-    final score, where it declares ``score``), and one of typical length."""
+    """(label, game index, why) of a few games worth watching, from a run's per-game rows
+    (:func:`sim.exemplars.picks`: the longest, one stopped by the horizon, one won late or by
+    the narrowest margin, one of typical length).  A run finds the same games while it plays
+    (``Summary.watch``); this reads them from rows (a run saved before it kept them)."""
+    from sim.exemplars import Watch, picks
     if rows is None or not len(rows) or game.length not in rows:
         return []
-    out = []
-    length = rows[game.length].to_numpy()
-    idx = rows["game"].to_numpy()
-    i = int(np.argmax(length))
-    out.append(("the longest", int(idx[i]), f"{int(length[i]):,} {game.length_unit}"))
-    capped = np.flatnonzero(rows["capped"].to_numpy())
-    if len(capped):
-        out.append(("stopped by the horizon", int(idx[capped[0]]), f"{len(capped):,} such games"))
-    won = rows["winner"].to_numpy() >= 0
-    if game.drama_settled and game.drama_settled in rows and won.any():
-        settled = np.where(won, rows[game.drama_settled].to_numpy(), -1)
-        i = int(np.argmax(settled))
-        out.append(("won from furthest behind", int(idx[i]),
-                    f"the winner led for good only after {int(settled[i])}% of the game"))
-    elif game.score and won.any():
-        seats = [c for c in rows if c.startswith(game.score + "_") and c[len(game.score) + 1:].isdigit()]
-        if len(seats) > 1:
-            sc = np.sort(rows[seats].to_numpy().astype(np.int64), axis=1)
-            margin = np.where(won, sc[:, -1] - sc[:, -2], np.iinfo(np.int64).max)
-            i = int(np.argmin(margin))
-            out.append(("won by the narrowest margin", int(idx[i]), f"by {int(margin[i])} {game.score}"))
-    med = np.median(length)
-    i = int(np.argmin(np.abs(length - med)))
-    out.append(("a typical game", int(idx[i]), f"{int(length[i]):,} {game.length_unit} (the median)"))
-    return out
+    cols = {c: rows[c].to_numpy() for c in (game.length, "capped", "winner", game.drama_settled)
+            if c and c in rows}
+    seats = ([c for c in rows if c.startswith(game.score + "_") and c[len(game.score) + 1:].isdigit()]
+             if game.score else [])
+    if seats:
+        cols[game.score] = rows[seats].to_numpy()
+    return picks(game, Watch.of(game, max(len(seats), 1), cols, rows["game"].to_numpy()))

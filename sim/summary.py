@@ -24,6 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .exemplars import Watch
+from .exemplars import merge as merge_watch
+
 MAX_HIST_SPAN = 5_000_000
 
 
@@ -124,6 +127,7 @@ class Summary:
     side_dec_win: np.ndarray = None  # decisive games won by each side
     side_dec_pos: np.ndarray = None  # ... by the side at each turn-order position
     end_reason_names: list = None    # the game's end_reasons: what each end_reason code means
+    watch: object = None             # sim.exemplars.Watch: the games worth watching (or None)
 
     def __post_init__(self):
         p = self.players
@@ -162,8 +166,10 @@ class Summary:
 
     # ----------------------------------------------------------- building
     @classmethod
-    def from_columns(cls, game, players: int, cols: dict) -> "Summary":
-        """Reduce one chunk's kernel output (``run_chunk``'s dict) to sufficient statistics."""
+    def from_columns(cls, game, players: int, cols: dict, start: int = 0,
+                     index: np.ndarray | None = None) -> "Summary":
+        """Reduce one chunk's kernel output (``run_chunk``'s dict) to sufficient statistics.
+        ``start``: the run's index of the chunk's first game (``index``: of every game)."""
         win = np.asarray(cols["win"], np.float64).reshape(-1, players)
         n = win.shape[0]
         first = np.asarray(cols["first_player"], np.int64)
@@ -178,6 +184,7 @@ class Summary:
         s.decisive = int((np.asarray(cols["winner"]) >= 0).sum())
         s.capped = int(np.asarray(cols["capped"]).sum())
         s._add_sides(win, first)
+        s.watch = Watch.of(game, players, cols, np.arange(start, start + n) if index is None else index)
         s.end_reason = np.bincount(np.asarray(cols["end_reason"], np.int64),
                                    minlength=len(game.end_reasons)).astype(np.int64)
         skip = {"win", "winner", "capped", "end_reason", "first_player"}
@@ -270,7 +277,8 @@ class Summary:
                     if len(df) else np.zeros((0, players), col.dtype)
             elif col.name in df.columns:
                 cols[col.name] = df[col.name].to_numpy()
-        return cls.from_columns(game, players, cols)
+        index = df["game"].to_numpy() if "game" in df.columns else None
+        return cls.from_columns(game, players, cols, index=index)
 
     # ------------------------------------------------------------ merging
     def merge(self, o: "Summary") -> "Summary":
@@ -293,7 +301,8 @@ class Summary:
                     side_decisive=x.side_decisive + y.side_decisive,
                     side_dec_win=x.side_dec_win + y.side_dec_win,
                     side_dec_pos=x.side_dec_pos + y.side_dec_pos,
-                    end_reason_names=self.end_reason_names or o.end_reason_names)
+                    end_reason_names=self.end_reason_names or o.end_reason_names,
+                    watch=merge_watch(self.watch, o.watch, self.n, o.n))
         for k in set(self.hists) | set(o.hists):
             a, b = self.hists.get(k), o.hists.get(k)
             s.hists[k] = a.merge(b) if a is not None and b is not None else (a or b)
@@ -328,6 +337,8 @@ class Summary:
                        "decisive_won_pos": self.side_dec_pos.tolist()}}
         if self.end_reason_names:
             d["end_reasons"] = {str(i): name for i, name in enumerate(self.end_reason_names)}
+        if self.watch is not None:
+            d["watch"] = self.watch.to_dict()
         if self.events:
             d["events"] = {k: (v.tolist() if isinstance(v, np.ndarray) else v)
                            for k, v in self.events.items()}
@@ -347,6 +358,8 @@ class Summary:
                 side_dec_pos=sd["decisive_won_pos"],
                 end_reason_names=[names[str(i)] for i in range(len(names))] if names else None)
         s.hists = {k: Hist(v["lo"], np.asarray(v["counts"], np.int64)) for k, v in d["hists"].items()}
+        if d.get("watch") is not None:
+            s.watch = Watch.from_dict(d["watch"])
         if d.get("events"):
             ev = dict(d["events"])
             for key in ("drew_n", "xtx", "xty", "yty", "drew_win"):

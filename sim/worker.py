@@ -22,7 +22,7 @@ def _play_chunk(game_name: str, ctx, players: int, seed: int, start: int, count:
     t0 = time.perf_counter()
     game = get_game(game_name)
     cols = game.run_chunk(ctx, players, seed, start, count, bot_ids, bot_par)
-    summary = Summary.from_columns(game, players, cols)
+    summary = Summary.from_columns(game, players, cols, start)
     part = None
     if keep_rows and rows_dir is not None:
         from .results import to_columns

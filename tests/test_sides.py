@@ -81,7 +81,7 @@ def test_side_statistics_merge_serialise_and_equal_the_whole():
     g = _team_game()
     whole = Summary.from_columns(g, 4, _cols(WIN, FIRST, PTS))
     a = Summary.from_columns(g, 4, _cols(WIN[:2], FIRST[:2], PTS[:2], [10, 11]))
-    b = Summary.from_columns(g, 4, _cols(WIN[2:], FIRST[2:], PTS[2:], [12, 13, 14]))
+    b = Summary.from_columns(g, 4, _cols(WIN[2:], FIRST[2:], PTS[2:], [12, 13, 14]), start=2)
     merged = Summary.merge_all([a, b], 4)          # starts from an empty Summary(4)
     assert merged.to_dict() == whole.to_dict()
     back = Summary.from_json(whole.to_json())
