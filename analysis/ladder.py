@@ -178,21 +178,40 @@ def verdict(res: LadderResult) -> list[str]:
                    f"{100 * r.first_share:.1f}% [{100 * r.first_lo:.1f}, {100 * r.first_hi:.1f}] "
                    f"(fair {100 * fair:.1f}%).")
     pts = f"{100 * d:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]"
-    if lo > 0 or hi < 0:
-        out.append(f"The first side's score {'rises' if d > 0 else 'falls'} with playing "
-                   f"strength: {pts} from the weakest to the strongest rung; "
-                   + _edge_words(a, b, fair) + ".")
-    else:
-        out.append(f"The first side's edge does not move measurably with playing strength: {pts}.")
+    moves = lo > 0 or hi < 0
+    top = None
     if len(res.rungs) >= 3:  # between good players: the two strongest rungs
         c = res.rungs[-2]
         d2, lo2, hi2 = _trend(c, b)
+        top = (c, d2, lo2, hi2, lo2 > 0 or hi2 < 0)
+    if moves:
+        out.append(f"The first side's score {'rises' if d > 0 else 'falls'} with playing "
+                   f"strength: {pts} from the weakest to the strongest rung; "
+                   + _edge_words(a, b, fair) + ".")
+    elif top is not None and top[4]:
+        # the ends agree but the top pair does not: one verdict, said as such (not two
+        # sentences that pull two ways)
+        out.append(f"From the weakest to the strongest rung the first side's score does not move "
+                   f"measurably ({pts}), but it still moves between the two strongest rungs "
+                   "(below): the verdict for strong play has not settled.")
+    else:
+        out.append(f"The first side's edge does not move measurably with playing strength: {pts}.")
+    if top is not None:
+        c, d2, lo2, hi2, top_moves = top
         what = (f"{'rises' if d2 > 0 else 'falls'} by {100 * abs(d2):.1f} points [{100 * lo2:+.1f}, "
-                f"{100 * hi2:+.1f}]; " + _edge_words(c, b, fair) if lo2 > 0 or hi2 < 0
+                f"{100 * hi2:+.1f}]; " + _edge_words(c, b, fair) if top_moves
                 else f"does not move measurably ({100 * d2:+.1f} points [{100 * lo2:+.1f}, "
                      f"{100 * hi2:+.1f}])")
+        settle = ("; stronger play may move it further" if top_moves
+                  else "; a move smaller than the interval cannot be ruled out" if moves else "")
         out.append(f"Between the two strongest rungs ({c.bot} {100 * c.first_share:.1f}%, {b.bot} "
-                   f"{100 * b.first_share:.1f}%) the first side's score {what}.")
+                   f"{100 * b.first_share:.1f}%) the first side's score {what}{settle}.")
+    for lower, upper in zip(res.rungs, res.rungs[1:]):
+        if _same_figures(lower, upper):
+            out.append(f"{lower.bot} and {upper.bot} gave identical results on every figure "
+                       f"(first side {100 * lower.first_share:.2f}%, {res.game.length} "
+                       f"{lower.length:.2f}): they may play the same moves in this game, so "
+                       "their Elo difference and this step of the ladder say nothing.")
     if a.length == a.length and b.length == b.length:
         out.append(f"Games last {a.length:.1f} {res.game.length_unit} at the weakest rung and "
                    f"{b.length:.1f} at the strongest.")
@@ -205,6 +224,13 @@ def verdict(res: LadderResult) -> list[str]:
                    + ", ".join(f"{res.rungs[i].bot} ({why})" for i, why in sorted(res.unbounded.items()))
                    + "; the Elo scale starts at the weakest rung that has one.")
     return out
+
+
+def _same_figures(a: Rung, b: Rung) -> bool:
+    """Two rungs whose games gave exactly the same figures (the same bot under two names)."""
+    return (a.n == b.n and a.first_share == b.first_share and list(a.side_share) == list(b.side_share)
+            and a.length == b.length and a.length_sd == b.length_sd and a.capped == b.capped
+            and a.no_winner == b.no_winner)
 
 
 def _side_of_fair(r: Rung, fair: float) -> int:
@@ -228,13 +254,15 @@ def _edge_words(a: Rung, b: Rung, fair: float) -> str:
 
 def ladder_text(res: LadderResult) -> str:
     sides = res.game.side_labels(res.players)
-    head = (f"{'rung':<28}{'Elo':>8}  {'first side':>20}  " + "  ".join(f"{s[:10]:>10}" for s in sides)
-            + f"  {res.game.length:>10}  capped")
+    head = (f"{'rung':<28}{'Elo [95%]':>18}  {'first side %':>20}  "
+            + "  ".join(f"{s[:10]:>10}" for s in sides) + f"  {res.game.length:>10}  capped")
     lines = [head]
     for i, r in enumerate(res.rungs):
-        elo = "n/a" if res.elo[i] != res.elo[i] else f"{res.elo[i]:.0f}"
+        elo = "n/a" if res.elo[i] != res.elo[i] else (
+            f"{res.elo[i]:.0f} [{res.elo_lo[i]:.0f},{res.elo_hi[i]:.0f}]"
+            if np.isfinite(res.elo_lo[i]) and np.isfinite(res.elo_hi[i]) else f"{res.elo[i]:.0f}")
         fs = f"{100 * r.first_share:.1f} [{100 * r.first_lo:.1f},{100 * r.first_hi:.1f}]"
-        lines.append(f"{r.bot[:27]:<28}{elo:>8}  {fs:>20}  "
+        lines.append(f"{r.bot[:27]:<28}{elo:>18}  {fs:>20}  "
                      + "  ".join(f"{100 * x:>9.1f}%" for x in r.side_share)
                      + f"  {r.length:>10.1f}  {100 * r.capped:.1f}%")
     return "\n".join(lines + verdict(res))

@@ -167,3 +167,29 @@ def test_three_rungs_also_compare_the_two_strongest():
     top = [s for s in text if s.startswith("Between the two strongest rungs")]
     assert top and "greedy 62.0%" in top[0] and "falls by 22.0 points" in top[0]
     assert "changes sides" in top[0]
+
+
+def test_ends_that_agree_with_a_top_pair_that_moves_make_one_verdict_not_two():
+    """The weakest and strongest rungs agree, the two strongest do not: the ladder says the
+    verdict for strong play has not settled, never "does not move" beside "rises"."""
+    res = _fake(0.50, 0.505)
+    mid = Rung("greedy", 10_000, 0.47, 0.46, 0.48, [0.47, 0.53], [0.46, 0.52], [0.48, 0.54],
+               0.0, 0.0, 60.0, 5.0)
+    res.rungs.insert(1, mid)
+    res.elo = np.array([0.0, 150.0, 300.0])
+    text = verdict(res)
+    assert not any("does not move measurably with playing strength" in s for s in text)
+    assert any("has not settled" in s for s in text)
+    top = next(s for s in text if s.startswith("Between the two strongest rungs"))
+    assert "rises by 3.5 points" in top and "stronger play may move it further" in top
+
+
+def test_rungs_with_identical_figures_are_named_and_the_terminal_shows_elo_intervals():
+    from analysis.ladder import ladder_text
+    same = _fake(0.55, 0.55)
+    same.rungs[1].bot = "miser"
+    text = verdict(same)
+    assert any(s.startswith("random and miser gave identical results on every figure") for s in text)
+    assert not any("identical" in s for s in verdict(_fake(0.55, 0.552)))
+    table = ladder_text(_fake(0.52, 0.60))
+    assert "Elo [95%]" in table and "300 [250,350]" in table
