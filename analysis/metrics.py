@@ -132,6 +132,15 @@ def duration(S: Summary, column: str) -> dict:
             "p5": q[0], "p25": q[1], "median": q[2], "p75": q[3], "p95": q[4], "max": h.max()}
 
 
+def ended_mean(S: Summary, column: str) -> float:
+    """Mean of ``column`` (the game length) over the games that ended by the rules, leaving
+    out those stopped by the horizon (nan where none ended, or the split is not kept)."""
+    h, c = S.hists.get(column), S.hists.get(f"{column}|capped")
+    if h is None or c is None or h.n - c.n <= 0:
+        return float("nan")
+    return (h.total() - c.total()) / (h.n - c.n)
+
+
 def seat_means(S: Summary, name: str, seat_names=None) -> pd.DataFrame:
     """Mean of a per-seat integer column for each seat, with a 95% interval."""
     rows = []

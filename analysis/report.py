@@ -40,6 +40,7 @@ def summarize(S, manifest: dict, game) -> dict:
         "outcomes": metrics.outcome_counts(S),
         "end_reasons": metrics.end_reasons(S, game.end_reasons),
         "length": metrics.duration(S, game.length),
+        "length_ended": metrics.ended_mean(S, game.length),
         "margin": metrics.duration(S, "margin") if "margin" in S.hists else None,
         "seat_means": {h: metrics.seat_means(S, h, seats) for h in game.highlight
                        if S.seat_hist(h, 0) is not None},
@@ -143,18 +144,22 @@ def headline(s: dict, manifest: dict, game) -> list[str]:
     L = s["length"]
     lines.append(f"A game lasts {_num(L['mean'], 1)} {game.length_unit} on average "
                  f"(median {_num(L['median'])}, 90% of games between {_num(L['p5'])} and {_num(L['p95'])})"
-                 + length_caveat(o, game.length_unit) + ".")
+                 + length_caveat(o, game.length_unit, s.get("length_ended")) + ".")
     lines.append(bots_sentence(manifest))
     return lines
 
 
-def length_caveat(o: dict, unit: str) -> str:
+def length_caveat(o: dict, unit: str, ended: float | None = None) -> str:
     """Where games were stopped by the horizon, the length figures count them at the cap:
-    said next to them, so a mean is not read as how long the game runs by its rules."""
+    said next to them, with the mean of the games that ended by the rules, so a mean is not
+    read as how long the game runs by its rules."""
     if not o["capped"]:
         return ""
+    own = (f"; the {_pct(1 - o['capped_rate'])} that ended by the rules lasted {_num(ended, 1)} "
+           f"{unit} on average" if ended is not None and ended == ended else "")
     return (f"; these figures count the {_pct(o['capped_rate'])} of games stopped by the horizon "
-            f"as ending there (the cap, in {unit}), so they understate how long those games would run")
+            f"as ending there (the cap, in {unit}), so they understate how long those games would run"
+            + own)
 
 
 def outcome_sentence(o: dict) -> str:

@@ -726,6 +726,7 @@ def skill_cmd(game, sets, ladder, games, bots, players, seed, jobs, chunk_size, 
                     jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler,
                     progress=(not quiet) and sys.stderr.isatty())
         path = write_skill_report(res, out_dir)
+        _experiment_manifest(out_dir, "skill", g, p, seed_v, rules, names, n, res.get("partial"))
     if not quiet:
         click.echo(skill_text(res))
     click.echo(f"report: {safe(str(path))}")
@@ -747,10 +748,18 @@ def _ladder(game, names, games, players, seed_v, rules, jobs, chunk_size, backen
                            jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler,
                            progress=(not quiet) and sys.stderr.isatty())
         path = write_ladder_report(res, out_dir)
+        _experiment_manifest(out_dir, "ladder", res.game, res.players, seed_v, rules, names,
+                             res.rungs[0].n if res.rungs else 0, res.partial)
     if not quiet:
         click.echo(ladder_text(res))
     click.echo(f"report: {safe(str(path))}")
     return _experiment_status(res.partial, out_dir)
+
+
+def _experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games, partial):
+    from .output import write_experiment_manifest
+    files = sorted(f.name for f in Path(out_dir).iterdir() if f.is_file() and f.name != "manifest.json")
+    write_experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games, partial, files)
 
 
 @cli.command("impact")

@@ -378,6 +378,9 @@ def test_skill_parses_bot_settings_as_a_run_does(tmp_path):
     data = json.loads((tmp_path / "k" / "skill.json").read_text())
     assert data["bots"] == ["merchant:plans=2,w_war=3", "random"]
     assert "w_war=3" in r.output
+    man = json.loads((tmp_path / "k" / "manifest.json").read_text())  # as every result folder has
+    assert (man["kind"], man["game"], man["players"], man["games_each"]) == ("skill", "balam", 2, 40)
+    assert man["bots"] == data["bots"] and "skill.json" in man["files"] and man["game_version"]
 
 
 def test_experiment_manifests_name_the_end_reasons():

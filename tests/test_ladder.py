@@ -107,6 +107,9 @@ def test_cli_ladder_writes_report_and_rebuilds(tmp_path):
     assert "balance by skill" in page and "greedy" in page
     data = json.loads((out / "ladder.json").read_text())
     assert data["kind"] == "ladder" and len(data["rungs"]) == 2
+    man = json.loads((out / "manifest.json").read_text())
+    assert (man["kind"], man["game"], man["bots"], man["games_each"]) == ("ladder", "puluc", ["random", "greedy"], 300)
+    assert "ladder.json" in man["files"] and man["seed"] is not None and not man["partial"]
     (out / "index.html").unlink()
     r = CliRunner().invoke(cli, ["report", str(out)], catch_exceptions=False)
     assert r.exit_code == 0, r.output

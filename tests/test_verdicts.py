@@ -134,3 +134,21 @@ def test_a_difference_is_signed_and_in_points_never_minus_zero(x, rate, want):
 def test_a_value_has_about_four_figures(x, rate, want):
     from analysis.wording import value_text
     assert value_text(x, rate) == want
+
+
+def test_a_mean_length_with_horizon_stopped_games_also_gives_the_games_ended_by_the_rules():
+    """Horizon-stopped games count at the cap in the headline's length figures; the sentence
+    then gives, beside them, the mean of the games that ended by the rules (from the rows)."""
+    from analysis.metrics import ended_mean, outcome_counts
+    from analysis.report import length_caveat
+    from sim.runner import execute, make_spec
+    spec = make_spec("puluc", 400, {"horizon": 30}, None, None, 3)
+    res = execute(spec, jobs=1, rows="memory", progress=False)
+    rows = res.frame
+    ended = rows.loc[~rows["capped"], spec.game.length].mean()
+    assert 0 < rows["capped"].mean() < 1
+    assert ended_mean(res.summary, spec.game.length) == pytest.approx(ended)
+    text = length_caveat(outcome_counts(res.summary), spec.game.length_unit,
+                         ended_mean(res.summary, spec.game.length))
+    assert f"that ended by the rules lasted {ended:.1f} {spec.game.length_unit} on average" in text
+    assert length_caveat({"capped": 0}, "casts", ended) == ""
