@@ -160,13 +160,17 @@ def test_a_rung_that_never_wins_has_no_rating_and_the_scale_starts_above_it():
     assert "random (never won)" in text and "not in order" not in text
 
 
-def test_three_rungs_also_compare_the_two_strongest():
-    res = _fake(0.50, 0.40)
-    mid = Rung("greedy", 10_000, 0.62, 0.61, 0.63, [0.62, 0.38], [0.61, 0.37], [0.63, 0.39],
-               0.0, 0.0, 60.0, 5.0)
-    res.rungs.insert(1, mid)
+def _three(weak, mid, strong):
+    """A fake ladder random, greedy, search whose first side scores ``weak``, ``mid``, ``strong``."""
+    res = _fake(weak, strong)
+    res.rungs.insert(1, Rung("greedy", 10_000, mid, mid - .01, mid + .01, [mid, 1 - mid],
+                             [mid - .01, .99 - mid], [mid + .01, 1.01 - mid], 0.0, 0.0, 60.0, 5.0))
     res.elo = np.array([0.0, 150.0, 300.0])
-    text = verdict(res)
+    return res
+
+
+def test_three_rungs_also_compare_the_two_strongest():
+    text = verdict(_three(0.50, 0.62, 0.40))
     top = [s for s in text if s.startswith("Between the two strongest rungs")]
     assert top and "greedy 62.0%" in top[0] and "falls by 22.0 points" in top[0]
     assert "changes sides" in top[0]
@@ -175,12 +179,7 @@ def test_three_rungs_also_compare_the_two_strongest():
 def test_ends_that_agree_with_a_top_pair_that_moves_make_one_verdict_not_two():
     """The weakest and strongest rungs agree, the two strongest do not: the ladder says the
     verdict for strong play has not settled, never "does not move" beside "rises"."""
-    res = _fake(0.50, 0.505)
-    mid = Rung("greedy", 10_000, 0.47, 0.46, 0.48, [0.47, 0.53], [0.46, 0.52], [0.48, 0.54],
-               0.0, 0.0, 60.0, 5.0)
-    res.rungs.insert(1, mid)
-    res.elo = np.array([0.0, 150.0, 300.0])
-    text = verdict(res)
+    text = verdict(_three(0.50, 0.47, 0.505))
     assert not any("does not move measurably with playing strength" in s for s in text)
     assert any("has not settled" in s for s in text)
     top = next(s for s in text if s.startswith("Between the two strongest rungs"))
