@@ -39,8 +39,8 @@ from sim.summary import Summary
 
 FOLDER = ".chunks"
 FORMAT = 1
-#: fields that measure the run, not its games: wall and CPU time, and when it started
-TIMING_FIELDS = ("started", "seconds", "seconds_search", "cpu_seconds")
+#: fields that measure the run, not its games: wall and CPU time, and when it started and ended
+TIMING_FIELDS = ("started", "finished", "seconds", "seconds_search", "cpu_seconds")
 _current: contextvars.ContextVar = contextvars.ContextVar("checkpoints", default=None)
 
 

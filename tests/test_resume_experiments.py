@@ -1,7 +1,7 @@
 """Every experiment command resumes from its finished chunks after SIGTERM or kill -9: the
 same command into the same folder reuses them (it says how many) and saves results equal to
 an uninterrupted run's, field for field, the timing fields excepted
-(``analysis.checkpoints.TIMING_FIELDS``: when it started, wall and CPU seconds).
+(``analysis.checkpoints.TIMING_FIELDS``: when it started and ended, wall and CPU seconds).
 
 Each command is played three times in processes of its own: whole, into ``a/out``; stopped
 after a few chunk files are on disk, into ``b/out``; and again into ``b/out``.  The process is
@@ -178,10 +178,10 @@ def test_tune_resumes_after_kill_9(tmp_path):
 # ------------------------------------------------------------------ in this process
 def test_timing_fields_are_the_only_fields_left_out():
     saved = {"seed": 3, "seconds": 1.5, "manifest": {"started": "x", "cpu_seconds": 2.0, "games": 10,
-                                                     "seconds_search": 1.0},
+                                                     "seconds_search": 1.0, "finished": "y"},
              "rows": [{"seconds": 4, "n": 1}]}
     assert without_timing(saved) == {"seed": 3, "manifest": {"games": 10}, "rows": [{"n": 1}]}
-    assert set(TIMING_FIELDS) == {"started", "seconds", "seconds_search", "cpu_seconds"}
+    assert set(TIMING_FIELDS) == {"started", "finished", "seconds", "seconds_search", "cpu_seconds"}
 
 
 def test_a_task_result_reads_back_bit_for_bit(tmp_path):
