@@ -322,8 +322,8 @@ def write_report(S, manifest: dict, game, out_dir, picks=None, meanwhile=None) -
 
 def write_run_report(S, manifest: dict, game, out_dir) -> Path:
     """The report of a run just played (``save_run``'s ``report``): the exemplar games' pages
-    are written (while the figures are drawn) before the page that links them, from one
-    reading of the rows."""
+    are written (while the figures are drawn) before the page that links them, from the
+    games its chunks picked (``S.watch``: no row is read)."""
     picks = exemplar_picks(game, manifest, out_dir, S)
     return write_report(S, manifest, game, out_dir, picks,
                         meanwhile=lambda: write_exemplar_pages(game, manifest, out_dir, picks))
@@ -335,7 +335,7 @@ def exemplar_picks(game, manifest: dict, out_dir, S=None) -> list[tuple[str, int
     need (a run saved before they were kept); [] where neither is there.  Computed once per
     report: :func:`write_exemplar_pages` and :func:`write_report` take the result."""
     from sim.exemplars import picks
-    if S is not None and getattr(S, "watch", None) is not None:
+    if S is not None and S.watch is not None:
         return picks(game, S.watch)
     from sim.output import load_rows
     from sim.params import UsageError

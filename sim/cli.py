@@ -231,7 +231,7 @@ def _run_command(name: str):
                 raise
         # everything is checked: now, and only now, the directory is created and locked
         out_dir, top = create_out_dir(out_dir)
-        command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
+        command = _command_line()
         resume_hint = f"sim {name} --resume {shlex.quote(str(out_dir))}"
         with _cleanup_on_refusal(top), RunLock(out_dir), _sigterm_stops_cleanly():
             result = execute_cli(spec, jobs=jobs, chunk_size=chunk_size, backend=backend,
@@ -756,10 +756,16 @@ def _ladder(game, names, games, players, seed_v, rules, jobs, chunk_size, backen
     return _experiment_status(res.partial, out_dir)
 
 
+def _command_line() -> str | None:
+    """The command as typed, for a manifest (``sim`` and its quoted arguments)."""
+    return "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
+
+
 def _experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games, partial):
     from .output import write_experiment_manifest
     files = sorted(f.name for f in Path(out_dir).iterdir() if f.is_file() and f.name != "manifest.json")
-    write_experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games, partial, files)
+    write_experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games, partial, files,
+                              _command_line())
 
 
 @cli.command("impact")
@@ -942,7 +948,7 @@ def _robust(game, variants, sets, metric, early_stop, combine, games, bots, play
     if variants:
         _check_arms(g, [(k, {**rules, **v}) for k, v in variants], bots, players, seed_v, n)
     out_dir, top = _experiment_dir(out, game, "robust-compare" if variants else "robust")
-    command = "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
+    command = _command_line()
     with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
         res = robust(game, games, rules=rules, bots=bots, players=players, seed=seed_v,
                      variants=variants, metric=metric, jobs=jobs, chunk_size=chunk_size,

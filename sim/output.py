@@ -168,17 +168,16 @@ def load_rows(run_dir, columns=None):
 
 
 def write_experiment_manifest(out_dir, kind: str, game, players: int, seed: int, rules: dict,
-                              bots: list, games: int, partial: bool, files: list) -> Path:
+                              bots: list, games: int, partial: bool, files: list,
+                              command: str | None) -> Path:
     """``manifest.json`` of an experiment folder that has no run manifest of its own (``sim
     skill``, ``sim skill --ladder``): what was played (game and version, players, rules,
     bots, seed, games per pairing or rung), how it ended, the files it wrote, the machine
     and the command, as a run's manifest gives them."""
-    import sys
     from datetime import timezone
 
     from . import __version__
     from .runner import machine_info
-    command = "sim " + " ".join(sys.argv[1:]) if sys.argv and sys.argv[0].endswith("sim") else None
     return write_json(Path(out_dir) / MANIFEST, {
         "tool": "sim", "sim_version": __version__, "kind": kind, "game": game.name,
         "game_title": game.title, "game_version": game.version, "players": players,
