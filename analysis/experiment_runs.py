@@ -26,8 +26,8 @@ import numpy as np
 from sim.game import Game
 from sim.games import get as get_game
 from sim.params import UsageError, parse_assignments
-from sim.runner import (RunSpec, _progress_bar, check_backend, machine_info, make_spec, parse_games, plan_chunks,
-                     resolve_jobs, run_chunks)
+from sim.runner import (RunSpec, _progress_bar, check_backend, default_backend, machine_info, make_spec, parse_games,
+                        plan_chunks, resolve_jobs, run_chunks)
 from sim.summary import Summary
 
 from . import checkpoints
@@ -253,7 +253,7 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
              echo=None) -> tuple:
     """Play every arm on the same games; returns (summaries, stats, partial, sprt_log, games_done)."""
     jobs = resolve_jobs(jobs)
-    backend = backend or ("sequential" if jobs == 1 else "loky")
+    backend = backend or default_backend(jobs)
     check_backend(backend)
     if progress is None:
         progress = sys.stderr.isatty()

@@ -344,9 +344,10 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
     games played, cpu seconds, partial)."""
     from . import checkpoints
     from .robust import Z_STOP, evaluate
-    from sim.runner import _progress_bar, _signals_deferred, check_backend, digest, resolve_jobs, run_chunks
+    from sim.runner import (_progress_bar, _signals_deferred, check_backend, default_backend, digest, resolve_jobs,
+                            run_chunks)
     jobs = resolve_jobs(jobs)
-    backend = backend or ("sequential" if jobs == 1 else "loky")
+    backend = backend or default_backend(jobs)
     check_backend(backend)
     for ci, ids, par in arms.arms:  # compile (or load) once, here
         game.run_chunk(arms.ctxs[ci], players, seed, 0, 0, ids, par)
@@ -506,6 +507,7 @@ def robust(game_name: str, games, rules: dict | None = None, bots=None, players=
         progress = sys.stderr.isatty()
     started = datetime.now(timezone.utc)
     t0 = time.perf_counter()
+    from sim.runner import default_backend
     jobs_n = resolve_jobs(jobs)
     base, stats, stopped, played, cpu, partial, chunks = _run_stage(
         game, P, int(seed), n, chunk_size, jobs, backend, scheduler, arms, base_parts, cond_parts,
@@ -555,7 +557,7 @@ def robust(game_name: str, games, rules: dict | None = None, bots=None, players=
                       for v, s in zip(variants, specs)] if variants else None),
         "readings": {p.name: _show(specs[0].rules[p.name]) for p in game.params if p.role == "reading"},
         "metric": metric, "seed": int(seed), "games_requested": n, "chunk_size": chunks[0][1] if chunks else 0,
-        "jobs": jobs_n, "backend": backend or ("sequential" if jobs_n == 1 else "loky"),
+        "jobs": jobs_n, "backend": backend or default_backend(jobs_n),
         "early_stop": bool(early_stop), "conditions": [c.label for c in conds],
         "condition_games": {c.label: int(c.stats["n"]) for c in conds},
         "baseline_games": int(base["n"]) if base else 0, "games_played": int(played),

@@ -33,7 +33,7 @@ import numpy as np
 from sim.game import Game
 from sim.games import get as get_game
 from sim.params import UsageError
-from sim.runner import make_spec, parse_games, plan_chunks, resolve_jobs, run_chunks
+from sim.runner import default_backend, make_spec, parse_games, plan_chunks, resolve_jobs, run_chunks
 
 from . import checkpoints
 from .experiment_runs import outcome_rows
@@ -438,7 +438,7 @@ def tune(game_name: str, params, targets, budget="2e5", players=None, bots=None,
     seed = base.seed
     bots_l = [b.label for b in base.bots]
     jobs = resolve_jobs(jobs)
-    backend = backend or ("sequential" if jobs == 1 else "loky")
+    backend = backend or default_backend(jobs)
     sides = game.n_sides(p)
     eta = max(2, int(eta))
     n0 = int(first_games) if first_games else max(200, min(5000, budget // 200))

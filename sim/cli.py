@@ -151,12 +151,13 @@ def _run_command(name: str):
     @click.option("--players", "-p", type=int, default=None, help="number of players")
     @click.option("--seed", default="1", show_default=True, help="master seed")
     @click.option("--jobs", "-j", type=int, default=0,
-                  help="worker processes (0: all cores; at most the cores available)")
+                  help="parallel jobs (0: all cores; at most the cores available)")
     @click.option("--chunk-size", type=int, default=None,
                   help="games per chunk (results do not depend on it); each chunk is a file (two with "
                        "rows): at least 100, and at most 100,000 chunks")
     @click.option("--backend", default=None,
-                  help="loky (local processes, default), dask (a Dask cluster), threading, sequential")
+                  help="threading (threads of this process: the default with more than one job), loky "
+                       "(worker processes), dask (a Dask cluster), sequential")
     @click.option("--scheduler", default=None, metavar="ADDRESS",
                   help="Dask scheduler, e.g. tcp://host:8786 (with --backend dask; "
                        "without it a local cluster is started)")
@@ -437,10 +438,10 @@ def _common_experiment_options(f):
         click.option("--players", "-p", type=int, default=None, help="number of players"),
         click.option("--seed", default="1", show_default=True, help="master seed (shared by every variant)"),
         click.option("--jobs", "-j", type=int, default=0,
-                     help="worker processes (0: all cores; at most the cores available)"),
+                     help="parallel jobs (0: all cores; at most the cores available)"),
         click.option("--chunk-size", type=int, default=None,
                      help="games per chunk (at least 100, at most 100,000 chunks: a file each)"),
-        click.option("--backend", default=None, help="loky, dask, threading, sequential"),
+        click.option("--backend", default=None, help="threading (default for 2+ jobs), loky, dask, sequential"),
         click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler (with --backend dask)"),
         click.option("--out", "-o", default=None, help="report directory (default: reports/<game>-<kind>-<time>)"),
         click.option("--quiet", "-q", is_flag=True, help="no progress bar and no summary table"),
@@ -834,8 +835,8 @@ def impact_cmd(game, card, mode, metric, sets, games, bots, players, seed, jobs,
 @click.option("--bots", default=None, help="bots per seat, as for a run")
 @click.option("--players", "-p", type=int, default=None, help="number of players")
 @click.option("--seed", default="1", show_default=True, help="master seed (the search's games and optuna)")
-@click.option("--jobs", "-j", type=int, default=0, help="worker processes (0: all cores)")
-@click.option("--backend", default=None, help="loky, threading, sequential")
+@click.option("--jobs", "-j", type=int, default=0, help="parallel jobs (0: all cores)")
+@click.option("--backend", default=None, help="threading (default with more than one job), loky, sequential")
 @click.option("--out", "-o", default=None, help="report directory (default: reports/<game>-tune-<time>)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress lines and no verdict on the terminal")
 def tune_cmd(game, params, targets, budget, final_games, sets, bots, players, seed, jobs, backend,

@@ -3,7 +3,8 @@
 A run's workers each start an interpreter, import the package and load the kernel from
 numba's cache (about 0.7 s for Puluc); the main process loaded the kernel too (0.4 s),
 to time a few games for the run's estimate, before any worker started.  Now, for a new
-run on the local pool (loky), the workers start first, each loads the kernel, and one
+run on the local process pool (``--backend loky``; the default, threads of the main
+process, has no workers to start), the workers start first, each loads the kernel, and one
 of them times the games the estimate needs (:func:`sim.worker._warm`): the main process
 does not load the kernel before the games (it loads it once the first chunk is in, for the
 exemplar replays: :meth:`Prestart.load_here`), and the run's chunks go to workers that are ready
@@ -82,10 +83,10 @@ class Prestart:
 
 
 def prestart(spec, jobs: int, backend: str | None) -> Prestart | None:
-    """Start the workers of a run that will use the local pool (``backend`` loky, or unset
-    with more than one job); None for any other run."""
+    """Start the workers of a run that will use the local process pool (``backend`` loky
+    and more than one job); None for any other run (threads need no start)."""
     if os.environ.get("SIM_NO_PRESTART"):
         return None
-    if (backend or ("sequential" if jobs == 1 else "loky")) != "loky" or jobs < 2:
+    if backend != "loky" or jobs < 2:
         return None
     return Prestart(spec, jobs)

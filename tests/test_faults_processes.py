@@ -1,5 +1,6 @@
-"""Faults that need real processes: kill -9 of the run or of a worker, SIGTERM, kill -9
-during the final save, Ctrl-C under Dask, a Dask scheduler or its only worker killed.
+"""Faults that need real processes: kill -9 of the run or of a worker, SIGTERM, Ctrl-C with
+chunks in flight in threads, kill -9 during the final save, Ctrl-C under Dask, a Dask
+scheduler or its only worker killed.
 
 A run is started as a user starts it (``python -m sim ...`` in its own session).  To
 stop it at a known point, a ``sitecustomize`` module on its PYTHONPATH (here, written
@@ -150,12 +151,16 @@ def finish_and_compare(out, reference, expect_resumed, report=False):
     pd.testing.assert_frame_equal(rows.reset_index(drop=True), frame.reset_index(drop=True))
 
 
-def test_kill_9_of_the_run_leaves_no_worker_and_resumes_identically(tmp_path, inject, reference):
+@pytest.mark.parametrize("backend", ["threading", "loky"])
+def test_kill_9_of_the_run_leaves_no_worker_and_resumes_identically(tmp_path, inject, reference, backend):
     out = tmp_path / "run"
-    p = start(out, inject, f"hold_from={HOLD_FROM}")
+    p = start(out, inject, f"hold_from={HOLD_FROM}", "--backend", backend)
     wait_for_chunks(p, out, HOLD_FROM // CHUNK)
     kids = family(p.pid)
-    assert any("loky" in " ".join(k.cmdline()) for k in kids), [k.cmdline() for k in kids]
+    if backend == "loky":
+        assert any("loky" in " ".join(k.cmdline()) for k in kids), [k.cmdline() for k in kids]
+    else:  # the default: the chunks play in threads of the run's own process
+        assert kids == [], [k.cmdline() for k in kids]
     os.kill(p.pid, signal.SIGKILL)
     p.communicate(timeout=30)
     assert all_gone(kids) == [], "workers outlived the run"
@@ -167,7 +172,7 @@ def test_kill_9_of_the_run_leaves_no_worker_and_resumes_identically(tmp_path, in
 def test_kill_9_of_a_worker_gives_one_line_a_partial_report_and_the_resume_command(tmp_path, inject,
                                                                                   reference):
     out = tmp_path / "run"
-    p = start(out, inject, f"hold_from={HOLD_FROM}")
+    p = start(out, inject, f"hold_from={HOLD_FROM}", "--backend", "loky")
     wait_for_chunks(p, out, HOLD_FROM // CHUNK)
     kids = family(p.pid)
     worker = next(k for k in kids if "LokyProcess" in " ".join(k.cmdline()))
@@ -184,9 +189,10 @@ def test_kill_9_of_a_worker_gives_one_line_a_partial_report_and_the_resume_comma
     finish_and_compare(out, reference, 4)
 
 
-def test_sigterm_stops_cleanly_with_143_no_orphans_no_leaked_semaphores(tmp_path, inject, reference):
+@pytest.mark.parametrize("backend", ["threading", "loky"])
+def test_sigterm_stops_cleanly_with_143_no_orphans_no_leaked_semaphores(tmp_path, inject, reference, backend):
     out = tmp_path / "run"
-    p = start(out, inject, f"hold_from={HOLD_FROM}")
+    p = start(out, inject, f"hold_from={HOLD_FROM}", "--backend", backend)
     wait_for_chunks(p, out, HOLD_FROM // CHUNK)
     kids = family(p.pid)
     os.kill(p.pid, signal.SIGTERM)
@@ -199,6 +205,25 @@ def test_sigterm_stops_cleanly_with_143_no_orphans_no_leaked_semaphores(tmp_path
     assert not [f for f in os.listdir("/dev/shm") if f"loky-{p.pid}-" in f]
     assert shm_folders(p.pid) == []
     assert not (Path(tempfile.gettempdir()) / f"sim-joblib-{p.pid}").exists()   # its scratch folder
+    finish_and_compare(out, reference, 4)
+
+
+def test_ctrl_c_with_chunks_in_flight_in_threads_stops_at_once_and_keeps_the_finished(tmp_path, inject,
+                                                                                    reference):
+    """The default backend plays in threads, which cannot be stopped inside a chunk: Ctrl-C
+    must not wait for the chunks in flight (here held for 600 s), and those are played again
+    by the resume."""
+    out = tmp_path / "run"
+    p = start(out, inject, f"hold_from={HOLD_FROM}")
+    wait_for_chunks(p, out, HOLD_FROM // CHUNK)
+    t = time.monotonic()
+    os.kill(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert time.monotonic() - t < 30, "Ctrl-C waited for the chunks in flight"
+    assert p.returncode == 130, err
+    assert "Traceback" not in err, err
+    assert f"Interrupted: kept {HOLD_FROM:,} finished games" in err and "--resume" in err, err
+    assert json.loads((out / "manifest.json").read_text())["stopped"] == "interrupted"
     finish_and_compare(out, reference, 4)
 
 

@@ -271,7 +271,7 @@ def test_a_prestarted_pool_is_the_one_the_run_plays_on(tmp_path):
         assert warm.error is None and rate > 1_000, (warm.error, rate)
         pool = reusable_executor._executor
         res = runner.execute(spec, jobs=2, chunk_size=1000, progress=False, rows="disk",
-                             out_dir=tmp_path / "run", rate=rate, warmed=True)
+                             out_dir=tmp_path / "run", rate=rate, warmed=True, backend="loky")
         assert reusable_executor._executor is pool      # not a second pool
         assert here.calls == 0                           # the kernel was loaded in the workers only
     finally:
