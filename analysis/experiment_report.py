@@ -16,7 +16,7 @@ from . import metrics, plots  # noqa: E402
 from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page  # noqa: E402
 from .stats import mean_from_sums, paired_mean_diff, pentanomial  # noqa: E402
 from .wording import (BOTS_NOTE, WEAK_PAIRING, diff_text, edge_phrase, p_text, pairing_phrase, sprt_sentence,  # noqa: E402
-                      value_text, variance_reduction)
+                      multiple_comparisons_sentence, value_text, variance_reduction)
 
 METHOD = ("Every variant plays the same game indices with the same seed, so game i of each "
           "variant sees the same dice and deck (common random numbers). A variant's value is the "
@@ -235,6 +235,8 @@ def sweep_plot(tab: pd.DataFrame, key: str, grid, path, seats, sides=None, teams
     t = t.assign(_x=[v.split(",")[0].split("=", 1)[1] for v in t["variant"]], _o=others)
     scale = 100.0 if _is_rate(key) else 1.0
     for i, (o, g) in enumerate(t.groupby("_o", sort=False)):
+        if numeric:  # in order of the value (the reference, played first, may lie anywhere)
+            g = g.iloc[np.argsort([float(v) for v in g["_x"]], kind="stable")]
         x = np.array([float(v) for v in g["_x"]]) if numeric else np.arange(len(g))
         y = g["value"].to_numpy() * scale
         ax.plot(x, y, marker="o", color=plots.OKABE_ITO[i % 8], label=o or None)
@@ -306,8 +308,36 @@ def compare_headline(res, tab: pd.DataFrame | None = None) -> list[str]:
             w = pr.iloc[0]["words"]
             lines.append(f"Pairing of '{v}' with '{base}' ({_label(res, key)}): {w}.")
         out += lines
+    many = multiple_note(res, tab)
+    if many:
+        out.append(many)
+    ref = reference_note(res)
+    if ref:
+        out.insert(0, ref)
     out.append(bots_sentence(res.manifest))
     return out
+
+
+def reference_note(res) -> str | None:
+    """A sweep's reference in words: the rulebook's values, and whether the range held them."""
+    ref = res.manifest.get("sweep_reference")
+    if res.kind != "sweep" or not ref:
+        return None
+    where = ("not in the swept range, so it was played as well" if ref["added"]
+             else "one of the swept values")
+    return (f"Every difference is measured from the rulebook's {ref['label']} ({where}), "
+            "on the same seeds.")
+
+
+def multiple_note(res, tab: pd.DataFrame | None = None) -> str | None:
+    """With more than one variant against the reference: how many headline differences
+    survive the number of comparisons (:func:`analysis.wording.multiple_comparisons_sentence`)."""
+    if len(res.variants) < 3:
+        return None
+    tab = compare_table(res) if tab is None else tab
+    key = headline_key(res)
+    t = tab[(tab["key"] == key) & (tab["variant"] != res.variants[0][0])]
+    return multiple_comparisons_sentence(t["variant"].tolist(), t["p"].tolist(), _label(res, key))
 
 
 def _small_length(base_mean: float) -> float:
@@ -460,6 +490,12 @@ def compare_text(res, keys=None) -> str:
                          f"{value_text(r['value'], pct):>12}{diff_text(r['diff'], pct) if r['p'] == r['p'] else '':>12}"
                          + (f"  {diff_text(r['diff_lo'], pct)} .. {diff_text(r['diff_hi'], pct)}  {p_text(r['p'])}"
                             if r["p"] == r["p"] else ""))
+    many = multiple_note(res, tab)
+    if many:
+        lines.append(many)
+    ref = reference_note(res)
+    if ref:
+        lines.append(ref)
     dr = decisive_rows(res)
     if dr and any(S.no_winner or (S.n - S.side_decisive) for S in res.summaries):
         lines.append("among decisive games: " + "; ".join(

@@ -432,16 +432,49 @@ def compare(game_name: str, variants: list[tuple[str, dict]], games, bots=None, 
                             tests, log)
 
 
-def sweep(game_name: str, params: list[str], games, **kw) -> ExperimentResult:
+def sweep_variants(game: Game, grid: list[tuple[str, list]], base: dict | None = None):
+    """The variants of a sweep's grid, the reference first: the rulebook's value of every
+    swept parameter (with the rules ``base`` holds fixed), where the grid holds it; where it
+    does not, that combination is added as the reference (differences are measured from the
+    rules as the rulebook has them, never from the first value of a range).  Returns the
+    variants and ``{"label", "added"}`` of the reference."""
+    base = dict(base or {})
+    names = [k for k, _ in grid]
+    clash = sorted(set(names) & {_canon_param(game, k) for k in base})
+    if clash:
+        raise UsageError(f"--set {clash[0]} and --param {clash[0]} are both given: a swept "
+                         "parameter cannot also be held fixed")
+    by_name = {p.name: p for p in game.params}
+
+    def label(combo):
+        return ",".join(f"{k}={_fmt(v)}" for k, v in zip(names, combo))
+
+    combos = list(itertools.product(*[vals for _, vals in grid]))
+    ref = tuple(by_name[k].parse(by_name[k].default) for k in names)
+    at = next((i for i, c in enumerate(combos) if label(c) == label(ref)), None)
+    added = at is None
+    if added:
+        combos.insert(0, ref)
+    else:
+        combos.insert(0, combos.pop(at))
+    variants = [(label(c), {**base, **dict(zip(names, c))}) for c in combos]
+    return variants, {"label": label(ref), "added": added}
+
+
+def _canon_param(game: Game, key: str) -> str:
+    key = str(key).strip().lower().replace("-", "_")
+    return next((p.name for p in game.params if key == p.name or key in p.aliases), key)
+
+
+def sweep(game_name: str, params: list[str], games, base: dict | None = None, **kw) -> ExperimentResult:
+    """Every combination of the swept values on the same seeds, measured from the
+    rulebook's values (:func:`sweep_variants`); ``base``: rules held fixed throughout."""
     game = get_game(game_name)
     grid = parse_sweep(params, game)
-    names = [g[0] for g in grid]
-    variants = []
-    for combo in itertools.product(*[g[1] for g in grid]):
-        label = ",".join(f"{k}={_fmt(v)}" for k, v in zip(names, combo))
-        variants.append((label, dict(zip(names, combo))))
+    variants, ref = sweep_variants(game, grid, base)
     res = compare(game_name, variants, games, kind="sweep", **kw)
     res.manifest["sweep"] = [{"param": k, "values": [_fmt(v) for v in vals]} for k, vals in grid]
+    res.manifest["sweep_reference"] = ref
     return res
 
 

@@ -115,6 +115,14 @@ def figures_table(s: dict, game) -> list[tuple[str, str, str]]:
     return rows
 
 
+def nonzero_seat_means(tables: dict) -> tuple[dict, list[str]]:
+    """The per-seat metrics worth a panel, and the names of those that were zero for every
+    seat in every game (Maya's ladders and priests with four players): an empty panel reads
+    as a broken plot."""
+    drawn = {n: t for n, t in tables.items() if (t["hi"].abs() > 0).any() or (t["mean"].abs() > 0).any()}
+    return drawn, [n for n in tables if n not in drawn]
+
+
 def headline(s: dict, manifest: dict, game) -> list[str]:
     """Plain-language sentences for a reader who has never seen the tool."""
     lines = []
@@ -259,10 +267,13 @@ def write_report(S, manifest: dict, game, out_dir, picks=None, meanwhile=None) -
         figs.append(("length.png", "Game length",
                      f"Share of games by length in {game.length_unit}; games stopped by the horizon "
                      "are drawn in orange."))
-        if s["seat_means"]:
-            plot(plots.seat_means, s["seat_means"], out_dir / "seat_means.png", seats)
+        drawn, zero = nonzero_seat_means(s["seat_means"])
+        if drawn:
+            plot(plots.seat_means, drawn, out_dir / "seat_means.png", seats)
             figs.append(("seat_means.png", "Per-seat averages",
-                         "Mean per game for each seat, with 95% intervals."))
+                         "Mean per game for each seat, with 95% intervals."
+                         + (f" Not drawn: {', '.join(n.replace('_', ' ') for n in zero)}, zero for every "
+                            "seat in every game of this run." if zero else "")))
         if teams and game.score and S.side_hist(game.score, 0) is not None:
             plot(plots.count_distribution, S, game.score, sides, out_dir / "scores.png",
                  f"final {game.score} of the team (partners' sum)",

@@ -130,6 +130,55 @@ def sprt_sentence(decision: str | None, d: float, metric: str, estimate: float) 
     return f"undecided: a difference of {d:g} in {metric} is neither shown nor ruled out yet"
 
 
+def holm(pvalues) -> list[float]:
+    """Holm's step-down adjustment of p-values for several comparisons (nan stays nan).
+
+    >>> [round(q, 3) for q in holm([0.01, 0.04, 0.03, float("nan")])]
+    [0.03, 0.06, 0.06, nan]
+    """
+    ps = [float(p) if p is not None else float("nan") for p in pvalues]
+    idx = sorted((i for i, p in enumerate(ps) if math.isfinite(p)), key=lambda i: ps[i])
+    m = len(idx)
+    out = [float("nan")] * len(ps)
+    running = 0.0
+    for rank, i in enumerate(idx):
+        running = max(running, min(1.0, (m - rank) * ps[i]))
+        out[i] = running
+    return out
+
+
+def multiple_comparisons_sentence(labels, pvalues, metric: str, alpha: float = 0.05,
+                                  show: int = 5) -> str | None:
+    """What several variants compared with one reference say once their number is counted:
+    how many differences clear 95% each, how many survive Holm's correction, and which.
+    None for fewer than two comparisons.
+
+    >>> multiple_comparisons_sentence(["a", "b", "c"], [0.001, 0.03, 0.5], "first player score")[:60]
+    '3 variants are each compared with the reference on first pla'
+    """
+    pairs = [(lab, float(p)) for lab, p in zip(labels, pvalues) if p is not None and math.isfinite(p)]
+    k = len(pairs)
+    if k < 2:
+        return None
+    raw = [lab for lab, p in pairs if p < alpha]
+    adj = holm([p for _, p in pairs])
+    kept = [lab for (lab, _), q in zip(pairs, adj) if q < alpha]
+    conf = f"{100 * (1 - alpha):g}%"
+    head = (f"{k} variants are each compared with the reference on {metric}: each {conf} interval "
+            f"holds on its own, so even if no variant changed anything about {alpha * k:.2g} of them "
+            f"would show a difference by chance alone. ")
+    if not raw:
+        return head + f"None of the {k} differs at {conf} even on its own."
+    head += f"{len(raw)} of {k} differ at {conf} each; "
+    if not kept:
+        return head + (f"after Holm's correction for {k} comparisons none remains: no variant can be "
+                       f"told from the reference once the number of comparisons is counted.")
+    names = ", ".join(f"'{n}'" for n in kept[:show]) + (f" and {len(kept) - show} more" if len(kept) > show
+                                                      else "")
+    return head + (f"after Holm's correction for {k} comparisons {len(kept)} remain{'s' if len(kept) == 1 else ''} "
+                   f"({names}).")
+
+
 def p_text(p: float) -> str:
     """A p-value as printed: "" where there is none, "< 0.0001" below that (a bare "0" reads
     as certainty, and a p-value rounded to 0 is only very small), else three digits."""

@@ -287,6 +287,16 @@ def _assignments(game: str, sets, what: str = "--set") -> dict:
     return out
 
 
+def _over(g, base: dict, rules: dict) -> dict:
+    """A variant's rules over the ``--set`` ones every variant shares (its own value wins,
+    whichever name of the parameter either uses)."""
+    def canon(k):
+        k = str(k).strip().lower().replace("-", "_")
+        return next((p.name for p in g.params if k == p.name or k in p.aliases), k)
+    own = {canon(k) for k in rules}
+    return {**{k: v for k, v in base.items() if canon(k) not in own}, **rules}
+
+
 def execute_cli(spec, **kw):
     from .runner import execute
     return execute(spec, **kw)
@@ -515,8 +525,10 @@ def _check_arms(g, variants, bots, players, seed, n, labels=True):
 @click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT miss rate")
 @click.option("--robust", "robust_", is_flag=True,
               help="judge the variant's effect under every bot, reading and setup (sim robust compare)")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+              help="a rule every variant plays with (a variant's own value wins); repeatable")
 @_common_experiment_options
-def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha, beta, robust_, games,
+def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha, beta, robust_, sets, games,
                 bots, players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
     """Compare rule variants on the same seeds (paired differences, seat-swapped pairs).
 
@@ -535,6 +547,9 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
     if variants_file:
         TOML.load(variants_file, "--variants")  # a regular, small, UTF-8, sane TOML file
         vs += load_variants_file(variants_file)
+    base = _assignments(game, sets)
+    if base:
+        vs = [(name, _over(g, base, rules)) for name, rules in vs]
     if robust_:
         return _robust(game, vs, (), None, True, True, games, bots, players, seed, jobs, chunk_size,
                        backend, scheduler, out, quiet)
@@ -631,17 +646,17 @@ def _sweep_rate(g, grid, bots, players, seed) -> float:
               help="a parameter to sweep; several make a grid")
 @click.option("--yes", "-y", is_flag=True,
               help="run a grid of more than 50 variants (the command says how long it takes)")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+              help="a rule held fixed in every variant; repeatable")
 @_common_experiment_options
-def sweep_cmd(game, params, yes, games, bots, players, seed, jobs, chunk_size, backend, scheduler,
+def sweep_cmd(game, params, yes, sets, games, bots, players, seed, jobs, chunk_size, backend, scheduler,
               out, quiet):
     """Sweep rule parameters: every metric against the parameter, with confidence bands.
 
     Example: sim sweep puluc --param track=7..15 --games 1e5
     """
-    import itertools
-
     from analysis.experiment_report import compare_text, write_compare_report
-    from analysis.experiment_runs import _fmt, sweep
+    from analysis.experiment_runs import _fmt, sweep, sweep_variants
     from .runner import _duration
     from .validate import GRID_ASK, GRID_MAX, grid_size, parse_sweep
     g = get_game(game)
@@ -660,15 +675,17 @@ def sweep_cmd(game, params, yes, games, bots, players, seed, jobs, chunk_size, b
             raise UsageError(f"--param gives {what}; add --yes to run a sweep of more than "
                              f"{GRID_ASK} variants")
         _note(f"sweeping {what}")
-    names = [k for k, _ in grid]
-    variants = [(",".join(f"{k}={_fmt(v)}" for k, v in zip(names, combo)), dict(zip(names, combo)))
-                for combo in itertools.product(*[vals for _, vals in grid])]
+    base = _assignments(game, sets)
+    variants, ref = sweep_variants(g, grid, base)
+    if ref["added"]:
+        _note(f"the range does not hold the rulebook's {ref['label']}: it is played too, as the "
+              "reference every difference is measured from")
     _check_arms(g, variants, bots, players, seed_v, n, labels=False)
     # the checked grid, as value lists (no range is expanded again)
     canonical = [f"{k}=" + ",".join(_fmt(v) for v in vals) for k, vals in grid]
     out_dir, top = _experiment_dir(out, game, "sweep")
     with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
-        res = sweep(game, canonical, games, bots=bots, players=players, seed=seed_v, jobs=jobs,
+        res = sweep(game, canonical, games, base=base, bots=bots, players=players, seed=seed_v, jobs=jobs,
                     chunk_size=chunk_size, backend=backend, scheduler=scheduler,
                     progress=(not quiet) and sys.stderr.isatty())
         path = write_compare_report(res, out_dir)
@@ -974,8 +991,12 @@ def games_cmd():
 
 @cli.command("rules")
 @click.argument("game")
-def rules_cmd(game):
-    """Every rule parameter of GAME with its default, allowed values and meaning."""
+@click.option("--brief", is_flag=True, help="one line per parameter and bot: name, default, allowed values")
+def rules_cmd(game, brief):
+    """Every rule parameter of GAME with its default, allowed values and meaning.
+
+    Example: sim rules batam --brief
+    """
     g = get_game(game)
     from .seeds import seeds_dir
     doc = seeds_dir(g.name) / "RULES.md"  # where it is, in a checkout or an installed package
@@ -995,8 +1016,12 @@ def rules_cmd(game):
             continue
         click.echo("")
         click.echo(f" {title}:")
+        width = max(len(p.name) for p in ps)
         for p in ps:
             default = ",".join(map(str, p.default)) if isinstance(p.default, tuple) else p.default
+            if brief:
+                click.echo(f"  {p.name:<{width}}  = {str(default):<12} {p.allowed()}")
+                continue
             click.echo(f"  {p.name}  (default {default}; {p.allowed()})")
             click.echo(f"      {p.help}")
             if p.source:
@@ -1007,6 +1032,14 @@ def rules_cmd(game):
                 click.echo(f"      other readings: {alts or 'none declared'}")
     click.echo("")
     click.echo(f"Bots (--bots, one per seat; default {','.join(g.default_bots)}):")
+    if brief:
+        width = max(len(b.name) for b in g.bots)
+        for b in g.bots:
+            first = b.help.split(". ")[0].rstrip(".")
+            click.echo(f"  {b.name:<{width}}  {first[:96] + ('...' if len(first) > 96 else '')}")
+        click.echo("")
+        click.echo(f"Meanings, rulebook sections and bot options: sim rules {g.name}")
+        return
     for b in g.bots:
         click.echo(f"  {b.name}: {b.help}")
         for p in b.params:

@@ -43,6 +43,23 @@ def test_rules_lists_every_parameter():
     assert "search:depth=VALUE" in r.output
 
 
+@pytest.mark.parametrize("game", ["puluc", "maya", "batam", "balam"])
+def test_rules_brief_gives_one_line_per_parameter_and_bot(game):
+    from sim.games import get
+    g = get(game)
+    full, brief = run("rules", game), run("rules", game, "--brief")
+    assert brief.exit_code == 0
+    lines = brief.output.splitlines()
+    for p in g.params:
+        hits = [ln for ln in lines if ln.split() and ln.split()[0] == p.name and " = " in ln]
+        assert len(hits) == 1, p.name
+        assert p.allowed() in hits[0]
+    for b in g.bots:
+        assert sum(1 for ln in lines if ln.split() and ln.split()[0] == b.name) == 1, b.name
+    assert len(lines) <= 0.6 * len(full.output.splitlines()) and max(map(len, lines)) <= 120
+    assert "Readings" in brief.output and f"sim rules {game}" in brief.output
+
+
 def test_run_writes_results_manifest_and_report(tmp_path):
     out = tmp_path / "run"
     r = run("puluc", "--games", "2000", "--set", "track=9", "--set", "exit=pile",

@@ -96,7 +96,9 @@ def test_sprt_stops_early_on_a_real_difference_and_runs_to_the_end_without_one()
 
 def test_sweep_and_skill():
     res = sweep("puluc", ["track=5..9:2"], 2000, seed=2, jobs=1)
-    assert [v[0] for v in res.variants] == ["track=5", "track=7", "track=9"]
+    # the reference is the rulebook's track (11), played too because the range lacks it
+    assert [v[0] for v in res.variants] == ["track=11", "track=5", "track=7", "track=9"]
+    assert res.manifest["sweep_reference"] == {"label": "track=11", "added": True}
     sk = skill("puluc", ["random", "greedy"], 1000, seed=2, jobs=1)
     assert sk["bt"]["ratings"][1] > sk["bt"]["ratings"][0] + 100
     assert sk["games"][0, 1] == sk["games"][1, 0] == 2000
@@ -387,3 +389,55 @@ def test_experiment_manifests_name_the_end_reasons():
     res = compare("puluc", [("base", {}), ("nine", {"track": 9})], 200, seed=1, jobs=1)
     assert res.manifest["end_reasons"] == {"0": "all enemy warriors killed", "1": "horizon reached: draw"}
     assert res.summaries[0].to_dict()["end_reasons"]["1"] == "horizon reached: draw"
+
+
+def test_a_sweep_measures_from_the_rulebook_value_not_the_first_of_the_range():
+    """track=7..15 holds the rulebook's 11: it becomes the reference (first), nothing is
+    added, and every difference is from it; the report's first sentence says so."""
+    from analysis.experiment_report import compare_headline
+    from analysis.experiment_runs import sweep_variants
+    g = get("puluc")
+    variants, ref = sweep_variants(g, parse_sweep(["track=7..15:2"], g))
+    assert [n for n, _ in variants] == ["track=11", "track=7", "track=9", "track=13", "track=15"]
+    assert ref == {"label": "track=11", "added": False}
+    res = sweep("puluc", ["track=9..13:2"], 1000, seed=3, jobs=1)
+    assert res.variants[0][0] == "track=11" and len(res.variants) == 3
+    tab = compare_table(res)
+    row = tab[(tab["key"] == "first player score") & (tab["variant"] == "track=11")].iloc[0]
+    assert row["diff"] != row["diff"] or row["diff"] == 0    # the reference has no difference
+    head = compare_headline(res, tab)
+    assert head[0].startswith("Every difference is measured from the rulebook's track=11 (one of the swept")
+
+
+def test_a_grid_reference_holds_every_rulebook_value_and_the_fixed_rules():
+    from analysis.experiment_runs import sweep_variants
+    g = get("puluc")
+    grid = parse_sweep(["track=7,9", "exit=any,pile"], g)
+    variants, ref = sweep_variants(g, grid, {"warriors": "4"})
+    exit_default = next(p.default for p in g.params if p.name == "exit")
+    assert ref["added"] and variants[0][0] == f"track=11,exit={exit_default}"
+    assert all(rules["warriors"] == "4" for _, rules in variants)
+    assert len(variants) == 5
+    with pytest.raises(UsageError, match="--set track and --param track are both given"):
+        sweep_variants(g, parse_sweep(["track=7,9"], g), {"track": "9"})
+
+
+def test_compare_and_sweep_take_set_for_every_variant(tmp_path):
+    """--set holds a rule for every variant (a variant's own value wins)."""
+    r = CliRunner().invoke(cli, ["compare", "puluc", "--games", "600", "--set", "warriors=3", "--set", "track=9",
+                                 "--variant", "base:", "--variant", "long:track=13", "--jobs", "1", "-q",
+                                 "--out", str(tmp_path / "c")])
+    assert r.exit_code == 0, r.output
+    exp = json.loads((tmp_path / "c" / "experiment.json").read_text())
+    changed = {n: ch for n, ch in exp["variants"]}
+    assert changed["base"] == {"warriors": 3, "track": 9}
+    assert changed["long"] == {"warriors": 3, "track": 13}
+    r = CliRunner().invoke(cli, ["sweep", "puluc", "--param", "track=9,13", "--set", "warriors=3",
+                                 "--games", "600", "--jobs", "1", "-q", "--out", str(tmp_path / "s")])
+    assert r.exit_code == 0, r.output
+    exp = json.loads((tmp_path / "s" / "experiment.json").read_text())
+    assert [n for n, _ in exp["variants"]] == ["track=11", "track=9", "track=13"]
+    assert all(ch["warriors"] == 3 for _, ch in exp["variants"])
+    r = CliRunner().invoke(cli, ["sweep", "puluc", "--param", "track=9,13", "--set", "track=9",
+                                 "--games", "600", "--jobs", "1", "-q", "--out", str(tmp_path / "s2")])
+    assert r.exit_code != 0 and "both given" in r.output

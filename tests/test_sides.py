@@ -150,3 +150,15 @@ def test_four_player_maya_report_speaks_of_teams(maya4, tmp_path):
     assert "exactly one team won" in page
     assert manifest["end_reasons"] == {"0": "no legal exchange", "1": "end declared", "2": "horizon reached"}
     assert (tmp_path / "scores.png").is_file() and (tmp_path / "margin.png").is_file()
+
+
+def test_four_player_maya_draws_no_empty_per_seat_panels(maya4, tmp_path):
+    """Ladders and priests are two-player rules: with four players every seat's count is 0,
+    so their panels are left out and the caption says why (they read as broken plots)."""
+    from analysis.report import nonzero_seat_means
+    s = summarize(maya4.summary, maya4.manifest, maya4.spec.game)
+    drawn, zero = nonzero_seat_means(s["seat_means"])
+    assert zero == ["ladders", "priests"] and "score" in drawn
+    page = write_report(maya4.summary, dict(maya4.manifest), maya4.spec.game, tmp_path).read_text()
+    assert "Not drawn: ladders, priests, zero for every seat in every game of this run." in page
+    assert (tmp_path / "seat_means.png").is_file()

@@ -152,3 +152,30 @@ def test_a_mean_length_with_horizon_stopped_games_also_gives_the_games_ended_by_
                          ended_mean(res.summary, spec.game.length))
     assert f"that ended by the rules lasted {ended:.1f} {spec.game.length_unit} on average" in text
     assert length_caveat({"capped": 0}, "casts", ended) == ""
+
+
+@pytest.mark.parametrize("p, want", [
+    ([0.01, 0.04, 0.03], [0.03, 0.06, 0.06]),          # step-down: sorted, (m - rank) * p, monotone
+    ([0.001, 0.5], [0.002, 0.5]),
+    ([0.2, float("nan"), 0.6], [0.4, float("nan"), 0.6]),
+    ([0.9, 0.8], [1.0, 1.0]),                          # capped at 1, never below an earlier one
+])
+def test_holm_adjusts_as_the_method_says(p, want):
+    from analysis.wording import holm
+    got = holm(p)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert (g != g and w != w) or g == pytest.approx(w)
+
+
+@pytest.mark.parametrize("ps, says", [
+    ([0.001, 0.03, 0.5], "2 of 3 differ at 95% each; after Holm's correction for 3 comparisons 1 remains ('a')"),
+    ([0.02, 0.03, 0.5], "none remains: no variant can be told from the reference"),
+    ([0.2, 0.3, 0.5], "None of the 3 differs at 95% even on its own."),
+    ([1e-6, 1e-6, 1e-6], "3 remain ('a', 'b', 'c')"),
+])
+def test_several_comparisons_are_counted_before_a_difference_is_claimed(ps, says):
+    from analysis.wording import multiple_comparisons_sentence
+    text = multiple_comparisons_sentence(["a", "b", "c"], ps, "first player score")
+    assert says in text and "about 0.15 of them would show a difference by chance alone" in text
+    assert multiple_comparisons_sentence(["a"], [0.001], "x") is None     # one comparison: nothing to count
