@@ -1,14 +1,54 @@
 """Monte Carlo balance analysis for board games.
 
->>> from sim import simulate
->>> df = simulate("puluc", games=100_000, rules={"track": 9}, bots=("greedy", "random"))
+>>> import sim
+>>> run = sim.run("puluc", games=20_000, rules={"track": 9}, bots=("greedy", "random"))
+>>> run.frame[["win_Jade", "win_Cinnabar", "end_reason", "capped"]].head()
+>>> run.summary["first_player"], run.verdicts
+>>> res = sim.compare("puluc", {"base": {}, "nine": {"track": 9}}, games=20_000)
+>>> res.verdicts, res.write_report("reports/nine")
+
+``sim.run``, ``sim.compare``, ``sim.sweep``, ``sim.skill``, ``sim.ladder``, ``sim.impact``,
+``sim.robust``, ``sim.tune`` and ``sim.show`` are the commands as functions (:mod:`sim.api`),
+each returning a typed result (:mod:`sim.results_api`).  ``sim.simulate`` is the engine's own
+call, as before: one row per game as the engine writes it (``win_0``, ``end_reason`` codes),
+``df.attrs["manifest"]``.  They are loaded on first use: ``import sim`` loads neither numba
+nor pandas.
 """
 __version__ = "0.1.0"
 
-__all__ = ["simulate", "__version__"]
+#: name -> (module, attribute) of what is loaded on first use
+_LAZY = {
+    "run": ("sim.api", "simulate"),
+    **{name: ("sim.api", name) for name in ("compare", "sweep", "skill", "ladder", "impact", "robust",
+                                            "tune", "show")},
+    **{name: ("sim.results_api", name) for name in ("RunResult", "CompareResult", "SweepResult",
+                                                    "SkillResult", "LadderResult", "ImpactResult",
+                                                    "RobustResult", "TuneResult", "ShowResult")},
+    "UsageError": ("sim.params", "UsageError"),
+}
+
+__all__ = ["simulate", "__version__", *_LAZY]
 
 
 def simulate(*args, **kwargs):
-    """See :func:`sim.runner.simulate`."""
+    """The engine's frame of a run: see :func:`sim.runner.simulate` (``sim.run`` gives the
+    typed :class:`sim.results_api.RunResult`, seats by name)."""
     from .runner import simulate as _simulate
     return _simulate(*args, **kwargs)
+
+
+def __getattr__(name):
+    if name == "api":
+        import importlib
+        return importlib.import_module("sim.api")
+    if name in _LAZY:
+        import importlib
+        module, attr = _LAZY[name]
+        value = getattr(importlib.import_module(module), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'sim' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY) | {"api"})

@@ -130,14 +130,9 @@ def _given(name: str) -> bool:
 
 
 def _check_run_options(jobs, chunk_size, backend, scheduler):
-    """The checks every command shares (runs, compare, sweep, skill, impact)."""
-    from .validate import check_backend, check_chunk_size, check_jobs, probe_scheduler
-    chunk_size = check_chunk_size(chunk_size)
-    check_backend(backend, scheduler)
-    if scheduler is not None:
-        probe_scheduler(scheduler)  # a Dask scheduler answers there, before anything is written
-    jobs = check_jobs(jobs, _note)
-    return jobs, chunk_size
+    """The checks every command shares (runs, compare, sweep, skill, impact): the API's."""
+    from .api import _check_run
+    return _check_run(jobs, chunk_size, backend, scheduler, _note)
 
 
 def _run_command(name: str):
@@ -487,16 +482,9 @@ def _seed(seed):
 
 
 def _check_experiment(g, games, bots, players, seed, jobs, chunk_size, backend, scheduler):
-    """The options every experiment shares, checked as a run checks them."""
-    from .runner import parse_games
-    from .validate import check_chunk_count
-    jobs, chunk_size = _check_run_options(jobs, chunk_size, backend, scheduler)
-    n = parse_games(games)
-    check_chunk_count(n, chunk_size)
-    s = _seed(seed)
-    p = g.check_players(players)
-    g.choose_bots(bots, p)
-    return jobs, chunk_size, n, s
+    """The options every experiment shares, checked as a run checks them (the API's)."""
+    from .api import _check_experiment as checked
+    return checked(g, games, bots, players, seed, jobs, chunk_size, backend, scheduler, _note)[:4]
 
 
 def _check_arms(g, variants, bots, players, seed, n, labels=True):

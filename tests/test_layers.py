@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMAND_LINE = {"sim/cli.py", "sim/__main__.py"}
+COMMAND_LINE = {"sim/cli.py", "sim/__main__.py", "sim/api.py"}
 
 
 def imports(path: Path) -> set[str]:
