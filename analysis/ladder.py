@@ -77,49 +77,43 @@ def _rung(game, bot: str, S) -> Rung:
                 S.no_winner / n, S.capped / n, mean, sd)
 
 
-def skill_ladder(game_name: str, ladder: list[str], games, players=None, seed=1, rules=None,
-                 jobs=None, chunk_size=None, backend=None, scheduler=None,
-                 progress=None) -> LadderResult:
-    """Play the ladder (see the module docstring); ``games`` per arm."""
-    game = get_game(game_name)
-    n = parse_games(games)
-    p = game.check_players(players)
-    if len(ladder) < 2:
-        raise UsageError("sim skill --ladder needs at least two bots, weakest first")
-    if len(set(ladder)) != len(ladder):
-        raise UsageError("sim skill --ladder: every rung must differ: " + ", ".join(ladder))
-    for b in ladder:
-        game.choose_bots(b, p)  # names and settings
-    sides = game.sides(p)
-    m = len(set(sides))
-    k = len(ladder)
-    partial = False
+class Plays:
+    """Plays one arm of a ladder (every seat's bot given) on the ladder's seed and rules;
+    once a run is stopped (Ctrl-C, SIGTERM) nothing new starts and ``partial`` is set."""
 
-    def play(label, seats):
-        nonlocal partial
-        if partial:  # stopped (Ctrl-C, SIGTERM): nothing new starts
+    def __init__(self, game, n, players, seed, rules, jobs, chunk_size, backend, scheduler, progress):
+        self.game, self.n, self.players, self.seed, self.rules = game, n, players, seed, rules
+        self.run = dict(jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler,
+                        progress=progress)
+        self.partial = False
+
+    def __call__(self, label, seats):
+        if self.partial:
             return None
-        spec = make_spec(game, n, rules, seats, p, seed)
-        summs, _, part, _, _, _ = run_arms(game, [Arm(label, 0, False, spec)], n, int(seed), jobs,
-                                           chunk_size, backend, scheduler, progress)
-        partial = partial or part
+        spec = make_spec(self.game, self.n, self.rules, seats, self.players, self.seed)
+        r = self.run
+        summs, _, part, _, _, _ = run_arms(self.game, [Arm(label, 0, False, spec)], self.n, int(self.seed),
+                                           r["jobs"], r["chunk_size"], r["backend"], r["scheduler"],
+                                           r["progress"])
+        self.partial = self.partial or part
         return summs[0]
 
-    rungs = []
-    for b in ladder:
-        S = play(f"{b} in every seat", [b] * p)
-        if S is not None:
-            rungs.append(_rung(game, b, S))
-    wins = np.zeros((k, k))
-    played = np.zeros((k, k))
-    pairs = []
-    for i in range(k - 1):
-        j = i + 1
+    def rung(self, bot: str):
+        """The rung with every seat ``bot``, or None where the run was stopped."""
+        S = self(f"{bot} in every seat", [bot] * self.players)
+        return None if S is None else _rung(self.game, bot, S)
+
+    def pair(self, lower: str, upper: str):
+        """``lower`` against ``upper``, the lower on each side in turn: (lower's score, games),
+        or None where the run was stopped before the pair was played."""
+        p = self.players
+        sides = self.game.sides(p)
+        m = len(set(sides))
         score = 0.0
         total = 0
         for sd in range(m):  # the lower rung on each side in turn, the higher on the others
-            seats = [ladder[i] if sides[s] == sd else ladder[j] for s in range(p)]
-            S = play(f"{ladder[i]} on side {sd} vs {ladder[j]}", seats)
+            seats = [lower if sides[s] == sd else upper for s in range(p)]
+            S = self(f"{lower} on side {sd} vs {upper}", seats)
             if S is None:
                 break
             a = S.side_win[sd] / max(S.n, 1)
@@ -130,17 +124,54 @@ def skill_ladder(game_name: str, ladder: list[str], games, players=None, seed=1,
                 s_i = (0.5 + 0.5 * (a - b) / max(a + b, 1e-12)) * S.n
             score += s_i
             total += S.n
-        if total == 0:
+        return None if total == 0 else (score, total)
+
+
+def check_ladder(game, ladder: list[str], players) -> int:
+    """The ladder's bots checked (names and settings, every rung different); the players."""
+    p = game.check_players(players)
+    if len(ladder) < 2:
+        raise UsageError("sim skill --ladder needs at least two bots, weakest first")
+    if len(set(ladder)) != len(ladder):
+        raise UsageError("sim skill --ladder: every rung must differ: " + ", ".join(ladder))
+    for b in ladder:
+        game.choose_bots(b, p)  # names and settings
+    return p
+
+
+def skill_ladder(game_name: str, ladder: list[str], games, players=None, seed=1, rules=None,
+                 jobs=None, chunk_size=None, backend=None, scheduler=None,
+                 progress=None) -> LadderResult:
+    """Play the ladder (see the module docstring); ``games`` per arm."""
+    game = get_game(game_name)
+    n = parse_games(games)
+    p = check_ladder(game, ladder, players)
+    plays = Plays(game, n, p, seed, rules, jobs, chunk_size, backend, scheduler, progress)
+    rungs = [r for r in (plays.rung(b) for b in ladder) if r is not None]
+    pairs = []
+    for i in range(len(ladder) - 1):
+        got = plays.pair(ladder[i], ladder[i + 1])
+        if got is None:
             break
-        wins[i, j] += score
-        wins[j, i] += total - score
-        played[i, j] += total
-        played[j, i] += total
-        pairs.append((i, j, score / max(total, 1), total))
+        pairs.append((i, i + 1, got[0] / max(got[1], 1), got[1]))
+    return rated(game, p, ladder, rungs, pairs, rules, seed, plays.partial)
+
+
+def rated(game, p, ladder, rungs, pairs, rules, seed, partial) -> LadderResult:
+    """The ladder's result: the rungs and neighbouring pairs played, rated on one Elo scale
+    (no ratings where it was stopped)."""
     if partial:  # a ladder cut short has no verdict: the rungs and pairs played so far
         nan = np.full(len(rungs), np.nan)
         return LadderResult(game, p, rungs, nan, nan.copy(), nan.copy(), pairs, dict(rules or {}),
                             int(seed), {}, True)
+    k = len(ladder)
+    wins = np.zeros((k, k))
+    played = np.zeros((k, k))
+    for i, j, share, total in pairs:
+        wins[i, j] += share * total
+        wins[j, i] += total - share * total
+        played[i, j] += total
+        played[j, i] += total
     bt, unbounded, _ = skill_ratings(wins, played, ladder)
     r = np.asarray(bt["ratings"], np.float64)
     finite = np.flatnonzero(np.isfinite(r))

@@ -66,7 +66,11 @@ def _figure(res: LadderResult, path: Path) -> None:
     plots.save(fig, path)
 
 
-def write_ladder_report(res: LadderResult, out_dir) -> Path:
+def write_ladder_report(res: LadderResult, out_dir, *, lead: list[str] | None = None,
+                        steps: tuple[list, list] | None = None, saved: tuple[str, dict] | None = None,
+                        title: str = "balance by skill") -> Path:
+    """The ladder's page and ``ladder.json``; ``sim strength`` gives its own sentences first
+    (``lead``), a table of its steps (header, rows) and the file it is rebuilt from."""
     from sim.io import write_json
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -87,11 +91,12 @@ def write_ladder_report(res: LadderResult, out_dir) -> Path:
     pair_rows = [[f"{res.rungs[i].bot} vs {res.rungs[j].bot}", f"{100 * s:.1f}%", f"{int(t):,}"]
                  for i, j, s, t in res.pairs]
     n = res.rungs[0].n if res.rungs else 0
-    page = render("ladder.html", title=f"{res.game.title}: balance by skill", css=Markup(CSS),
+    page = render("ladder.html", title=f"{res.game.title}: {title}", css=Markup(CSS),
                   self_check=Markup(SELF_CHECK),
                   sub=f"{res.players} players · ladder {', '.join(r.bot for r in res.rungs)} · seed {res.seed}",
-                  verdict=verdict(res), rows=rows, header=header, pair_rows=pair_rows,
-                  method=METHOD.format(n=n), figure=bool(figs))
+                  verdict=(lead or []) + verdict(res), rows=rows, header=header, pair_rows=pair_rows,
+                  steps=steps, method=METHOD.format(n=n), figure=bool(figs))
     path = write_page(out_dir, page, figs)
-    write_json(out_dir / "ladder.json", to_json(res))
+    name, data = saved or ("ladder.json", to_json(res))
+    write_json(out_dir / name, data)
     return path

@@ -762,6 +762,56 @@ def _ladder(game, names, games, players, seed_v, rules, jobs, chunk_size, backen
     return _experiment_status(res.partial, out_dir)
 
 
+@cli.command("strength")
+@click.argument("game")
+@click.option("--bot", "bot", default="search", show_default=True,
+              help="the first rung: a search bot with its settings (search:iters=50)")
+@click.option("--param", "param", default=None, metavar="NAME",
+              help="the bot's budget parameter to climb (default: its iters)")
+@click.option("--factor", type=float, default=4.0, show_default=True, help="budget multiplier per rung")
+@click.option("--rungs", type=int, default=4, show_default=True, help="at most this many rungs")
+@click.option("--tol", type=float, default=2.0, show_default=True,
+              help="tolerance of a share between two rungs, in percentage points")
+@click.option("--length-tol", type=float, default=5.0, show_default=True,
+              help="tolerance of the mean length, in percent of it")
+@click.option("--minutes", type=float, default=None, help="wall-time budget: no rung starts that would overrun it")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="rule parameter; repeatable")
+@_common_experiment_options
+def strength_cmd(game, bot, param, factor, rungs, tol, length_tol, minutes, sets, games, bots, players, seed,
+                 jobs, chunk_size, backend, scheduler, out, quiet):
+    """Climb a search bot's budget until the verdict for strong play settles.
+
+    Each rung multiplies the budget by --factor and plays every seat the same bot, and the
+    rung below it head to head (the Elo gain of each step); the climb stops when the two
+    strongest rungs agree on every headline within the tolerance (95% intervals), or says
+    it has not settled.  Example: sim strength batam --bot search:iters=50 --games 4000
+    """
+    from analysis.converge import climb, strength_text, write_strength_report
+    if bots:
+        raise UsageError("sim strength plays one bot in every seat: give it with --bot")
+    g = get_game(game)
+    jobs, chunk_size, n, seed_v = _check_experiment(g, games, None, players, seed, jobs,
+                                                    chunk_size, backend, scheduler)
+    rules = _assignments(game, sets)
+    g.resolve_rules(rules)
+    if minutes is not None and not minutes > 0:
+        raise UsageError("--minutes must be positive")
+    out_dir, top = _experiment_dir(out, game, "strength")
+    echo = None if quiet else (lambda line: click.echo(line, err=True))
+    with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
+        res = climb(game, bot, n, param=param, factor=factor, rungs=rungs, tol=tol / 100,
+                    length_tol=length_tol, minutes=minutes, players=players, seed=seed_v, rules=rules,
+                    jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler,
+                    progress=(not quiet) and sys.stderr.isatty(), echo=echo)
+        path = write_strength_report(res, out_dir)
+        _experiment_manifest(out_dir, "strength", res.ladder.game, res.ladder.players, seed_v, rules,
+                             [r.bot for r in res.ladder.rungs], n, res.ladder.partial)
+    if not quiet:
+        click.echo(strength_text(res))
+    click.echo(f"report: {safe(str(path))}")
+    return _experiment_status(res.ladder.partial, out_dir)
+
+
 def _command_line() -> str | None:
     """The command as typed, for a manifest (``sim`` and its quoted arguments)."""
     return "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
@@ -1129,6 +1179,12 @@ def report_cmd(run_dir):
 
         def write():
             return write_skill_report(res, d)
+    elif (d / "strength.json").is_file():
+        from analysis.converge import from_json as strength_back, write_strength_report
+        _, sres = parsed("strength.json", strength_back)
+
+        def write():
+            return write_strength_report(sres, d)
     elif (d / "ladder.json").is_file():
         from analysis.ladder import from_json
         from analysis.ladder_report import write_ladder_report

@@ -26,6 +26,10 @@ PARAMS = (
 BOTS = (
     Bot("runner", 0, "always runs the full roll"),
     Bot("random", 1, "runs or walks, at random"),
+    # a stand-in for a search bot: more budget, better play, with diminishing returns (it
+    # runs with probability iters / (iters + 1); running is always the better move)
+    Bot("careful", 2, "runs with probability iters / (iters + 1)",
+        (Param("iters", 1, "the budget", "int", 1, 100_000),)),
 )
 COLUMNS = (
     Column("turns", "int16", "turns played"),
@@ -55,7 +59,7 @@ def _rec(buf, kind, actor, *fields):
     buf[0, H_EVENTS] = n + 1
 
 
-def play(track, horizon, players, seed, index, bot_ids, buf, snaps):
+def play(track, horizon, players, seed, index, bot_ids, buf, snaps, bot_params=None):
     """One game: (winner, first seat, turns, cells, overtakes, led_from)."""
     rng = np.random.default_rng([seed, index])
     cells = [0] * players
@@ -67,7 +71,11 @@ def play(track, horizon, players, seed, index, bot_ids, buf, snaps):
         seat = (first + turn) % players
         roll = int(rng.integers(1, 7))
         _rec(buf, ROLL, -1, roll)
-        how = RUN if bot_ids[seat] == 0 or rng.random() < 0.5 else WALK
+        if bot_ids[seat] == 2:
+            k = float(bot_params[seat, 0])
+            how = RUN if rng.random() < k / (k + 1) else WALK
+        else:
+            how = RUN if bot_ids[seat] == 0 or rng.random() < 0.5 else WALK
         steps = roll if how == RUN else 1
         cells[seat] = min(track, cells[seat] + steps)
         _rec(buf, MOVE, seat, how, steps, cells[seat])
@@ -99,7 +107,7 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None
     buf, snaps = record if record is not None else (np.zeros((1, 8), np.int32), np.zeros((0, 1), np.int64))
     for k in range(count):
         w, first, turns, cells, changes, settled = play(track, horizon, players, int(seed), start + k,
-                                                        bot_ids, buf, snaps)
+                                                        bot_ids, buf, snaps, bot_params)
         out["winner"][k] = w
         out["first_player"][k] = first
         out["end_reason"][k] = 0 if w >= 0 else 1

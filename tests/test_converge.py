@@ -1,0 +1,101 @@
+"""sim strength: a search budget climbed until the verdict for strong play settles
+(analysis/converge.py), on the pure-Python toy game (its 'careful' bot runs with probability
+iters / (iters + 1): more budget plays better, with diminishing returns)."""
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+import sim.games
+from analysis import converge as C
+from analysis.ladder import Rung
+from sim.cli import cli
+from sim.params import UsageError
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    monkeypatch.setitem(sim.games.REGISTRY, "toy", "tests.toy_game")
+    return sim.games.get("toy")
+
+
+def _rung(first, n=10_000, length=6.0, sd=2.0, bot="b"):
+    return Rung(bot, n, first, first - .01, first + .01, [first, 1 - first], [0, 0], [1, 1],
+                0.0, 0.0, length, sd)
+
+
+def test_a_step_settles_only_when_every_interval_lies_inside_the_tolerance():
+    same = C.moves_between(_rung(0.60), _rung(0.605), ["Red", "Blue"], 0.02, 5.0, "turns")
+    assert all(m.within for m in same)                 # +0.5 points, interval about ±1.4
+    few = C.moves_between(_rung(0.60, n=500), _rung(0.605, n=500), ["Red", "Blue"], 0.02, 5.0, "turns")
+    assert not few[0].within and few[0].lo < 0 < few[0].hi   # no move shown, but not pinned down
+    moved = C.moves_between(_rung(0.60), _rung(0.64), ["Red", "Blue"], 0.02, 5.0, "turns")
+    assert not moved[0].within and moved[0].lo > 0
+    longer = C.moves_between(_rung(0.6), _rung(0.6, length=6.6), ["Red", "Blue"], 0.02, 5.0, "turns")
+    assert [m.name for m in longer if not m.within] == ["mean length"]   # 10% longer, tolerance 5%
+
+
+def test_elo_gain_from_the_lower_rungs_score():
+    g, lo, hi = C.elo_gain(0.36, 10_000)
+    assert g == pytest.approx(-400 * math.log10(0.36 / 0.64)) and lo < g < hi
+    assert C.elo_gain(0.5, 100)[0] == 0.0
+    assert C.elo_gain(0.0, 100)[0] == math.inf
+
+
+def test_the_toy_climb_settles_with_shrinking_gains(toy):
+    res = C.climb("toy", "careful:iters=1", 8000, rungs=6, seed=3, jobs=1)
+    assert res.stop == "settled" and res.settled_at is not None
+    k = res.settled_at
+    assert res.budgets[:k + 2] == [4 ** i for i in range(k + 2)]
+    assert all(m.within for m in res.moves[-1])
+    assert not all(m.within for m in res.moves[0])     # iters 1 -> 4 moves the length a lot
+    gains = [g for g, _, _ in res.gains]
+    assert gains[0] > 100 and gains == sorted(gains, reverse=True)
+    text = C.verdict(res)
+    assert text[0].startswith(f"Settled at iters={res.budgets[k]}: 4 times the budget")
+    assert "diminishing returns" in text[-1]
+
+
+def test_too_few_games_is_not_settled_and_says_how_many_would(toy):
+    res = C.climb("toy", "careful:iters=64", 1500, rungs=2, seed=3, jobs=1)
+    assert res.stop == "rungs" and res.settled_at is None
+    text = " ".join(C.verdict(res))
+    assert "Not settled: the 2 rungs asked for were played" in text
+    assert "not yet a verdict for strong play" in text and "games per rung would fit it inside" in text
+
+
+def test_the_time_budget_stops_before_a_rung_that_would_overrun_it(toy):
+    ticks = iter(range(0, 10_000, 30))                 # every reading of the clock: 30 s later
+    res = C.climb("toy", "careful:iters=1", 300, rungs=5, minutes=2, seed=1, jobs=1,
+                  clock=lambda: next(ticks))
+    assert res.stop == "time" and len(res.ladder.rungs) < 5
+    assert "the time budget would have been overrun" in C.verdict(res)[0]
+
+
+def test_bad_climbs_are_refused(toy):
+    with pytest.raises(UsageError, match="no iters-like parameter"):
+        C.climb("toy", "runner", 100)
+    with pytest.raises(UsageError, match="--factor must be above 1"):
+        C.climb("toy", "careful", 100, factor=1.0)
+    with pytest.raises(UsageError, match="one rung only"):
+        C.climb("toy", "careful:iters=100000", 100)
+
+
+def test_cli_writes_the_report_and_sim_report_rebuilds_it(toy, tmp_path):
+    out = tmp_path / "st"
+    r = CliRunner().invoke(cli, ["strength", "toy", "--bot", "careful:iters=2", "--rungs", "3", "--games", "400",
+                                 "--jobs", "1", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "Not settled" in r.output or "Settled at" in r.output
+    data = json.loads((out / "strength.json").read_text())
+    assert data["budgets"][:2] == [2, 8] and data["kind"] == "strength"
+    assert json.loads((out / "manifest.json").read_text())["kind"] == "strength"
+    page = (out / "index.html").read_text()
+    assert "Each step of the budget" in page and "iters 2 -&gt; 8" in page
+    back = C.from_json(data)
+    assert C.verdict(back) == C.verdict(C.from_json(json.loads(json.dumps(C.to_json(back)))))
+    (out / "index.html").unlink()
+    r = CliRunner().invoke(cli, ["report", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "Each step of the budget" in (out / "index.html").read_text()
