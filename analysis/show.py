@@ -14,16 +14,32 @@ from sim.params import UsageError
 
 
 @dataclass
+class Told:
+    """One line of a shown game: its text, the board after it (text, and the SVG where the
+    game's show module draws one; empty where no board follows the line), and its place in
+    the numbering: ``k`` where the line begins the game's step k (Puluc's cast k, Maya's
+    turn k, a Batam or Balam round k), 0 where it continues the step before, None for the
+    introduction and the result (not numbered)."""
+
+    text: str
+    board: str = ""
+    svg: str = ""
+    step: int | None = None
+
+
+@dataclass
 class Shown:
-    """A recorded game ready to print: header lines, and per turn its text and board."""
+    """A recorded game ready to print: header lines, and per line its text and board."""
 
     record: object
     title: str
     subtitle: str
     outcome: str
     command: str
-    turns: list = field(default_factory=list)        # [(text, board or "")]
+    turns: list = field(default_factory=list)        # [Told]
     extra_boards: list = field(default_factory=list)
+    extra_svgs: list = field(default_factory=list)   # beside extra_boards ("" where no SVG)
+    step_word: str = "Turn"                          # what the game calls a numbered step
 
 
 def show_command(game, seed, index, players=None, bots=None, rules_changed=None) -> str:
@@ -46,6 +62,15 @@ def can_record(game) -> bool:
     return bool(game.actions)
 
 
+def _numbering(mod, lines) -> list:
+    """Each line's step (see :class:`Told`): the game's own ``steps(lines)`` where its show
+    module has one (and it numbers every line), else every line a step of its own,
+    numbered from 1."""
+    steps_of = getattr(mod, "steps", None)
+    steps = list(steps_of(lines)) if steps_of is not None else []
+    return steps if len(steps) == len(lines) else list(range(1, len(lines) + 1))
+
+
 def show_game(game, seed, index: int, rules=None, bots=None, players=None) -> Shown:
     """Record game ``index`` of the run (game, rules, bots, players, seed) and tell it."""
     from sim.record import describe, record_run
@@ -58,6 +83,7 @@ def show_game(game, seed, index: int, rules=None, bots=None, players=None) -> Sh
     mod = importlib.import_module(game.show_module) if game.show_module else None
     narrate = getattr(mod, "narrate", None)
     draw = getattr(mod, "draw", None)
+    svg = getattr(mod, "svg", None)
     snaps = rec.snapshots if rec.snapshots is not None and draw else np.zeros((0, 1))
     turns_of = getattr(mod, "turns", None)
     if turns_of is not None:
@@ -66,10 +92,15 @@ def show_game(game, seed, index: int, rules=None, bots=None, players=None) -> Sh
     else:
         # no pairing declared: the lines, then the boards in order after them
         pairs = [(t, None) for t in (narrate(rec, seats) if narrate else describe(game, rec.events, seats))]
+    steps = _numbering(mod, [t for t, _ in pairs])
+
+    def drawn(k):
+        return draw(snaps[k], rec), (svg(snaps[k], rec) if svg else "")
+
     shown = {k for _, k in pairs if k is not None and 0 <= k < len(snaps)}
-    turns = [(t, draw(snaps[k], rec) if k is not None and 0 <= k < len(snaps) else "")
-             for t, k in pairs]
-    boards = [draw(snaps[k], rec) for k in range(len(snaps)) if k not in shown]
+    turns = [Told(t, *(drawn(k) if k is not None and 0 <= k < len(snaps) else ("", "")), step)
+             for (t, k), step in zip(pairs, steps)]
+    extra = [drawn(k) for k in range(len(snaps)) if k not in shown]
     cols = rec.columns
     w = int(cols.get("winner", -1))
     reason = game.end_reasons[int(cols["end_reason"])] if "end_reason" in cols else "?"
@@ -85,27 +116,58 @@ def show_game(game, seed, index: int, rules=None, bots=None, players=None) -> Sh
         outcome=f"{who}; ended: {reason}; {length} {game.length_unit}.",
         command=show_command(game, rec.seed, index, rec.players, rec.bots, spec_rules),
         turns=turns,
-        extra_boards=boards,
+        extra_boards=[b for b, _ in extra],
+        extra_svgs=[v for _, v in extra],
+        step_word=getattr(mod, "STEP_WORD", "Turn"),
     )
 
 
 def show_text(s: Shown) -> str:
+    """The game for the terminal: the game's own steps numbered (cast k as k), the
+    introduction, the lines within a step and the result indented without a number."""
     lines = [s.title, s.subtitle, ""]
-    for i, (text, board) in enumerate(s.turns, 1):
-        lines.append(f"{i:>4}. {text}")
-        if board:
-            lines += ["      " + b for b in board.splitlines()]
+    for t in s.turns:
+        lines.append(f"{t.step:>4}. {t.text}" if t.step else f"      {t.text}")
+        if t.board:
+            lines += ["      " + b for b in t.board.splitlines()]
     lines += s.extra_boards
     lines += ["", s.outcome]
     return "\n".join(lines)
 
 
+def sections(s: Shown) -> tuple[list, list, list]:
+    """The page's parts: the introduction (the lines before the first step), the steps
+    (each: its number and lines) and the result (the unnumbered lines after the last)."""
+    told = list(s.turns)
+    first = next((i for i, t in enumerate(told) if t.step), len(told))
+    last = len(told)
+    while last > first and told[last - 1].step is None:
+        last -= 1
+    steps = []
+    for t in told[first:last]:
+        if t.step or not steps:
+            steps.append({"number": t.step or len(steps) + 1, "lines": []})
+        steps[-1]["lines"].append(t)
+    return told[:first], steps, told[last:]
+
+
 def write_show_page(s: Shown, path) -> str:
+    from markupsafe import Markup
+
     from sim.io import write_text
-    from .pages import CSS, render
+
+    from .pages import CSS, SELF_CHECK, render
+
+    def line(t: Told) -> dict:
+        return {"text": t.text, "board": t.board, "svg": Markup(t.svg) if t.svg else ""}
+
+    intro, steps, result = sections(s)
     page = render("show.html", title=s.title, subtitle=s.subtitle, outcome=s.outcome, command=s.command,
-                  css=CSS, turns=[{"text": t, "board": b} for t, b in s.turns],
-                  extra_boards=s.extra_boards)
+                  css=Markup(CSS), self_check=Markup(SELF_CHECK), step_word=s.step_word,
+                  intro=[line(t) for t in intro], result=[line(t) for t in result],
+                  steps=[{"number": st["number"], "lines": [line(t) for t in st["lines"]]} for st in steps],
+                  extra=[{"board": b, "svg": Markup(v) if v else ""}
+                         for b, v in zip(s.extra_boards, s.extra_svgs)])
     return write_text(path, page)
 
 

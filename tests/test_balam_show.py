@@ -90,3 +90,56 @@ def test_the_board_is_drawn_after_each_round(recorded):
     for p, name in enumerate(SEATS[:players]):
         pres = rec.columns[seat_column("prestige", p)] - rec.columns[seat_column("pp_bonus", p)]
         assert f"{name[0]}: prestige {pres};" in last
+
+
+# ------------------------------------------------------------------ sim show: numbering, the page's SVG
+def test_the_page_draws_the_board_after_each_round_as_svg_and_numbers_the_rounds(recorded, tmp_path):
+    """`sim show balam --html`: one SVG per round, each well-formed, every site framed in its
+    owner's colour, every building and riches token the snapshot holds drawn on its site
+    (as many as the text board's letters), each king's prestige; the rounds numbered as the
+    narration numbers them (the set-up and the result are not numbered)."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    from analysis.show import show_game, show_text, write_show_page
+    from sim.games.balam.play import snapshot_layout
+    players, bots, rules, _ = recorded
+    s = show_game(GAME, 5, 3, rules=rules, bots=bots, players=players)
+    rec = s.record
+    path = tmp_path / "l.html"
+    write_show_page(s, path)
+    html = path.read_text()
+    svgs = re.findall(r"<svg\b.*?</svg>", html, re.S)
+    n = rec.columns["rounds"]
+    assert len(svgs) == len(rec.snapshots) == n
+    board = show._board("default")
+    S = len(board.names)
+    lay = snapshot_layout(S, players)
+    ns = "{http://www.w3.org/2000/svg}"
+    for row, svg_text in zip(rec.snapshots, svgs):
+        assert svg_text == show.svg(row, rec)
+        root = ET.fromstring(svg_text)
+        sites = [g for g in root.iter(f"{ns}g") if (g.get("class") or "").startswith("site")]
+        assert len(sites) == S
+        owners = [int(row[lay["site"] + k * lay["site_width"]]) for k in range(S)]
+        for q in range(players):
+            assert sum(g.get("class") == f"site s{q}" for g in sites) == owners.count(q)
+        assert sum(g.get("class") == "site" for g in sites) == owners.count(-1)
+        text = show.draw(row, rec).splitlines()
+        grid = text[1:1 + 4 * board.rows]
+        letters = sum(len(line.replace("~", "").replace(".", "").replace(" ", "").replace("o", ""))
+                      for line in grid[1::4])
+        tokens = sum(len(line.replace("~", "").replace("-", "").replace(" ", "")) for line in grid[2::4])
+        assert len([t for t in root.iter(f"{ns}text") if t.get("class") == "building"]) == letters
+        assert len([c for c in root.iter(f"{ns}circle") if c.get("class") == "token"]) == tokens
+        for q, name in enumerate(SEATS[:players]):
+            base = lay["seat"] + q * lay["seat_width"]
+            assert f">{name}: prestige {int(row[base + 8])};" in svg_text
+        assert f">After round {int(row[0])}</text>" in svg_text
+    numbered = re.findall(r"^ *(\d+)\. (.*)$", show_text(s), re.M)
+    assert [int(k) for k, _ in numbered] == list(range(1, n + 1))
+    assert all(line.startswith(f"Round {k}: ") for k, line in numbered)
+    heads = re.findall(r'<section class="turn" id="turn-(\d+)">\s*<h3>(.*?)</h3>', html)
+    assert heads == [(str(k), f"Round {k}") for k in range(1, n + 1)]
+    result = re.search(r'<section class="result" id="result">(.*?)</section>', html, re.S).group(1)
+    assert "The game ends after round" in result and "Final prestige: " in result

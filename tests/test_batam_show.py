@@ -63,3 +63,53 @@ def test_board_drawing_shows_the_ships_and_the_money():
     # one snapshot per voyage: every seat sails once a round
     assert len(r.snapshots) == 3 * r.columns["rounds"]
     assert np.all(r.snapshots[:, S.O_POS:S.O_POS + 3] >= 0)
+
+
+# ------------------------------------------------------------------ sim show: numbering, the page's SVG
+@pytest.mark.parametrize("players,rules", [(3, {}), (4, {"compass": "cards"})])
+def test_the_page_draws_the_map_after_each_voyage_as_svg_and_numbers_the_rounds(players, rules, tmp_path):
+    """`sim show batam --html`: one SVG per voyage (each snapshot), each well-formed, every
+    seat's ship once on the space the snapshot holds, the coins and goods of each seat and
+    (compass tiles) a hollow ring where a tile was taken; the rounds numbered as the
+    narration numbers them (the set-up and the result are not numbered)."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    from analysis.show import show_game, show_text, write_show_page
+    s = show_game(get("batam"), 5, 1, rules=rules, players=players)
+    rec = s.record
+    path = tmp_path / "b.html"
+    write_show_page(s, path)
+    html = path.read_text()
+    svgs = re.findall(r"<svg\b.*?</svg>", html, re.S)
+    assert len(svgs) == len(rec.snapshots) == players * rec.columns["rounds"]
+    b = show._load(rec)["board"]
+    ns = "{http://www.w3.org/2000/svg}"
+    comp = [v for v in range(len(b.kind)) if int(b.kind[v]) == show.DATA.COMPASS]
+    for row, svg_text in zip(rec.snapshots, svgs):
+        assert svg_text == show.svg(row, rec)
+        root = ET.fromstring(svg_text)
+        ships = [c for c in root.iter(f"{ns}circle") if (c.get("class") or "").startswith("ship ")]
+        assert sorted(c.get("class") for c in ships) == [f"ship s{p}" for p in range(players)]
+        cs = 18
+        for c in ships:
+            p = int(c.get("class")[6:])
+            cell = (int(float(c.get("cy"))) // cs, int(float(c.get("cx"))) // cs)
+            assert cell == tuple(b.cells[int(row[S.O_POS + p])]), (p, cell)
+        for p in range(players):
+            assert (f">{NAMES[p]} {int(row[S.O_COINS + p])} coins, {int(row[S.O_GOODS + p])} goods<"
+                    in svg_text)
+        taken = [c for c in root.iter(f"{ns}circle") if c.get("class") == "compass taken"]
+        want = sum(int(row[S.O_TILE + k]) < 0 for k in range(len(comp))) if rules.get("compass") != "cards" else 0
+        assert len(taken) == want
+        assert len([c for c in root.iter(f"{ns}circle") if (c.get("class") or "").startswith("compass")]) == len(comp)
+    n = rec.columns["rounds"]
+    numbered = re.findall(r"^ *(\d+)\. (.*)$", show_text(s), re.M)
+    assert [int(k) for k, _ in numbered] == list(range(1, n + 1))
+    assert all(line.startswith(f"Round {k} (crew row: ") for k, line in numbered)
+    heads = re.findall(r'<section class="turn" id="turn-(\d+)">\s*<h3>(.*?)</h3>', html)
+    assert heads == [(str(k), f"Round {k}") for k in range(1, n + 1)]
+    intro = re.search(r'<section class="intro" id="intro">(.*?)</section>', html, re.S).group(1)
+    assert "Setup: " in intro and "Round 1" not in intro
+    result = re.search(r'<section class="result" id="result">(.*?)</section>', html, re.S).group(1)
+    assert "The game ends after " in result and ("Winner: " in result or "No single winner" in result)

@@ -94,3 +94,30 @@ def test_a_chunk_saved_before_candidates_were_kept_makes_the_report_read_the_row
     w = _chunked(g, rows, 2)
     assert merge(None, w, 0, 3) is w and merge(w, None, 3, 0) is w
     assert merge(w, None, 3, 2) is None and merge(None, w, 2, 3) is None
+
+
+def test_the_exemplar_pages_draw_each_cast_as_svg(tmp_path):
+    """The game pages a run report links are ``sim show --html`` pages: the track after each
+    cast drawn as SVG (the text board beside it), cast k numbered k, one step shown at a time."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    from click.testing import CliRunner
+
+    from sim.cli import cli
+    out = tmp_path / "run"
+    r = CliRunner().invoke(cli, ["puluc", "--games", "200", "--jobs", "1", "-q", "-o", str(out)],
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    pages = sorted((out / "games").glob("game-*.html"))
+    assert len(pages) >= 2
+    for page in pages:
+        html = page.read_text()
+        casts = re.findall(r'<section class="turn" id="turn-(\d+)">\s*<h3>Cast (\d+)</h3>', html)
+        assert casts and all(a == b for a, b in casts)
+        assert [int(a) for a, _ in casts] == list(range(1, len(casts) + 1))
+        svgs = re.findall(r"<svg\b.*?</svg>", html, re.S)
+        assert len(svgs) == len(casts) == html.count("<summary>as text</summary>")
+        for k, svg in enumerate(svgs, 1):
+            assert ET.fromstring(svg).find("{http://www.w3.org/2000/svg}title").text.startswith(f"After cast {k} (")
+        assert f"step 1 of {len(casts)}" in html and 'id="step-next"' in html

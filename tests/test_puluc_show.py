@@ -118,3 +118,125 @@ def test_sim_show_pairs_each_cast_with_the_board_after_it(games):
             s = unpack_snapshot(r.snapshots[k], r.rules["track"])
             assert text.startswith(f"Cast {s['casts']}:")
         assert [t for t, _ in pairs] == show.narrate(r, NAMES)
+
+
+# ------------------------------------------------------------------ sim show: numbering, the page's SVG
+def _svgs(html: str) -> list[str]:
+    return re.findall(r"<svg\b.*?</svg>", html, re.S)
+
+
+def _piles(svg_text: str) -> dict:
+    """space -> (commander, [side of each disc, bottom up], label) from a Puluc SVG."""
+    import xml.etree.ElementTree as ET
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.fromstring(svg_text)
+    out = {}
+    for g in root.iter(f"{ns}g"):
+        if g.get("class") != "pile":
+            continue
+        discs = sorted(g.iter(f"{ns}circle"), key=lambda c: -int(c.get("cy")))     # bottom up
+        label = [t.text for t in g.iter(f"{ns}text") if t.text and t.text[0].isdigit()]
+        out[int(g.get("data-space"))] = (int(g.get("data-commander")),
+                                         [int(c.get("class")[1:]) for c in discs], label)
+    return out
+
+
+@pytest.fixture(scope="module")
+def shown_page(tmp_path_factory):
+    from analysis.show import show_game, show_text, write_show_page
+    s = show_game(GAME, 1, 0)                       # sim show puluc --seed 1 --game 0
+    path = tmp_path_factory.mktemp("show") / "p.html"
+    write_show_page(s, path)
+    return s, show_text(s), path.read_text()
+
+
+def test_the_casts_are_numbered_as_the_game_numbers_them(shown_page):
+    """The introduction and the result are not numbered: cast k is step k, in the terminal
+    and on the page (the introduction once took "Turn 1", so "Cast 1" was "Turn 2")."""
+    s, text, html = shown_page
+    casts = int(s.record.columns["casts"])
+    numbered = re.findall(r"^ *(\d+)\. (.*)$", text, re.M)
+    assert [int(k) for k, _ in numbered] == list(range(1, casts + 1))
+    assert all(line.startswith(f"Cast {k}: ") for k, line in numbered)
+    lines = text.splitlines()
+    assert lines[3].startswith("      Puluc game 0 (seed 1): Jade")           # the introduction, no number
+    assert lines[4].startswith("   1. Cast 1: Jade casts the lots")
+    assert any(line == "      " + s.turns[-1].text for line in lines)       # the result, no number
+    assert s.turns[-1].text.startswith("Jade wins") and s.turns[-1].step is None
+    # the page: one section per cast, "Cast k" heading the section of cast k (anchor turn-k)
+    sections = re.findall(r'<section class="turn" id="turn-(\d+)">\s*<h3>(.*?)</h3>\s*<p>(.*?)</p>', html)
+    assert [int(k) for k, _, _ in sections] == list(range(1, casts + 1))
+    assert all(h == f"Cast {k}" and p.startswith(f"Cast {k}: ") for k, h, p in sections)
+    assert "Turn 1" not in html and "Turn " not in re.sub(r"<[^>]+>", "", html)
+    intro = re.search(r'<section class="intro" id="intro">(.*?)</section>', html, re.S).group(1)
+    assert "Puluc game 0 (seed 1)" in intro and "<svg" not in intro
+    result = re.search(r'<section class="result" id="result">(.*?)</section>', html, re.S).group(1)
+    assert "Jade wins: all 5 Cinnabar warriors killed" in result
+    assert f"step 1 of {casts}" in html
+    assert show.steps(show.narrate(s.record, NAMES)) == [None] + list(range(1, casts + 1)) + [None]
+
+
+def test_the_page_draws_the_track_after_each_cast_as_svg(shown_page):
+    """One SVG per cast, each well-formed XML, in the section of its cast, with its text
+    board beside it "as text"; without a script every turn is visible (none hidden)."""
+    import xml.etree.ElementTree as ET
+    s, _, html = shown_page
+    casts = int(s.record.columns["casts"])
+    svgs = _svgs(html)
+    assert len(svgs) == casts == len(s.record.snapshots)
+    for k, (body, svg_text) in enumerate(zip(re.split(r'<section class="turn" id="turn-\d+">', html)[1:], svgs), 1):
+        assert body.count("<svg") == 1 and svg_text in body
+        root = ET.fromstring(svg_text)
+        assert root.get("viewBox") and root.find("{http://www.w3.org/2000/svg}title").text.startswith(
+            f"After cast {k} (")
+        assert "<script" not in svg_text and "href" not in svg_text
+        assert "<details><summary>as text</summary><pre class=\"board\">" in body
+        assert f"After cast {k} (" in body.split("<details>")[1]
+    assert 'class="turn off"' not in html                     # hidden only by the page's script
+    assert re.search(r'<nav class="steps" id="steps" hidden', html)
+
+
+def test_a_hand_read_svg_track():
+    """Seed 1, game 0, after cast 30 (Cinnabar advanced from space 9 to 6), as the text board
+    reads: space 1 one Jade warrior; space 5 a Jade commander with 3 Jade warriors over 3
+    Cinnabar prisoners; space 6 one Cinnabar warrior (landed on); space 11 a Cinnabar
+    warrior over a Jade prisoner; every home and dead count 0."""
+    (r,) = record_run("puluc", [0], bots="random,random", seed=1)
+    row = r.snapshots[29]
+    text = show.draw(row, r)
+    assert " J  .  .  .  C  C  .  .  .  .  J" in text.splitlines()      # the record is the hand-read one
+    svg_text = show.svg(row, r)
+    piles = _piles(svg_text)
+    assert piles == {1: (0, [0], ["1J"]), 5: (0, [1, 1, 1, 0, 0, 0], ["3J+3C"]), 6: (1, [1], ["1C"]),
+                     11: (1, [0, 1], ["1C+1J"])}
+    assert svg_text.count('class="s0"') == 5 and svg_text.count('class="s1"') == 5
+    assert re.findall(r'<rect class="landed" data-space="(\d+)"', svg_text) == ["6"]
+    assert ">home 0</text>" in svg_text and ">dead 0</text>" in svg_text
+    assert "After cast 30 (Cinnabar cast)" in svg_text
+
+
+def test_every_svg_track_holds_the_snapshot(games):
+    """Every snapshot of every recorded game: each pile's discs (bottom up: prisoners, then
+    the commander's own), no pile where the space is empty, the landed space, homes, dead."""
+    import xml.etree.ElementTree as ET
+    for r in games:
+        T = r.rules["track"]
+        actions = [ev for ev in r.events if ev[0] != EV_CAST]
+        for row in r.snapshots:
+            s = unpack_snapshot(row, T)
+            svg_text = show.svg(row, r)
+            ET.fromstring(svg_text)
+            piles = _piles(svg_text)
+            want = {}
+            for i in range(T):
+                c = s["commander"][i]
+                if c >= 0:
+                    want[i + 1] = (c, [1 - c] * s["count"][1 - c][i] + [c] * s["count"][c][i])
+            assert {k: v[:2] for k, v in piles.items()} == want
+            act = actions[s["casts"] - 1]
+            landed = re.findall(r'class="landed" data-space="(\d+)"', svg_text)
+            assert landed == ([str(int(act[3]) + 1)] if act[0] == EV_MOVE and act[3] < T else [])
+            for side, name in enumerate(NAMES):
+                home = re.search(rf'<g class="home s{side}".*?</g>', svg_text).group(0)
+                assert f">{name}<" in home and f">home {s['home'][side]}<" in home
+                assert f">dead {s['dead'][side]}<" in home

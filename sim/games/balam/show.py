@@ -2,11 +2,15 @@
 the board after a round as text (``draw``), for ``sim show``.
 
 A site is named by the site tile lying on it in this game (the board file's tile ids,
-e.g. ``B2``); the grid of ``draw`` is the board file's.
+e.g. ``B2``); the grid of ``draw`` is the board file's.  ``svg(snapshot_row, record)``
+draws the board of ``draw`` as an SVG element (``sim show --html``); ``steps(lines)`` is
+``sim show``'s numbering (round k is step k).
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+from html import escape
 
 import numpy as np
 
@@ -23,6 +27,13 @@ CARD_TITLES = ("Prosperous Katun", "Favourable Katun", "Exceptional Katun", "Exp
                "Eclipse", "Drought", "Insurrection", "Earthquake", "Pochteca", "Toltec raid",
                "Decadence", "Volcano", "Tidal wave")
 LETTERS = ".VGPTMRBOo"   # building codes 0..9 (9: a palace's or temple's second space)
+STEP_WORD = "Round"       # sim show numbers the rounds, as the narration does
+SEAT_FILL = ("#7b3fa0", "#6f6f6f", "#c8901e", "#1b8a8a")   # Purple, Grey, Ochre, Teal
+# a site tile by its production (maize, cacao, shell, jade, obsidian), a token by its riches
+TILE_FILL = ("#fbf1c4", "#ead8c6", "#fbe6ea", "#d6f0dd", "#dcdce4")
+TOKEN_FILL = ("#e8c22a", "#7a4a1e", "#f2b8c6", "#2e9c5a", "#333333", "#c0392b")
+BUILDING_FILL = ("#ffffff", "#f1e3c6", "#e7b7b0", "#e9d27a", "#cfc0e8", "#bfe0c8", "#c9dcef", "#f0c99a",
+                 "#d9d9d9")
 
 
 @lru_cache(maxsize=8)
@@ -249,6 +260,22 @@ def narrate(record, seat_names) -> list[str]:
     return lines + _result_lines(record, g)
 
 
+def steps(lines) -> list:
+    """``sim show``'s numbering of ``narrate``'s lines: ``Round k`` is step k and the lines of
+    the round continue it (0); the set-up before round 1 and the bonus, the end and the
+    result after the last round are not numbered (None)."""
+    out, started, ended = [], False, False
+    for t in lines:
+        m = re.match(r"Round (\d+): ", t)
+        if m:
+            started, ended = True, False
+            out.append(int(m.group(1)))
+        else:
+            ended = ended or (started and t.startswith(("Riches bonus", "The game ends", "Final prestige")))
+            out.append(0 if started and not ended else None)
+    return out
+
+
 def turns(record, seat_names) -> list[tuple]:
     """``sim show``'s pairing: (line, snapshot index or None).  The kernel copies the board
     and the kings at the end of each round (after the distribution and the Clemency of
@@ -326,3 +353,87 @@ def draw(snapshot_row, record) -> str:
         out.append(f"{seats[q]}: prestige {int(row[base + 8])}; hand: {hand or 'empty'}; "
                    f"{int(row[base + 6])} cities and {int(row[base + 7])} small pyramids left")
     return "\n".join(out)
+
+
+def svg(snapshot_row, record) -> str:
+    """The board after a round as an SVG element (what :func:`draw` draws): the board file's
+    grid, each land cell tinted by its tile's production, named by its tile id and framed in
+    its owner's colour (with his initial), its building spaces with their buildings' letters
+    (a palace's or temple's second space joined to the first) and the riches tokens on them
+    (discs with the riches' initial); sea cells; then each king's prestige, hand, cities and
+    small pyramids left."""
+    row = np.asarray(snapshot_row)
+    board = _board(record.rules.get("board", "default"))
+    S = len(board.names)
+    P = record.players
+    lay = snapshot_layout(S, P)
+    names = ("Purple", "Grey", "Ochre", "Teal")
+    tiles = list(range(S))
+    for ev in np.asarray(record.events):
+        if int(ev[0]) == _code("layout"):
+            tiles[int(ev[2])] = int(ev[3])
+    cw, ch, top = 100, 72, 22                      # a cell's width and height, the header
+    width = max(board.cols * cw, 560)
+    height = top + board.rows * ch + 8 + 30 * P
+    head = f"After round {int(row[lay['round']])}"
+    kings = []
+    for q in range(P):
+        base = lay["seat"] + q * lay["seat_width"]
+        hand = ", ".join(_riches(t, int(row[base + t])) for t in range(6) if row[base + t] > 0)
+        kings.append((f"{names[q]}: prestige {int(row[base + 8])}; {int(row[base + 6])} cities and "
+                      f"{int(row[base + 7])} small pyramids left", f"hand: {hand or 'empty'}"))
+    title = head + ": " + "; ".join(f"{a.split(';')[0]}" for a, _ in kings)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board balam" viewBox="0 0 {width} {height}" '
+           f'width="{width * 4 // 3}" height="{height * 4 // 3}" role="img" font-family="sans-serif" '
+           f'font-size="10"><title>{escape(title)}</title>'
+           f'<text x="4" y="15" font-weight="bold" font-size="12">{escape(head)}</text>']
+    for r, c in board.sea:
+        out.append(f'<rect x="{c * cw + 1}" y="{top + r * ch + 1}" width="{cw - 2}" height="{ch - 2}" '
+                   'fill="#cfe6f5"/>')
+    for s in range(S):
+        r, c = (int(v) for v in board.rc[s])
+        x, y = c * cw + 1, top + r * ch + 1
+        base = lay["site"] + s * lay["site_width"]
+        owner = int(row[base])
+        info = board.info[tiles[s]]
+        frame = (f'stroke="{SEAT_FILL[owner]}" stroke-width="3"' if 0 <= owner < len(SEAT_FILL)
+                 else 'stroke="#999"')
+        out.append(f'<g class="site{"" if owner < 0 else f" s{owner}"}" data-site="{escape(board.names[tiles[s]])}">'
+                   f'<rect x="{x + 1}" y="{y + 1}" width="{cw - 4}" height="{ch - 4}" '
+                   f'fill="{TILE_FILL[int(info[1]) % len(TILE_FILL)]}" {frame}/>'
+                   f'<text x="{x + 6}" y="{y + 14}" font-weight="bold">{escape(board.names[tiles[s]])}</text>')
+        if 0 <= owner < len(names):
+            out.append(f'<text x="{x + cw - 8}" y="{y + 14}" text-anchor="end" font-weight="bold" '
+                       f'fill="{SEAT_FILL[owner]}">{names[owner][0]}</text>')
+        last = 0
+        used = [k + 1 for k in range(4) if row[base + 1 + 3 * k] != 0 or row[base + 2 + 3 * k] >= 0]
+        for k in range(min(4, max([int(info[0])] + used))):     # the tile's spaces (and any in use)
+            b = int(row[base + 1 + 3 * k])
+            tok = int(row[base + 2 + 3 * k])
+            sx, sy = x + 6 + 22 * k, y + 22
+            if b == 9:                                 # a palace's or temple's second space
+                out.append(f'<rect x="{sx - 5}" y="{sy}" width="23" height="18" '
+                           f'fill="{BUILDING_FILL[last]}" stroke="#555"/>')
+            else:
+                last = b if 0 <= b < len(BUILDING_FILL) else 0
+                dash = ' stroke-dasharray="2 2"' if b == 0 else ""
+                out.append(f'<rect x="{sx}" y="{sy}" width="18" height="18" fill="{BUILDING_FILL[last]}" '
+                           f'stroke="{"#aaa" if b == 0 else "#555"}"{dash}/>')
+                if b > 0:
+                    out.append(f'<text class="building" x="{sx + 9}" y="{sy + 13}" text-anchor="middle" '
+                               f'font-weight="bold">{LETTERS[b] if b < len(LETTERS) else "?"}</text>')
+            if tok >= 0:
+                fill = TOKEN_FILL[tok % len(TOKEN_FILL)]
+                ink = "#000" if tok in (0, 2) else "#fff"
+                letter = RICHES[tok][0] if tok < len(RICHES) else "?"
+                out.append(f'<circle class="token" cx="{sx + 9}" cy="{sy + 32}" r="7" fill="{fill}" '
+                           f'stroke="#444"/><text x="{sx + 9}" y="{sy + 35}" text-anchor="middle" '
+                           f'font-size="8" fill="{ink}">{letter}</text>')
+        out.append("</g>")
+    for q, (first, hand) in enumerate(kings):
+        y = top + board.rows * ch + 8 + 30 * q
+        out.append(f'<rect x="4" y="{y + 2}" width="10" height="10" fill="{SEAT_FILL[q]}"/>'
+                   f'<text x="20" y="{y + 11}" font-size="11">{escape(first)}</text>'
+                   f'<text x="20" y="{y + 24}" font-size="10" fill="#444">{escape(hand)}</text>')
+    out.append("</svg>")
+    return "".join(out)

@@ -5,17 +5,22 @@ which wages, which dice are rolled and re-rolled, where each die is placed, ever
 with what it met: goods sold, compass tiles and cards, pirates; the wages paid, the return
 bonus, how the game ended and who won).  ``draw(snapshot_row, record)``: the map with the
 ships on it, as text, from a state snapshot (the kernel copies its state after every voyage
-when recording).
+when recording); ``svg(snapshot_row, record)`` draws the same as an SVG element (``sim show
+--html``).  ``steps(lines)``: ``sim show``'s numbering (round k is step k).
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+from html import escape
 
 from . import data as DATA
 from . import state as S
 
 KIND = {v: k.replace("_", " ") for k, v in DATA.KIND_NAMES.items()}
 SLOT = ("captain", "sailor", "ship")
+STEP_WORD = "Round"    # sim show numbers the rounds, as the narration does
+SHIP = ("#d22f2f", "#2f5fd0", "#23944a", "#e2b41b")     # Red, Blue, Green, Yellow
 EFFECT = {S.FX_TRADEWIND: "tradewind", S.FX_SUNKEN: "sunken treasure", S.FX_MAP: "treasure map",
           S.FX_PIRATE: "pirate", S.FX_CASH: "treasure map cashed"}
 
@@ -174,6 +179,22 @@ def _winner_line(record, t) -> str:
     return f"Winner: {t.who(w)} ({score})" if w >= 0 else f"No single winner ({score})"
 
 
+def steps(lines) -> list:
+    """``sim show``'s numbering of ``narrate``'s lines: ``Round k`` is step k and the lines of
+    the round continue it (0); the set-up before round 1 and the end and the winner after
+    the last round are not numbered (None)."""
+    out, started, ended = [], False, False
+    for t in lines:
+        m = re.match(r"Round (\d+) \(", t)
+        if m:
+            started, ended = True, False
+            out.append(int(m.group(1)))
+        else:
+            ended = ended or (started and t.startswith("The game ends after "))
+            out.append(0 if started and not ended else None)
+    return out
+
+
 _SAILING = (S.E_STEP, S.E_STOP, S.E_CARD, S.E_RANSOM, S.E_SELL, S.E_EFFECT)
 
 
@@ -229,3 +250,70 @@ def draw(snapshot_row, record) -> str:
     legend = "; ".join(f"{names[s]} ({names[s][0].lower()}) {int(snapshot_row[S.O_COINS + s])} coins, "
                        f"{int(snapshot_row[S.O_GOODS + s])} goods" for s in range(P))
     return "\n".join("".join(r) for r in grid) + "\n" + legend
+
+
+def svg(snapshot_row, record) -> str:
+    """The map of a snapshot as an SVG element (what :func:`draw` draws): sea, land, the
+    compass spaces (a hollow ring where the tile was taken), the harbours by their islands'
+    letters (the island's name as a tooltip), each ship a disc in its seat's colour (class
+    ``ship s<seat>``; ships sharing a space side by side); then each seat's coins and goods."""
+    b = _load(record)["board"]
+    P = record.players
+    names = ["Red", "Blue", "Green", "Yellow"]
+    cs = 18                                        # a map space's size
+    H, W = len(b.rows), max(len(r) for r in b.rows)
+    width, height = max(W * cs, 260), H * cs + 6 + 16 * P
+    at = {}
+    for seat in range(P):
+        at.setdefault(int(snapshot_row[S.O_POS + seat]), []).append(seat)
+    comp = {v: c for c, v in enumerate(v for v in range(len(b.kind)) if int(b.kind[v]) == DATA.COMPASS)}
+    tiles = record.rules.get("compass") == "tiles"
+    legend = [f"{names[p]} {int(snapshot_row[S.O_COINS + p])} coins, {int(snapshot_row[S.O_GOODS + p])} goods"
+              for p in range(P)]
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board batam" viewBox="0 0 {width} {height}" '
+           f'width="{width * 4 // 3}" height="{height * 4 // 3}" role="img" font-family="sans-serif" '
+           f'font-size="10"><title>{escape("Batam map: " + "; ".join(legend))}</title>'
+           f'<rect width="{W * cs}" height="{H * cs}" fill="#cfe6f5"/>']
+    land = "".join(f"M{c * cs} {r * cs}h{cs}v{cs}h-{cs}z" for r, row in enumerate(b.rows)
+                   for c, ch in enumerate(row) if ch == "#")
+    blank = "".join(f"M{c * cs} {r * cs}h{cs}v{cs}h-{cs}z" for r, row in enumerate(b.rows)
+                    for c, ch in enumerate(row) if ch == " ")
+    out.append(f'<path class="land" d="{land}" fill="#b9a676"/>')
+    if blank:
+        out.append(f'<path d="{blank}" fill="#fff"/>')
+    out.append('<g text-anchor="middle">')
+    for v, kind in enumerate(int(k) for k in b.kind):
+        r, c = b.cells[v]
+        x, y = c * cs + cs // 2, r * cs + cs // 2
+        if kind == DATA.COMPASS:
+            taken = tiles and int(snapshot_row[S.O_TILE + comp[v]]) < 0
+            out.append(f'<circle class="compass{" taken" if taken else ""}" cx="{x}" cy="{y}" r="5" '
+                       f'fill="{"none" if taken else "#f3c530"}" stroke="#7a5b00"/>')
+        elif kind == DATA.HARBOUR:
+            isl = int(b.island[v])
+            out.append(f'<g class="harbour"><title>{escape(b.island_names[isl])}</title>'
+                       f'<rect x="{x - cs // 2 + 1}" y="{y - cs // 2 + 1}" width="{cs - 2}" height="{cs - 2}" '
+                       f'fill="#f6ecd0" stroke="#7d6432"/><text x="{x}" y="{y + 4}" font-weight="bold">'
+                       f"{escape(b.letters[isl])}</text></g>")
+    for v, seats in sorted(at.items()):
+        if not 0 <= v < len(b.cells):
+            continue
+        r, c = b.cells[v]
+        n = len(seats)
+        for j, seat in enumerate(seats):
+            dx = 0 if n == 1 else (-4 if j % 2 == 0 else 4)
+            dy = 0 if n <= 2 else (-4 if j < 2 else 4)
+            x, y = c * cs + cs // 2 + dx, r * cs + cs // 2 + dy
+            rad = 6 if n == 1 else 4
+            ink = "#000" if seat == 3 else "#fff"
+            out.append(f'<circle class="ship s{seat}" cx="{x}" cy="{y}" r="{rad}" fill="{SHIP[seat]}" '
+                       'stroke="#000"/>')
+            if n == 1:
+                out.append(f'<text x="{x}" y="{y + 3}" font-size="8" fill="{ink}">{names[seat][0]}</text>')
+    out.append("</g>")
+    for p, text in enumerate(legend):
+        y = H * cs + 6 + 16 * p
+        out.append(f'<circle cx="8" cy="{y + 6}" r="5" fill="{SHIP[p]}" stroke="#000"/>'
+                   f'<text x="18" y="{y + 10}" font-size="11">{escape(text)}</text>')
+    out.append("</svg>")
+    return "".join(out)

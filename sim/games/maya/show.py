@@ -3,8 +3,13 @@ board as text (``draw``), for ``sim show``.
 
 Towers are named by letters row by row (A is the top-left tower, the centre of the 3 x 3
 board is E), levels from 1 (bottom) to 5 (top), as the rulebook counts them.
+``svg(snapshot_row, record)`` draws the board of ``draw`` as an SVG element (``sim show
+--html``); ``steps(lines)`` is ``sim show``'s numbering (turn k, the k-th exchange, is step k).
 """
 from __future__ import annotations
+
+import re
+from html import escape
 
 import numpy as np
 
@@ -12,6 +17,13 @@ from .state import CUT, LAD, MA, MB, PR, RAV, TW
 
 END_WORDS = ("the player to move has no legal exchange", "a player declared the end",
              "the horizon was reached")
+STEP_WORD = "Turn"     # sim show numbers the exchanges as the narration does: turn k is step k
+# the board file's colours drawn (by name; another name takes the palette by its place)
+FILL = {"red": "#d63c32", "orange": "#f08a24", "yellow": "#f5d33b", "green": "#3f9e4d",
+        "blue": "#3a6fc4", "purple": "#8a4fb0", "pink": "#f29bc1", "brown": "#8b5a34",
+        "grey": "#9a9a9a", "gray": "#9a9a9a", "white": "#f4f4f4", "black": "#222222"}
+PALETTE = ("#d63c32", "#f08a24", "#f5d33b", "#3f9e4d", "#3a6fc4", "#8a4fb0", "#f29bc1", "#8b5a34",
+           "#9a9a9a", "#2bb3b1", "#b5c93a", "#6b6b9e")
 
 
 def tower_name(t: int) -> str:
@@ -136,6 +148,22 @@ def _final_lines(record, seat_names):
     return lines
 
 
+def steps(lines) -> list:
+    """``sim show``'s numbering of ``narrate``'s lines: ``Turn k`` (the k-th exchange) is step
+    k and the declarations after it continue it (0); the set-up before the first exchange
+    and the end, the score and the winner after the last are not numbered (None)."""
+    out, started, ended = [], False, False
+    for t in lines:
+        m = re.match(r"Turn (\d+): ", t)
+        if m:
+            started, ended = True, False
+            out.append(int(m.group(1)))
+        else:
+            ended = ended or (started and t.startswith("The game ends after "))
+            out.append(0 if started and not ended else None)
+    return out
+
+
 def narrate(record, seat_names) -> list[str]:
     """The game in the rulebook's words, one line per event (and the result)."""
     return [text for text, _ in turns(record, seat_names)]
@@ -205,3 +233,108 @@ def draw(snapshot_row, record) -> str:
                       if two and record.rules.get("raven", True) else "")
                    + ".")
     return "\n".join(out)
+
+
+def _fill(colours, c: int) -> str:
+    return FILL.get(colours[c].strip().lower(), PALETTE[c % len(PALETTE)])
+
+
+def _ink(fill: str) -> str:
+    """Black or white text, whichever reads on ``fill``."""
+    r, g, b = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
+    return "#000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#fff"
+
+
+def svg(snapshot_row, record) -> str:
+    """The board of one snapshot as an SVG element (what :func:`draw` draws): the towers in
+    their grid, each level a block in its colour, named inside (the blocks of one colour
+    are one ``blocks`` path, ``data-colour`` its name: a long game's page stays small), a
+    completed tower framed and marked done; with two players the Raven's level beside each
+    row of towers, each tower's ladders (White/Black) and its priest; the Monolith as a bar
+    between its two towers."""
+    st = np.asarray(snapshot_row)
+    rows, cols, L = _shape(record)
+    colours = _colours(record)
+    two = record.players == 2
+    raven_on = two and record.rules.get("raven", True)
+    tw, gap, bh, ml = 78, 18, 16, 16              # a tower's width, the gap, a block's height, margin
+    mr = 52 if raven_on else 8
+    rh = 16 + L * bh + (16 if two else 0)         # a row of towers: names, blocks, ladders and priest
+    width = ml + cols * tw + (cols - 1) * gap + mr
+    height = 6 + rows * rh + (rows - 1) * gap + (22 if st[MA] >= 0 else 4)
+
+    def x_of(t):
+        return ml + (t % cols) * (tw + gap)
+
+    def y_of(t):                                  # the top of the tower's top block
+        return 6 + (t // cols) * (rh + gap) + 16
+
+    about = []
+    if st[MA] >= 0:
+        about.append(f"Monolith between towers {tower_name(st[MA])} and {tower_name(st[MB])}")
+    if raven_on:
+        about.append(f"Raven at level {int(st[RAV]) + 1}")
+    done = [tower_name(t) for t in range(rows * cols) if st[CUT + t] == 0]
+    title = "Maya board" + (": " + "; ".join(about) if about else "") + (
+        f"; completed: {', '.join(done)}" if done else "")
+    blocks = {}                                   # colour -> the blocks' outlines
+    dark, light, labels, marks = [], [], [], []   # texts in black, in white, and the rest
+    for t in range(rows * cols):
+        x, y = x_of(t), y_of(t)
+        finished = st[CUT + t] == 0
+        labels.append(f'<text x="{x + tw // 2}" y="{y - 4}" font-weight="bold">{tower_name(t)}'
+                      f'{" done" if finished else ""}</text>')
+        for lev in range(L):
+            c = (int(st[TW + t]) >> (4 * lev)) & 15
+            by = y + (L - 1 - lev) * bh
+            blocks.setdefault(c, []).append(f"M{x} {by}h{tw}v{bh - 1}h-{tw}z")
+            fill = _fill(colours, c) if c < len(colours) else "#ffffff"
+            name = colours[c] if c < len(colours) else "?"
+            (light if _ink(fill) == "#fff" else dark).append(
+                f'<text x="{x + tw // 2}" y="{by + 11}">{escape(name[:12])}</text>')
+        if finished:
+            marks.append(f'<rect x="{x - 1}" y="{y - 1}" width="{tw + 2}" height="{L * bh + 1}" fill="none" '
+                         'stroke="#111" stroke-width="2"/>')
+        if two:
+            ly = y + L * bh + 12
+            labels.append(f'<text x="{x + tw // 2 - 6}" y="{ly}">'
+                          f"ladders {int(st[LAD + 2 * t])}/{int(st[LAD + 2 * t + 1])}</text>")
+            if st[PR + t] >= 0:
+                p = int(st[PR + t])
+                marks.append(f'<circle class="priest" cx="{x + tw - 8}" cy="{ly - 4}" r="6" '
+                             f'fill="{("#fff", "#222")[p]}" stroke="#222"/><text x="{x + tw - 8}" y="{ly - 1}" '
+                             f'text-anchor="middle" font-size="8" fill="{("#222", "#fff")[p]}">P</text>')
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board maya" viewBox="0 0 {width} {height}" '
+           f'width="{width * 4 // 3}" height="{height * 4 // 3}" role="img" font-family="sans-serif" '
+           f'font-size="10"><title>{escape(title)}</title>']
+    for c, parts in sorted(blocks.items()):
+        fill = _fill(colours, c) if c < len(colours) else "#ffffff"
+        name = colours[c] if c < len(colours) else "?"
+        out.append(f'<path class="blocks" data-colour="{escape(name)}" d="{"".join(parts)}" fill="{fill}"/>')
+    out.append('<g text-anchor="middle">' + "".join(labels + dark) + '<g fill="#fff">' + "".join(light)
+               + "</g></g>" + "".join(marks))
+    levels = []
+    for r in range(rows):
+        y = y_of(r * cols)
+        levels += [f'<text x="{ml - 4}" y="{y + (L - 1 - lev) * bh + 11}">{lev + 1}</text>' for lev in range(L)]
+        if raven_on:
+            ry = y + (L - 1 - int(st[RAV])) * bh + 11
+            out.append(f'<text class="raven" x="{width - mr + 4}" y="{ry}">\u25c0 Raven</text>')
+    out.append('<g text-anchor="end" fill="#777">' + "".join(levels) + "</g>")
+    if st[MA] >= 0:
+        a, b = sorted((int(st[MA]), int(st[MB])))
+        if a // cols == b // cols and b - a == 1:          # side by side: a bar in the gap
+            bar = (x_of(a) + tw + gap // 2 - 3, y_of(a), 6, L * bh)
+        elif a % cols == b % cols and b - a == cols:       # one above the other: a bar between
+            bar = (x_of(a), y_of(a) + rh - 16 + gap // 2 - 3, tw, 6)
+        else:
+            bar = None
+        if bar:
+            out.append(f'<rect class="monolith" x="{bar[0]}" y="{bar[1]}" width="{bar[2]}" height="{bar[3]}" '
+                       'fill="#333"/>')
+        else:
+            out.append(f'<path class="monolith" d="M{x_of(a) + tw // 2} {y_of(a)}L{x_of(b) + tw // 2} {y_of(b)}" '
+                       'stroke="#333" stroke-width="6"/>')
+        out.append(f'<text x="{ml}" y="{height - 6}">{escape("; ".join(about))}.</text>')
+    out.append("</svg>")
+    return "".join(out)

@@ -5,17 +5,24 @@ used it: a deployment, an advance, a capture, a pile carried off, or a forfeit),
 line saying who plays whom and a last line with the result as the record's columns say.
 ``draw(snapshot_row, record)`` draws the track after a cast: every pile as a column, its
 commander on top, the spaces numbered as in the rulebook (1..T), each side's home base
-and dead warriors at its own end.
+and dead warriors at its own end; ``svg(snapshot_row, record)`` draws the same as an SVG
+element for ``sim show --html``.  ``steps(lines)``: ``sim show``'s numbering (cast k is
+step k; the first line and the result are not numbered).
 
 Records and snapshots: ``sim/games/puluc/actions.py`` and ``state.unpack_snapshot``.
 """
 from __future__ import annotations
+
+import re
+from html import escape
 
 from .actions import EV_FORFEIT, EV_MOVE
 from .state import unpack_snapshot
 
 LETTERS = "JC"   # a Jade warrior, a Cinnabar warrior
 END_REASONS = ("all enemy warriors killed", "horizon reached: draw")
+STEP_WORD = "Cast"     # sim show numbers the casts: cast k is step k
+COLOURS = ("#17805f", "#c0392b")   # Jade, Cinnabar
 
 
 def _warriors(n: int, side_name: str) -> str:
@@ -96,6 +103,16 @@ def turns(record, seat_names) -> list[tuple]:
     return ([(lines[0], None)] + [(lines[1 + k], k) for k in range(n)] + [(lines[-1], None)])
 
 
+def steps(lines) -> list:
+    """``sim show``'s numbering of ``narrate``'s lines: cast k is step k; the first line (who
+    plays whom) and the last (the result) are not numbered (None)."""
+    out = []
+    for t in lines:
+        m = re.match(r"Cast (\d+): ", t)
+        out.append(int(m.group(1)) if m else None)
+    return out
+
+
 def casts_and_actions(record) -> list[tuple]:
     """The record's events paired: (cast event, the move or forfeit that followed it)."""
     ev = list(record.events)
@@ -163,3 +180,69 @@ def draw(snapshot_row, record, with_text: bool = False) -> str:
             numbers += "\n" + (" " * (w * int(action[3]) + w // 2) + "^").rstrip()
     out += rows + [numbers, f"{names[0]} runs 1 -> {T};  {names[1]} runs {T} -> 1"]
     return "\n".join(out)
+
+
+
+def svg(snapshot_row, record) -> str:
+    """The track after a cast as an SVG element (what :func:`draw` draws): each pile a stack
+    of discs on its space, prisoners below and the commander's own warriors on top (class
+    ``s0`` Jade, ``s1`` Cinnabar; a ``pile`` group per space with its counts above), the
+    space the move landed on highlighted, each side's home base and dead warriors at the
+    end it enters from."""
+    T = int(record.rules["track"])
+    W = int(record.rules["warriors"])
+    s = unpack_snapshot(snapshot_row, T)
+    names = ("Jade", "Cinnabar")
+    cw, side, r, gap = 36, 84, 7, 15             # a space's width, a home box's, a disc: radius, spacing
+    rows = min(2 * W, 12)                        # the tallest pile drawn at full spacing
+    base = 40 + rows * gap                       # the track's top edge: the piles stand on it
+    width, height = 2 * side + T * cw, base + 44
+    landed = -1
+    pairs = casts_and_actions(record)
+    if 1 <= s["casts"] <= len(pairs):
+        action = pairs[s["casts"] - 1][1]
+        if int(action[0]) == EV_MOVE and int(action[3]) < T:
+            landed = int(action[3])
+    head = f"After cast {s['casts']} ({names[s['turn']]} cast)"
+    title = (f"{head}: {names[0]} home {s['home'][0]}, dead {s['dead'][0]}; "
+             f"{names[1]} home {s['home'][1]}, dead {s['dead'][1]}"
+             + (f"; the move landed on space {landed + 1}" if landed >= 0 else ""))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board puluc" viewBox="0 0 {width} {height}" '
+           f'width="{width * 4 // 3}" height="{height * 4 // 3}" role="img" font-family="sans-serif" font-size="11">'
+           f"<title>{escape(title)}</title>"
+           f'<text x="4" y="14" font-weight="bold">{escape(head)}</text>']
+    if landed >= 0:
+        out.append(f'<rect class="landed" data-space="{landed + 1}" x="{side + landed * cw}" y="20" '
+                   f'width="{cw}" height="{base}" fill="#fff1b8"/>')
+    out.append(f'<rect x="{side}" y="{base}" width="{T * cw}" height="20" fill="#efe6d4" stroke="#8a7a5c"/>'
+               f'<path d="{"".join(f"M{side + i * cw} {base}v20" for i in range(1, T))}" stroke="#8a7a5c"/>')
+    for i in range(T):
+        x = side + i * cw + cw // 2                  # the space's centre
+        bold = ' font-weight="bold"' if i == landed else ""
+        out.append(f'<text x="{x}" y="{base + 14}" text-anchor="middle"{bold}>{i + 1}</text>')
+        c = s["commander"][i]
+        if c < 0:
+            continue
+        own, prisoners = s["count"][c][i], s["count"][1 - c][i]
+        pile = [1 - c] * prisoners + [c] * own       # bottom up: the commander on top
+        step = gap if len(pile) <= rows else max(2, rows * gap // len(pile))
+        out.append(f'<g class="pile" data-space="{i + 1}" data-commander="{c}">')
+        for h, who in enumerate(pile):
+            cy = base - r - 1 - h * step
+            out.append(f'<circle class="s{who}" cx="{x}" cy="{cy}" r="{r}" fill="{COLOURS[who]}" stroke="#fff"/>')
+            if step >= 12:
+                out.append(f'<text x="{x}" y="{cy + 3}" text-anchor="middle" font-size="8" fill="#fff">'
+                           f"{LETTERS[who]}</text>")
+        label = f"{own}{LETTERS[c]}" + (f"+{prisoners}{LETTERS[1 - c]}" if prisoners else "")
+        y = base - 2 * r - 5 - (len(pile) - 1) * step
+        out.append(f'<text x="{x}" y="{y}" text-anchor="middle" font-size="9" fill="{COLOURS[c]}">{label}</text></g>')
+    for who, x in ((0, side // 2), (1, side + T * cw + side // 2)):   # Jade enters at 1, Cinnabar at T
+        out.append(f'<g class="home s{who}" text-anchor="middle">'
+                   f'<rect x="{x - side // 2 + 4}" y="{base - 44}" width="{side - 8}" height="64" rx="4" '
+                   f'fill="#fff" stroke="{COLOURS[who]}" stroke-width="2"/>'
+                   f'<text x="{x}" y="{base - 28}" font-weight="bold" fill="{COLOURS[who]}">{names[who]}</text>'
+                   f'<text x="{x}" y="{base - 12}">home {s["home"][who]}</text>'
+                   f'<text x="{x}" y="{base + 4}">dead {s["dead"][who]}</text></g>')
+    out.append(f'<text x="{width // 2}" y="{base + 38}" text-anchor="middle" fill="#555">'
+               f"{names[0]} runs 1 \u2192 {T}; {names[1]} runs {T} \u2192 1</text></svg>")
+    return "".join(out)
