@@ -110,7 +110,7 @@ def _variants(variants, variants_file=None) -> list[tuple[str, dict]]:
 
 
 def _check_arms(g, variants, bots, players, seed, n, labels=True):
-    """Every variant's name, rules, data files and bots (``sim.cli._check_arms``)."""
+    """Every variant's name, rules, data files and bots (``sim.commands.common._check_arms``)."""
     from analysis.experiment_runs import build_arms
 
     from .validate import check_variant_name
@@ -155,7 +155,7 @@ def _manifest(kind, game, players, seed, rules, bots, games, partial) -> dict:
 
 
 def _experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games, partial):
-    """``manifest.json`` of a skill or ladder folder (``sim.cli._experiment_manifest``)."""
+    """``manifest.json`` of a skill or ladder folder (``sim.commands.common._experiment_manifest``)."""
     from .output import write_experiment_manifest
     files = sorted(f.name for f in Path(out_dir).iterdir() if f.is_file() and f.name != "manifest.json")
     write_experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games, partial, files, None)

@@ -499,7 +499,7 @@ def test_jobs_beyond_the_cores_are_clamped_with_a_message(tmp_path):
     (["--games", "2e7", "--chunk-size", 200], ["100,000 chunks", "write about"]),
 ])
 def test_a_long_run_says_how_long_and_how_much_disk_first(tmp_path, monkeypatch, args, words):
-    import sim.cli
+    import sim.commands.run
     said = []
 
     def note(text):
@@ -507,7 +507,7 @@ def test_a_long_run_says_how_long_and_how_much_disk_first(tmp_path, monkeypatch,
         if "will take" in text:
             raise KeyboardInterrupt    # stop before playing: the estimate is what we test
 
-    monkeypatch.setattr(sim.cli, "_note", note)
+    monkeypatch.setattr(sim.commands.run, "_note", note)
     monkeypatch.setattr(runner, "check_disk", lambda *a, **k: 0)
     r = run("puluc", *args, "--jobs", 1, "-q", "--out", tmp_path / "d")
     assert r.exit_code == 130, r.output

@@ -1,0 +1,1 @@
+"""The commands of ``sim``, one module per command (``sim.cli`` loads each when it is looked up)."""
