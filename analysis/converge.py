@@ -128,18 +128,22 @@ def _label(bot: str, param: str, value) -> str:
 
 
 def climb(game_name: str, bot: str, games, *, param: str | None = None, factor: float = 4.0,
-          rungs: int = 4, tol: float = 0.02, length_tol: float = 5.0, minutes: float | None = None,
+          add: float | None = None, rungs: int = 4, tol: float = 0.02, length_tol: float = 5.0,
+          minutes: float | None = None,
           players=None, seed=1, rules=None, jobs=None, chunk_size=None, backend=None,
           scheduler=None, progress=None, echo=None, clock=time.monotonic) -> StrengthResult:
     """Climb ``bot``'s budget until the two strongest rungs agree on every headline (see the
     module docstring).  ``bot`` gives the first rung (``search:iters=50``); each rung
-    multiplies ``param`` by ``factor``; at most ``rungs`` rungs and ``minutes`` of wall time
-    (a rung predicted to overrun it, from the last rung's time times the factor, is not
-    started).  ``tol``: a share's tolerance as a fraction (0.02 = 2 points)."""
+    multiplies ``param`` by ``factor`` (or adds ``add`` to it: a search depth); at most
+    ``rungs`` rungs and ``minutes`` of wall time (a rung predicted to overrun it, from the
+    last rung's time times the growth of the last step, or the factor, is not started).
+    ``tol``: a share's tolerance as a fraction (0.02 = 2 points)."""
     game = get_game(game_name)
     n = parse_games(games)
-    if not factor > 1:
+    if add is None and not factor > 1:
         raise UsageError("--factor must be above 1 (each rung a larger budget)")
+    if add is not None and not add > 0:
+        raise UsageError("--add must be positive (each rung a larger budget)")
     if not 2 <= int(rungs) <= 12:
         raise UsageError("--rungs must be between 2 and 12")
     if not 0 < tol < 0.5:
@@ -158,7 +162,7 @@ def climb(game_name: str, bot: str, games, *, param: str | None = None, factor: 
         if values and v == values[-1]:
             break
         values.append(v)
-        v = v * factor
+        v = v + add if add is not None else v * factor
     ladder = [_label(bot, name, x) for x in values]
     top_bound = len(values) < int(rungs)
     pl = check_ladder(game, ladder, players) if len(ladder) >= 2 else None
@@ -171,7 +175,9 @@ def climb(game_name: str, bot: str, games, *, param: str | None = None, factor: 
     settled_at, stop = None, "rungs"
     for k, label in enumerate(ladder):
         if k and minutes is not None:
-            predicted = seconds[-1] * factor
+            growth = seconds[-1] / max(seconds[-2], 1e-9) if len(seconds) >= 2 else (
+                factor if add is None else 4.0)
+            predicted = seconds[-1] * max(growth, 1.0)
             if clock() - t0 + predicted > 60 * minutes:
                 stop = "time"
                 break
@@ -203,7 +209,7 @@ def climb(game_name: str, bot: str, games, *, param: str | None = None, factor: 
             stop = "top"
     res = rated(game, pl, ladder[:len(played)], played, pairs, rules, seed, plays.partial)
     return StrengthResult(res, bot, name, values[:len(played)], moves, gains, seconds, settled_at,
-                          stop, tol, length_tol, {"factor": factor, "games": n, "minutes": minutes})
+                          stop, tol, length_tol, {"factor": factor, "add": add, "games": n, "minutes": minutes})
 
 
 def verdict(res: StrengthResult) -> list[str]:
@@ -224,8 +230,10 @@ def verdict(res: StrengthResult) -> list[str]:
     tol = f"{100 * res.tol:g} points of a share and {res.length_tol:g}% of the mean length"
     if res.stop == "settled":
         k = res.settled_at
-        out.append(f"Settled at {res.param}={res.budgets[k]}: {res.extra.get('factor', 4):g} times the "
-                   f"budget ({res.param}={res.budgets[k + 1]}) moves no headline by more than {tol} "
+        more = (f"{res.extra['add']:g} more" if res.extra.get("add") is not None
+                else f"{res.extra.get('factor', 4):g} times the budget")
+        out.append(f"Settled at {res.param}={res.budgets[k]}: {more} "
+                   f"({res.param}={res.budgets[k + 1]}) moves no headline by more than {tol} "
                    f"(95% intervals of every difference inside). {figure}.")
     else:
         why = {"rungs": f"the {len(res.budgets)} rungs asked for were played",

@@ -99,3 +99,10 @@ def test_cli_writes_the_report_and_sim_report_rebuilds_it(toy, tmp_path):
     r = CliRunner().invoke(cli, ["report", str(out)])
     assert r.exit_code == 0, r.output
     assert "Each step of the budget" in (out / "index.html").read_text()
+
+
+def test_a_depth_climbs_by_adding(toy):
+    res = C.climb("toy", "careful:iters=2", 300, add=3, rungs=3, seed=1, jobs=1)
+    assert res.budgets == [2, 5, 8]
+    with pytest.raises(UsageError, match="--add must be positive"):
+        C.climb("toy", "careful", 100, add=0)

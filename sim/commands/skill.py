@@ -100,6 +100,7 @@ def _ladder(game, names, games, players, seed_v, rules, jobs, chunk_size, backen
 @click.option("--param", "param", default=None, metavar="NAME",
               help="the bot's budget parameter to climb (default: its iters)")
 @click.option("--factor", type=float, default=4.0, show_default=True, help="budget multiplier per rung")
+@click.option("--add", type=float, default=None, help="add this to the budget per rung instead (a search depth)")
 @click.option("--rungs", type=int, default=4, show_default=True, help="at most this many rungs")
 @click.option("--tol", type=float, default=2.0, show_default=True,
               help="tolerance of a share between two rungs, in percentage points")
@@ -108,7 +109,7 @@ def _ladder(game, names, games, players, seed_v, rules, jobs, chunk_size, backen
 @click.option("--minutes", type=float, default=None, help="wall-time budget: no rung starts that would overrun it")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="rule parameter; repeatable")
 @_common_experiment_options
-def strength_cmd(game, bot, param, factor, rungs, tol, length_tol, minutes, sets, games, bots, players, seed,
+def strength_cmd(game, bot, param, factor, add, rungs, tol, length_tol, minutes, sets, games, bots, players, seed,
                  jobs, chunk_size, backend, scheduler, out, quiet):
     """Climb a search bot's budget until the verdict for strong play settles.
 
@@ -130,7 +131,7 @@ def strength_cmd(game, bot, param, factor, rungs, tol, length_tol, minutes, sets
     out_dir, top = _experiment_dir(out, game, "strength")
     echo = None if quiet else (lambda line: click.echo(line, err=True))
     with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
-        res = climb(game, bot, n, param=param, factor=factor, rungs=rungs, tol=tol / 100,
+        res = climb(game, bot, n, param=param, factor=factor, add=add, rungs=rungs, tol=tol / 100,
                     length_tol=length_tol, minutes=minutes, players=players, seed=seed_v, rules=rules,
                     jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler,
                     progress=(not quiet) and sys.stderr.isatty(), echo=echo)
