@@ -58,6 +58,10 @@ chromium:
 	      || echo "could not install chromium: the browser test will be skipped"; \
 	  else echo "chromium missing and not root: the browser test will be skipped"; fi; }
 
+## fixtures: regenerate the checked-in row hashes and playthroughs (after a version bump: tests/test_behaviour_fixtures.py)
+fixtures: install
+	$(PY) bench/rowhash.py --fixtures
+
 ## bench: install, then measure speed (writes bench/results/*.jsonl and prints a table)
 bench: install
 	$(PY) bench/run.py
@@ -67,4 +71,4 @@ clean:
 	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 	rm -rf reports/*/ .pytest_cache
 
-.PHONY: help install run test test-fast test-numba-min warmup lint bench clean chromium
+.PHONY: help install run test test-fast test-numba-min warmup lint fixtures bench clean chromium

@@ -7,6 +7,11 @@ result column.  Write the hashes before a change, check them after:
 
     python bench/rowhash.py balam --write /tmp/balam.json
     python bench/rowhash.py balam --check /tmp/balam.json
+
+The same configurations, fewer games each, are checked in (``--fixtures`` writes
+``tests/fixtures/behaviour/GAME.json`` with the game's version; ``make fixtures``), and
+``tests/test_behaviour_fixtures.py`` plays them again in every ``make test``: a change
+that moves any game's rows without a version bump fails there.
 """
 from __future__ import annotations
 
@@ -60,6 +65,53 @@ def row_hash(game, cfg, games, seed=1):
     return h.hexdigest()[:16]
 
 
+FIXTURES = ROOT / "tests" / "fixtures" / "behaviour"
+FIXTURE_GAMES, FIXTURE_GAMES_SEARCH = 200, 6   # games per configuration (a search seat is slow)
+
+
+def fixture_games(game, cfg) -> int:
+    """Games a checked-in configuration plays: fewer where a seat is a search bot."""
+    players = game.check_players(cfg["players"])
+    labels = [c.bot.name for c in game.choose_bots(cfg["bots"], players)]
+    return FIXTURE_GAMES_SEARCH if "search" in labels else FIXTURE_GAMES
+
+
+def fixture_hashes(game) -> dict:
+    """{configuration key: [games, row hash]} of every configuration (:func:`configs`)."""
+    out = {}
+    for cfg in configs(game):
+        key = json.dumps(cfg, sort_keys=True, default=str)
+        try:
+            n = fixture_games(game, cfg)
+            out[key] = [n, row_hash(game, cfg, n)]
+        except Exception as e:  # a reading that the game refuses in this setup
+            out[key] = [0, f"error: {type(e).__name__}: {e}"]
+    return out
+
+
+PLAYTHROUGHS = ROOT / "tests" / "fixtures" / "playthroughs"
+
+
+def playthrough(game, players: int) -> str:
+    """Game 0 of seed 1 at ``players`` with the default bots, as ``sim show`` tells it."""
+    from analysis.show import show_game, show_text
+    return show_text(show_game(game, 1, 0, players=players)) + "\n"
+
+
+def write_fixtures(todo) -> None:
+    """tests/fixtures/behaviour/GAME.json: the game's version and every configuration's hash."""
+    FIXTURES.mkdir(parents=True, exist_ok=True)
+    for name in todo:
+        game = get(name)
+        data = {"game": name, "version": game.version, "seed": 1, "hashes": fixture_hashes(game)}
+        (FIXTURES / f"{name}.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        print(f"{name} version {game.version}: {len(data['hashes'])} configurations -> "
+              f"{(FIXTURES / f'{name}.json').relative_to(ROOT)}")
+        PLAYTHROUGHS.mkdir(parents=True, exist_ok=True)
+        for p in game.players:
+            (PLAYTHROUGHS / f"{name}-{p}p.txt").write_text(playthrough(game, p))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("games_", nargs="*", metavar="GAME", default=None)
@@ -67,8 +119,13 @@ def main(argv=None):
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--write")
     g.add_argument("--check")
+    g.add_argument("--fixtures", action="store_true",
+                   help="regenerate the checked-in behaviour fixtures (tests/fixtures/behaviour/)")
     a = ap.parse_args(argv)
     todo = a.games_ or names()
+    if a.fixtures:
+        write_fixtures(todo)
+        return 0
     got = {}
     for name in todo:
         game = get(name)
