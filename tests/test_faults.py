@@ -422,7 +422,8 @@ def test_a_full_disk_keeps_the_finished_chunks_and_says_how_to_resume(tmp_path, 
                                                                      small_disk, reference):
     from sim.store import ChunkStore
     # the up-front check would refuse this run: the disk looks large enough at the start
-    monkeypatch.setattr(runner, "_free_space", lambda out_dir: (Path(out_dir), 10 ** 12))
+    import sim.resources
+    monkeypatch.setattr(sim.resources, "_free_space", lambda out_dir: (Path(out_dir), 10 ** 12))
     if small_disk is not None:
         d = small_disk / "run"
     else:  # a writer that fails like a full disk after three chunks

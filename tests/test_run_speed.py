@@ -16,6 +16,7 @@ import sim.output
 import sim.runner as runner
 from sim.cli import cli
 from sim.output import load_rows
+from sim.games import get as get_game
 from sim.results import to_frame
 from sim.store import ChunkStore
 from sim.validate import cores
@@ -84,7 +85,7 @@ def test_a_run_reads_no_rows_for_the_exemplars_and_times_its_report(tmp_path, mo
     assert calls == []
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["seconds"]["report"] > 0
-    game = runner.get_game("puluc")
+    game = get_game("puluc")
     picks = exemplar_picks(game, manifest, out, load_run(out)[0])
     assert picks == exemplars(game, real(out)) == exemplar_picks(game, manifest, out) and len(picks) >= 2
     page = (out / "index.html").read_text()
@@ -129,7 +130,7 @@ def test_figures_drawn_in_a_forked_copy_are_the_figures_drawn_here(tmp_path):
                            catch_exceptions=False)
     assert r.exit_code == 0, r.output
     S, manifest = load_run(out)
-    s = report.summarize(S, manifest, runner.get_game("puluc"))
+    s = report.summarize(S, manifest, get_game("puluc"))
     pngs = {}
     for fork in (True, False):
         d = tmp_path / f"fork-{fork}"

@@ -78,7 +78,8 @@ def test_ctrl_c_keeps_finished_chunks(monkeypatch):
 
 
 def test_memory_guard(monkeypatch):
-    monkeypatch.setattr(runner, "available_memory", lambda: 10 * 2**20)
+    import sim.resources
+    monkeypatch.setattr(sim.resources, "available_memory", lambda: 10 * 2**20)
     with pytest.raises(UsageError, match="GiB"):
         execute(make_spec("puluc", 1_000_000), jobs=1)
 

@@ -1,0 +1,179 @@
+"""What a run is: its spec (game, rules, bots per seat, games, seed), its result, and the
+parsing of --games and --seed; a digest that names a run's identity."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .game import BotChoice, Game
+from .games import get as get_game
+from .params import UsageError
+
+
+MAX_GAMES = 10_000_000_000
+
+
+DEFAULT_SEED = 1
+
+
+@dataclass
+class RunSpec:
+    """Everything that determines a run's results."""
+
+    game: Game
+    players: int
+    rules: dict
+    bots: tuple[BotChoice, ...]
+    games: int
+    seed: int
+    #: what ``game.prepare`` built from the rules and data files (prepared once, here)
+    ctx: Any = field(default=None, repr=False, compare=False)
+    #: the content of the data files: ``{"files": [[name, sha256], ...], "prepared": sha256}``
+    data: dict = field(default_factory=dict)
+
+    @property
+    def rules_changed(self) -> dict:
+        return {p.name: self.rules[p.name] for p in self.game.params
+                if self.rules[p.name] != p.default}
+
+    def fingerprint(self) -> dict:
+        """What must match for a directory's finished chunks to be reused (resume): the
+        game, its version, the rules, the content of every data file, bots, seed, games."""
+        return {"game": self.game.name, "game_version": self.game.version, "players": self.players,
+                "rules": {k: _show(v) if isinstance(v, tuple) else v for k, v in self.rules.items()},
+                "data": self.data,
+                "bots": [c.label for c in self.bots], "seed": self.seed, "games": self.games}
+
+    def run_id(self) -> str:
+        """sha256 of the fingerprint: every chunk record carries it."""
+        import hashlib
+        import json
+        text = json.dumps(self.fingerprint(), sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def describe(self) -> str:
+        changed = ",".join(f"{k}={_show(v)}" for k, v in self.rules_changed.items())
+        return f"{self.game.name}({changed})" if changed else self.game.name
+
+
+@dataclass
+class RunResult:
+    spec: RunSpec
+    frame: Any  # pandas.DataFrame, one row per game (None unless rows were kept in memory)
+    manifest: dict
+    partial: bool = False
+    chunks: list = field(default_factory=list)
+    summary: Any = None  # sim.summary.Summary of every finished game
+    out_dir: Any = None
+    stopped: str | None = None   # why the run stopped early (Stop.*), None if it did not
+    failure: Any = None          # the error behind a worker death or a full disk
+    disk_needed: int | None = None  # bytes the unfinished chunks and the report still need
+
+
+def _show(v) -> str:
+    if isinstance(v, tuple):
+        return ",".join(str(x) for x in v)
+    return str(v)
+
+
+def parse_games(value) -> int:
+    """``1e6``, ``250000``, ``2.5e5``, ``1_000_000`` -> an integer number of games (>= 1)."""
+    from .validate import safe
+    raw = value
+    if isinstance(value, str):
+        value = value.strip().replace("_", "").replace(",", "")
+        if not value.isascii():  # float() reads other scripts' digits: not a number typed here
+            raise UsageError(f"--games must be a whole number such as 1e6 or 250000, not {safe(repr(raw))}")
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        raise UsageError(f"--games must be a whole number such as 1e6 or 250000, not {safe(repr(raw))}") from None
+    if not math.isfinite(f) or f != int(f):
+        raise UsageError(f"--games must be a whole number of games, not {safe(repr(raw))}")
+    n = int(f)
+    if n < 1:
+        raise UsageError(f"--games must be at least 1, not {safe(repr(raw))}")
+    if n > MAX_GAMES:
+        raise UsageError(f"--games {safe(raw)} is more than this tool runs in one go ({MAX_GAMES:.0e})")
+    return n
+
+
+def make_spec(game, games, rules=None, bots=None, players=None, seed=DEFAULT_SEED) -> RunSpec:
+    from . import toml as TOML
+    g = game if isinstance(game, Game) else get_game(game)
+    n = parse_games(games)
+    p = g.check_players(players)
+    r = g.resolve_rules(rules)
+    b = g.choose_bots(bots, p)
+    s = parse_seed(seed)
+    # checks between parameters and data files fail here, before any output; the data
+    # files' content (and what was built from it) becomes part of the run's identity
+    key = (g.name, g.version, p, digest(r))
+    hit = _PREPARED.get(key)
+    if hit is not None and TOML.unchanged(hit[0]):
+        ctx, data = hit[1], hit[2]
+    else:
+        with TOML.recording() as files, TOML.recording_paths() as paths:
+            ctx = g.prepare(r, p)
+        data = {"files": [list(f) for f in files], "prepared": digest(ctx)}
+        if len(_PREPARED) >= 64:
+            _PREPARED.pop(next(iter(_PREPARED)))
+        _PREPARED[key] = (paths, ctx, data)
+    return RunSpec(g, p, r, b, n, s, ctx=ctx, data=data)
+
+
+#: what ``prepare`` built, per (game, version, players, rules): reused while every data file
+#: it read holds the same content (experiments make a spec per arm; Maya's takes ~0.5 s)
+_PREPARED: dict = {}
+
+
+def parse_seed(seed) -> int:
+    from .validate import safe
+    if isinstance(seed, bool):
+        raise UsageError(f"--seed must be an integer, not {seed!r}")
+    try:
+        text = str(seed).strip().replace("_", "")
+        if not isinstance(seed, int) and not text.isascii():
+            raise ValueError
+        s = int(text) if not isinstance(seed, int) else seed
+    except (TypeError, ValueError):
+        raise UsageError(f"--seed must be an integer, not {safe(repr(seed))}") from None
+    if not 0 <= s < 2 ** 64:
+        shown = s if abs(s) < 10**30 else f"a number of {len(str(abs(s)))} digits"
+        raise UsageError(f"--seed must be in 0..2**64-1, not {shown}")
+    return s
+
+
+def digest(obj) -> str:
+    """sha256 of a prepared context (numpy arrays, numbers, strings, tuples, lists, dicts),
+    the same in every process and on every machine."""
+    import hashlib
+    h = hashlib.sha256()
+
+    def feed(o):
+        if isinstance(o, np.ndarray):
+            a = np.ascontiguousarray(o)
+            h.update(f"A{a.dtype.str}{a.shape}".encode())
+            h.update(a.tobytes())
+        elif isinstance(o, (bool, int, float, str, type(None), np.generic)):
+            h.update(f"S{type(o).__name__}:{o!r};".encode())
+        elif isinstance(o, (tuple, list)):
+            h.update(f"L{len(o)}(".encode())
+            for x in o:
+                feed(x)
+            h.update(b")")
+        elif isinstance(o, dict):
+            h.update(f"D{len(o)}(".encode())
+            for k in sorted(o, key=repr):
+                feed(k)
+                feed(o[k])
+            h.update(b")")
+        else:  # anything else a game may return: its pickle (stable for a given version)
+            import pickle
+            h.update(b"P" + pickle.dumps(o, protocol=4))
+
+    feed(obj)
+    return h.hexdigest()
