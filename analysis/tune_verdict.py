@@ -1,0 +1,177 @@
+"""`sim tune`'s verdict: the best candidates re-played on fresh games, whether they reach the
+target or cannot be told from it, where the target lies between neighbouring values, the
+rulebook's own values, and the variants file for `sim compare`."""
+from __future__ import annotations
+
+from .tune_targets import TuneResult, Z95, _fmtv, _show, estimate
+
+
+def interval(metric, M, sides):
+    m, se = estimate(metric, M, sides)
+    return m, m - Z95 * se, m + Z95 * se
+
+
+def _guard_rails(spaces, tg, replay, sides, final_n, k) -> list[str]:
+    notes = []
+    if not replay:
+        return notes
+    for s in spaces:
+        if s.kind not in ("int", "float"):
+            continue
+        who = replay[:1] if len(tg) == 1 else replay
+        at = [c for c in who if c.values[s.name] <= s.lo or c.values[s.name] >= s.hi]
+        if at:
+            what = ("the best point has" if len(tg) == 1 else
+                    f"{len(at)} of the {len(who)} front points {'has' if len(at) == 1 else 'have'}")
+            vals = sorted({_fmtv(c.values[s.name]) for c in at})
+            notes.append(f"{what} {s.name}={'/'.join(vals)}, on the edge of the range {s.text()}: "
+                         "the optimum may lie outside it; widen the range")
+    if len(replay) > 1:
+        a, b = replay[0], replay[1]
+        sep = []
+        for t in tg:
+            la = t.loss_interval(*interval(t.metric, a.moments, sides)[1:])
+            lb = t.loss_interval(*interval(t.metric, b.moments, sides)[1:])
+            sep.append(la[1] < lb[0])
+        if len(tg) == 1:
+            notes.append(("the best candidate is separated from the runner-up "
+                          f"({b.label()}): its 95% interval is closer to the target"
+                          if sep[0] else
+                          f"the best candidate is not separated from the runner-up ({b.label()}): "
+                          "their 95% intervals overlap on the target; more games (--final) "
+                          "would tell them apart, or either will do"))
+    notes.append(f"the verdict rests on {final_n:,} fresh games per candidate ({k} candidate(s) "
+                 f"and the rulebook: {final_n * (k + 1):,} games), not on the search's games")
+    return notes
+
+
+def verdict_lines(res: TuneResult) -> list[str]:
+    sides = game_sides(res)
+    lines = []
+    rb = res.final[0]
+    for i, (label, values, M) in enumerate(res.final[1:]):
+        parts = []
+        for t in res.targets:
+            m, lo, hi = interval(t.metric, M, sides)
+            parts.append(f"{t.metric.name} {_show(t.metric, m)} [{_show(t.metric, lo)}, "
+                         f"{_show(t.metric, hi)}] (wanted {t.wanted()})")
+        lead = ("On the front: " if len(res.targets) > 1 else "Best: " if i == 0 else f"#{i + 1}: ")
+        lines.append(f"{lead}{label} makes " + "; ".join(parts) + ".")
+    parts = []
+    for t in res.targets:
+        m, lo, hi = interval(t.metric, rb[2], sides)
+        parts.append(f"{t.metric.name} {_show(t.metric, m)} [{_show(t.metric, lo)}, {_show(t.metric, hi)}]")
+    lines.append("The rulebook's " + ", ".join(f"{k}={_fmtv(v)}" for k, v in rb[1].items())
+                 + " gives " + "; ".join(parts) + ".")
+    if res.final[1:]:
+        M = res.final[1][2]
+        missed = []
+        for t in res.targets:
+            if t.op in ("min", "max"):
+                continue
+            lo_l, _ = t.loss_interval(*interval(t.metric, M, sides)[1:])
+            if lo_l > 0:
+                missed.append(t)
+        for t in missed:
+            lines.append(f"No candidate found reaches {t.metric.name} {t.wanted()}: the best's 95% "
+                         "interval excludes it." + _crossing(res, t, sides))
+        lines += inside_lines(res.targets, M, rb[2], sides)
+    return lines
+
+
+def inside_lines(targets, M, rulebook, sides) -> list[str]:
+    """For each target the best candidate (moments ``M``) meets within its 95% interval: how
+    sure that is at this many games, and whether the rulebook meets it as well, so "Best:"
+    is not read as "reaches the target exactly" or "beats the rulebook"."""
+    out = []
+    for t in targets:
+        if t.op in ("min", "max"):
+            continue
+        m, lo, hi = interval(t.metric, M, sides)
+        if t.loss_interval(lo, hi)[0] > 0:
+            continue  # said above: no candidate reaches it
+        what = (f"the best's {t.metric.name} {_show(t.metric, m)} [{_show(t.metric, lo)}, "
+                f"{_show(t.metric, hi)}] cannot be told from the target {t.wanted()} at {M.n:,} games: "
+                "the target lies inside its 95% interval")
+        if t.op == "=":
+            far = max(abs(lo - t.value), abs(hi - t.value))
+            what += f", so its true value may lie up to {loss_text(t, far)} from the target"
+        rlo, rhi = interval(t.metric, rulebook, sides)[1:]
+        if t.loss_interval(rlo, rhi)[0] == 0:
+            what += "; the rulebook's values meet it too at this sample size"
+        out.append(what[0].upper() + what[1:] + ".")
+    return out
+
+
+def loss_text(t, x: float) -> str:
+    """A loss (distance from a target) in the metric's unit: points for a rate."""
+    if x != x:
+        return "n/a"
+    return f"{100 * x:.2f} points" if t.metric.kind == "rate" else f"{x:.3g}"
+
+
+def _crossing(res, t, sides) -> str:
+    """For one whole-number parameter and a target value: the neighbouring values (from the
+    search) on either side of the target, where there are such, as evidence that none between
+    them was missed."""
+    if len(res.spaces) != 1 or res.spaces[0].kind != "int" or t.op != "=":
+        return ""
+    name = res.spaces[0].name
+    pts = sorted((c.values[name], *interval(t.metric, c.moments, sides), c.moments.n)
+                 for c in res.candidates)
+    out = []
+    for a, b in zip(pts, pts[1:]):
+        if b[0] == a[0] + 1 and ((a[3] < t.value < b[2]) or (b[3] < t.value < a[2])):
+            out.append(f"{name}={a[0]} gives {_show(t.metric, a[1])} [{_show(t.metric, a[2])}, "
+                       f"{_show(t.metric, a[3])}] ({a[4]:,} games) and {name}={b[0]} gives "
+                       f"{_show(t.metric, b[1])} [{_show(t.metric, b[2])}, {_show(t.metric, b[3])}] "
+                       f"({b[4]:,} games)")
+    if not out:
+        return ""
+    return (" The target lies between neighbouring values, where no whole value can reach it: "
+            + "; ".join(out) + " (the search's games).")
+
+
+def game_sides(res) -> int:
+    return res.game.n_sides(res.players)
+
+
+def variants_toml(res: TuneResult) -> str:
+    """A ``sim compare --variants`` file: the rulebook first, then the best candidates."""
+    out = [f"# sim tune {res.game.name}: " + " ".join(f"--param {x}" for x in res.manifest["params"])
+           + " " + " ".join(f"--target {t.text}" for t in res.targets),
+           f"# players {res.players}, seed {res.seed}; re-played on seed {res.final_seed}", ""]
+    fixed = res.manifest.get("fixed", {})
+    out.append("[variants.rulebook]")
+    for k, v in fixed.items():
+        out.append(f"{k} = {_toml_value(v)}")
+    out.append("")
+    for i, (label, values, _) in enumerate(res.final[1:]):
+        out.append(f"[variants.tuned_{i + 1}]")
+        for k, v in {**fixed, **values}.items():
+            out.append(f"{k} = {_toml_value(v)}")
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, tuple):
+        return '"' + ",".join(map(str, v)) + '"'
+    return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def tune_text(res: TuneResult) -> str:
+    m = res.manifest
+    lines = [f"{res.game.title}, {res.players} players, bots {', '.join(res.bots)}: "
+             f"{len(res.candidates)} candidates, {res.search_games:,} games of search "
+             f"({m['sampler']}, rungs {', '.join(f'{x:,}' for x in res.rungs)}), "
+             f"{m['seconds']:.0f} s in all"]
+    lines += res.verdict
+    lines += [f"note: {n}" for n in res.notes]
+    return "\n".join(lines)
