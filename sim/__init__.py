@@ -7,7 +7,7 @@
 >>> res = sim.compare("puluc", {"base": {}, "nine": {"track": 9}}, games=20_000)
 >>> res.verdicts, res.write_report("reports/nine")
 
-``sim.run``, ``sim.compare``, ``sim.sweep``, ``sim.skill``, ``sim.ladder``, ``sim.impact``,
+``sim.run``, ``sim.compare``, ``sim.sweep``, ``sim.skill``, ``sim.ladder``, ``sim.strength``, ``sim.impact``,
 ``sim.robust``, ``sim.tune`` and ``sim.show`` are the commands as functions (:mod:`sim.api`),
 each returning a typed result (:mod:`sim.results_api`).  ``sim.simulate`` is the engine's own
 call, as before: one row per game as the engine writes it (``win_0``, ``end_reason`` codes),
@@ -19,10 +19,10 @@ __version__ = "0.1.0"
 #: name -> (module, attribute) of what is loaded on first use
 _LAZY = {
     "run": ("sim.api", "simulate"),
-    **{name: ("sim.api", name) for name in ("compare", "sweep", "skill", "ladder", "impact", "robust",
-                                            "tune", "show")},
+    **{name: ("sim.api", name) for name in ("compare", "sweep", "skill", "ladder", "strength", "impact",
+                                            "robust", "tune", "show")},
     **{name: ("sim.results_api", name) for name in ("RunResult", "CompareResult", "SweepResult",
-                                                    "SkillResult", "LadderResult", "ImpactResult",
+                                                    "SkillResult", "LadderResult", "StrengthResult", "ImpactResult",
                                                     "RobustResult", "TuneResult", "ShowResult")},
     "UsageError": ("sim.params", "UsageError"),
 }

@@ -100,6 +100,16 @@ class LadderResult(_Result):
 
 
 @dataclass(repr=False, kw_only=True)
+class StrengthResult(_Result):
+    """:func:`sim.api.strength`: ``frame`` has one row per step of the budget and headline
+    (the change, its 95% interval, the tolerance, inside or not); ``summary`` says where the
+    verdict settled (or why it did not) and the strongest rung's first-side score; ``rungs``
+    the rungs as a ladder frame."""
+
+    rungs: Any = None
+
+
+@dataclass(repr=False, kw_only=True)
 class ImpactResult(_Result):
     """:func:`sim.api.impact`: ``frame`` has one row per changed card (the causal effect on the
     same seeds) or, without a card, the observational table; ``observational`` always the

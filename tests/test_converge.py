@@ -106,3 +106,14 @@ def test_a_depth_climbs_by_adding(toy):
     assert res.budgets == [2, 5, 8]
     with pytest.raises(UsageError, match="--add must be positive"):
         C.climb("toy", "careful", 100, add=0)
+
+
+def test_the_api_climbs_as_the_command_does(toy, tmp_path):
+    import sim as S
+    res = S.strength("toy", "careful:iters=2", rungs=3, games=400, jobs=1, seed=1)
+    direct = C.climb("toy", "careful:iters=2", 400, rungs=3, jobs=1, seed=1)
+    assert res.verdicts == C.verdict(direct)
+    assert res.summary["budgets"] == [2, 8, 32][:len(direct.budgets)] and res.summary["stop"] == direct.stop
+    assert set(res.frame["headline"]) >= {"first side's score", "mean length"}
+    assert (tmp_path / "r" / "index.html") == res.write_report(tmp_path / "r")
+    assert (tmp_path / "r" / "strength.json").is_file()

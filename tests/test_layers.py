@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMAND_LINE = {"sim/cli.py", "sim/__main__.py", "sim/api.py"}
+COMMAND_LINE = {"sim/cli.py", "sim/__main__.py", "sim/api.py", "sim/api_study.py", "sim/api_common.py"}
 
 
 def imports(path: Path) -> set[str]:
