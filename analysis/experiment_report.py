@@ -8,15 +8,18 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from . import metrics, plots  # noqa: E402
+from . import metrics  # noqa: E402
 from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page  # noqa: E402
 from .stats import mean_from_sums, paired_mean_diff, pentanomial  # noqa: E402
-from .wording import (BOTS_NOTE, WEAK_PAIRING, diff_text, edge_phrase, p_text, pairing_phrase, sprt_sentence,  # noqa: E402
+from .wording import (WEAK_PAIRING, diff_text, edge_phrase, p_text, pairing_phrase, sprt_sentence,  # noqa: E402
                       multiple_comparisons_sentence, value_text, variance_reduction)
+from .experiment_plots import (metric_label, _is_rate, _unit, FOREST_MAX, forest_variants, forest_plot,  # noqa: E402,F401
+                               ranked_forest_plot, sweep_plot, _isnum)  # noqa: F401
+from .skill_report import (_rating, skill_headline, _skill_rates, write_skill_report, load_skill,  # noqa: E402,F401
+                           skill_text)  # noqa: F401 (moved by role: experiment_report.X)
 
 METHOD = ("Every variant plays the same game indices with the same seed, so game i of each "
           "variant sees the same dice and deck (common random numbers). A variant's value is the "
@@ -43,21 +46,6 @@ def _names(manifest: dict) -> tuple[list, list, bool]:
     if teams:
         sides = [f"team {x}" for x in sides]
     return seats, sides, teams
-
-
-def metric_label(name: str, seats, sides=None, teams: bool = False) -> str:
-    sides = sides or seats
-    parts = name.rsplit(" ", 1)
-    if name.startswith("win ") and parts[1].isdigit():
-        return f"win rate, {sides[int(parts[1])]}"
-    if len(parts) == 2 and parts[1].isdigit():
-        return f"{parts[0].replace('_', ' ')} per game, {seats[int(parts[1])]}"
-    who = "first-team" if teams else "first-player"
-    return {"first player score": f"{who} score (no winner = fair share)",
-            "first player wins": f"{who} win rate (no winner = loss)",
-            "decisive": "decisive games (one " + ("team" if teams else "player") + " won)",
-            "no winner": "games without a winner (draws)",
-            "capped": "games stopped by the horizon"}.get(name, name)
 
 
 def _label(res, name: str) -> str:
@@ -145,121 +133,6 @@ def _vr(x, short: bool = False) -> str:
     if x == math.inf:
         return "∞" if short else "∞ (every difference alike)"
     return f"{x:.1f}x"
-
-
-def _is_rate(key: str) -> bool:
-    return key.startswith(("win ", "first player", "no winner", "capped", "decisive"))
-
-
-def _unit(key: str, tab) -> str:
-    return tab.attrs.get("length_unit", "") if key == tab.attrs.get("length") else ""
-
-
-#: at most this many variants (besides the reference) in the differences figure: its height
-#: grows with every variant (2,000 variants drew a canvas of about a gigabyte)
-FOREST_MAX = 40
-
-
-def forest_variants(tab: pd.DataFrame, key: str, most: int | None = None) -> list:
-    """The reference and the ``most`` (default :data:`FOREST_MAX`) variants furthest from it
-    on ``key`` (by the absolute difference; ties in their order), in the order of the table."""
-    most = FOREST_MAX if most is None else most
-    variants = list(tab["variant"].unique())
-    if len(variants) - 1 <= most:
-        return variants
-    t = tab[tab["key"] == key].iloc[1:]
-    d = np.abs(np.nan_to_num(t["diff"].to_numpy(np.float64), nan=-1.0))
-    far = set(t["variant"].iloc[np.argsort(-d, kind="stable")[:most]])
-    return [variants[0]] + [v for v in variants[1:] if v in far]
-
-
-def forest_plot(tab: pd.DataFrame, keys, path, title):
-    """Differences from the first variant with 95% intervals, one panel per metric."""
-    variants = [v for v in tab["variant"].unique()][1:]
-    fig, axes = plt.subplots(1, len(keys), figsize=(4.0 * len(keys) + 0.5, 0.6 * len(variants) + 2.2),
-                             squeeze=False)
-    for ax, key in zip(axes[0], keys):
-        t = tab[(tab["key"] == key)].iloc[1:]
-        scale = 100.0 if _is_rate(key) else 1.0
-        y = np.arange(len(t))
-        d = t["diff"].to_numpy() * scale
-        err = np.vstack([d - t["diff_lo"].to_numpy() * scale, t["diff_hi"].to_numpy() * scale - d])
-        ax.errorbar(d, y, xerr=err, fmt="o", color=plots.OKABE_ITO[0], capsize=5)
-        ax.axvline(0, color="black", linewidth=1)
-        ax.set_yticks(y, t["variant"].tolist())
-        ax.invert_yaxis()
-        unit = " (percentage points)" if _is_rate(key) else (
-            f" ({units})" if (units := _unit(key, tab)) else "")
-        ax.set_xlabel(f"difference from '{tab['variant'].iloc[0]}'{unit}")
-        ax.set_title(t["metric"].iloc[0], fontsize=10, loc="left")
-        ax.spines[["top", "right"]].set_visible(False)
-        ax.grid(axis="x", alpha=0.3)
-    fig.suptitle(title, x=0.01, ha="left", fontsize=12)
-    plots.save(fig, path)
-
-
-def ranked_forest_plot(tab: pd.DataFrame, key: str, path, title: str, labels=None):
-    """One metric's difference from the first variant for every other variant, ranked by the
-    difference, with 95% paired intervals (card impact: one row per card)."""
-    t = tab[tab["key"] == key].iloc[1:]
-    t = t.iloc[np.argsort(-t["diff"].abs().to_numpy(), kind="stable")]  # largest effect on top
-    scale = 100.0 if _is_rate(key) else 1.0
-    fig, ax = plt.subplots(figsize=(8.0, 0.32 * len(t) + 1.8))
-    y = np.arange(len(t))
-    d = t["diff"].to_numpy() * scale
-    err = np.vstack([d - t["diff_lo"].to_numpy() * scale, t["diff_hi"].to_numpy() * scale - d])
-    colours = [plots.OKABE_ITO[5] if (lo > 0 or hi < 0) else plots.OKABE_ITO[0]
-               for lo, hi in zip(t["diff_lo"], t["diff_hi"])]
-    for yi, di, e0, e1, c in zip(y, d, err[0], err[1], colours):
-        ax.errorbar([di], [yi], xerr=[[e0], [e1]], fmt="o", color=c, capsize=4)
-    ax.axvline(0, color="black", linewidth=1)
-    names = [labels.get(v, v) for v in t["variant"]] if labels else t["variant"].tolist()
-    ax.set_yticks(y, names)
-    ax.invert_yaxis()
-    unit = " (percentage points)" if _is_rate(key) else (f" ({u})" if (u := _unit(key, tab)) else "")
-    ax.set_xlabel(f"{t['metric'].iloc[0]}: change against '{tab['variant'].iloc[0]}'{unit}")
-    ax.set_title(title, fontsize=11, loc="left")
-    ax.spines[["top", "right"]].set_visible(False)
-    ax.grid(axis="x", alpha=0.3)
-    plots.save(fig, path)
-
-
-def sweep_plot(tab: pd.DataFrame, key: str, grid, path, seats, sides=None, teams=False):
-    """A metric against the swept parameter, 95% confidence band; one line per other value."""
-    fig, ax = plt.subplots(figsize=(7.5, 4.2))
-    t = tab[tab["key"] == key]
-    first = grid[0]["param"]
-    xs_all = grid[0]["values"]
-    numeric = all(_isnum(v) for v in xs_all)
-    others = [(",".join(v.split(",")[1:]) if len(grid) > 1 else "") for v in t["variant"]]
-    t = t.assign(_x=[v.split(",")[0].split("=", 1)[1] for v in t["variant"]], _o=others)
-    scale = 100.0 if _is_rate(key) else 1.0
-    for i, (o, g) in enumerate(t.groupby("_o", sort=False)):
-        if numeric:  # in order of the value (the reference, played first, may lie anywhere)
-            g = g.iloc[np.argsort([float(v) for v in g["_x"]], kind="stable")]
-        x = np.array([float(v) for v in g["_x"]]) if numeric else np.arange(len(g))
-        y = g["value"].to_numpy() * scale
-        ax.plot(x, y, marker="o", color=plots.OKABE_ITO[i % 8], label=o or None)
-        ax.fill_between(x, g["lo"].to_numpy() * scale, g["hi"].to_numpy() * scale,
-                        color=plots.OKABE_ITO[i % 8], alpha=0.2, linewidth=0)
-        if not numeric:
-            ax.set_xticks(x, g["_x"].tolist())
-    if key in ("first player wins", "first player score") or key.startswith("win "):
-        ax.axhline(100.0 / len(sides or seats), color="black", linestyle="--", linewidth=1)
-    if len(grid) > 1:
-        ax.legend(frameon=False, title=",".join(g["param"] for g in grid[1:]))
-    unit = " (%)" if _is_rate(key) else ""
-    label = metric_label(key, seats, sides, teams)
-    plots._style(ax, f"{label} against {first}", first, label + unit)
-    plots.save(fig, path)
-
-
-def _isnum(v) -> bool:
-    try:
-        float(v)
-        return True
-    except ValueError:
-        return False
 
 
 def _pct(x) -> str:
@@ -504,136 +377,4 @@ def compare_text(res, keys=None) -> str:
         for _, r in pairing_table(res, tab=tab).iterrows():
             lines.append(f"pairing of '{r['variant']}': {r['words']}")
     lines.append(f"bots: {', '.join(res.manifest['bots'])} (these figures depend on the bots)")
-    return "\n".join(lines)
-
-
-def _rating(res: dict, i: int) -> tuple[str, str]:
-    """(rating, 95% interval) of bot i in words: "unbounded" where no finite rating exists."""
-    why = res.get("unbounded", {}).get(i)
-    if why is not None:
-        return f"unbounded ({why})", "none: no finite rating"
-    bt = res["bt"]
-    r = bt["ratings"][i]
-    if r != r:
-        return "n/a", ""
-    return f"{r:+.1f}", f"{bt['lo'][i]:+.1f} to {bt['hi'][i]:+.1f}"
-
-
-def skill_headline(res: dict) -> list[str]:
-    """'In short' of a skill table: the spread of ratings, bots without a finite rating,
-    bots that played identical games, and the bots note."""
-    names, bt = res["bots"], res["bt"]
-    rate = _skill_rates(res)
-    out = []
-    finite = [i for i in range(len(names)) if bt["ratings"][i] == bt["ratings"][i]]
-    same_group = {i: tuple(g) for g in res.get("identical", []) for i in g}
-    r = np.asarray(bt["ratings"])
-    best = max(finite, key=lambda i: r[i]) if finite else None
-    worst = min(finite, key=lambda i: r[i]) if finite else None
-    if best is not None and best != worst and (best not in same_group or
-                                               same_group.get(best) != same_group.get(worst)):
-        out.append(f"How much better play matters: the best rated bot ({names[best]}) is rated "
-                   f"{r[best] - r[worst]:.0f} Elo above the weakest rated ({names[worst]}); it scores "
-                   f"{100 * rate[best, worst]:.1f}% against it.")
-    for i, why in sorted(res.get("unbounded", {}).items()):
-        out.append(f"{names[i]} {why}, so it has no finite rating: unbounded "
-                   f"({'below' if why == 'never won' else 'above'} every other bot).")
-    for group in res.get("identical", []):
-        who = [names[i] for i in group]
-        out.append(f"{', '.join(who[:-1])} and {who[-1]} played identical games (the same outcome, length and "
-                   "per-seat figures in every game of every pairing): in this setting they are "
-                   "the same player.")
-    if res.get("prior"):
-        out.append(f"The ratings use a weak prior (half a drawn game per pair, {res['prior']} "
-                   "games) because some bots never lost to, or never beat, a group of others.")
-    if res.get("teams"):
-        out.append("A team game: each bot plays every seat of a team.")
-    out.append(f"Bots: {', '.join(names)}. {BOTS_NOTE}")
-    return out
-
-
-def _skill_rates(res: dict) -> np.ndarray:
-    return np.divide(res["wins"], res["games"], out=np.full_like(res["wins"], np.nan),
-                     where=res["games"] > 0)
-
-
-def write_skill_report(res: dict, out_dir) -> Path:
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    game, names, bt = res["game"], res["bots"], res["bt"]
-    rate = _skill_rates(res)
-    fig, ax = plt.subplots(figsize=(1.2 * len(names) + 3, 1.0 * len(names) + 2))
-    im = ax.imshow(rate * 100, cmap="cividis", vmin=0, vmax=100)
-    for i in range(len(names)):
-        for j in range(len(names)):
-            if i != j:
-                ax.text(j, i, f"{100 * rate[i, j]:.1f}%", ha="center", va="center",
-                        color="white" if rate[i, j] < 0.5 else "black")
-    ax.set_xticks(range(len(names)), names)
-    ax.set_yticks(range(len(names)), names)
-    ax.set_xlabel("opponent")
-    ax.set_ylabel("bot")
-    fig.colorbar(im, ax=ax, label="score of the row bot (%)")
-    ax.set_title("Head to head: score of the row bot, both seatings", loc="left", fontsize=11)
-    plots.save(fig, out_dir / "skill_matrix.png")
-    figs = [("skill_matrix.png",)]
-    finite = [i for i in range(len(names)) if bt["ratings"][i] == bt["ratings"][i]]
-    if finite:
-        fig, ax = plt.subplots(figsize=(7, 0.5 * len(finite) + 2))
-        order = sorted(finite, key=lambda i: bt["ratings"][i])
-        y = np.arange(len(order))
-        r = np.asarray(bt["ratings"])[order]
-        ax.errorbar(r, y, xerr=np.vstack([r - np.asarray(bt["lo"])[order], np.asarray(bt["hi"])[order] - r]),
-                    fmt="o", capsize=5, color=plots.OKABE_ITO[0])
-        ax.set_yticks(y, [names[i] for i in order])
-        plots._style(ax, "Bradley–Terry ratings (Elo scale, mean 0; bars: 95% interval)", "rating (Elo)", "")
-        plots.save(fig, out_dir / "skill_ratings.png")
-        figs.append(("skill_ratings.png",))
-    title = f"{game.title}: skill depth"
-    order = sorted(range(len(names)), key=lambda i: (-(bt["ratings"][i])
-                                                     if bt["ratings"][i] == bt["ratings"][i] else
-                                                     (-1e9 if res.get("unbounded", {}).get(i) == "won every game"
-                                                      else 1e9)))
-    page = render("skill.html", title=title, css=Markup(CSS), self_check=Markup(SELF_CHECK),
-                  players=res["players"], names=", ".join(names), headline=skill_headline(res),
-                  ratings_figure=bool(finite), rows=[(names[i], *_rating(res, i)) for i in order])
-    from sim.io import write_json
-    path = write_page(out_dir, page, figs)
-    write_json(out_dir / "skill.json", {
-        "kind": "skill", "game": game.name, "bots": names, "players": res["players"],
-        "wins": res["wins"].tolist(), "games": res["games"].tolist(), "rules": res["rules"],
-        "bt": {k: [None if x != x else float(x) for x in np.asarray(bt[k])]
-               for k in ("ratings", "se", "lo", "hi")},
-        "unbounded": {str(i): why for i, why in res.get("unbounded", {}).items()},
-        "identical": res.get("identical", []), "prior": res.get("prior", 0.0),
-        "teams": bool(res.get("teams")), "sides": res.get("sides"),
-        "end_reasons": {str(i): r for i, r in enumerate(game.end_reasons)},
-        "fingerprints": {",".join(map(str, key)): v for key, v in res.get("fingerprints", {}).items()}})
-    return path
-
-
-def load_skill(data: dict) -> dict:
-    from sim.games import get
-    return {"game": get(data["game"]), "bots": data["bots"], "players": data["players"],
-            "wins": np.asarray(data["wins"]), "games": np.asarray(data["games"]),
-            "rules": data["rules"],
-            "bt": {k: np.array([np.nan if x is None else x for x in v], np.float64)
-                   for k, v in data["bt"].items()},
-            "unbounded": {int(i): why for i, why in data.get("unbounded", {}).items()},
-            "identical": data.get("identical", []), "prior": data.get("prior", 0.0),
-            "teams": data.get("teams", False), "sides": data.get("sides"),
-            "fingerprints": {tuple(int(x) for x in key.split(",")): v
-                             for key, v in data.get("fingerprints", {}).items()}}
-
-
-def skill_text(res: dict) -> str:
-    names = res["bots"]
-    bt = res["bt"]
-    lines = [f"{'bot':<32}{'rating':>24}   95% interval"]
-    order = sorted(range(len(names)), key=lambda i: -bt["ratings"][i] if bt["ratings"][i] == bt["ratings"][i]
-                   else (-1e9 if res.get("unbounded", {}).get(i) == "won every game" else 1e9))
-    for i in order:
-        r, ival = _rating(res, i)
-        lines.append(f"{names[i][:31]:<32}{r:>24}   {ival}")
-    lines += skill_headline(res)
     return "\n".join(lines)

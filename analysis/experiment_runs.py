@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-import numpy as np
 
 from sim.game import Game
 from sim.games import get as get_game
@@ -32,6 +31,9 @@ from sim.summary import Summary
 
 from . import checkpoints
 from .wording import sprt_sentence
+from .experiment_metrics import (HEADLINE, metric_names, _seat_metric_columns, side_shares,  # noqa: F401
+                                 outcome_rows, per_game_metrics, outcome_codes, _M1, _GOLD, _mix,  # noqa: F401
+                                 fingerprint, _play_arms, _merge_stats)  # noqa: F401
 
 
 @dataclass
@@ -54,161 +56,6 @@ class ExperimentResult:
     partial: bool = False
     sprt: Any = None
     sprt_log: list = field(default_factory=list)
-
-
-# ------------------------------------------------------------------ metrics per game
-#: the headline metric of comparisons, impact and the SPRT: the first side's win share, a
-#: game without a winner counting as the fair share 1/sides (so draws do not move it)
-HEADLINE = "first player score"
-
-
-def metric_names(game: Game, players: int) -> list[str]:
-    """Per-game metrics of an experiment.  ``win k`` is side k's share (a seat where every
-    seat is its own side); per-seat columns (the score and the highlights) are per seat."""
-    sides = game.n_sides(players)
-    names = [HEADLINE, "first player wins"] + [f"win {k}" for k in range(sides)]
-    names += ["decisive", "no winner", "capped", game.length]
-    for h in _seat_metric_columns(game):
-        names += [f"{h} {s}" for s in range(players)]
-    return names
-
-
-def _seat_metric_columns(game: Game) -> list[str]:
-    cols = list(game.highlight)
-    if game.score and game.score not in cols:
-        cols.insert(0, game.score)
-    return cols
-
-
-def side_shares(game: Game, players: int, win: np.ndarray) -> np.ndarray:
-    """(games, sides) win share of each side (what each of its seats got)."""
-    sides = game.sides(players)
-    m = len(set(sides))
-    if m == players and sides == list(range(players)):
-        return win
-    M = np.zeros((players, m))
-    M[np.arange(players), sides] = 1.0
-    return win @ M / M.sum(axis=0)
-
-
-def outcome_rows(game: Game, players: int, cols: dict) -> list[np.ndarray]:
-    """The per-game outcome of every game, per side: the first side's score (a game without
-    a winner counting as the fair share), its win share, each side's share, decisive (one
-    winning side), no winner, capped, and the game's length (the first rows of
-    :func:`metric_names`; ``sim tune`` reads the same rows)."""
-    win = np.asarray(cols["win"], np.float64).reshape(-1, players)
-    n = win.shape[0]
-    share = side_shares(game, players, win)
-    m = share.shape[1]
-    first = np.asarray(game.sides(players), np.int64)[np.asarray(cols["first_player"], np.int64)]
-    fs = share[np.arange(n), first]
-    won = share > 0
-    anyone = won.any(axis=1)
-    rows = [np.where(anyone, fs, 1.0 / m), fs]
-    rows += [share[:, k] for k in range(m)]
-    rows += [(won.sum(axis=1) == 1).astype(np.float64), (~anyone).astype(np.float64),
-             np.asarray(cols["capped"], np.float64), np.asarray(cols[game.length], np.float64)]
-    return rows
-
-
-def per_game_metrics(game: Game, players: int, cols: dict) -> np.ndarray:
-    """(metrics, games) matrix of the per-game values behind :func:`metric_names`."""
-    rows = outcome_rows(game, players, cols)
-    n = rows[0].shape[0]
-    for h in _seat_metric_columns(game):
-        a = np.asarray(cols[h], np.float64).reshape(-1, players)
-        rows += [a[:, s] for s in range(players)]
-    return np.vstack(rows) if rows else np.zeros((0, n))
-
-
-def outcome_codes(game: Game, players: int, cols: dict) -> np.ndarray:
-    """Each game's outcome as a bit mask of the sides that won something (0: no winner), so
-    two games have the same outcome when the same side won, or the same sides shared, or
-    neither had a winner."""
-    win = np.asarray(cols["win"], np.float64).reshape(-1, players)
-    won = side_shares(game, players, win) > 0
-    return (won * (1 << np.arange(won.shape[1], dtype=np.int64))).sum(axis=1)
-
-
-_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
-_GOLD = np.uint64(0x9E3779B97F4A7C15)
-
-
-def _mix(z):
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
-def fingerprint(V: np.ndarray, start: int) -> np.ndarray:
-    """A 64-bit fingerprint per arm of every per-game metric value (V: (arms, metrics,
-    games) of games start, start+1, ...): the sum over games of a hash of (game index,
-    values), so it adds up over chunks whatever their size.  Two arms with the same
-    fingerprint played games with identical outcomes, lengths and per-seat figures."""
-    n = V.shape[2]
-    out = np.zeros(V.shape[0], np.uint64)
-    with np.errstate(over="ignore"):
-        base = _mix((np.arange(n, dtype=np.uint64) + np.uint64(start)) * _GOLD)
-        for k in range(V.shape[0]):
-            h = base.copy()
-            for row in np.ascontiguousarray(V[k] + 0.0).view(np.uint64):  # + 0.0: no -0.0
-                h = _mix(h ^ row)
-            out[k] = h.sum(dtype=np.uint64)
-    return out
-
-
-def _play_arms(game_name, ctxs, arm_specs, players, seed, start, count):
-    """Worker task: one chunk of every arm, reduced to sufficient statistics.
-
-    The arms are reduced one at a time (only the first arm's per-game values are kept for
-    the paired differences), so a task's memory does not grow with the number of arms
-    beyond each arm's sums and summary."""
-    game = get_game(game_name)
-    t0 = time.perf_counter()
-    names = metric_names(game, players)
-    li = names.index(game.length)
-    A, M = len(arm_specs), len(names)
-    stats = {"n": count}
-    for key in ("sum", "sum2", "dsum", "dsum2"):
-        stats[key] = np.zeros((A, M))
-    stats["same"] = np.zeros(A, np.int64)
-    stats["same_length"] = np.zeros(A, np.int64)
-    stats["fingerprint"] = np.zeros(A, np.uint64)
-    summaries, pent = [], []
-    V0 = o0 = score = None
-    for k, (ctx, (ids, par, swapped)) in enumerate(zip(ctxs, arm_specs)):
-        cols = game.run_chunk(ctx, players, seed, start, count, ids, par)
-        summaries.append(Summary.from_columns(game, players, cols, start))
-        V = per_game_metrics(game, players, cols)        # (metrics, games) of this arm
-        o = outcome_codes(game, players, cols)
-        win = np.asarray(cols["win"], np.float64).reshape(-1, players)
-        del cols
-        if k == 0:
-            V0, o0 = V, o
-        stats["sum"][k], stats["sum2"][k] = V.sum(axis=1), (V * V).sum(axis=1)
-        D = V - V0                                       # paired differences against arm 0
-        stats["dsum"][k], stats["dsum2"][k] = D.sum(axis=1), (D * D).sum(axis=1)
-        # pairing: games whose outcome (winning side, shared sides, or no winner) and whose
-        # length equal those of the same game in arm 0; a fingerprint of each arm's games
-        stats["same"][k] = int((o == o0).sum())
-        stats["same_length"][k] = int((V[li] == V0[li]).sum())
-        stats["fingerprint"][k] = fingerprint(V[None], start)[0]
-        # pentanomial counts for consecutive (normal, swapped) arms: the score of the bot
-        # first named for seat 0 (draws count half)
-        seat_score = win[:, 1 if swapped else 0] + 0.5 * (win.sum(axis=1) == 0)
-        if k % 2 == 1 and arm_specs[k - 1][2] is False and swapped is True:
-            pts = np.rint((score + seat_score) * 2).astype(np.int64)  # 0..4 half points
-            pent.append(np.bincount(pts, minlength=5)[:5])
-        score = seat_score
-    stats["pent"] = np.array(pent, np.int64).reshape(-1, 5)
-    return start, count, summaries, stats, time.perf_counter() - t0
-
-
-def _merge_stats(a, b):
-    if a is None:
-        return {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in b.items()}
-    with np.errstate(over="ignore"):  # fingerprints add modulo 2**64
-        return {k: a[k] + b[k] for k in a}
 
 
 # -------------------------------------------------------------------------- variants
@@ -486,136 +333,6 @@ def _fmt(v) -> str:
     return str(v)
 
 
-def skill(game_name: str, bots: list[str], games, players=None, seed=1, rules=None, jobs=None,
-          chunk_size=None, backend=None, scheduler=None, progress=None) -> dict:
-    """Round robin of bots on every side on the same seeds: win matrix and ratings.
-
-    Two sides (two players, or two teams): every ordered pair, A on the first side (every seat
-    of it) and B on the other, A != B.  More sides: bot A on each side in turn, the others
-    all B; the pair's score for A is 1/2 + 1/2 (a - b) / (a + b) from A's side's win rate a
-    and the B sides' average b.  A game without a winner counts half to each.
-
-    Also found: bots that never won or won every game (no finite rating: "unbounded"), and
-    bots that played identical games (the same fingerprint of every game's figures in every
-    pairing: against each common opponent on each side, and against each other).
-    """
-    game = get_game(game_name)
-    n = parse_games(games)
-    if len(bots) < 2:
-        raise UsageError("sim skill needs at least two bots")
-    p = game.check_players(players)
-    for b in bots:
-        game.choose_bots(b, p)  # validates names and settings
-    names = list(bots)
-    if len(set(names)) != len(names):
-        raise UsageError("sim skill: every bot must differ: " + ", ".join(names))
-    sides = game.sides(p)
-    m = len(set(sides))
-    k = len(names)
-    wins = np.zeros((k, k))
-    played = np.zeros((k, k))
-    summaries = {}
-    prints = {}
-    stopped = False
-    for i, j in itertools.permutations(range(k), 2):
-        if stopped:  # Ctrl-C or SIGTERM: no new pairing starts (its chunks are kept)
-            break
-        for sd in range(m if m > 2 else 1):
-            seats = [names[i] if sides[s] == sd else names[j] for s in range(p)]
-            spec = make_spec(game, n, rules, seats, p, seed)
-            arm = Arm(f"{names[i]} on side {sd} vs {names[j]}", 0, False, spec)
-            summs, st, partial, _, done, _ = run_arms(game, [arm], n, int(seed), jobs, chunk_size,
-                                                     backend, scheduler, progress)
-            stopped = stopped or partial
-            S = summs[0]
-            summaries[(i, j, sd)] = S
-            prints[(i, j, sd)] = int(st["fingerprint"][0]) if st is not None else None
-            if m == 2:
-                nowin = S.no_winner
-                wins[i, j] += S.side_win[0] + 0.5 * nowin
-                wins[j, i] += S.side_win[1] + 0.5 * nowin
-            else:
-                # per-game comparison needs rows: approximate from sums of shares
-                a_rate = S.side_win[sd] / S.n
-                b_rate = (S.side_win.sum() - S.side_win[sd]) / (m - 1) / S.n
-                score = 0.5 + 0.5 * (a_rate - b_rate) / max(a_rate + b_rate, 1e-12)
-                wins[i, j] += score * S.n
-                wins[j, i] += (1 - score) * S.n
-            played[i, j] += S.n
-            played[j, i] += S.n
-    bt, unbounded, prior = skill_ratings(wins, played, names)
-    return {"game": game, "bots": names, "players": p, "wins": wins, "games": played, "bt": bt,
-            "summaries": summaries, "rules": rules or {}, "unbounded": unbounded, "prior": prior,
-            "identical": identical_bots(prints, k, m), "fingerprints": prints,
-            "sides": game.side_labels(p), "teams": m < p, "partial": stopped}
-
-
-def skill_ratings(wins: np.ndarray, played: np.ndarray, names) -> tuple[dict, dict, float]:
-    """Bradley-Terry ratings of the bots that have one, and the bots that have none.
-
-    A bot that never scored (no win, no draw) or scored in every game has no finite rating:
-    it is listed in ``unbounded`` ({index: "never won" | "won every game"}) and its rating is
-    nan.  The others are fitted among themselves, without a prior where the maximum
-    likelihood exists, else with a prior of half a drawn game per pair (returned)."""
-    from .stats import bradley_terry
-    k = len(names)
-    score, total = wins.sum(axis=1), played.sum(axis=1)
-    unbounded = {}
-    for i in range(k):
-        if total[i] > 0 and score[i] <= 1e-9:
-            unbounded[i] = "never won"
-        elif total[i] > 0 and score[i] >= total[i] - 1e-9:
-            unbounded[i] = "won every game"
-    keep = [i for i in range(k) if i not in unbounded]
-    nan = np.full(k, np.nan)
-    bt = {"ratings": nan.copy(), "se": nan.copy(), "lo": nan.copy(), "hi": nan.copy()}
-    prior = 0.0
-    if len(keep) >= 2:
-        W, G = wins[np.ix_(keep, keep)], played[np.ix_(keep, keep)]
-        try:
-            fit = bradley_terry(W, G, prior=0.0, names=[names[i] for i in keep])
-        except ValueError:
-            prior = 0.5
-            fit = bradley_terry(W, G, prior=prior, names=[names[i] for i in keep])
-        for key in ("ratings", "se", "lo", "hi"):
-            bt[key][keep] = fit[key]
-    elif len(keep) == 1:
-        for key in ("ratings", "se"):
-            bt[key][keep] = 0.0
-        bt["lo"][keep] = bt["hi"][keep] = 0.0
-    return bt, unbounded, prior
-
-
-def identical_bots(prints: dict, k: int, sides: int) -> list[list[int]]:
-    """Groups of bots (indices) that played identical games: for X and Y, every pairing
-    against a common opponent C on every side has the same fingerprint with X as with Y,
-    and X against Y has the same as Y against X."""
-    positions = range(sides if sides > 2 else 1)
-
-    def same(x, y):
-        for sd in positions:
-            if prints.get((x, y, sd)) != prints.get((y, x, sd)):
-                return False
-            for c in range(k):
-                if c in (x, y):
-                    continue
-                if prints.get((x, c, sd)) != prints.get((y, c, sd)):
-                    return False
-                if prints.get((c, x, sd)) != prints.get((c, y, sd)):
-                    return False
-        return prints.get((x, y, 0)) is not None
-
-    groups: list[list[int]] = []
-    for x in range(k):
-        for g in groups:
-            if same(g[0], x):
-                g.append(x)
-                break
-        else:
-            groups.append([x])
-    return [g for g in groups if len(g) > 1]
-
-
 def impact(game_name: str, card: str | None, mode: str | None, games, rules=None, workdir=None,
            metric: str | None = None, **kw):
     """Observational tallies of every card from a base run, and, with ``card``, the causal
@@ -684,3 +401,13 @@ def impact(game_name: str, card: str | None, mode: str | None, games, rules=None
                               "events": {c: game.event_of_card(c) for c in cards},
                               "neutral_supported": neutral or mode == "neutral"}
     return res
+
+
+_MOVED = {name: "skill_runs" for name in ("skill", "skill_ratings", "identical_bots",)}
+
+
+def __getattr__(name):  # moved by role; still importable as analysis.experiment_runs.X (loaded on first use)
+    if name in _MOVED:
+        import importlib
+        return getattr(importlib.import_module(f"analysis.{_MOVED[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -48,7 +48,8 @@ def _png_height(path) -> int:
 
 
 def test_the_differences_figure_draws_at_most_forest_max_variants(toy, tmp_path, monkeypatch):
-    monkeypatch.setattr(R, "FOREST_MAX", 4, raising=False)
+    import analysis.experiment_plots as P
+    monkeypatch.setattr(P, "FOREST_MAX", 4)
     variants = [("base", {})] + [(f"t{k}", {"track": 4 + k}) for k in range(9)]
     write_compare_report(E.compare("toy", variants, 30, seed=2, jobs=1, progress=False), tmp_path / "many")
     write_compare_report(E.compare("toy", variants[:5], 30, seed=2, jobs=1, progress=False), tmp_path / "few")

@@ -1,0 +1,168 @@
+"""What every experiment measures per game: the metric names of a game at a player count,
+the per-game metric vectors and outcome codes of a chunk's columns, the paired outcome
+fingerprint, and a chunk's play of several arms on the same seeds."""
+from __future__ import annotations
+
+import time
+
+from sim.game import Game
+from sim.games import get as get_game
+from sim.summary import Summary
+import numpy as np
+
+
+# ------------------------------------------------------------------ metrics per game
+#: the headline metric of comparisons, impact and the SPRT: the first side's win share, a
+#: game without a winner counting as the fair share 1/sides (so draws do not move it)
+HEADLINE = "first player score"
+
+
+def metric_names(game: Game, players: int) -> list[str]:
+    """Per-game metrics of an experiment.  ``win k`` is side k's share (a seat where every
+    seat is its own side); per-seat columns (the score and the highlights) are per seat."""
+    sides = game.n_sides(players)
+    names = [HEADLINE, "first player wins"] + [f"win {k}" for k in range(sides)]
+    names += ["decisive", "no winner", "capped", game.length]
+    for h in _seat_metric_columns(game):
+        names += [f"{h} {s}" for s in range(players)]
+    return names
+
+
+def _seat_metric_columns(game: Game) -> list[str]:
+    cols = list(game.highlight)
+    if game.score and game.score not in cols:
+        cols.insert(0, game.score)
+    return cols
+
+
+def side_shares(game: Game, players: int, win: np.ndarray) -> np.ndarray:
+    """(games, sides) win share of each side (what each of its seats got)."""
+    sides = game.sides(players)
+    m = len(set(sides))
+    if m == players and sides == list(range(players)):
+        return win
+    M = np.zeros((players, m))
+    M[np.arange(players), sides] = 1.0
+    return win @ M / M.sum(axis=0)
+
+
+def outcome_rows(game: Game, players: int, cols: dict) -> list[np.ndarray]:
+    """The per-game outcome of every game, per side: the first side's score (a game without
+    a winner counting as the fair share), its win share, each side's share, decisive (one
+    winning side), no winner, capped, and the game's length (the first rows of
+    :func:`metric_names`; ``sim tune`` reads the same rows)."""
+    win = np.asarray(cols["win"], np.float64).reshape(-1, players)
+    n = win.shape[0]
+    share = side_shares(game, players, win)
+    m = share.shape[1]
+    first = np.asarray(game.sides(players), np.int64)[np.asarray(cols["first_player"], np.int64)]
+    fs = share[np.arange(n), first]
+    won = share > 0
+    anyone = won.any(axis=1)
+    rows = [np.where(anyone, fs, 1.0 / m), fs]
+    rows += [share[:, k] for k in range(m)]
+    rows += [(won.sum(axis=1) == 1).astype(np.float64), (~anyone).astype(np.float64),
+             np.asarray(cols["capped"], np.float64), np.asarray(cols[game.length], np.float64)]
+    return rows
+
+
+def per_game_metrics(game: Game, players: int, cols: dict) -> np.ndarray:
+    """(metrics, games) matrix of the per-game values behind :func:`metric_names`."""
+    rows = outcome_rows(game, players, cols)
+    n = rows[0].shape[0]
+    for h in _seat_metric_columns(game):
+        a = np.asarray(cols[h], np.float64).reshape(-1, players)
+        rows += [a[:, s] for s in range(players)]
+    return np.vstack(rows) if rows else np.zeros((0, n))
+
+
+def outcome_codes(game: Game, players: int, cols: dict) -> np.ndarray:
+    """Each game's outcome as a bit mask of the sides that won something (0: no winner), so
+    two games have the same outcome when the same side won, or the same sides shared, or
+    neither had a winner."""
+    win = np.asarray(cols["win"], np.float64).reshape(-1, players)
+    won = side_shares(game, players, win) > 0
+    return (won * (1 << np.arange(won.shape[1], dtype=np.int64))).sum(axis=1)
+
+
+_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+
+
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix(z):
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+def fingerprint(V: np.ndarray, start: int) -> np.ndarray:
+    """A 64-bit fingerprint per arm of every per-game metric value (V: (arms, metrics,
+    games) of games start, start+1, ...): the sum over games of a hash of (game index,
+    values), so it adds up over chunks whatever their size.  Two arms with the same
+    fingerprint played games with identical outcomes, lengths and per-seat figures."""
+    n = V.shape[2]
+    out = np.zeros(V.shape[0], np.uint64)
+    with np.errstate(over="ignore"):
+        base = _mix((np.arange(n, dtype=np.uint64) + np.uint64(start)) * _GOLD)
+        for k in range(V.shape[0]):
+            h = base.copy()
+            for row in np.ascontiguousarray(V[k] + 0.0).view(np.uint64):  # + 0.0: no -0.0
+                h = _mix(h ^ row)
+            out[k] = h.sum(dtype=np.uint64)
+    return out
+
+
+def _play_arms(game_name, ctxs, arm_specs, players, seed, start, count):
+    """Worker task: one chunk of every arm, reduced to sufficient statistics.
+
+    The arms are reduced one at a time (only the first arm's per-game values are kept for
+    the paired differences), so a task's memory does not grow with the number of arms
+    beyond each arm's sums and summary."""
+    game = get_game(game_name)
+    t0 = time.perf_counter()
+    names = metric_names(game, players)
+    li = names.index(game.length)
+    A, M = len(arm_specs), len(names)
+    stats = {"n": count}
+    for key in ("sum", "sum2", "dsum", "dsum2"):
+        stats[key] = np.zeros((A, M))
+    stats["same"] = np.zeros(A, np.int64)
+    stats["same_length"] = np.zeros(A, np.int64)
+    stats["fingerprint"] = np.zeros(A, np.uint64)
+    summaries, pent = [], []
+    V0 = o0 = score = None
+    for k, (ctx, (ids, par, swapped)) in enumerate(zip(ctxs, arm_specs)):
+        cols = game.run_chunk(ctx, players, seed, start, count, ids, par)
+        summaries.append(Summary.from_columns(game, players, cols, start))
+        V = per_game_metrics(game, players, cols)        # (metrics, games) of this arm
+        o = outcome_codes(game, players, cols)
+        win = np.asarray(cols["win"], np.float64).reshape(-1, players)
+        del cols
+        if k == 0:
+            V0, o0 = V, o
+        stats["sum"][k], stats["sum2"][k] = V.sum(axis=1), (V * V).sum(axis=1)
+        D = V - V0                                       # paired differences against arm 0
+        stats["dsum"][k], stats["dsum2"][k] = D.sum(axis=1), (D * D).sum(axis=1)
+        # pairing: games whose outcome (winning side, shared sides, or no winner) and whose
+        # length equal those of the same game in arm 0; a fingerprint of each arm's games
+        stats["same"][k] = int((o == o0).sum())
+        stats["same_length"][k] = int((V[li] == V0[li]).sum())
+        stats["fingerprint"][k] = fingerprint(V[None], start)[0]
+        # pentanomial counts for consecutive (normal, swapped) arms: the score of the bot
+        # first named for seat 0 (draws count half)
+        seat_score = win[:, 1 if swapped else 0] + 0.5 * (win.sum(axis=1) == 0)
+        if k % 2 == 1 and arm_specs[k - 1][2] is False and swapped is True:
+            pts = np.rint((score + seat_score) * 2).astype(np.int64)  # 0..4 half points
+            pent.append(np.bincount(pts, minlength=5)[:5])
+        score = seat_score
+    stats["pent"] = np.array(pent, np.int64).reshape(-1, 5)
+    return start, count, summaries, stats, time.perf_counter() - t0
+
+
+def _merge_stats(a, b):
+    if a is None:
+        return {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in b.items()}
+    with np.errstate(over="ignore"):  # fingerprints add modulo 2**64
+        return {k: a[k] + b[k] for k in a}
