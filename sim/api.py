@@ -284,18 +284,9 @@ def show(game: str, index: int = 0, *, seed=1, players: int | None = None, bots=
     from analysis.show import show_game, show_text, write_show_page
 
     from .games import get as get_game
-    from .runner import MAX_GAMES, parse_seed
-    from .validate import safe
+    from .runner import parse_seed
     g = get_game(game)
-    if not g.actions:
-        raise UsageError(f"{g.name} cannot record its games yet, so sim show cannot tell one")
-    try:
-        i = int(str(index).strip())
-    except ValueError:
-        raise UsageError(f"--game must be a game index such as 0 or 17, not {safe(repr(index))}") from None
-    if not 0 <= i < MAX_GAMES:
-        raise UsageError(f"--game must be between 0 and {MAX_GAMES - 1:.0f}, not "
-                         f"{i if len(str(i)) < 30 else f'a number of {len(str(i))} digits'}")
+    i = check_show(g, index)
     shown = show_game(g, parse_seed(seed), i, rules, bots, players)
     rec = shown.record
     summary = {"title": shown.title, "subtitle": shown.subtitle, "outcome": shown.outcome,
@@ -310,3 +301,20 @@ def show(game: str, index: int = 0, *, seed=1, players: int | None = None, bots=
         res.write_report(html)
     return res
 
+
+
+def check_show(g, index) -> int:
+    """``sim show``'s checks (the command line's too): the game records its games, and the
+    index is a game index of a run; returns it as a number."""
+    from .runner import MAX_GAMES
+    from .validate import safe
+    if not g.actions:
+        raise UsageError(f"{g.name} cannot record its games yet, so sim show cannot tell one")
+    try:
+        i = int(str(index).strip())
+    except ValueError:
+        raise UsageError(f"--game must be a game index such as 0 or 17, not {safe(repr(index))}") from None
+    if not 0 <= i < MAX_GAMES:
+        raise UsageError(f"--game must be between 0 and {MAX_GAMES - 1:.0f}, not "
+                         f"{i if len(str(i)) < 30 else f'a number of {len(str(i))} digits'}")
+    return i

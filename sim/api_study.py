@@ -243,24 +243,12 @@ def impact(game: str, card: str | None = None, *, mode: str | None = None, metri
     from analysis.pages import bots_sentence
 
     from .games import get as get_game
-    from .params import _suggest
     from .runner import make_spec
-    from .validate import create_out_dir, safe
+    from .validate import create_out_dir
     g = get_game(game)
     jobs, chunk_size, n, seed_v, _ = _check_experiment(g, games, bots, players, seed, jobs, chunk_size, backend,
                                                        scheduler)
-    spec = make_spec(g, n, rules, bots, players, seed_v)  # rules, data files, bots
-    if not g.events:
-        raise UsageError(f"{g.name} records no card or event draws, so it has no card impact")
-    if card is not None:
-        if g.card_rules is None:
-            raise UsageError(f"{g.name} cannot remove cards from its deck (no card_rules)")
-        known = list(g.card_names(spec.rules)) if g.card_names else []
-        if known and card != "all" and card not in known:
-            raise UsageError(f"unknown card '{safe(card)}' for {g.name}{_suggest(card, known)}; "
-                             f"known: all, {', '.join(known)}")
-    if mode is not None and mode not in ("remove", "neutral"):
-        raise UsageError(f"--mode must be remove or neutral, not {safe(repr(mode))}")
+    check_impact(g, card, mode, make_spec(g, n, rules, bots, players, seed_v))  # rules, data files, bots
     out, top = _out(out, "experiment"), None
     if out is not None:
         out, top = create_out_dir(out)  # the changed deck files go there, as the command's do
@@ -390,36 +378,10 @@ def tune(game: str, params, targets, *, budget="2e5", final_games=None, rules: d
     >>> tune("puluc", ["track=6..14"], ["length=min"], budget=20_000).verdicts
     """
     import pandas as pd
-    from analysis.tune import estimate, interval, parse_params, parse_targets, tune as search
+    from analysis.tune import estimate, interval, tune as search
     from analysis.tune_report import write_tune_report
-
-    from .games import get as get_game
-    from .runner import make_spec, parse_games, parse_seed
-    g = get_game(game)
-    jobs, _ = _check_run(jobs, None, backend, None)
-    if backend == "dask":
-        raise UsageError("sim tune runs on loky, threading or sequential, not dask")
-    seed_v = parse_seed(seed)
-    p = g.check_players(players)
-    g.choose_bots(bots, p)
-
-    def games_of(text, option):
-        try:
-            return parse_games(text)
-        except UsageError as e:
-            raise UsageError(str(e).replace("--games", option)) from None
-
-    n = games_of(budget, "--budget")
-    fn = games_of(final_games, "--final") if final_games is not None else None
-    spaces = parse_params(_items(params), g)
-    tg = parse_targets(_items(targets), g, p)
-    fixed = _canonical_rules(g, rules)
-    held = [k for k in fixed if k in {s.name for s in spaces}]
-    if held:
-        raise UsageError(f"--set {held[0]} and --param {held[0]}: a parameter is either tuned or held")
-    for s in spaces:  # both ends of every range (and every listed value) with the fixed rules
-        for v in (s.choices if s.kind == "choice" else (s.lo, s.hi)):
-            make_spec(g, 1, {**fixed, s.name: int(v) if s.kind == "int" else v}, bots, p, seed_v)
+    g, jobs, seed_v, p, n, fn, spaces, tg, fixed = check_tune(game, params, targets, budget, final_games, rules,
+                                                               bots, players, seed, jobs, backend)
     out = _out(out, "experiment")
     res = search(g.name, spaces, tg, budget=n, players=p, bots=bots, seed=seed_v, jobs=jobs, backend=backend,
                  final_games=fn, fixed=fixed, echo=_echo(progress))
@@ -443,3 +405,60 @@ def tune(game: str, params, targets, *, budget="2e5", final_games=None, rules: d
                               verdicts=list(res.verdict), notes=list(res.notes), manifest=res.manifest,
                               partial=bool(res.manifest.get("partial")), result=res,
                               _write=lambda out_dir: write_tune_report(res, out_dir)), out)
+
+
+def check_tune(game, params, targets, budget, final_games, rules, bots, players, seed, jobs, backend,
+               note=None):
+    """Everything ``sim tune`` checks before it plays (the command line's too): the game, jobs
+    and backend, the seed, players and bots, --budget and --final, the parameter spaces and
+    targets, the rules held fixed (a parameter is tuned or held, not both), and both ends of
+    every range with those rules.  Returns (game, jobs, seed, players, budget, final, spaces,
+    targets, fixed rules)."""
+    from analysis.tune import parse_params, parse_targets
+
+    from .games import get as get_game
+    from .runner import make_spec, parse_games, parse_seed
+    g = get_game(game)
+    jobs, _ = _check_run(jobs, None, backend, None, note)
+    if backend == "dask":
+        raise UsageError("sim tune runs on loky, threading or sequential, not dask")
+    seed_v = parse_seed(seed)
+    p = g.check_players(players)
+    g.choose_bots(bots, p)
+
+    def games_of(text, option):
+        try:
+            return parse_games(text)
+        except UsageError as e:
+            raise UsageError(str(e).replace("--games", option)) from None
+
+    n = games_of(budget, "--budget")
+    fn = games_of(final_games, "--final") if final_games is not None else None
+    spaces = parse_params(_items(params), g)
+    tg = parse_targets(_items(targets), g, p)
+    fixed = _canonical_rules(g, rules)
+    held = [k for k in fixed if k in {s.name for s in spaces}]
+    if held:
+        raise UsageError(f"--set {held[0]} and --param {held[0]}: a parameter is either tuned or held")
+    for s in spaces:  # both ends of every range (and every listed value) with the fixed rules
+        for v in (s.choices if s.kind == "choice" else (s.lo, s.hi)):
+            make_spec(g, 1, {**fixed, s.name: int(v) if s.kind == "int" else v}, bots, p, seed_v)
+    return g, jobs, seed_v, p, n, fn, spaces, tg, fixed
+
+
+def check_impact(g, card, mode, spec) -> None:
+    """``sim impact``'s own checks (the command line's too): the game records card draws, can
+    remove a card (with --card), the card is one of the deck's, --mode is remove or neutral."""
+    from .params import _suggest
+    from .validate import safe
+    if not g.events:
+        raise UsageError(f"{g.name} records no card or event draws, so it has no card impact")
+    if card is not None:
+        if g.card_rules is None:
+            raise UsageError(f"{g.name} cannot remove cards from its deck (no card_rules)")
+        known = list(g.card_names(spec.rules)) if g.card_names else []
+        if known and card != "all" and card not in known:
+            raise UsageError(f"unknown card '{safe(card)}' for {g.name}{_suggest(card, known)}; "
+                             f"known: all, {', '.join(known)}")
+    if mode is not None and mode not in ("remove", "neutral"):
+        raise UsageError(f"--mode must be remove or neutral, not {safe(repr(mode))}")

@@ -6,7 +6,6 @@ import sys
 import click
 
 from ..games import get as get_game
-from ..params import UsageError
 from ..validate import safe
 from .common import (
     _assignments, _check_experiment, _cleanup_on_refusal, _common_experiment_options, _experiment_dir,
@@ -33,24 +32,14 @@ def impact_cmd(game, card, mode, metric, sets, games, bots, players, seed, jobs,
     """
     from analysis.impact import impact_text, write_impact_report
     from analysis.experiment_runs import impact
-    from ..params import _suggest
+
+    from ..api_study import check_impact
     from ..runner import make_spec
     g = get_game(game)
     jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
                                                     chunk_size, backend, scheduler)
     rules = _assignments(game, sets)
-    spec = make_spec(g, n, rules, bots, players, seed_v)  # rules, data files, bots
-    if not g.events:
-        raise UsageError(f"{g.name} records no card or event draws, so it has no card impact")
-    if card is not None:
-        if g.card_rules is None:
-            raise UsageError(f"{g.name} cannot remove cards from its deck (no card_rules)")
-        known = list(g.card_names(spec.rules)) if g.card_names else []
-        if known and card != "all" and card not in known:
-            raise UsageError(f"unknown card '{safe(card)}' for {g.name}{_suggest(card, known)}; "
-                             f"known: all, {', '.join(known)}")
-    if mode is not None and mode not in ("remove", "neutral"):
-        raise UsageError(f"--mode must be remove or neutral, not {safe(repr(mode))}")
+    check_impact(g, card, mode, make_spec(g, n, rules, bots, players, seed_v))  # rules, data files, bots
     out_dir, top = _experiment_dir(out, game, "impact")
     with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
         res = impact(game, card, mode, games, rules=rules, workdir=out_dir, bots=bots,

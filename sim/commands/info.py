@@ -92,17 +92,10 @@ def show_cmd(game, seed, index, players, bots, sets, html):
 
     Example: sim show maya --seed 1 --game 17 --players 4 --html game17.html"""
     from analysis.show import show_game, show_text, write_show_page
-    from ..runner import MAX_GAMES
+
+    from ..api import check_show
     g = get_game(game)
-    if not g.actions:
-        raise UsageError(f"{g.name} cannot record its games yet, so sim show cannot tell one")
-    try:
-        i = int(str(index).strip())
-    except ValueError:
-        raise UsageError(f"--game must be a game index such as 0 or 17, not {safe(repr(index))}") from None
-    if not 0 <= i < MAX_GAMES:
-        raise UsageError(f"--game must be between 0 and {MAX_GAMES - 1:.0f}, not "
-                         f"{i if len(str(i)) < 30 else f'a number of {len(str(i))} digits'}")
+    i = check_show(g, index)
     if html is not None:
         target = Path(html)
         if not html.strip() or target.is_dir() or not target.parent.is_dir():

@@ -3,12 +3,9 @@ from __future__ import annotations
 
 import click
 
-from ..games import get as get_game
-from ..params import UsageError
 from ..validate import safe
-from .common import (
-    _assignments, _check_run_options, _cleanup_on_refusal, _experiment_dir, _experiment_status, _kept_chunks,
-    _seed, _sigterm_stops_cleanly)
+from .common import (_assignments, _cleanup_on_refusal, _experiment_dir, _experiment_status, _kept_chunks, _note,
+                     _sigterm_stops_cleanly)
 
 
 @click.command("tune")
@@ -36,34 +33,13 @@ def tune_cmd(game, params, targets, budget, final_games, sets, bots, players, se
 
     Example: sim tune batam --players 4 --param payout=0..15 --target first_player=fair
     """
-    from analysis.tune import parse_params, parse_targets, tune, tune_text
+    from analysis.tune import tune, tune_text
     from analysis.tune_report import write_tune_report
-    from ..runner import make_spec, parse_games
-    g = get_game(game)
-    jobs, _ = _check_run_options(jobs, None, backend, None)
-    if backend == "dask":
-        raise UsageError("sim tune runs on loky, threading or sequential, not dask")
-    seed_v = _seed(seed)
-    p = g.check_players(players)
-    g.choose_bots(bots, p)
-    def games_of(text, option):
-        try:
-            return parse_games(text)
-        except UsageError as e:
-            raise UsageError(str(e).replace("--games", option)) from None
-    n = games_of(budget, "--budget")
-    fn = games_of(final_games, "--final") if final_games is not None else None
-    spaces = parse_params(list(params), g)
-    tg = parse_targets(list(targets), g, p)
-    fixed = {next((q.name for q in g.params if k.lower().replace("-", "_") in (q.name, *q.aliases)), k): v
-             for k, v in _assignments(game, sets).items()}
-    held = [k for k in fixed if k in {s.name for s in spaces}]
-    if held:
-        raise UsageError(f"--set {held[0]} and --param {held[0]}: a parameter is either tuned or held")
-    for s in spaces:  # both ends of every range (and every listed value) with the fixed rules
-        ends = s.choices if s.kind == "choice" else (s.lo, s.hi)
-        for v in ends:
-            make_spec(g, 1, {**fixed, s.name: int(v) if s.kind == "int" else v}, bots, p, seed_v)
+
+    from ..api_study import check_tune
+    g, jobs, seed_v, p, n, fn, spaces, tg, fixed = check_tune(game, list(params), list(targets), budget,
+                                                               final_games, _assignments(game, sets), bots,
+                                                               players, seed, jobs, backend, _note)
     out_dir, top = _experiment_dir(out, game, "tune")
     echo = None if quiet else (lambda line: click.echo(line, err=True))
     with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
