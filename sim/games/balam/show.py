@@ -8,12 +8,12 @@ draws the board of ``draw`` as an SVG element (``sim show --html``); ``steps(lin
 """
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from html import escape
 
 import numpy as np
 
+from ...steps import numbered_steps
 from . import data as D
 from .play import snapshot_layout
 
@@ -264,16 +264,7 @@ def steps(lines) -> list:
     """``sim show``'s numbering of ``narrate``'s lines: ``Round k`` is step k and the lines of
     the round continue it (0); the set-up before round 1 and the bonus, the end and the
     result after the last round are not numbered (None)."""
-    out, started, ended = [], False, False
-    for t in lines:
-        m = re.match(r"Round (\d+): ", t)
-        if m:
-            started, ended = True, False
-            out.append(int(m.group(1)))
-        else:
-            ended = ended or (started and t.startswith(("Riches bonus", "The game ends", "Final prestige")))
-            out.append(0 if started and not ended else None)
-    return out
+    return numbered_steps(lines, r"Round (\d+): ", ("Riches bonus", "The game ends", "Final prestige"))
 
 
 def turns(record, seat_names) -> list[tuple]:

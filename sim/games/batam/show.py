@@ -10,10 +10,10 @@ when recording); ``svg(snapshot_row, record)`` draws the same as an SVG element 
 """
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from html import escape
 
+from ...steps import numbered_steps
 from . import data as DATA
 from . import state as S
 
@@ -183,16 +183,7 @@ def steps(lines) -> list:
     """``sim show``'s numbering of ``narrate``'s lines: ``Round k`` is step k and the lines of
     the round continue it (0); the set-up before round 1 and the end and the winner after
     the last round are not numbered (None)."""
-    out, started, ended = [], False, False
-    for t in lines:
-        m = re.match(r"Round (\d+) \(", t)
-        if m:
-            started, ended = True, False
-            out.append(int(m.group(1)))
-        else:
-            ended = ended or (started and t.startswith("The game ends after "))
-            out.append(0 if started and not ended else None)
-    return out
+    return numbered_steps(lines, r"Round (\d+) \(", ("The game ends after ",))
 
 
 _SAILING = (S.E_STEP, S.E_STOP, S.E_CARD, S.E_RANSOM, S.E_SELL, S.E_EFFECT)

@@ -8,11 +8,11 @@ board is E), levels from 1 (bottom) to 5 (top), as the rulebook counts them.
 """
 from __future__ import annotations
 
-import re
 from html import escape
 
 import numpy as np
 
+from ...steps import numbered_steps
 from .state import CUT, LAD, MA, MB, PR, RAV, TW
 
 END_WORDS = ("the player to move has no legal exchange", "a player declared the end",
@@ -152,16 +152,7 @@ def steps(lines) -> list:
     """``sim show``'s numbering of ``narrate``'s lines: ``Turn k`` (the k-th exchange) is step
     k and the declarations after it continue it (0); the set-up before the first exchange
     and the end, the score and the winner after the last are not numbered (None)."""
-    out, started, ended = [], False, False
-    for t in lines:
-        m = re.match(r"Turn (\d+): ", t)
-        if m:
-            started, ended = True, False
-            out.append(int(m.group(1)))
-        else:
-            ended = ended or (started and t.startswith("The game ends after "))
-            out.append(0 if started and not ended else None)
-    return out
+    return numbered_steps(lines, r"Turn (\d+): ", ("The game ends after ",))
 
 
 def narrate(record, seat_names) -> list[str]:
