@@ -265,7 +265,10 @@ def verdict(res: StrengthResult) -> list[str]:
                    f"[{_elo(lo)}, {_elo(hi)}] head to head ({int(L.pairs[k][3]):,} games).")
     if len(res.gains) >= 2 and all(math.isfinite(x[0]) for x in res.gains[-2:]):
         g1, g2 = res.gains[-2][0], res.gains[-1][0]
-        if g2 < g1:
+        if g2 < g1 and g2 > 50:
+            out.append(f"The gain per step shrinks ({_elo(g1)} then {_elo(g2)} Elo) but is still large: more "
+                       "budget still buys playing strength, so stronger play may still move the verdict.")
+        elif g2 < g1:
             out.append(f"The gain per step shrinks ({_elo(g1)} then {_elo(g2)} Elo): diminishing returns.")
         else:
             out.append(f"The gain per step does not shrink ({_elo(g1)} then {_elo(g2)} Elo): stronger "

@@ -117,3 +117,11 @@ def test_the_api_climbs_as_the_command_does(toy, tmp_path):
     assert set(res.frame["headline"]) >= {"first side's score", "mean length"}
     assert (tmp_path / "r" / "index.html") == res.write_report(tmp_path / "r")
     assert (tmp_path / "r" / "strength.json").is_file()
+
+
+def test_a_gain_that_shrinks_but_stays_large_is_not_called_diminishing(toy):
+    res = C.climb("toy", "careful:iters=1", 300, rungs=3, seed=3, jobs=1)
+    res.gains = [(150.0, 140.0, 160.0), (96.0, 85.0, 107.0)]
+    assert "still large: more budget still buys playing strength" in C.verdict(res)[-1]
+    res.gains = [(150.0, 140.0, 160.0), (20.0, 10.0, 30.0)]
+    assert C.verdict(res)[-1].endswith("diminishing returns.")
