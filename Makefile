@@ -58,6 +58,13 @@ chromium:
 	      || echo "could not install chromium: the browser test will be skipped"; \
 	  else echo "chromium missing and not root: the browser test will be skipped"; fi; }
 
+## coverage: the rules' and invariants' tests with numba's JIT off (NUMBA_DISABLE_JIT=1: the kernels run as Python, so coverage sees them), then the coverage of sim/games
+coverage: install
+	NUMBA_DISABLE_JIT=1 $(PY) -m coverage run --source=sim/games --data-file=.coverage-nojit -m pytest -q -n 0 -p no:cacheprovider \
+	  tests/test_puluc_rules.py tests/test_maya_rules.py tests/test_batam_rules.py tests/test_balam_rules.py \
+	  tests/test_puluc_invariants.py tests/test_maya_invariants.py tests/test_batam_invariants.py
+	$(PY) -m coverage report --data-file=.coverage-nojit --skip-covered --sort=cover
+
 ## fixtures: regenerate the checked-in row hashes and playthroughs (after a version bump: tests/test_behaviour_fixtures.py)
 fixtures: install
 	$(PY) bench/rowhash.py --fixtures
@@ -71,4 +78,4 @@ clean:
 	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 	rm -rf reports/*/ .pytest_cache
 
-.PHONY: help install run test test-fast test-numba-min warmup lint fixtures bench clean chromium
+.PHONY: help install run test test-fast test-numba-min warmup lint coverage fixtures bench clean chromium
