@@ -10,7 +10,7 @@ import pandas as pd
 
 from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page
 from .stats import newcombe_diff, ols_from_moments, two_proportion_p
-from .wording import diff_text, edge_phrase, p_text
+from .wording import diff_text, edge_phrase, multiple_comparisons_sentence, p_text
 
 OBSERVATIONAL = ("Observational: compares games in which a seat turned/received the card with "
                  "games in which it did not, and regresses each seat's win share on how many of "
@@ -71,6 +71,15 @@ def impact_info(res, card=None) -> dict:
         info = {"card": card, "mode": None, "cards": cards, "skipped": [],
                 "events": {c: res.game.event_of_card(c) for c in cards}}
     return info
+
+
+def _cards_counted(it: pd.DataFrame, metric: str) -> str | None:
+    """Every card is a comparison with the full deck: how many effects survive their number
+    (analysis.wording.multiple_comparisons_sentence), cards with no effect to measure left out."""
+    t = it[~((it["diff"] == 0) & (it["lo"] == 0) & (it["hi"] == 0))]
+    text = multiple_comparisons_sentence(t["card"].tolist(), t["p"].tolist(), metric)
+    return text and text.replace("variants are each compared with the reference", "cards are each compared "
+                                 "with the full deck")
 
 
 def impact_table(res) -> pd.DataFrame:
@@ -198,6 +207,8 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
                      + (": " + ", ".join(f"{r['card']} ({r['words']})" for _, r in
                                        moved.reindex(moved['diff'].abs().sort_values(ascending=False).index)
                                        .head(5).iterrows()) if len(moved) else "") + "."]
+            many = _cards_counted(it, _label(res, key))
+            short += [many] if many else []
             short += [t[0].upper() + t[1:] + "." for t in _rank_notes(it)]
             short += [f"{r['card']}: {r['words']}." for _, r in it.iterrows()
                       if r["diff"] == 0 and r["lo"] == 0 and r["hi"] == 0]
@@ -313,6 +324,8 @@ def impact_text(res) -> str:
                          + (": " + "; ".join(f"{r['card']}, {r['words']}" for _, r in moved.head(3).iterrows())
                             if len(moved) else "")
                          + (f"; and {', '.join(moved['card'].iloc[3:])} (see the table)" if len(moved) > 3 else ""))
+            many = _cards_counted(it, "it")
+            lines += [many] if many else []
             lines += _rank_notes(it)
             lines += [f"{r['card']}: {r['words']}" for _, r in it.iterrows()
                       if r["diff"] == 0 and r["lo"] == 0 and r["hi"] == 0]

@@ -60,6 +60,10 @@ def test_card_all_report_ranks_the_cards_and_rebuilds(batam_all, tmp_path):
     assert all(line.split()[2] == "pts" for line in lines)
     assert len(lines) == len(res.manifest["impact"]["cards"])
     assert [abs(d) for d in diffs] == sorted((abs(d) for d in diffs), reverse=True)
+    # every card is a comparison with the full deck: their number is counted (Holm)
+    counted = [x for x in text.splitlines() if "cards are each compared with the full deck" in x]
+    assert len(counted) == 1 and ("Holm's correction" in counted[0] or "even on its own" in counted[0])
+    assert "cards are each compared with the full deck" in page
     before = (tmp_path / "index.html").read_text()
     (tmp_path / "index.html").unlink()
     r = CliRunner().invoke(cli, ["report", str(tmp_path)])
