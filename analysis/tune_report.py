@@ -106,6 +106,43 @@ def tune_json(res: TuneResult) -> dict:
             "manifest": res.manifest}
 
 
+def tune_from_json(data: dict) -> TuneResult:
+    """The search :func:`tune_json` saved, rebuilt (``sim report DIR`` of a tune folder): the
+    spaces and targets parsed again from the manifest, every value typed by its space."""
+    from sim.games import get
+    from .tune import Candidate, Moments, parse_params, parse_targets
+    m = data["manifest"]
+    game = get(m["game"])
+    players = int(m["players"])
+    spaces = parse_params(list(m["params"]), game)
+    targets = parse_targets(list(m["targets"]), game, players)
+    kinds = {s.name: s for s in spaces}
+
+    def typed(values: dict) -> dict:
+        out = {}
+        for k, x in values.items():
+            s = kinds.get(k)
+            if s is None or s.kind == "choice":
+                out[k] = next((c for c in (s.choices if s else ()) if _v(c) == x), x)
+            else:
+                out[k] = int(float(x)) if s.kind == "int" else float(x)
+        return out
+
+    def moments(d) -> Moments:
+        arr = {k: None if d.get(k) is None else np.asarray(d[k], np.float64) for k in ("s", "s2", "cross")}
+        return Moments(int(d["n"]), arr["s"], arr["s2"], arr["cross"])
+
+    cands = [Candidate(int(c["number"]), typed(c["values"]), moments(c["moments"]),
+                       {int(r): np.asarray(v, np.float64) for r, v in c["rung_losses"].items()}, c["stopped"])
+             for c in data["candidates"]]
+    by_number = {c.number: c for c in cands}
+    final = [(f["label"], typed(f["values"]), moments(f["moments"])) for f in data["final"]]
+    return TuneResult(game, players, spaces, targets, cands, list(data["rungs"]),
+                      [by_number[k] for k in data["finalists"]], final, int(data["final_seed"]),
+                      int(m["final_games_each"]), int(data["search_games"]), float(m["seconds"]),
+                      list(m["bots"]), int(m["seed"]), list(data["notes"]), list(data["verdict"]), m)
+
+
 def _v(x) -> str:
     if isinstance(x, float):
         return f"{x:.4g}"

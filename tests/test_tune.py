@@ -97,6 +97,15 @@ def test_the_variants_file_goes_into_sim_compare(tmp_path):
     r = run("compare", "puluc", "--variants", str(out / "variants.toml"), "--games", "500", "-j", "1",
             "--out", str(tmp_path / "cmp"), "-q")
     assert r.exit_code == 0, r.output
+    # sim report rebuilds a tune folder from tune.json: the same page, but for the timings
+    before = html
+    (out / "index.html").unlink()
+    r = run("report", str(out))
+    assert r.exit_code == 0, r.output
+
+    def strip(h):
+        return [x for x in h.splitlines() if "Manifest" not in x and "seconds" not in x]
+    assert strip((out / "index.html").read_text()) == strip(before)
 
 
 def test_a_target_with_a_known_optimum_is_found():

@@ -13,8 +13,8 @@ from ..validate import safe
 @click.command("report")
 @click.argument("run_dir")
 def report_cmd(run_dir):
-    """Rebuild the report of a saved run, comparison, sweep, impact or skill table,
-    without simulating again."""
+    """Rebuild the report of a saved run, comparison, sweep, impact, skill table, ladder,
+    strength climb, robustness check or tune search, without simulating again."""
     import json
 
     from ..lock import RunLock
@@ -66,6 +66,12 @@ def report_cmd(run_dir):
 
         def write():
             return write_skill_report(res, d)
+    elif (d / "tune.json").is_file():
+        from analysis.tune_report import tune_from_json, write_tune_report
+        _, tres = parsed("tune.json", tune_from_json)
+
+        def write():
+            return write_tune_report(tres, d)
     elif (d / "strength.json").is_file():
         from analysis.converge import from_json as strength_back, write_strength_report
         _, sres = parsed("strength.json", strength_back)
