@@ -43,48 +43,13 @@ def report_cmd(run_dir):
                              f"({safe(type(e).__name__)}: {safe(e)})") from None
 
     # read and check everything first: a folder that is not a saved result is left untouched
-    if (d / "robust.json").is_file():
-        from analysis.robust import write_robust_report
-        from analysis.robust_runs import RobustResult
-        _, rres = parsed("robust.json", RobustResult.from_dict)
+    from analysis.kinds import kind_of
+    kind = kind_of(d)
+    if kind is not None:
+        data, res = parsed(kind.file, kind.load)
 
         def write():
-            return write_robust_report(rres, d)
-    elif (d / "experiment.json").is_file():
-        from analysis.experiment_report import load_experiment, write_compare_report
-        from analysis.impact import write_impact_report
-        data, res = parsed("experiment.json", load_experiment)
-        if res.kind == "impact":
-            def write():
-                return write_impact_report(res.game, res, d, data.get("card"))
-        else:
-            def write():
-                return write_compare_report(res, d)
-    elif (d / "skill.json").is_file():
-        from analysis.experiment_report import load_skill, write_skill_report
-        _, res = parsed("skill.json", load_skill)
-
-        def write():
-            return write_skill_report(res, d)
-    elif (d / "tune.json").is_file():
-        from analysis.tune_report import tune_from_json, write_tune_report
-        _, tres = parsed("tune.json", tune_from_json)
-
-        def write():
-            return write_tune_report(tres, d)
-    elif (d / "strength.json").is_file():
-        from analysis.converge import from_json as strength_back, write_strength_report
-        _, sres = parsed("strength.json", strength_back)
-
-        def write():
-            return write_strength_report(sres, d)
-    elif (d / "ladder.json").is_file():
-        from analysis.ladder import from_json
-        from analysis.ladder_report import write_ladder_report
-        _, res = parsed("ladder.json", from_json)
-
-        def write():
-            return write_ladder_report(res, d)
+            return kind.write(res, data, d)
     else:
         from analysis.report import write_report
         from ..output import load_run
