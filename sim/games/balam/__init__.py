@@ -406,7 +406,7 @@ GAME = Game(
     # sim robust: the strongest first: the search bot at a quarter of its default budget
     # (two players: +120 Elo [+90, +149] over the merchant in 600 games of both seatings,
     # about 0.05 s a game; the default budget, 0.2 s a game, would take hours a condition),
-    # then the styles (RULES.md, skill table), random last; the site layout (random or
+    # then the styles (docs/FINDINGS.md, Balam: balance by skill), random last; the site layout (random or
     # fixed) is the setup's randomness
     strength=("search:iters=25", "merchant", "warlord", "builder", "priest", "random"),
     # playing strength, weakest first (sim skill --ladder; what run reports say)

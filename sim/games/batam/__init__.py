@@ -96,7 +96,7 @@ PARAMS = (
     LabelsParam("neutral", "none", "card impact: compass tiles or cards (by name, of the mode in "
                 "play) that stay in the game and trigger as usual but have no effect: no extra "
                 "movement, no coins, a map that pays nothing, no pirate fee, ransom or stop "
-                "(RULES.md, Card impact); the bots do not know", "labels",
+                "(docs/FINDINGS.md, Batam: Card impact); the bots do not know", "labels",
                 source="Compass Tiles; Compass Cards (analysis switch, not a rule)", role="analysis"),
 )
 
