@@ -168,30 +168,14 @@ def compare(game: str, variants, *, variants_file=None, games=100_000, bots=None
     >>> res = compare("puluc", {"base": {}, "nine": {"track": 9}}, games=20_000)
     >>> res.summary[res.summary["variant"] == "nine"]
     """
-    import math
-
-    from analysis.experiment_runs import compare as play, metric_names
+    from analysis.experiment_runs import compare as play
 
     from .games import get as get_game
-    from .validate import GRID_MAX
     g = get_game(game)
     jobs, chunk_size, n, seed_v, _ = _check_experiment(g, games, bots, players, seed, jobs, chunk_size, backend,
                                                        scheduler)
     vs = _variants(variants, variants_file)
-    if len(vs) < 2:
-        raise UsageError("sim compare needs at least two --variant (the first is the reference)")
-    if len(vs) > GRID_MAX:
-        raise UsageError(f"{len(vs):,} variants: a comparison plays at most {GRID_MAX:,}, as a sweep "
-                         f"does (split them over several)")
-    if not 0 < alpha < 0.5 or not 0 < beta < 0.5:
-        raise UsageError("--alpha and --beta must be between 0 and 0.5")
-    built = _check_arms(g, vs, bots, players, seed_v, n)
-    if sprt:
-        names = metric_names(g, built[0][0].spec.players)
-        if sprt_metric not in names:
-            raise UsageError(f"--sprt-metric must be one of: {', '.join(names)}")
-        if not (math.isfinite(sprt_d) and 0 < sprt_d < 1e6):
-            raise UsageError("--sprt-d must be a positive difference")
+    built = check_compare(g, vs, bots, players, seed_v, n, sprt, sprt_d, sprt_metric, alpha, beta)
     out = _out(out, "experiment")
     res = play(g.name, vs, n, bots=bots, players=players, seed=seed_v, jobs=jobs, chunk_size=chunk_size,
                backend=backend, scheduler=scheduler, progress=progress and not sprt,
@@ -318,3 +302,29 @@ def check_show(g, index) -> int:
         raise UsageError(f"--game must be between 0 and {MAX_GAMES - 1:.0f}, not "
                          f"{i if len(str(i)) < 30 else f'a number of {len(str(i))} digits'}")
     return i
+
+
+def check_compare(g, vs, bots, players, seed_v, n, sprt, sprt_d, sprt_metric, alpha, beta):
+    """``sim compare``'s own checks (the command line's too): at least two variants and at most
+    a sweep's number, the SPRT's error rates, metric and difference, every variant's rules,
+    data files and bots; returns the checked arms (:func:`analysis.experiment_runs.build_arms`)."""
+    import math
+
+    from analysis.experiment_runs import metric_names
+
+    from .validate import GRID_MAX
+    if len(vs) < 2:
+        raise UsageError("sim compare needs at least two --variant (the first is the reference)")
+    if len(vs) > GRID_MAX:
+        raise UsageError(f"{len(vs):,} variants: a comparison plays at most {GRID_MAX:,}, as a sweep "
+                         f"does (split them over several)")
+    if not 0 < alpha < 0.5 or not 0 < beta < 0.5:
+        raise UsageError("--alpha and --beta must be between 0 and 0.5")
+    built = _check_arms(g, vs, bots, players, seed_v, n)
+    if sprt:
+        names = metric_names(g, built[0][0].spec.players)
+        if sprt_metric not in names:
+            raise UsageError(f"--sprt-metric must be one of: {', '.join(names)}")
+        if not (math.isfinite(sprt_d) and 0 < sprt_d < 1e6):
+            raise UsageError("--sprt-d must be a positive difference")
+    return built

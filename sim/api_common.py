@@ -87,7 +87,8 @@ def _variants(variants, variants_file=None) -> list[tuple[str, dict]]:
 
 
 def _check_arms(g, variants, bots, players, seed, n, labels=True):
-    """Every variant's name, rules, data files and bots (``sim.commands.common._check_arms``)."""
+    """Every variant's rules, data files and bots, before any folder is created; names the
+    user gave (``labels``) must be safe labels."""
     from analysis.experiment_runs import build_arms
 
     from .validate import check_variant_name

@@ -148,12 +148,9 @@ def _check_experiment(g, games, bots, players, seed, jobs, chunk_size, backend, 
 
 def _check_arms(g, variants, bots, players, seed, n, labels=True):
     """Every variant's rules, data files and bots, before any folder is created; names the
-    user gave (``labels``) must be safe labels."""
-    from analysis.experiment_runs import build_arms
-    from ..validate import check_variant_name
-    for name, _ in variants:
-        check_variant_name(name, label=labels)
-    return build_arms(g, variants, bots, players, seed, n)
+    user gave (``labels``) must be safe labels (the API's check)."""
+    from ..api_common import _check_arms as checked
+    return checked(g, variants, bots, players, seed, n, labels)
 
 
 @contextmanager

@@ -40,12 +40,10 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
 
     Example: sim compare puluc --games 2e5 --variant base: --variant nine:track=9
     """
-    import math
-
     from analysis.experiment_report import compare_text, write_compare_report
+    from analysis.experiment_runs import compare, load_variants_file, parse_variant
+
     from .. import toml as TOML
-    from analysis.experiment_runs import compare, load_variants_file, metric_names, parse_variant
-    from ..validate import GRID_MAX
     g = get_game(game)
     jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
                                                     chunk_size, backend, scheduler)
@@ -59,21 +57,8 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
     if robust_:
         return _robust(game, vs, (), None, True, True, games, bots, players, seed, jobs, chunk_size,
                        backend, scheduler, out, quiet)
-    if len(vs) < 2:
-        raise UsageError("sim compare needs at least two --variant (the first is the reference)")
-    if len(vs) > GRID_MAX:  # the memory and the time grow with every variant
-        raise UsageError(f"{len(vs):,} variants: a comparison plays at most {GRID_MAX:,}, as a sweep "
-                         f"does (split them over several)")
-    if not 0 < alpha < 0.5 or not 0 < beta < 0.5:
-        raise UsageError("--alpha and --beta must be between 0 and 0.5")
-    built = _check_arms(g, vs, bots, players, seed_v, n)
-    arms = built[0]
-    if sprt:
-        if sprt_metric not in metric_names(g, arms[0].spec.players):
-            raise UsageError(f"--sprt-metric must be one of: "
-                             f"{', '.join(metric_names(g, arms[0].spec.players))}")
-        if not (math.isfinite(sprt_d) and 0 < sprt_d < 1e6):
-            raise UsageError("--sprt-d must be a positive difference")
+    from ..api import check_compare
+    built = check_compare(g, vs, bots, players, seed_v, n, sprt, sprt_d, sprt_metric, alpha, beta)
     out_dir, top = _experiment_dir(out, game, "compare")
     echo = None if quiet else (lambda line: click.echo(line, err=True))
     with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
