@@ -3,8 +3,8 @@
 ``make test`` runs the suite in two pytest-xdist workers.  On a cold numba cache both
 would compile the same kernel when their first tests of a game meet (numba has no lock
 between processes), and a game's first test would wait for its compile while the other
-worker idles.  This script compiles each game's kernels in its own process, the games
-spread over the cores, largest first (Balam alone; the three others on the other core),
+worker idles.  This script compiles each game's kernels once, as separate tasks spread
+over the cores (a game's plain kernel, its search kernel and its recorder's, longest first),
 so the suite then loads them from the cache.  On a warm cache it takes a few seconds.
 
 What it compiles, for each game: a short run with every bot (all seats equal) at every
@@ -40,23 +40,40 @@ def tables(game) -> list[tuple[int, str]]:
     return out
 
 
-def warm(name: str) -> tuple[str, float, int]:
-    """Compile ``name``'s kernels: a game or two per table, and a recorded game."""
+def tasks(name: str) -> list[tuple[str, str]]:
+    """A game's compiles as separate tasks, so that two processes can share one game: its
+    plain tables (one kernel), its tables with a search bot (a kernel of their own), and a
+    recorded game (the recorder's kernel)."""
+    from sim.games import get
+    game = get(name)
+    out = [(name, "plain")]
+    if any("search" in bots for _, bots in tables(game)):
+        out.append((name, "search"))
+    if game.actions:
+        out.append((name, "record"))
+    return out
+
+
+def warm(task: tuple[str, str]) -> tuple[str, str, float, int]:
+    """Compile one task's kernels: a game or two per table, or a recorded game."""
     from sim.games import get
     from sim.record import record_run
     from sim.runner import execute, make_spec
 
+    name, kind = task
     t0 = time.perf_counter()
     game = get(name)
     n = 0
+    if kind == "record":
+        record_run(game, [0], players=game.players[0])
+        return name, kind, time.perf_counter() - t0, 1
     for players, bots in tables(game):
+        if ("search" in bots) != (kind == "search"):
+            continue
         spec = make_spec(name, 2, None, bots, players)
         execute(spec, jobs=1, progress=False, rows="memory")
         n += 1
-    if game.actions:
-        record_run(game, [0], players=game.players[0])
-        n += 1
-    return name, time.perf_counter() - t0, n
+    return name, kind, time.perf_counter() - t0, n
 
 
 def main(argv: list[str]) -> int:
@@ -65,11 +82,14 @@ def main(argv: list[str]) -> int:
     if unknown:
         print(f"warmup: unknown games {', '.join(unknown)} (known: {', '.join(ORDER)})", file=sys.stderr)
         return 2
-    workers = max(1, min(2, os.cpu_count() or 1, len(names)))
+    # the longest compiles first (every game's plain kernel, then the search and record ones)
+    todo = sorted((t for g in names for t in tasks(g)),
+                  key=lambda t: (("plain", "search", "record").index(t[1]), ORDER.index(t[0])))
+    workers = max(1, min(2, os.cpu_count() or 1, len(todo)))
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for name, sec, n in pool.map(warm, names):
-            print(f"warmup: {name}: {n} tables ready in {sec:.1f} s", flush=True)
+        for name, kind, sec, n in pool.map(warm, todo):
+            print(f"warmup: {name} ({kind}): {n} table{'s' if n != 1 else ''} ready in {sec:.1f} s", flush=True)
     print(f"warmup: every kernel ready in {time.perf_counter() - t0:.1f} s on {workers} processes", flush=True)
     return 0
 
