@@ -287,7 +287,7 @@ def sweep_variants(game: Game, grid: list[tuple[str, list]], base: dict | None =
     variants and ``{"label", "added"}`` of the reference."""
     base = dict(base or {})
     names = [k for k, _ in grid]
-    clash = sorted(set(names) & {_canon_param(game, k) for k in base})
+    clash = sorted(set(names) & {game.param_name(k) for k in base})
     if clash:
         raise UsageError(f"--set {clash[0]} and --param {clash[0]} are both given: a swept "
                          "parameter cannot also be held fixed")
@@ -306,11 +306,6 @@ def sweep_variants(game: Game, grid: list[tuple[str, list]], base: dict | None =
         combos.insert(0, combos.pop(at))
     variants = [(label(c), {**base, **dict(zip(names, c))}) for c in combos]
     return variants, {"label": label(ref), "added": added}
-
-
-def _canon_param(game: Game, key: str) -> str:
-    key = str(key).strip().lower().replace("-", "_")
-    return next((p.name for p in game.params if key == p.name or key in p.aliases), key)
 
 
 def sweep(game_name: str, params: list[str], games, base: dict | None = None, **kw) -> ExperimentResult:

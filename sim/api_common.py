@@ -115,8 +115,7 @@ def _items(spec, join: str = "=") -> list[str]:
 
 def _canonical_rules(g, rules) -> dict:
     """``rules`` with every key the declared parameter name (aliases resolved)."""
-    return {next((q.name for q in g.params if str(k).strip().lower().replace("-", "_") in (q.name, *q.aliases)),
-                 k): v for k, v in dict(rules or {}).items()}
+    return {g.param_name(k) or k: v for k, v in dict(rules or {}).items()}
 
 
 def _echo(progress: bool):

@@ -209,6 +209,13 @@ class Game:
     def resolve_rules(self, given: dict | None) -> dict:
         return resolve(self.params, given, "rule parameter", self.name)
 
+    def param_name(self, key) -> str | None:
+        """The declared name of the rule parameter ``key`` names, by its name or an alias
+        (surrounding spaces, case and ``-`` for ``_`` ignored, as ``--set`` reads it); None
+        where it names none."""
+        k = str(key).strip().lower().replace("-", "_")
+        return next((p.name for p in self.params if k == p.name or k in p.aliases), None)
+
     def check_players(self, players: int | None) -> int:
         if players is None:
             return self.default_players

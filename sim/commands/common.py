@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from ..api_common import _check_arms  # noqa: F401 (the commands' check of every variant: the API's)
 from ..games import get as get_game
 from ..params import UsageError, parse_assignments
 from ..validate import safe
@@ -76,8 +77,8 @@ def _assignments(game: str, sets, what: str = "--set") -> dict:
     g = get_game(game)
     seen = {}
     for a in sets:
-        key = a.split("=", 1)[0].strip().lower().replace("-", "_")
-        name = next((p.name for p in g.params if key == p.name or key in p.aliases), key)
+        key = a.split("=", 1)[0]
+        name = g.param_name(key) or key.strip().lower().replace("-", "_")
         if name in seen:
             raise UsageError(f"{what} {safe(name)} is given twice ({safe(seen[name])!r} and "
                              f"{safe(a)!r}); give each parameter once")
@@ -89,8 +90,7 @@ def _over(g, base: dict, rules: dict) -> dict:
     """A variant's rules over the ``--set`` ones every variant shares (its own value wins,
     whichever name of the parameter either uses)."""
     def canon(k):
-        k = str(k).strip().lower().replace("-", "_")
-        return next((p.name for p in g.params if k == p.name or k in p.aliases), k)
+        return g.param_name(k) or str(k).strip().lower().replace("-", "_")
     own = {canon(k) for k in rules}
     return {**{k: v for k, v in base.items() if canon(k) not in own}, **rules}
 
@@ -144,13 +144,6 @@ def _check_experiment(g, games, bots, players, seed, jobs, chunk_size, backend, 
     """The options every experiment shares, checked as a run checks them (the API's)."""
     from ..api import _check_experiment as checked
     return checked(g, games, bots, players, seed, jobs, chunk_size, backend, scheduler, _note)[:4]
-
-
-def _check_arms(g, variants, bots, players, seed, n, labels=True):
-    """Every variant's rules, data files and bots, before any folder is created; names the
-    user gave (``labels``) must be safe labels (the API's check)."""
-    from ..api_common import _check_arms as checked
-    return checked(g, variants, bots, players, seed, n, labels)
 
 
 @contextmanager

@@ -282,8 +282,5 @@ def _check_resume_options(name, run_dir, spec, rows, meta, **given):
 
 def _canon(spec, assignment: str) -> str:
     """The declared name of the parameter an assignment ``NAME=VALUE`` sets (aliases too)."""
-    key = assignment.split("=", 1)[0].strip().lower().replace("-", "_")
-    for p in spec.game.params:
-        if key == p.name or key in p.aliases:
-            return p.name
-    return key
+    key = assignment.split("=", 1)[0]
+    return spec.game.param_name(key) or key.strip().lower().replace("-", "_")
