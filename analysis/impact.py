@@ -77,9 +77,8 @@ def _cards_counted(it: pd.DataFrame, metric: str) -> str | None:
     """Every card is a comparison with the full deck: how many effects survive their number
     (analysis.wording.multiple_comparisons_sentence), cards with no effect to measure left out."""
     t = it[~((it["diff"] == 0) & (it["lo"] == 0) & (it["hi"] == 0))]
-    text = multiple_comparisons_sentence(t["card"].tolist(), t["p"].tolist(), metric)
-    return text and text.replace("variants are each compared with the reference", "cards are each compared "
-                                 "with the full deck")
+    return multiple_comparisons_sentence(t["card"].tolist(), t["p"].tolist(), metric,
+                                         compared="cards are each compared with the full deck")
 
 
 def impact_table(res) -> pd.DataFrame:

@@ -147,11 +147,12 @@ def holm(pvalues) -> list[float]:
     return out
 
 
-def multiple_comparisons_sentence(labels, pvalues, metric: str, alpha: float = 0.05,
-                                  show: int = 5) -> str | None:
+def multiple_comparisons_sentence(labels, pvalues, metric: str, alpha: float = 0.05, show: int = 5,
+                                  compared: str = "variants are each compared with the reference",
+                                  ) -> str | None:
     """What several variants compared with one reference say once their number is counted:
     how many differences clear 95% each, how many survive Holm's correction, and which.
-    None for fewer than two comparisons.
+    ``compared`` says what was compared with what.  None for fewer than two comparisons.
 
     >>> multiple_comparisons_sentence(["a", "b", "c"], [0.001, 0.03, 0.5], "first player score")[:60]
     '3 variants are each compared with the reference on first pla'
@@ -164,7 +165,7 @@ def multiple_comparisons_sentence(labels, pvalues, metric: str, alpha: float = 0
     adj = holm([p for _, p in pairs])
     kept = [lab for (lab, _), q in zip(pairs, adj) if q < alpha]
     conf = f"{100 * (1 - alpha):g}%"
-    head = (f"{k} variants are each compared with the reference on {metric}: each {conf} interval "
+    head = (f"{k} {compared} on {metric}: each {conf} interval "
             f"holds on its own, so even if no variant changed anything about {alpha * k:.2g} of them "
             f"would show a difference by chance alone. ")
     if not raw:
