@@ -89,16 +89,12 @@ def moves_between(a: Rung, b: Rung, sides, tol: float, length_tol: float, unit: 
 def elo_gain(lower_score: float, games: int) -> tuple[float, float, float]:
     """The upper rung's Elo gain over the lower from the lower's score in their games, with a
     95% interval (Wilson on the score; an all-or-nothing score has an open end)."""
-    from .stats import wilson
+    from .stats import elo_from_score, wilson
 
-    def elo(s):
-        if s <= 0:
-            return math.inf
-        if s >= 1:
-            return -math.inf
-        return -400 * math.log10(s / (1 - s))
+    def gain(s):  # the upper rung's Elo over the lower's: minus the lower's own
+        return -float(elo_from_score(s))
     lo, hi = wilson(lower_score * games, games)
-    return elo(lower_score), elo(hi), elo(lo)
+    return gain(lower_score), gain(hi), gain(lo)
 
 
 def budget_param(game, bot: str, param: str | None) -> tuple[str, object]:
@@ -150,6 +146,8 @@ def climb(game_name: str, bot: str, games, *, param: str | None = None, factor: 
         raise UsageError("--tol is a share's tolerance in points, between 0 and 50")
     if not 0 < length_tol < 100:
         raise UsageError("--length-tol is a percentage of the mean length, between 0 and 100")
+    if minutes is not None and not minutes > 0:
+        raise UsageError("--minutes must be positive")
     name, p = budget_param(game, bot, param)
     chosen = game.choose_bots(bot, game.check_players(players))[0]
     start = dict(chosen.settings)[name]

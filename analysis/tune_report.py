@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 
 from . import plots  # noqa: E402
 from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page  # noqa: E402
-from .tune import (TuneResult, _losses, _show, estimate, game_sides, interval, loss_text,  # noqa: E402
+from .tune import (TuneResult, _fmtv as _v, _losses, _show, estimate, game_sides, interval, loss_text,  # noqa: E402
                    tune_text, variants_toml)
 
 METHOD = ("Candidates are proposed by optuna ({sampler}, seeded with the run's seed) and raced: "
@@ -141,14 +141,6 @@ def tune_from_json(data: dict) -> TuneResult:
                       [by_number[k] for k in data["finalists"]], final, int(data["final_seed"]),
                       int(m["final_games_each"]), int(data["search_games"]), float(m["seconds"]),
                       list(m["bots"]), int(m["seed"]), list(data["notes"]), list(data["verdict"]), m)
-
-
-def _v(x) -> str:
-    if isinstance(x, float):
-        return f"{x:.4g}"
-    if isinstance(x, tuple):
-        return ",".join(map(str, x))
-    return str(x)
 
 
 def _response(res, t, s, best, path, sides):
