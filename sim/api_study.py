@@ -93,7 +93,7 @@ def ladder(game: str, bots=None, *, games=100_000, rules: dict | None = None, pl
     >>> ladder("puluc", ["random", "greedy"], games=2_000).verdicts
     """
     import pandas as pd
-    from analysis.ladder import edge_trend, skill_ladder, verdict
+    from analysis.ladder import check_ladder, edge_trend, skill_ladder, verdict
     from analysis.ladder_report import write_ladder_report
 
     from .games import get as get_game
@@ -102,12 +102,7 @@ def ladder(game: str, bots=None, *, games=100_000, rules: dict | None = None, pl
     names = _bot_list(bots) or list(g.strength_ladder())
     jobs, chunk_size, n, seed_v, p = _check_experiment(g, games, None, players, seed, jobs, chunk_size, backend,
                                                        scheduler)
-    if len(names) < 2:
-        raise UsageError("sim skill --ladder needs at least two bots, weakest first")
-    if len(set(names)) != len(names):
-        raise UsageError("sim skill --ladder: every rung must differ: " + ", ".join(names))
-    for b in names:
-        g.choose_bots(b, p)
+    check_ladder(g, names, p)
     make_spec(g, n, rules, None, p, seed_v)
     out = _out(out, "experiment")
     res = skill_ladder(g.name, names, n, players=players, seed=seed_v, rules=rules, jobs=jobs,
@@ -176,8 +171,6 @@ def strength(game: str, bot: str = "search", *, param: str | None = None, factor
     jobs, chunk_size, n, seed_v, p = _check_experiment(g, games, None, players, seed, jobs, chunk_size, backend,
                                                        scheduler)
     g.resolve_rules(dict(rules or {}))
-    if minutes is not None and not minutes > 0:
-        raise UsageError("--minutes must be positive")
     out = _out(out, "experiment")
     res = climb(g.name, bot, n, param=param, factor=factor, add=add, rungs=rungs, tol=tol / 100,
                 length_tol=length_tol, minutes=minutes, players=players, seed=seed_v, rules=rules, jobs=jobs,

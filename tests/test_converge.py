@@ -78,6 +78,8 @@ def test_bad_climbs_are_refused(toy):
         C.climb("toy", "runner", 100)
     with pytest.raises(UsageError, match="--factor must be above 1"):
         C.climb("toy", "careful", 100, factor=1.0)
+    with pytest.raises(UsageError, match="--minutes must be positive"):
+        C.climb("toy", "careful", 100, minutes=0)
     with pytest.raises(UsageError, match="one rung only"):
         C.climb("toy", "careful:iters=100000", 100)
 

@@ -73,12 +73,9 @@ def skill_cmd(game, sets, ladder, games, bots, players, seed, jobs, chunk_size, 
 def _ladder(game, names, games, players, seed_v, rules, jobs, chunk_size, backend, scheduler, out,
             quiet):
     """``sim skill --ladder``: play the ladder, write its report, print its table."""
-    from analysis.ladder import ladder_text, skill_ladder
+    from analysis.ladder import check_ladder, ladder_text, skill_ladder
     from analysis.ladder_report import write_ladder_report
-    if len(names) < 2:
-        raise UsageError("sim skill --ladder needs at least two bots, weakest first")
-    if len(set(names)) != len(names):
-        raise UsageError("sim skill --ladder: every rung must differ: " + ", ".join(names))
+    check_ladder(get_game(game), names, players)
     out_dir, top = _experiment_dir(out, game, "ladder")
     with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
         res = skill_ladder(game, names, games, players=players, seed=seed_v, rules=rules,
@@ -126,8 +123,6 @@ def strength_cmd(game, bot, param, factor, add, rungs, tol, length_tol, minutes,
                                                     chunk_size, backend, scheduler)
     rules = _assignments(game, sets)
     g.resolve_rules(rules)
-    if minutes is not None and not minutes > 0:
-        raise UsageError("--minutes must be positive")
     out_dir, top = _experiment_dir(out, game, "strength")
     echo = None if quiet else (lambda line: click.echo(line, err=True))
     with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
