@@ -5,37 +5,32 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import helper_inline
-from ...rng import rand_int, tie_wins
+from ...rng import rand_int
+from ...search import cmp_value
+from ...search import take as search_take
 
 # ======================================================================= ties
 # A heuristic bot never breaks a tie by site number, card slot or option order: two
-# values within 1e-9 (relative) of each other are equal, and equal options are chosen
+# values within TIE_TOL (relative) of each other are equal, and equal options are chosen
 # uniformly on the bot's own stream (slot 1 + seat), by the reservoir rule of
 # sim.rng.tie_wins (the k-th option found equal to the best so far replaces it with
-# probability 1/k), which draws nothing when there is no tie.
+# probability 1/k), which draws nothing when there is no tie: the search layer's argmax
+# (sim.search.take) with this tolerance.
+TIE_TOL = 1e-9
+
+
 @helper_inline
 def cmp_tie(v, best):
     """1 when ``v`` beats ``best``, 0 when they are equal (|v - best| <= 1e-9 max(1, |best|)),
     -1 when it is worse."""
-    tol = 1e-9 * max(1.0, abs(best))
-    if v > best + tol:
-        return 1
-    if v >= best - tol:
-        return 0
-    return -1
+    return cmp_value(v, best, TIE_TOL)
 
 
 @helper_inline
 def take(rs, k, v, best, ties):
     """One step of an argmax with uniform ties on stream k: (take this option, the best
     value, the number of options tied for it).  Start with best = -1e18, ties = 0."""
-    d = cmp_tie(v, best)
-    if d > 0:
-        return True, v, np.int64(1)
-    if d == 0:
-        ties += 1
-        return tie_wins(rs, k, ties), best, ties
-    return False, best, ties
+    return search_take(rs, k, v, best, ties, TIE_TOL)
 
 
 @helper_inline

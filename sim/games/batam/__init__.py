@@ -180,7 +180,10 @@ BOTS = (
                 Param("explore", 1.0, "UCB1 exploration constant (rewards are win shares 0..1)",
                       "float", 0, 10),
                 Param("keep", 1.0, "the heuristic's own choice is played unless another candidate's "
-                      "mean win share beats it by this many standard errors", "float", 0, 10))),
+                      "mean win share beats it by this many standard errors", "float", 0, 10),
+                Param("stop", 0.0, "stop a decision's search early, once one candidate's mean win "
+                      "share beats every other's by this many standard errors (0: always spend "
+                      "the whole budget)", "float", 0, 10))),
 )
 
 SEAT_HELP = dict(

@@ -58,8 +58,9 @@ N_BOTPAR = 16
 #: and its play at the decisions it does not search
 HEURISTIC_DEFAULTS = (4.0, 1.0, 1.0, 0.5, 0.2, 0.5, 0.0, 1.0, 8.0, 4.0, 1.0, 2.0, 0.0, 1.0, 1.0, 2.0)
 # search bot parameter slots: iterations per decision, route targets kept, UCB1 exploration,
-# the margin (standard errors) another candidate must beat the heuristic's choice by
-S_ITERS, S_TOPK, S_EXPLORE, S_KEEP = range(4)
+# the margin (standard errors) another candidate must beat the heuristic's choice by, and the
+# margin at which a decision's search stops early (0: never)
+S_ITERS, S_TOPK, S_EXPLORE, S_KEEP, S_STOP = range(5)
 
 # Where a game stands (``Scratch.cur``, play.play_from): round (0-based), phase (PH_*),
 # position in the crew row, re-rolls paid so far in this turn, the first player, and at the

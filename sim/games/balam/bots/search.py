@@ -18,7 +18,8 @@ reads the real deck order, the other seats' streams or the dice.
 The rollouts have their own turn loop (``rollout_turns``), which reaches only the
 heuristic: numba cannot compile the call cycle search -> game loop -> search.  The
 rules between the turns are the game loop's own (``rounds.deal_round``,
-``rounds.close_round``)."""
+``rounds.close_round``).  Sequential halving's schedule, UCB1, the argmax with ties and
+the shuffles are the shared search layer's (``sim/search.py``)."""
 from __future__ import annotations
 
 from collections import namedtuple
@@ -27,6 +28,8 @@ import numpy as np
 
 from ....jit import helper, kernel
 from ....rng import next_u64, rand_int
+from ....search import (best_alive, best_mean, halving_phases, halving_rest, shuffle,
+                        sort_ascending, ucb_pick)
 from ....record import WIDTH, rec
 from ..state import (EV_PASS, EV_PAY, END_BALLS, END_CAP, END_DECK, GS_DPOS, GS_KNOWN, GS_LEFT,
                      GS_NSLOT, GS_ROUND, GS_SLOT, GS_SUP, GS_TURNS, K_BALL, K_ECLIPSE, K_PROS,
@@ -34,7 +37,7 @@ from ..state import (EV_PASS, EV_PAY, END_BALLS, END_CAP, END_DECK, GS_DPOS, GS_
                      R_MAXTURN, R_NP, R_PILES, T_PASS, T_TURNS, Rules, copy_state_into,
                      new_scratch, new_state)
 from ..board import hand_total
-from ..ties import take
+from ..ties import TIE_TOL, take
 from ..katun import turn_card
 from ..rounds import close_round, deal_round
 from .heuristic import heuristic_turn
@@ -241,18 +244,8 @@ def reshuffle_unseen(gs, deck, ndeck, R, ctype, p, rs, k, wi, canonical):
         if m < 2:
             continue
         if canonical:
-            for i in range(1, m):
-                x = cards[i]
-                j = i - 1
-                while j >= 0 and cards[j] > x:
-                    cards[j + 1] = cards[j]
-                    j -= 1
-                cards[j + 1] = x
-        for i in range(m - 1, 0, -1):
-            j = rand_int(rs, k, i + 1)
-            x = cards[i]
-            cards[i] = cards[j]
-            cards[j] = x
+            sort_ascending(cards, 0, m)
+        shuffle(cards, 0, m, rs, k)
         for i in range(m):
             if pos[i] < 0:
                 gs[GS_SLOT - 1 - pos[i]] = cards[i]
@@ -363,23 +356,6 @@ def leaf_value(pl, p, NP, end, scale):
 
 # ======================================================================= the turn
 @helper
-def best_mean(rs, bs, tot, cnt, alive, n, worst):
-    """The alive candidate of best (``worst``: worst) mean; equal means uniformly on
-    stream bs."""
-    best = np.int64(-1)
-    bv = -1e18
-    ties = np.int64(0)
-    for j in range(n):
-        if alive[j] == 0:
-            continue
-        v = tot[j] / cnt[j] if cnt[j] > 0 else 0.0
-        ok, bv, ties = take(rs, bs, -v if worst else v, bv, ties)
-        if ok:
-            best = np.int64(j)
-    return best
-
-
-@helper
 def paired_halving(st, ru, p, se, deck, n):
     """Sequential halving on common worlds: the budget (``iters`` rollouts, spent to
     within one world of the last phase) is split over ceil(log2 n) phases; in each,
@@ -396,14 +372,12 @@ def paired_halving(st, ru, p, se, deck, n):
     scale = se.par[p, SP_SCALE]
     tot, cnt, alive = se.wf[0], se.wf[1], se.wf[2]
     ndeck = se.wi[WI_NDECK]
-    phases = np.int64(0)
-    while (np.int64(1) << phases) < n:
-        phases += 1
+    phases = halving_phases(n)
     m = n
     spent = np.int64(0)
     for ph in range(phases):
         # this phase's share of what is left of the budget (so the whole is spent)
-        worlds = max(np.int64(1), (iters - spent) // ((phases - ph) * m))
+        worlds = halving_rest(iters, spent, phases, ph, m)
         spent += worlds * m
         for _ in range(worlds):
             determinize(se, se.wst, st, deck, p)
@@ -420,9 +394,9 @@ def paired_halving(st, ru, p, se, deck, n):
                 cnt[i] += 1.0
         keep = (m + 1) // 2 if ph < phases - 1 else 1
         while m > keep:
-            alive[best_mean(rs, bs, tot, cnt, alive, n, True)] = 0
+            alive[best_alive(rs, bs, tot, cnt, alive, n, True, TIE_TOL)] = 0
             m -= 1
-    return best_mean(rs, bs, tot, cnt, alive, n, False)
+    return best_alive(rs, bs, tot, cnt, alive, n, False, TIE_TOL)
 
 
 @helper
@@ -453,18 +427,7 @@ def search_choose(st, ru, p, se, deck):
     cnt = se.wf[1]
     ndeck = se.wi[WI_NDECK]
     for it in range(max(iters, n)):
-        if it < n:
-            i = np.int64(it)
-        else:
-            i = np.int64(0)
-            bv = -1e18
-            ties = np.int64(0)
-            lg = np.log(it + 0.0)
-            for j in range(n):
-                u = tot[j] / cnt[j] + c * np.sqrt(lg / cnt[j])
-                ok, bv, ties = take(rs, bs, u, bv, ties)
-                if ok:
-                    i = np.int64(j)
+        i = ucb_pick(rs, bs, tot, cnt, n, it, c, TIE_TOL)
         determinize(se, se.st, st, deck, p)
         if not apply_action(se.st, se.ru, se.sc, p, cand[i]):
             tot[i] = -1e12
@@ -473,13 +436,7 @@ def search_choose(st, ru, p, se, deck):
         end = rollout(se.st, se.ru, se.sc, se.deck, ndeck, p, horizon)
         tot[i] += leaf_value(se.st.pl, p, NP, end, scale)
         cnt[i] += 1.0
-    best = np.int64(0)
-    bv = -1e18
-    ties = np.int64(0)
-    for j in range(n):
-        ok, bv, ties = take(rs, bs, tot[j] / cnt[j], bv, ties)
-        if ok:
-            best = np.int64(j)
+    best = best_mean(rs, bs, tot, cnt, n, TIE_TOL)
     return n, best
 
 

@@ -11,13 +11,15 @@ bot stream, the game's chance base, so all future dice, re-rolls and deck reshuf
 fresh; the order of the undrawn compass cards), applies the candidate and plays the game
 to its end with the heuristic in every seat.  The candidate with the best mean win share is
 played (the heuristic's own choice, candidate 0, unless another beats it by a margin:
-``keep``); equal means are broken with the seat's own stream."""
+``keep``); equal means are broken with the seat's own stream.  The bandit, the argmax with
+ties, the keep rule and the shuffle are the shared search layer's (``sim/search.py``)."""
 from __future__ import annotations
 
 import numpy as np
 
 from ....jit import copy_into, helper, helper_inline
-from ....rng import next_u64, rand_int, tie_wins
+from ....rng import next_u64
+from ....search import best_mean, clear_best, keeps_default, shuffle, sort_ascending, ucb_pick
 from ..crew import board_total, reroll_price
 from ..loop import play_from
 from ..phases import place_options
@@ -56,6 +58,7 @@ from ..state import (
     S_EXPLORE,
     S_ITERS,
     S_KEEP,
+    S_STOP,
     S_TOPK,
 )
 from .heuristic import place_choice, plan_target
@@ -193,19 +196,8 @@ def determinize(R, p, rs, gst, grs):
     for i in range(3):
         grs[RS_DIE + i] = next_u64(rs, 1 + p)
     if R[R_MODE] == MODE_CARDS:
-        n = gst[O_DECKN]
-        for i in range(1, n):
-            j = i
-            while j > 0 and gst[O_DECK + j - 1] > gst[O_DECK + j]:
-                t = gst[O_DECK + j]
-                gst[O_DECK + j] = gst[O_DECK + j - 1]
-                gst[O_DECK + j - 1] = t
-                j -= 1
-        for i in range(n - 1, 0, -1):
-            j = rand_int(rs, 1 + p, i + 1)
-            t = gst[O_DECK + i]
-            gst[O_DECK + i] = gst[O_DECK + j]
-            gst[O_DECK + j] = t
+        sort_ascending(gst, O_DECK, gst[O_DECKN])
+        shuffle(gst, O_DECK, gst[O_DECKN], rs, 1 + p)
 
 
 @helper
@@ -227,8 +219,10 @@ def rollout(st, rules, p, rs, sc, srch, k):
 
 @helper
 def ucb_search(st, rules, p, sp, rs, sc, srch, n):
-    """UCB1 over the n candidates (each tried once first), ``sp[S_ITERS]`` iterations in all;
-    returns the index of the best mean (ties broken with seat p's stream)."""
+    """UCB1 over the n candidates (each tried once first), ``sp[S_ITERS]`` iterations in all
+    (fewer with ``sp[S_STOP]`` > 0: it stops once every candidate has had two on average and
+    one is clearly best, ``sim.search.clear_best``); returns the index of the best mean
+    (ties broken with seat p's stream)."""
     tot = srch.tot
     cnt = srch.cnt
     for k in range(n):
@@ -238,44 +232,21 @@ def ucb_search(st, rules, p, sp, rs, sc, srch, n):
     if iters < n:
         iters = n
     ce = sp[S_EXPLORE]
+    z = sp[S_STOP]
+    done = np.int64(0)
     for t in range(iters):
-        if t < n:
-            k = t
-        else:
-            lt = np.log(t)
-            k = -1
-            bu = -1.0
-            ties = 0
-            for j in range(n):
-                u = tot[j] / cnt[j] + ce * np.sqrt(lt / cnt[j])
-                if u > bu:
-                    bu = u
-                    k = j
-                    ties = 1
-                elif u == bu:
-                    ties += 1
-                    if tie_wins(rs, 1 + p, ties):
-                        k = j
+        k = ucb_pick(rs, 1 + p, tot, cnt, n, t, ce, 0.0)
         tot[k] += rollout(st, rules, p, rs, sc, srch, k)
         cnt[k] += 1
-    srch.stats[1] += iters
-    best = 0
-    bm = -1.0
-    ties = 0
-    for j in range(n):
-        m = tot[j] / cnt[j]
-        if m > bm:
-            bm = m
-            best = j
-            ties = 1
-        elif m == bm:
-            ties += 1
-            if tie_wins(rs, 1 + p, ties):
-                best = j
+        done += 1
+        # ``stop``: the rest of the budget is not spent once one candidate is clear
+        if z > 0.0 and done >= 2 * n and clear_best(tot, cnt, n, z) >= 0:
+            break
+    srch.stats[1] += done
+    best = best_mean(rs, 1 + p, tot, cnt, n, 0.0)
     # the heuristic's choice (candidate 0) stands unless the best beats it by ``S_KEEP``
-    # standard errors (a win share's standard deviation is at most 1/2)
-    if best != 0 and bm - tot[0] / cnt[0] <= sp[S_KEEP] * 0.5 * np.sqrt(1.0 / cnt[best]
-                                                                        + 1.0 / cnt[0]):
+    # standard errors
+    if keeps_default(tot, cnt, best, sp[S_KEEP]):
         best = 0
     return best
 

@@ -24,11 +24,13 @@ deals, the margin of ending now with the margin of a play-out that plays on.
 
 Everything is drawn from the seat's own stream (``rs[1 + p]``), which the search leaves
 advanced: the results depend on the seed, the game and the settings alone.  Play-outs
-run the task bot only, never this module (numba compiles no call cycles).
+run the task bot only, never this module (numba compiles no call cycles).  The halving
+schedule, the ordering and the shuffles are the shared search layer's (``sim/search.py``).
 """
 from __future__ import annotations
 
 from ....jit import copy_into, helper, helper_inline
+from ....search import halving_even, halving_phases, order_desc, shuffle
 from ....rng import next_u64, rand_int
 from ..exchange import apply_exchange, gen_moves
 from ..scoring import can_declare, colour_points
@@ -57,11 +59,7 @@ def sample_deal(st, R, p, X, rs):
         if c != c1 and c != c2 and c != centre_colour:
             deal[UNSEEN + u] = c
             u += 1
-    for i in range(u - 1, 0, -1):
-        j = rand_int(rs, 1 + p, i + 1)
-        tmp = deal[UNSEEN + i]
-        deal[UNSEEN + i] = deal[UNSEEN + j]
-        deal[UNSEEN + j] = tmp
+    shuffle(deal, UNSEEN, u, rs, 1 + p)
     k = 0
     for s in range(R[R_P]):
         if s == p:
@@ -153,22 +151,6 @@ def play_out(R, p, m, ex, steps, X, rs):
     return rollout(s, R, deal, p, (p + 1) % R[R_P], ex + 1, steps, False, X, rs)
 
 
-@helper_inline
-def order_desc(cand, val, k):
-    """Sort the first k candidates by value, highest first, keeping the order of equals
-    (insertion sort: k is small)."""
-    for i in range(1, k):
-        m = cand[i]
-        v = val[i]
-        j = i - 1
-        while j >= 0 and val[j] < v:
-            cand[j + 1] = cand[j]
-            val[j + 1] = val[j]
-            j -= 1
-        cand[j + 1] = m
-        val[j + 1] = v
-
-
 @helper
 def candidates(st, R, p, nm, width, X, rs):
     """The nm legal moves of ``X[X_MOVES]`` into ``X[X_CAND]``, shuffled on seat p's
@@ -179,11 +161,7 @@ def candidates(st, R, p, nm, width, X, rs):
     hv = X[X_HVAL]
     for k in range(nm):
         cand[k] = moves[k]
-    for i in range(nm - 1, 0, -1):
-        j = rand_int(rs, 1 + p, i + 1)
-        tmp = cand[i]
-        cand[i] = cand[j]
-        cand[j] = tmp
+    shuffle(cand, 0, nm, rs, 1 + p)
     centre_open = st[CUT + R[R_CENTRE]] != 0
     s1 = X[X_S1, :SZ]
     for k in range(nm):
@@ -207,14 +185,10 @@ def search_task(st, R, p, nm, par, ex, X, rs):
     sums = X[X_CSUM]
     for i in range(k):
         sums[i] = 0
-    rounds = 0
-    a = 1
-    while a < k:
-        a *= 2
-        rounds += 1
+    rounds = halving_phases(k)
     alive = k
     while alive > 1:
-        per = max(1, iters // (alive * rounds))
+        per = halving_even(iters, rounds, alive)
         for _ in range(per):
             seed = next_u64(rs, 1 + p)
             keep = rs[1 + p]

@@ -4,7 +4,7 @@ so that equal best moves are equally likely.  Three/four players: ``mcts.py``.""
 from __future__ import annotations
 
 from ....jit import copy_into, helper, helper_inline
-from ....rng import rand_int
+from ....search import shuffle
 from ..exchange import apply_exchange, gen_moves
 from ..scoring import result2
 from ..state import (NEG, R_N, SZ, X_AL, X_BE, X_BV, X_IDX,
@@ -18,11 +18,7 @@ def shuffle_root(st, R, p, X, rs):
     seat p's stream; returns how many."""
     mv0 = X[X_MV]
     n0 = gen_moves(st, R, mv0)
-    for i in range(n0 - 1, 0, -1):
-        j = rand_int(rs, 1 + p, i + 1)
-        tmp = mv0[i]
-        mv0[i] = mv0[j]
-        mv0[j] = tmp
+    shuffle(mv0, 0, n0, rs, 1 + p)
     return n0
 
 
