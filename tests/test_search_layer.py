@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from sim.rng import seed_streams
-from sim.search import (best_alive, best_mean, cmp_value, halving_even, halving_phases,
+from sim.search import (best_alive, best_mean, clear_best, cmp_value, halving_even, halving_phases,
                         halving_rest, keeps_default, order_desc, shuffle, sort_ascending,
                         ucb_pick)
 
@@ -81,6 +81,11 @@ def _even(iters, phases, m):
 @njit(cache=True)
 def _keeps(tot, cnt, best, keep):
     return keeps_default(tot, cnt, best, keep)
+
+
+@njit(cache=True)
+def _clear(tot, cnt, z):
+    return clear_best(tot, cnt, tot.shape[0], z)
 
 
 @njit(cache=True)
@@ -181,3 +186,13 @@ def test_sorts():
     _sorts(a, 1, 4, cand, val, 4)
     assert a.tolist() == [9, 1, 2, 3, 4, 7]
     assert cand.tolist() == [11, 13, 10, 12] and val.tolist() == [3.0, 3.0, 1.0, 1.0]
+
+
+def test_a_clear_best_needs_its_margin_in_standard_errors():
+    cnt = np.array([100.0, 100.0, 100.0])
+    # means 0.8, 0.5, 0.45: the lead 0.3 against a standard error of 0.5 sqrt(2/100) = 0.071
+    tot = np.array([80.0, 50.0, 45.0])
+    assert _clear(tot, cnt, 2.0) == 0
+    assert _clear(tot, cnt, 5.0) == -1          # 0.3 is 4.2 standard errors
+    assert _clear(np.array([50.0, 80.0, 45.0]), cnt, 2.0) == 1
+    assert _clear(np.array([80.0, 80.0, 45.0]), cnt, 0.0) == -1   # a tie is never clear

@@ -1,0 +1,114 @@
+"""The cost and the strength of strong play: a search bot in every seat, at a budget of
+the strong-play climbs (docs/FINDINGS.md), with and without a cheaper setting.
+
+For each row: the games per second on one core (the game's own kernel entry, compile
+excluded), and where the game counts them (Batam) the searched decisions and the
+iterations (rollouts) per game.  For each pair (a cheaper setting against the setting it
+replaces): the paired head-to-head (``sim skill``: both seatings, the same seeds), the
+cheaper one's score with its 95% interval and in Elo, so that "cheaper at equal
+strength" is a measurement, not a hope.
+
+    python bench/strong.py                      # every row, 60 games each, pairs of 600
+    python bench/strong.py batam --games 100 --paired 1000
+
+Writes one JSON line per measurement to bench/results/strong-<date>.jsonl and prints a
+table.  Takes minutes: every row is a table of search bots.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sim.games import get  # noqa: E402
+
+#: game -> (players, the climb's budget, the cheaper setting or None, the counter)
+ROWS = {
+    "batam": (2, "search:iters=400", "search:iters=400;stop=2", "sim.games.batam.play:SEARCH_STATS"),
+    "balam": (2, "search:iters=100", None, None),
+    "maya": (3, "search:iters=64", None, None),
+    "puluc": (2, "search:depth=2", None, None),
+}
+
+
+def cost(game, players: int, bots: str, games: int, counter_name) -> dict:
+    """One core: games/s, and the counter's decisions and iterations per game."""
+    ctx = game.prepare(game.resolve_rules(None), players)
+    ids, par = game.bot_arrays(game.choose_bots(bots, players))
+    game.run_chunk(ctx, players, 1, 0, 2, ids, par)  # compile / load the cache
+    counter = None
+    if counter_name:
+        mod, _, name = counter_name.partition(":")
+        counter = getattr(importlib.import_module(mod), name)
+    before = list(counter) if counter is not None else None
+    t = time.perf_counter()
+    game.run_chunk(ctx, players, 1, 0, games, ids, par)
+    dt = time.perf_counter() - t
+    row = {"game": game.name, "players": players, "bots": bots, "games": games,
+           "seconds": round(dt, 3), "games_per_s": games / dt}
+    if counter is not None:
+        row["decisions_per_game"] = (counter[0] - before[0]) / games
+        row["iterations_per_game"] = (counter[1] - before[1]) / games
+        row["iterations_per_s"] = (counter[1] - before[1]) / dt
+    return row
+
+
+def paired(name: str, players: int, new: str, old: str, games: int) -> dict:
+    """``new`` against ``old`` head to head, both seatings on the same seeds: new's score
+    (wins, half a draw) with a 95% interval, and in Elo."""
+    from analysis.stats import elo_from_score
+    from sim.api_study import skill
+    res = skill(name, [new, old], games=games, players=players, jobs=0)
+    s = float(res.matrix.loc[new, old])
+    n = int(res.result["games"][0].sum())
+    half = 1.96 * math.sqrt(max(s * (1 - s), 1e-12) / n)
+    return {"game": name, "players": players, "new": new, "old": old, "games": n, "score": s,
+            "lo": s - half, "hi": s + half, "elo": elo_from_score(s),
+            "elo_lo": elo_from_score(max(s - half, 1e-6)), "elo_hi": elo_from_score(min(s + half, 1 - 1e-6))}
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("games_", nargs="*", metavar="GAME")
+    ap.add_argument("--games", type=int, default=60, help="games per cost row")
+    ap.add_argument("--paired", type=int, default=600, help="games per head-to-head (0: none)")
+    a = ap.parse_args(argv)
+    todo = a.games_ or list(ROWS)
+    out = ROOT / "bench" / "results" / f"strong-{datetime.now(timezone.utc):%Y%m%d-%H%M}.jsonl"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for name in todo:
+        players, base, cheap, counter = ROWS[name]
+        game = get(name)
+        for bots in [base] + ([cheap] if cheap else []):
+            row = cost(game, players, bots, a.games, counter)
+            lines.append(row)
+            extra = (f", {row['decisions_per_game']:.1f} decisions and {row['iterations_per_game']:,.0f} "
+                     f"iterations a game ({row['iterations_per_s']:,.0f}/s)" if "iterations_per_s" in row else "")
+            print(f"{name} {players}p {bots}: {row['games_per_s']:.3f} games/s on one core{extra}", flush=True)
+        if cheap:
+            r0, r1 = lines[-2], lines[-1]
+            print(f"  {cheap} costs {r0['games_per_s'] and r1['seconds'] / r0['seconds']:.2f}x the time of {base} "
+                  f"({r0['seconds'] / r1['seconds']:.2f}x cheaper)", flush=True)
+            if a.paired:
+                p = paired(name, players, cheap, base, a.paired)
+                lines.append(p)
+                print(f"  head to head, {p['games']:,} games: {cheap} scores {100 * p['score']:.1f}% "
+                      f"[{100 * p['lo']:.1f}, {100 * p['hi']:.1f}] against {base}, "
+                      f"{p['elo']:+.0f} Elo [{p['elo_lo']:+.0f}, {p['elo_hi']:+.0f}]", flush=True)
+    with out.open("a") as f:
+        for row in lines:
+            f.write(json.dumps(row) + "\n")
+    print(f"-> {out.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
