@@ -152,7 +152,9 @@ def test_robust_resumes_after_sigterm(tmp_path):
 
 @pytest.mark.slow
 def test_robust_resumes_after_kill_9(tmp_path):
-    names = _check(tmp_path, ["robust", "puluc", "--games", "3e4", "--chunk-size", "1000", "--jobs", "1"],
+    # (1e4 games: ten chunks a condition, enough to be killed in; the SIGTERM test above
+    # plays 3e4, where the early stops happen)
+    names = _check(tmp_path, ["robust", "puluc", "--games", "1e4", "--chunk-size", "1000", "--jobs", "1"],
                    after=5, sig=signal.SIGKILL)
     assert "robust.json" in names
 
