@@ -53,15 +53,17 @@ def hide(st, rs, p, players, rng):
     return st, rs
 
 
-@pytest.mark.parametrize("players,compass", [(4, "cards"), (2, "cards"), (3, "tiles")])
-def test_decisions_do_not_depend_on_what_the_seat_cannot_know(players, compass):
+@pytest.mark.parametrize("players,compass,settings", [(4, "cards", ""), (2, "cards", ""), (3, "tiles", ""),
+                                                      (2, "cards", ";paired=1"), (3, "cards", ";horizon=1")])
+def test_decisions_do_not_depend_on_what_the_seat_cannot_know(players, compass, settings):
     """At each searched decision of a game (wages, re-rolls, placements, routes), the search
     is run twice: on the real position, and with the hidden part changed (the compass deck's
     order, the chance base and dice substreams, every other seat's stream).  A bot that drew
     its determinizations from the seat's own stream alone gives the same rollout statistics
     and the same choice, exactly; one that copied the real deck order or dice would not (the
-    control: changing the seat's own stream does change the statistics)."""
-    bots = ",".join(["search:iters=12"] + ["heuristic"] * (players - 1))
+    control: changing the seat's own stream does change the statistics).  The same for
+    sequential halving on common worlds (``paired``) and for rollouts cut short (``horizon``)."""
+    bots = ",".join(["search:iters=12" + settings] + ["heuristic"] * (players - 1))
     ctx, ids, bp, st, rs, sc, srch = setup_game(players, bots, compass=compass)
     rng = np.random.default_rng(1)
     phases, checked, moved = set(), 0, 0
@@ -118,3 +120,28 @@ def test_search_beats_the_heuristic_two_players():
     k0 = math.ceil(0.60 * 2 * n)
     tail = sum(math.comb(2 * n, k) for k in range(k0, 2 * n + 1)) / 2 ** (2 * n)
     assert tail < 0.002, tail
+
+
+def test_a_rollout_cut_short_is_valued_by_the_coin_margin_and_halving_spends_its_budget():
+    """``horizon``: a rollout stopped after the next round is worth a logistic of the coin
+    margin (a value strictly between the win shares 0, 1/2 and 1 that rollouts to the end
+    give in a two-player game); ``paired``: sequential halving spends the budget (to within
+    one world of the last phase) on common worlds."""
+    def first_decision(settings):
+        ctx, ids, bp, st, rs, sc, srch = setup_game(2, "search:iters=40" + settings + ",heuristic")
+        while PL.play_from(st, ctx, ids, srch.ppar, rs, sc, K.NO_RECORD, K.NO_SNAPS) == K.NEED:
+            before = srch.stats[1]
+            plan, tot, cnt, _ = decide_copy(ctx, 0, bp, st, rs, sc, srch)
+            n = sum(1 for c in cnt if c > 0)
+            if n > 1:
+                return np.array(tot[:n]), np.array(cnt[:n]), srch.stats[1] - before
+            PL.decide(st, ctx, 0, bp[0], rs, sc, srch)
+        raise AssertionError("no searched decision")
+
+    tot, cnt, spent = first_decision("")
+    assert np.allclose(tot * 2, np.round(tot * 2))            # sums of 0, 1/2 and 1
+    tot, cnt, spent = first_decision(";horizon=1")
+    assert not np.allclose(tot * 2, np.round(tot * 2))
+    assert ((tot > 0) & (tot < cnt)).any()
+    tot, cnt, spent = first_decision(";paired=1")
+    assert 40 - len(cnt) < spent <= 40 + len(cnt) and cnt.sum() == spent

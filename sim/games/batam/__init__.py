@@ -183,7 +183,15 @@ BOTS = (
                       "mean win share beats it by this many standard errors", "float", 0, 10),
                 Param("stop", 0.0, "stop a decision's search early, once one candidate's mean win "
                       "share beats every other's by this many standard errors (0: always spend "
-                      "the whole budget)", "float", 0, 10))),
+                      "the whole budget)", "float", 0, 10),
+                Param("horizon", 0, "rounds a rollout plays after the current one before it is "
+                      "valued by the coin margin (0: every rollout plays to the end of the game)",
+                      "int", 0, 100),
+                Param("scale", 5.0, "where a rollout is cut short: the coin margin over the best "
+                      "other seat that gives odds e : 1", "float", 0.1, 1000),
+                Param("paired", 0, "0: UCB1; 1: sequential halving on common sampled worlds (every "
+                      "candidate played from the same worlds, the worse half dropped each phase)",
+                      "int", 0, 1))),
 )
 
 SEAT_HELP = dict(

@@ -173,7 +173,9 @@ def new_search(rules, bot_ids, bot_par) -> Search:
                   sc=new_scratch(rules), ids=np.ones(MAXP, np.int64), par=par, ppar=ppar,
                   cand=np.zeros((MAXK, 2), np.int64), tot=np.zeros(MAXK, np.float64),
                   cnt=np.zeros(MAXK, np.int64), buf=NO_RECORD, snaps=NO_SNAPS,
-                  stats=np.zeros(2, np.int64))
+                  stats=np.zeros(2, np.int64), ru=rules._replace(R=rules.R.copy()),
+                  wst=np.zeros(N_ST, np.int64), wrs=np.zeros(N_RS, np.uint64),
+                  alive=np.zeros(MAXK, np.int64))
 
 
 def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=None):

@@ -59,8 +59,10 @@ N_BOTPAR = 16
 HEURISTIC_DEFAULTS = (4.0, 1.0, 1.0, 0.5, 0.2, 0.5, 0.0, 1.0, 8.0, 4.0, 1.0, 2.0, 0.0, 1.0, 1.0, 2.0)
 # search bot parameter slots: iterations per decision, route targets kept, UCB1 exploration,
 # the margin (standard errors) another candidate must beat the heuristic's choice by, and the
-# margin at which a decision's search stops early (0: never)
-S_ITERS, S_TOPK, S_EXPLORE, S_KEEP, S_STOP = range(5)
+# margin at which a decision's search stops early (0: never), the rounds a rollout plays after
+# the current one (0: to the end), the coin margin that gives odds e : 1 where it stops, and
+# the allocation (0: UCB1, 1: sequential halving on common worlds)
+S_ITERS, S_TOPK, S_EXPLORE, S_KEEP, S_STOP, S_HORIZON, S_SCALE, S_PAIRED = range(8)
 
 # Where a game stands (``Scratch.cur``, play.play_from): round (0-based), phase (PH_*),
 # position in the crew row, re-rolls paid so far in this turn, the first player, and at the
@@ -235,7 +237,10 @@ class Search(NamedTuple):
     game's parameters with the search seats' rows set to the heuristic defaults (``ppar``),
     the candidates of a decision (``cand`` [k, 2]) and their statistics (``tot`` reward sums,
     ``cnt`` visits), no-record buffers for rollouts (``buf``, ``snaps``) and counters
-    (``stats``: decisions searched, rollouts played)."""
+    (``stats``: decisions searched, rollouts played), and the rules the rollouts play by
+    (``ru``: the game's, with their own round horizon when they are cut short); for
+    sequential halving the sampled world every candidate is played from (``wst``, ``wrs``)
+    and which candidates are still in (``alive``)."""
     st: np.ndarray
     rs: np.ndarray
     sc: Scratch
@@ -248,6 +253,10 @@ class Search(NamedTuple):
     buf: np.ndarray
     snaps: np.ndarray
     stats: np.ndarray
+    ru: Rules
+    wst: np.ndarray
+    wrs: np.ndarray
+    alive: np.ndarray
 
 
 class Out(NamedTuple):

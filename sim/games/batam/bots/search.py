@@ -19,14 +19,18 @@ import numpy as np
 
 from ....jit import copy_into, helper, helper_inline
 from ....rng import next_u64
-from ....search import best_mean, clear_best, keeps_default, shuffle, sort_ascending, ucb_pick
+from ....search import (best_alive, best_mean, clear_best, halving_phases, halving_rest, keeps_default,
+                        shuffle, sort_ascending, ucb_pick)
 from ..crew import board_total, reroll_price
 from ..loop import play_from
 from ..phases import place_options
 from ..state import (
     B_AVOID,
+    C_ER,
     C_N,
     C_PH,
+    C_RND,
+    END_HORIZON,
     HARBOUR,
     INF,
     MAXP,
@@ -52,12 +56,17 @@ from ..state import (
     PL_SEAT,
     PL_SET,
     R_GOODS,
+    R_HORIZON,
     R_MODE,
+    R_P,
     RS_BASE,
     RS_DIE,
     S_EXPLORE,
+    S_HORIZON,
     S_ITERS,
     S_KEEP,
+    S_PAIRED,
+    S_SCALE,
     S_STOP,
     S_TOPK,
 )
@@ -201,20 +210,88 @@ def determinize(R, p, rs, gst, grs):
 
 
 @helper
-def rollout(st, rules, p, rs, sc, srch, k):
-    """One iteration for candidate k: copy, determinize, apply it, play on with the heuristic
-    in every seat; returns seat p's win share."""
+def play_candidate(rules, p, sc, srch, k, h, scale):
+    """Candidate k played on the sampled world in ``srch.st`` / ``srch.rs``, the heuristic in
+    every seat after it, to the end, or (``h`` > 0) to the end of the h-th round after this
+    one; returns seat p's win share, or where the rollout was cut short a logistic of p's
+    coin margin over the best other seat (``scale`` coins: odds e : 1)."""
     gsc = srch.sc
-    copy_into(srch.st, st)
+    ru = srch.ru
     for c in range(N_CUR):
         gsc.cur[c] = sc.cur[c]
-    determinize(rules.R, p, rs, srch.st, srch.rs)
     gsc.plan[PL_SET] = 1
     gsc.plan[PL_SEAT] = p
     gsc.plan[PL_A] = srch.cand[k, 0]
     gsc.plan[PL_B] = srch.cand[k, 1]
-    play_from(srch.st, rules, srch.ids, srch.par, srch.rs, gsc, srch.buf, srch.snaps)
+    cut = rules.R[R_HORIZON]
+    if h > 0 and sc.cur[C_RND] + 1 + h < cut:
+        cut = sc.cur[C_RND] + 1 + h
+    ru.R[R_HORIZON] = cut
+    play_from(srch.st, ru, srch.ids, srch.par, srch.rs, gsc, srch.buf, srch.snaps)
+    if cut < rules.R[R_HORIZON] and gsc.cur[C_ER] == END_HORIZON:
+        best = np.int64(-1 << 40)
+        for q in range(rules.R[R_P]):
+            if q != p and srch.st[O_COINS + q] > best:
+                best = srch.st[O_COINS + q]
+        return 1.0 / (1.0 + np.exp(-(srch.st[O_COINS + p] - best) / scale))
     return gsc.win[p]
+
+
+@helper
+def rollout(st, rules, p, rs, sc, srch, k, h, scale):
+    """One iteration of UCB1 for candidate k: a world of its own (copy, determinize), then
+    ``play_candidate``."""
+    copy_into(srch.st, st)
+    determinize(rules.R, p, rs, srch.st, srch.rs)
+    return play_candidate(rules, p, sc, srch, k, h, scale)
+
+
+@helper
+def halving_search(st, rules, p, sp, rs, sc, srch, n):
+    """Sequential halving on common worlds (``paired`` 1): the budget is split over
+    ceil(log2 n) phases (``sim.search.halving_rest``); in each, every candidate still in is
+    played from the same sampled worlds (one determinization, then each candidate from a
+    copy of it, with the same streams: the dice after the move are shared until the games
+    part), and the worse half is dropped by mean (equal means uniformly on p's stream).
+    Returns the last candidate standing, or the heuristic's choice (candidate 0) where that
+    one does not beat it by ``keep`` standard errors."""
+    tot = srch.tot
+    cnt = srch.cnt
+    alive = srch.alive
+    for k in range(n):
+        tot[k] = 0.0
+        cnt[k] = 0
+        alive[k] = 1
+    iters = max(np.int64(sp[S_ITERS]), np.int64(n))
+    h = np.int64(sp[S_HORIZON])
+    scale = sp[S_SCALE]
+    phases = halving_phases(n)
+    m = np.int64(n)
+    spent = np.int64(0)
+    for ph in range(phases):
+        worlds = halving_rest(iters, spent, phases, ph, m)
+        spent += worlds * m
+        for _ in range(worlds):
+            copy_into(srch.wst, st)
+            determinize(rules.R, p, rs, srch.wst, srch.wrs)
+            for k in range(n):
+                if alive[k] == 0:
+                    continue
+                copy_into(srch.st, srch.wst)
+                copy_into(srch.rs, srch.wrs)
+                tot[k] += play_candidate(rules, p, sc, srch, k, h, scale)
+                cnt[k] += 1
+        keep = (m + 1) // 2 if ph < phases - 1 else np.int64(1)
+        while m > keep:
+            alive[best_alive(rs, 1 + p, tot, cnt, alive, n, True, 0.0)] = 0
+            m -= 1
+    srch.stats[1] += spent
+    best = best_alive(rs, 1 + p, tot, cnt, alive, n, False, 0.0)
+    # as with UCB1, the heuristic's choice stands unless the last one standing beats it by
+    # ``S_KEEP`` standard errors over the worlds both were played in
+    if keeps_default(tot, cnt, best, sp[S_KEEP]):
+        best = 0
+    return best
 
 
 @helper
@@ -233,10 +310,12 @@ def ucb_search(st, rules, p, sp, rs, sc, srch, n):
         iters = n
     ce = sp[S_EXPLORE]
     z = sp[S_STOP]
+    h = np.int64(sp[S_HORIZON])
+    scale = sp[S_SCALE]
     done = np.int64(0)
     for t in range(iters):
         k = ucb_pick(rs, 1 + p, tot, cnt, n, t, ce, 0.0)
-        tot[k] += rollout(st, rules, p, rs, sc, srch, k)
+        tot[k] += rollout(st, rules, p, rs, sc, srch, k, h, scale)
         cnt[k] += 1
         done += 1
         # ``stop``: the rest of the budget is not spent once one candidate is clear
@@ -260,7 +339,10 @@ def decide(st, rules, p, sp, rs, sc, srch):
     k = 0
     if n > 1:
         srch.stats[0] += 1
-        k = ucb_search(st, rules, p, sp, rs, sc, srch, n)
+        if sp[S_PAIRED] >= 1.0:
+            k = halving_search(st, rules, p, sp, rs, sc, srch, n)
+        else:
+            k = ucb_search(st, rules, p, sp, rs, sc, srch, n)
     sc.plan[PL_SET] = 1
     sc.plan[PL_SEAT] = p
     sc.plan[PL_A] = srch.cand[k, 0]
