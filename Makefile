@@ -68,9 +68,10 @@ coverage: install
 fixtures: install
 	$(PY) bench/rowhash.py --fixtures
 
-## bench: install, then measure speed (writes bench/results/*.jsonl and prints a table)
+## bench: install, then measure speed (bench/run.py) and the cost and paired strength of strong play (bench/strong.py); writes bench/results/*.jsonl and prints tables
 bench: install
 	$(PY) bench/run.py
+	$(PY) bench/strong.py
 
 ## clean: remove caches and generated reports (keeps the virtual environment)
 clean:
