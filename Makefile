@@ -38,7 +38,7 @@ warmup: install
 lint: install
 	$(VENV)/bin/ruff check .
 
-## test-fast: the suite without the slow fault-injection, property and packaging tests (-m 'not slow')
+## test-fast: the quick loop: every rules, invariant, reference, stream, statistics and fixture test, without the integration modules, strength regressions and fault injection (-m 'not slow'; tests/conftest.py says which)
 test-fast: install warmup
 	$(PY) -m pytest -q -n $(TEST_JOBS) --dist worksteal -m "not slow"
 

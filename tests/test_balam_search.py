@@ -72,6 +72,7 @@ def test_reproducible_across_chunks(players, bots):
         np.testing.assert_array_equal(whole[name], np.concatenate([p[name] for p in parts]))
 
 
+@pytest.mark.slow   # a strength regression (make test; not test-fast)
 def test_search_beats_the_merchant():
     """Strength regression: a small search (``iters=16``, UCB1, rollouts of two rounds
     after the current one) against ``merchant``, 2 players, 200 game pairs on the same

@@ -102,6 +102,7 @@ def test_reproducible_across_chunks_and_jobs():
     assert (a["coins_0"].to_numpy() == one["coins"][:, 0]).all()
 
 
+@pytest.mark.slow   # a strength regression (make test; not test-fast)
 def test_search_beats_the_heuristic_two_players():
     """Strength regression: 120 game pairs (both seatings, same seeds), search at 40
     iterations against the heuristic.  Measured: 0.727 of the 240 games (seed 3; 95% Wilson
@@ -147,6 +148,7 @@ def test_a_rollout_cut_short_is_valued_by_the_coin_margin_and_halving_spends_its
     assert 40 - len(cnt) < spent <= 40 + len(cnt) and cnt.sum() == spent
 
 
+@pytest.mark.slow   # a strength regression (make test; not test-fast)
 def test_search_seat_beats_three_heuristics():
     """Strength regression with four players: one search seat (iters=25, the budget ``sim
     robust`` uses) among three heuristic bots, in each seat in turn, 90 games a seat (seed

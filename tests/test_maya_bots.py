@@ -2,6 +2,8 @@
 three/four players: tests/test_maya_search.py), and the three/four-player task bots beat
 random players; every bot plays only legal exchanges
 (checked by the reference replay, tests/test_replay.py)."""
+import pytest
+
 from sim.games.maya import GAME
 
 
@@ -17,6 +19,7 @@ def test_greedy_beats_random_from_either_seat():
     assert a["win"][:, 0].mean() > 0.9 and b["win"][:, 1].mean() > 0.9
 
 
+@pytest.mark.slow   # a strength regression (make test; not test-fast)
 def test_search_beats_greedy_clearly():
     a = play(2, "search,greedy", 60)
     b = play(2, "greedy,search", 60)

@@ -125,6 +125,7 @@ def test_rows_do_not_depend_on_the_chunks(players, bots):
         np.testing.assert_array_equal(col, np.concatenate([p[name] for p in parts]), name)
 
 
+@pytest.mark.slow   # a strength regression (make test; not test-fast)
 def test_search_seat_beats_two_task_bots():
     # 300 three-player games, the search seat 0 (the first player rotates over the seats).
     # A bot no better than the task bots wins a third: sd sqrt(1/3 * 2/3 / 300) = 0.027,
@@ -134,6 +135,7 @@ def test_search_seat_beats_two_task_bots():
     assert r["win"][:, 0].mean() > 0.45, r["win"][:, 0].mean()
 
 
+@pytest.mark.slow   # a strength regression (make test; not test-fast)
 def test_search_partnership_beats_task_bot_partnership():
     # 300 four-player games, seats 0 + 2 search: an equal partnership wins about half
     # (sd 0.029); 0.60 is 3.5 sd above (one-sided p < 3e-4); iters=48 wins about 0.7-0.8
