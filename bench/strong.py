@@ -30,15 +30,17 @@ sys.path.insert(0, str(ROOT))
 
 from sim.games import get  # noqa: E402
 
-#: game -> (players, the climb's budget, the cheaper settings, the counter)
-ROWS = {
-    "batam": (2, "search:iters=400", ["search:iters=130;paired=1", "search:iters=400;paired=1",
-                                      "search:iters=400;horizon=2", "search:iters=400;stop=2"],
-              "sim.games.batam.play:SEARCH_STATS"),
-    "balam": (2, "search:iters=100", [], None),
-    "maya": (3, "search:iters=64", [], None),
-    "puluc": (2, "search:depth=2", [], None),
-}
+#: (game, players, a climb's budget, the cheaper settings, the counter)
+BATAM_STATS = "sim.games.batam.play:SEARCH_STATS"
+ROWS = [
+    ("batam", 2, "search:iters=400", ["search:iters=130;paired=1", "search:iters=400;paired=1",
+                                      "search:iters=400;horizon=2", "search:iters=400;stop=2"], BATAM_STATS),
+    # the strongest rung climbed, against rollouts cut after the next round at half the budget
+    ("batam", 2, "search:iters=1600", ["search:iters=800;horizon=1"], BATAM_STATS),
+    ("balam", 2, "search:iters=100", [], None),
+    ("maya", 3, "search:iters=64", [], None),
+    ("puluc", 2, "search:depth=2", [], None),
+]
 
 
 def cost(game, players: int, bots: str, games: int, counter_name) -> dict:
@@ -92,12 +94,13 @@ def main(argv=None) -> None:
     ap.add_argument("--games", type=int, default=60, help="games per cost row")
     ap.add_argument("--paired", type=int, default=600, help="games per head-to-head (0: none)")
     a = ap.parse_args(argv)
-    todo = a.games_ or list(ROWS)
+    todo = a.games_ or sorted({r[0] for r in ROWS})
     out = ROOT / "bench" / "results" / f"strong-{datetime.now(timezone.utc):%Y%m%d-%H%M}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     lines = []
-    for name in todo:
-        players, base, cheap, counter = ROWS[name]
+    for name, players, base, cheap, counter in ROWS:
+        if name not in todo:
+            continue
         game = get(name)
         r0 = cost(game, players, base, a.games, counter)
         lines.append(r0)
