@@ -133,6 +133,18 @@ def halving_rest(iters, spent, phases, ph, m):
 
 
 @helper_inline
+def halve(rs, k, tot, cnt, alive, n, m, last, tol):
+    """Sequential halving's cut: of the m candidates alive, drop the worst by mean
+    (``best_alive`` with ``worst``, equal means uniformly on stream k) until (m + 1) // 2
+    are left, or 1 after the ``last`` phase; returns how many are left."""
+    keep = np.int64(1) if last else (m + 1) // 2
+    while m > keep:
+        alive[best_alive(rs, k, tot, cnt, alive, n, True, tol)] = 0
+        m -= 1
+    return m
+
+
+@helper_inline
 def halving_even(iters, phases, m):
     """Samples per candidate in a phase with m candidates left: the same share of the
     whole budget in every phase; at least 1."""

@@ -28,8 +28,8 @@ import numpy as np
 
 from ....jit import helper, kernel
 from ....rng import next_u64, rand_int
-from ....search import (best_alive, best_mean, halving_phases, halving_rest, shuffle,
-                        sort_ascending, ucb_pick)
+from ....search import (best_alive, best_mean, halve, halving_phases, halving_rest,
+                        shuffle, sort_ascending, ucb_pick)
 from ....record import WIDTH, rec
 from ..state import (EV_PASS, EV_PAY, END_BALLS, END_CAP, END_DECK, GS_DPOS, GS_KNOWN, GS_LEFT,
                      GS_NSLOT, GS_ROUND, GS_SLOT, GS_SUP, GS_TURNS, K_BALL, K_ECLIPSE, K_PROS,
@@ -392,10 +392,7 @@ def paired_halving(st, ru, p, se, deck, n):
                 end = rollout(se.st, se.ru, se.sc, se.deck, ndeck, p, horizon)
                 tot[i] += leaf_value(se.st.pl, p, NP, end, scale)
                 cnt[i] += 1.0
-        keep = (m + 1) // 2 if ph < phases - 1 else 1
-        while m > keep:
-            alive[best_alive(rs, bs, tot, cnt, alive, n, True, TIE_TOL)] = 0
-            m -= 1
+        m = halve(rs, bs, tot, cnt, alive, n, m, ph == phases - 1, TIE_TOL)
     return best_alive(rs, bs, tot, cnt, alive, n, False, TIE_TOL)
 
 

@@ -19,8 +19,8 @@ import numpy as np
 
 from ....jit import copy_into, helper, helper_inline
 from ....rng import next_u64
-from ....search import (best_alive, best_mean, clear_best, halving_phases, halving_rest, keeps_default,
-                        shuffle, sort_ascending, ucb_pick)
+from ....search import (best_alive, best_mean, clear_best, halve, halving_phases, halving_rest,
+                        keeps_default, shuffle, sort_ascending, ucb_pick)
 from ..crew import board_total, reroll_price
 from ..loop import play_from
 from ..phases import place_options
@@ -281,10 +281,7 @@ def halving_search(st, rules, p, sp, rs, sc, srch, n):
                 copy_into(srch.rs, srch.wrs)
                 tot[k] += play_candidate(rules, p, sc, srch, k, h, scale)
                 cnt[k] += 1
-        keep = (m + 1) // 2 if ph < phases - 1 else np.int64(1)
-        while m > keep:
-            alive[best_alive(rs, 1 + p, tot, cnt, alive, n, True, 0.0)] = 0
-            m -= 1
+        m = halve(rs, 1 + p, tot, cnt, alive, n, m, ph == phases - 1, 0.0)
     srch.stats[1] += spent
     best = best_alive(rs, 1 + p, tot, cnt, alive, n, False, 0.0)
     # as with UCB1, the heuristic's choice stands unless the last one standing beats it by
