@@ -27,7 +27,10 @@ run: install
 	$(VENV)/bin/sim puluc --games $(GAMES)
 
 ## test: install (and Debian's chromium for the report test, where missing), lint, compile every kernel once, then run the whole test suite (slow fault tests included) in parallel
-test: install chromium lint warmup
+# chromium's download and unpacking (about 100 s on a machine without it) waits on the network and
+# the disk, the warmup on the CPU: the three run side by side
+test: install
+	@$(MAKE) --no-print-directory -j3 chromium lint warmup
 	$(PY) -m pytest -q -n $(TEST_JOBS) --dist worksteal
 
 ## warmup: compile every game's kernels once, the games spread over the cores (seconds when numba's cache is warm)

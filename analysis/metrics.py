@@ -31,27 +31,26 @@ def _ordinal(k: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
 
 
+def _win_rates(key: str, wins, n: int, names) -> pd.DataFrame:
+    """One row per seat or side (``key``) with its wins, rate and 95% Wilson interval."""
+    rows = []
+    for k, w in enumerate(wins):
+        w = float(w)
+        lo, hi = wilson(w, n)
+        rows.append({key: k, "name": names[k] if names else f"{key} {k}", "wins": w,
+                     "games": n, "rate": w / n if n else np.nan, "lo": lo, "hi": hi})
+    return pd.DataFrame(rows)
+
+
 def seat_win_rates(S: Summary, seat_names=None) -> pd.DataFrame:
     """Win rate of each seat with its 95% Wilson interval (shared wins count fractionally)."""
-    rows = []
-    for s in range(S.players):
-        k = float(S.win[s])
-        lo, hi = wilson(k, S.n)
-        rows.append({"seat": s, "name": seat_names[s] if seat_names else f"seat {s}", "wins": k,
-                     "games": S.n, "rate": k / S.n if S.n else np.nan, "lo": lo, "hi": hi})
-    return pd.DataFrame(rows)
+    return _win_rates("seat", S.win[:S.players], S.n, seat_names)
 
 
 def side_win_rates(S: Summary, side_names=None) -> pd.DataFrame:
     """Win rate of each side (a team, or a seat where every seat is its own side) with its 95%
     Wilson interval; a side's share of a game is what each of its seats got."""
-    rows = []
-    for k in range(S.n_sides):
-        w = float(S.side_win[k])
-        lo, hi = wilson(w, S.n)
-        rows.append({"side": k, "name": side_names[k] if side_names else f"side {k}", "wins": w,
-                     "games": S.n, "rate": w / S.n if S.n else np.nan, "lo": lo, "hi": hi})
-    return pd.DataFrame(rows)
+    return _win_rates("side", S.side_win[:S.n_sides], S.n, side_names)
 
 
 def position_win_rates(S: Summary) -> pd.DataFrame:
