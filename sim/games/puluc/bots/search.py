@@ -6,12 +6,28 @@ import numpy as np
 
 from ....jit import helper, helper_inline
 from ....rng import tie_wins
-from ..move import apply_move, legal_moves
-from ..state import DRAG_REVERSE, copy_state, progress
+from ..move import apply_move, legal_bits, lowest_bit, side_masks
+from ..state import DRAG_REVERSE, ENTRY_SPACE, copy_board, index_of, progress
 
 WIN_VALUE = 1.0e9
 #: two search values closer than this (relative, at least 1 absolute) are an exact tie
 TIE_REL = 1e-9
+
+
+@helper_inline
+def pile_worth(held, prog, dist, T):
+    """What a pile is worth to its commander: ``held`` prisoners weighted by how close
+    (``dist``) they are to dying, plus a little progress (``prog``)."""
+    return held * (200.0 + 400.0 * (T + 1 - dist) / (T + 1)) + 5.0 * prog
+
+
+@helper_inline
+def pile_dist(R, prog, h):
+    """Spaces the pile (``h`` warriors, ``prog`` from its commander's entry) still runs to
+    kill its prisoners: back home under drag=reverse, else off the far end."""
+    if R.drag == DRAG_REVERSE and h > 1:
+        return prog + 1
+    return R.track - prog
 
 
 @helper
@@ -33,11 +49,7 @@ def evaluate(state, R, p):
         h = np.int64(state.count[0, i]) + np.int64(state.count[1, i])
         held = np.int64(state.count[1 - o, i])  # enemies under commander o
         prog = progress(o, i, T)
-        if R.drag == DRAG_REVERSE and h > 1:
-            dist = prog + 1
-        else:
-            dist = T - prog
-        worth = held * (200.0 + 400.0 * (T + 1 - dist) / (T + 1)) + 5.0 * prog
+        worth = pile_worth(held, prog, pile_dist(R, prog, h), T)
         if o == p:
             v += worth
         else:
@@ -52,30 +64,127 @@ def same_value(a, b):
 
 
 @helper
+def best_reply(after, R, s, cast, M, H, occ, term, no):
+    """The best :func:`evaluate` for ``s`` over ``s``'s legal replies with ``cast`` in
+    ``after`` (``-inf`` when there is none), and the replies scored.
+
+    Bit for bit the maximum of ``evaluate`` on a copy of ``after`` with each reply applied,
+    without the copies: a reply changes at most two piles (the one it moves, the one it
+    lands on) and the dead, so its evaluation is the sum of ``after``'s terms (``term[j]``
+    of the occupied space ``occ[j]``, ``no`` of them, signed for ``s``), the moved pile's
+    left out and the landing pile's replaced, added in the same order from the same start,
+    the same floating-point operations.  ``M``, ``H``: ``s``'s masks (``side_masks``).
+    A winning reply (the maximum value) ends the scan."""
+    T = R.track
+    W = R.warriors
+    q = 1 - s
+    dep, legal = legal_bits(R, M, H, after.home[s] > 0, cast)
+    dq = np.int64(after.dead[q])
+    ds = np.int64(after.dead[s])
+    bv = -np.inf
+    k = -1
+    if dep == 0:
+        if legal == 0:
+            return bv, 0
+        k = lowest_bit(legal)
+        legal &= legal - 1
+    if dq >= W:  # (not in play: the game would be over) evaluate's order of the two ends
+        return WIN_VALUE, 1
+    scored = 0
+    while True:
+        scored += 1
+        if k < 0:  # deploy: one warrior of s, from s's entry space
+            src = -1
+            ms = np.int64(1)
+            mq = np.int64(0)
+            np_ = 0 if R.entry == ENTRY_SPACE else cast - 1
+        else:
+            src = index_of(s, k, T)
+            ms = np.int64(after.count[s, src])
+            mq = np.int64(after.count[q, src])
+            if R.drag == DRAG_REVERSE and ms + mq > 1:
+                np_ = k - cast
+            else:
+                np_ = k + cast
+        v = 0.0
+        dest = -1
+        tdest = 0.0
+        if np_ >= T or np_ < 0:  # carried off: its prisoners die
+            if dq + mq >= W:
+                return WIN_VALUE, scored
+            v = 1000.0 * (dq + mq - ds)
+        else:
+            v = 1000.0 * (dq - ds)
+            dest = index_of(s, np_, T)
+            hq = np.int64(after.count[q, dest]) + mq
+            h = np.int64(after.count[s, dest]) + ms + hq
+            tdest = pile_worth(hq, np_, pile_dist(R, np_, h), T)
+        placed = dest < 0 or after.commander[dest] >= 0  # an empty landing space: add it in order
+        for j in range(no):
+            i = occ[j]
+            if not placed and i > dest:
+                v += tdest
+                placed = True
+            if i == src:
+                continue
+            if i == dest:
+                v += tdest
+            else:
+                v += term[j]
+        if not placed:
+            v += tdest
+        if ds >= W:  # (not in play, as above)
+            v = -WIN_VALUE
+        if v > bv:
+            bv = v
+        if legal == 0:
+            return bv, scored
+        k = lowest_bit(legal)
+        legal &= legal - 1
+
+
+@helper
 def move_value(R, table, p, depth, nxt, scratch):
     """The value for ``p`` of the position ``scratch.after`` (our move played): its
     evaluation at depth 1; at depth 2 the expectation over every cast of ``nxt`` (who casts
-    next) of the value after that side's best reply (zero-sum)."""
+    next) of the value after that side's best reply (zero-sum, :func:`best_reply`)."""
     after = scratch.after
     if depth <= 1:
+        scratch.stats[1] += 1
         return evaluate(after, R, p)
-    reply = scratch.reply
-    replies = scratch.replies
-    v = 0.0
-    for c in range(table.values.shape[0]):
-        cv = table.values[c]
-        nr = legal_moves(after, R, nxt, cv, replies)
-        if nr == 0:
-            v += table.probs[c] * evaluate(after, R, p)
+    T = R.track
+    occ = scratch.occ
+    term = scratch.term
+    s = nxt
+    no = 0
+    for i in range(T):  # after's terms of the evaluation, signed for s, in evaluate's order
+        o = after.commander[i]
+        if o < 0:
             continue
-        bv = -np.inf
-        for r in range(nr):
-            copy_state(reply, after)
-            apply_move(reply, R, nxt, replies[r], cv)
-            e = evaluate(reply, R, nxt)
-            if e > bv:
-                bv = e
+        h = np.int64(after.count[0, i]) + np.int64(after.count[1, i])
+        held = np.int64(after.count[1 - o, i])
+        prog = progress(o, i, T)
+        worth = pile_worth(held, prog, pile_dist(R, prog, h), T)
+        occ[no] = i
+        term[no] = worth if o == s else -worth
+        no += 1
+    M, H = side_masks(after, R, s)
+    v = 0.0
+    stay = 0.0   # evaluate(after, p), when some cast leaves nxt no move
+    have_stay = False
+    scored = 0
+    for c in range(table.values.shape[0]):
+        bv, sc = best_reply(after, R, s, table.values[c], M, H, occ, term, no)
+        scored += sc
+        if sc == 0:
+            if not have_stay:
+                stay = evaluate(after, R, p)
+                have_stay = True
+                scored += 1
+            v += table.probs[c] * stay
+            continue
         v += table.probs[c] * (bv if nxt == p else -bv)
+    scratch.stats[1] += scored
     return v
 
 
@@ -87,15 +196,20 @@ def search_choice(state, R, table, p, cast, moves, n, depth, casts_left_in_turn,
     A winning move is played at once: there is at most one (all the enemy's living warriors
     would have to be in the pile it carries off).  Moves whose values are an exact tie
     (:func:`same_value` with the best value found first) are equally likely, drawn on
-    seat ``p``'s stream only when there is a tie."""
+    seat ``p``'s stream only when there is a tie.  A lone legal move is played without
+    a search (it would draw nothing)."""
+    if n == 1:
+        return moves[0]
+    scratch.stats[0] += 1
     W = R.warriors
+    T = R.track
     after = scratch.after
     nxt = p if casts_left_in_turn > 0 else 1 - p
     best = moves[0]
     best_v = 0.0
     ties = 0
     for k in range(n):
-        copy_state(after, state)
+        copy_board(after, state, T)
         apply_move(after, R, p, moves[k], cast)
         if after.dead[1 - p] >= W:
             return moves[k]
