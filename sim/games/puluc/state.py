@@ -107,8 +107,8 @@ SCRATCH_DTYPE = np.dtype((np.record, np.dtype([
     ("replies", np.int64, (MAX_TRACK + 2,)),  # search: the next caster's legal replies
     ("after", STATE_DTYPE),                   # search: the board after one of our moves
     ("snapshot", np.int64, (SNAPSHOT_MAX,)),  # the flat state written to a record
-    ("occ", np.int64, (MAX_TRACK,)),          # search: the occupied spaces of ``after``, in order
-    ("term", np.float64, (MAX_TRACK,)),       # ... and each one's term of the evaluation
+    ("term", np.float64, (MAX_TRACK,)),       # search: each space's term of the evaluation of ``after``
+    ("pre", np.float64, (MAX_TRACK + 1,)),    # ... the evaluation's sum before space i
     ("factor", np.float64, (MAX_TRACK + 1,)),  # search: the prisoners' weight by distance to death
     ("factor_track", np.int64),               # ... for this track length (0: not filled)
     ("stats", np.int64, (2,)),                # search: decisions searched, replies scored

@@ -6,7 +6,7 @@ import numpy as np
 
 from ....jit import helper, helper_inline
 from ....rng import tie_wins
-from ..move import apply_move, legal_bits, lowest_bit, side_masks
+from ..move import apply_move, legal_bits, lowest_bit
 from ..state import DRAG_REVERSE, ENTRY_SPACE, copy_board, index_of, progress
 
 WIN_VALUE = 1.0e9
@@ -81,17 +81,19 @@ def same_value(a, b):
 
 
 @helper_inline
-def best_reply(after, R, s, cast, M, H, occ, term, no, factor):
+def best_reply(after, R, s, cast, M, H, term, pre, factor):
     """The best :func:`evaluate` for ``s`` over ``s``'s legal replies with ``cast`` in
     ``after`` (``-inf`` when there is none), and the replies scored.
 
     Bit for bit the maximum of ``evaluate`` on a copy of ``after`` with each reply applied,
-    without the copies: a reply changes at most two piles (the one it moves, the one it
-    lands on) and the dead, so its evaluation is the sum of ``after``'s terms (``term[j]``
-    of the occupied space ``occ[j]``, ``no`` of them, signed for ``s``), the moved pile's
-    left out and the landing pile's replaced, added in the same order from the same start,
-    the same floating-point operations.  ``M``, ``H``: ``s``'s masks (``side_masks``).
-    A winning reply (the maximum value) ends the scan."""
+    without the copies.  :func:`evaluate` adds a term per occupied space to the value of
+    the dead, in the order of the spaces; ``term[i]`` is space i's, signed for ``s`` (0.0 on
+    an empty space: adding it changes nothing, the sum is never -0.0), and ``pre[i]`` the
+    sum before space i.  A reply changes at most two spaces (the one it leaves, the one it
+    lands on) and the dead: its value is ``pre`` at the first space it changes (the dead
+    unchanged) and the same additions from there with its two terms, the same
+    floating-point operations.  ``M``, ``H``: ``s``'s masks (``side_masks``).  A winning
+    reply (the maximum value) ends the scan."""
     T = R.track
     W = R.warriors
     q = 1 - s
@@ -123,33 +125,38 @@ def best_reply(after, R, s, cast, M, H, occ, term, no, factor):
                 np_ = k - cast
             else:
                 np_ = k + cast
-        v = 0.0
-        dest = -1
-        tdest = 0.0
         if np_ >= T or np_ < 0:  # carried off: its prisoners die
             if dq + mq >= W:
                 return WIN_VALUE, scored
-            v = 1000.0 * (dq + mq - ds)
+            if mq > 0:
+                a = 0
+                v = 1000.0 * (dq + mq - ds)
+            else:
+                a = src
+                v = pre[src]
+            keep = term[src]
+            term[src] = 0.0
+            for i in range(a, T):
+                v += term[i]
+            term[src] = keep
         else:
-            v = 1000.0 * (dq - ds)
             dest = index_of(s, np_, T)
             hq = np.int64(after.count[q, dest]) + mq
             h = np.int64(after.count[s, dest]) + ms + hq
-            tdest = pile_worth_from(factor, hq, np_, pile_dist(R, np_, h))
-        placed = dest < 0 or after.commander[dest] >= 0  # an empty landing space: add it in order
-        for j in range(no):
-            i = occ[j]
-            if not placed and i > dest:
-                v += tdest
-                placed = True
-            if i == src:
-                continue
-            if i == dest:
-                v += tdest
-            else:
-                v += term[j]
-        if not placed:
-            v += tdest
+            a = dest
+            keep_d = term[dest]
+            term[dest] = pile_worth_from(factor, hq, np_, pile_dist(R, np_, h))
+            if src >= 0:
+                if src < a:
+                    a = src
+                keep = term[src]
+                term[src] = 0.0
+            v = pre[a]
+            for i in range(a, T):
+                v += term[i]
+            if src >= 0:
+                term[src] = keep
+            term[dest] = keep_d
         if ds >= W:  # (not in play, as above)
             v = -WIN_VALUE
         if v > bv:
@@ -170,29 +177,36 @@ def move_value(R, table, p, depth, nxt, scratch):
         scratch.stats[1] += 1
         return evaluate(after, R, p)
     T = R.track
-    occ = scratch.occ
     term = scratch.term
+    pre = scratch.pre
     factor = scratch.factor
     s = nxt
-    no = 0
+    v = 1000.0 * (np.int64(after.dead[1 - s]) - np.int64(after.dead[s]))
+    M = np.int64(0)  # side_masks(after, R, s), from the same loop
+    H = np.int64(0)
     for i in range(T):  # after's terms of the evaluation, signed for s, in evaluate's order
+        pre[i] = v
         o = after.commander[i]
-        if o < 0:
-            continue
-        h = np.int64(after.count[0, i]) + np.int64(after.count[1, i])
-        held = np.int64(after.count[1 - o, i])
-        prog = progress(o, i, T)
-        worth = pile_worth_from(factor, held, prog, pile_dist(R, prog, h))
-        occ[no] = i
-        term[no] = worth if o == s else -worth
-        no += 1
-    M, H = side_masks(after, R, s)
+        t = 0.0
+        if o >= 0:
+            h = np.int64(after.count[0, i]) + np.int64(after.count[1, i])
+            held = np.int64(after.count[1 - o, i])
+            prog = progress(o, i, T)
+            t = pile_worth_from(factor, held, prog, pile_dist(R, prog, h))
+            if o == s:
+                M |= np.int64(1) << prog
+                if h > 1:
+                    H |= np.int64(1) << prog
+            else:
+                t = -t
+        term[i] = t
+        v += t
     v = 0.0
     stay = 0.0   # evaluate(after, p), when some cast leaves nxt no move
     have_stay = False
     scored = 0
     for c in range(table.values.shape[0]):
-        bv, sc = best_reply(after, R, s, table.values[c], M, H, occ, term, no, factor)
+        bv, sc = best_reply(after, R, s, table.values[c], M, H, term, pre, factor)
         scored += sc
         if sc == 0:
             if not have_stay:
