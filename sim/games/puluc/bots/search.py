@@ -177,6 +177,7 @@ def move_value(R, table, p, depth, nxt, scratch):
         scratch.stats[1] += 1
         return evaluate(after, R, p)
     T = R.track
+    fill_factor(scratch, T)
     term = scratch.term
     pre = scratch.pre
     factor = scratch.factor
@@ -235,7 +236,6 @@ def search_choice(state, R, table, p, cast, moves, n, depth, casts_left_in_turn,
     scratch.stats[0] += 1
     W = R.warriors
     T = R.track
-    fill_factor(scratch, T)
     after = scratch.after
     nxt = p if casts_left_in_turn > 0 else 1 - p
     best = moves[0]
