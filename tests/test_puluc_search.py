@@ -2,7 +2,9 @@
 
 ``search.move_value`` scores each reply from the position after our move without copying
 it (the evaluation's sum before the first space the reply changes, then the same
-additions), stops at a winning reply and reads the prisoners' weights from a table.  Here
+additions), stops at a winning reply and reads the prisoners' weights from a table;
+``search_choice`` (``move_value_after``) also takes the position's terms from those
+before our move.  Here
 the plain definition (every cast of the next caster, each legal reply applied to a copy,
 ``evaluate`` on it, the best reply's value weighted by the cast's probability, in the
 cast table's order) is computed in Python from the same jitted rules, and the two values
@@ -94,10 +96,16 @@ def test_the_fast_expectation_is_the_plain_one_bit_for_bit(variant):
             M.apply_move(after, R, p, int(moves[k]), cast)
             if after.dead[1 - p] >= R.warriors:
                 continue                       # search_choice plays a winning move at once
-            S.copy_state(scratch.after, after)
             for nxt in (p, 1 - p):             # p again: casts_per_turn > 1
                 want = plain_value(after, R, table, p, nxt)
+                S.copy_state(scratch.after, after)
                 got = SB.move_value(R, table, p, 2, nxt, scratch)
+                assert got == want, (variant, p, nxt, cast, int(moves[k]), got, want)
+                # as search_choice computes it: from the terms of the position before the move
+                SB.fill_factor(scratch, R.track)
+                m, h = SB.board_terms(st, R, nxt, scratch.factor, scratch.before)
+                S.copy_state(scratch.after, after)
+                got = SB.move_value_after(st, R, table, p, int(moves[k]), cast, nxt, scratch, m, h)
                 assert got == want, (variant, p, nxt, cast, int(moves[k]), got, want)
                 compared += 1
                 wins += abs(want) >= SB.WIN_VALUE * 0.01

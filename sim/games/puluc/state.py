@@ -104,11 +104,11 @@ SNAPSHOT_MAX = 3 * MAX_TRACK + 4 + len(SNAPSHOT_TALLIES)
 
 SCRATCH_DTYPE = np.dtype((np.record, np.dtype([
     ("moves", np.int64, (MAX_TRACK + 2,)),    # legal moves of the side casting
-    ("replies", np.int64, (MAX_TRACK + 2,)),  # search: the next caster's legal replies
     ("after", STATE_DTYPE),                   # search: the board after one of our moves
     ("snapshot", np.int64, (SNAPSHOT_MAX,)),  # the flat state written to a record
     ("term", np.float64, (MAX_TRACK,)),       # search: each space's term of the evaluation of ``after``
     ("pre", np.float64, (MAX_TRACK + 1,)),    # ... the evaluation's sum before space i
+    ("before", np.float64, (MAX_TRACK,)),     # ... the same terms before our move
     ("factor", np.float64, (MAX_TRACK + 1,)),  # search: the prisoners' weight by distance to death
     ("factor_track", np.int64),               # ... for this track length (0: not filled)
     ("stats", np.int64, (2,)),                # search: decisions searched, replies scored

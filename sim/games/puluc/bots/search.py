@@ -167,31 +167,19 @@ def best_reply(after, R, s, cast, M, H, term, pre, factor):
         legal &= legal - 1
 
 
-@helper
-def move_value(R, table, p, depth, nxt, scratch):
-    """The value for ``p`` of the position ``scratch.after`` (our move played): its
-    evaluation at depth 1; at depth 2 the expectation over every cast of ``nxt`` (who casts
-    next) of the value after that side's best reply (zero-sum, :func:`best_reply`)."""
-    after = scratch.after
-    if depth <= 1:
-        scratch.stats[1] += 1
-        return evaluate(after, R, p)
+@helper_inline
+def board_terms(board, R, s, factor, term):
+    """``term[i]``: space i's term of :func:`evaluate` on ``board``, signed for ``s`` (0.0
+    on an empty space); returns ``s``'s masks (``side_masks``), from the same loop."""
     T = R.track
-    fill_factor(scratch, T)
-    term = scratch.term
-    pre = scratch.pre
-    factor = scratch.factor
-    s = nxt
-    v = 1000.0 * (np.int64(after.dead[1 - s]) - np.int64(after.dead[s]))
-    M = np.int64(0)  # side_masks(after, R, s), from the same loop
+    M = np.int64(0)
     H = np.int64(0)
-    for i in range(T):  # after's terms of the evaluation, signed for s, in evaluate's order
-        pre[i] = v
-        o = after.commander[i]
+    for i in range(T):
+        o = board.commander[i]
         t = 0.0
         if o >= 0:
-            h = np.int64(after.count[0, i]) + np.int64(after.count[1, i])
-            held = np.int64(after.count[1 - o, i])
+            h = np.int64(board.count[0, i]) + np.int64(board.count[1, i])
+            held = np.int64(board.count[1 - o, i])
             prog = progress(o, i, T)
             t = pile_worth_from(factor, held, prog, pile_dist(R, prog, h))
             if o == s:
@@ -201,7 +189,68 @@ def move_value(R, table, p, depth, nxt, scratch):
             else:
                 t = -t
         term[i] = t
-        v += t
+    return M, H
+
+
+@helper_inline
+def moved_terms(state, R, p, mv, cast, s, scratch, M, H):
+    """:func:`board_terms` of ``scratch.after`` (``state`` with ``p``'s move ``mv`` played)
+    for ``s`` into ``scratch.term``, from ``state``'s (``scratch.before``; ``M``, ``H`` its
+    masks): the move changes the space it leaves and the one it lands on, no other."""
+    T = R.track
+    term = scratch.term
+    before = scratch.before
+    after = scratch.after
+    one = np.int64(1)
+    for i in range(T):
+        term[i] = before[i]
+    if mv == T:  # deploy
+        dest = index_of(p, 0 if R.entry == ENTRY_SPACE else cast - 1, T)
+    else:
+        term[mv] = 0.0
+        if p == s:
+            kb = progress(s, mv, T)
+            M &= ~(one << kb)
+            H &= ~(one << kb)
+        prog = progress(p, mv, T)
+        if R.drag == DRAG_REVERSE and np.int64(state.count[0, mv]) + np.int64(state.count[1, mv]) > 1:
+            np_ = prog - cast
+        else:
+            np_ = prog + cast
+        if np_ >= T or np_ < 0:  # carried off
+            return M, H
+        dest = index_of(p, np_, T)
+    h = np.int64(after.count[0, dest]) + np.int64(after.count[1, dest])
+    prog = progress(p, dest, T)
+    w = pile_worth_from(scratch.factor, np.int64(after.count[1 - p, dest]), prog, pile_dist(R, prog, h))
+    kb = progress(s, dest, T)
+    if p == s:
+        term[dest] = w
+        M |= one << kb
+        if h > 1:
+            H |= one << kb
+    else:  # p commands it now (a pile of s there was captured)
+        term[dest] = -w
+        M &= ~(one << kb)
+        H &= ~(one << kb)
+    return M, H
+
+
+@helper_inline
+def expectation(R, table, p, nxt, scratch, M, H):
+    """The depth-2 value for ``p`` of ``scratch.after`` from its terms (``scratch.term``,
+    signed for ``nxt``) and ``nxt``'s masks: over every cast of ``nxt``, in the cast table's
+    order, the probability times the value after ``nxt``'s best reply (:func:`best_reply`)."""
+    after = scratch.after
+    T = R.track
+    term = scratch.term
+    pre = scratch.pre
+    factor = scratch.factor
+    s = nxt
+    v = 1000.0 * (np.int64(after.dead[1 - s]) - np.int64(after.dead[s]))
+    for i in range(T):  # evaluate's sum before each space
+        pre[i] = v
+        v += term[i]
     v = 0.0
     stay = 0.0   # evaluate(after, p), when some cast leaves nxt no move
     have_stay = False
@@ -222,6 +271,29 @@ def move_value(R, table, p, depth, nxt, scratch):
 
 
 @helper
+def move_value(R, table, p, depth, nxt, scratch):
+    """The value for ``p`` of the position ``scratch.after`` (our move played): its
+    evaluation at depth 1; at depth 2 the expectation over every cast of ``nxt`` (who casts
+    next) of the value after that side's best reply (zero-sum, :func:`best_reply`)."""
+    after = scratch.after
+    if depth <= 1:
+        scratch.stats[1] += 1
+        return evaluate(after, R, p)
+    fill_factor(scratch, R.track)
+    M, H = board_terms(after, R, nxt, scratch.factor, scratch.term)
+    return expectation(R, table, p, nxt, scratch, M, H)
+
+
+@helper
+def move_value_after(state, R, table, p, mv, cast, nxt, scratch, M, H):
+    """:func:`move_value` at depth 2 of ``scratch.after`` = ``state`` with ``p``'s move
+    ``mv`` played, from ``state``'s terms (``scratch.before``, ``M``, ``H``: :func:`board_terms`
+    for ``nxt``, the factor table filled): the same value, without a loop over the board."""
+    M, H = moved_terms(state, R, p, mv, cast, nxt, scratch, M, H)
+    return expectation(R, table, p, nxt, scratch, M, H)
+
+
+@helper
 def search_choice(state, R, table, p, cast, moves, n, depth, casts_left_in_turn, scratch):
     """The move of ``moves[:n]`` with the best :func:`move_value` (``depth`` 1 or 2;
     ``casts_left_in_turn``: casts ``p`` still makes this turn, so who casts next).
@@ -238,6 +310,11 @@ def search_choice(state, R, table, p, cast, moves, n, depth, casts_left_in_turn,
     T = R.track
     after = scratch.after
     nxt = p if casts_left_in_turn > 0 else 1 - p
+    M = np.int64(0)
+    H = np.int64(0)
+    if depth >= 2:
+        fill_factor(scratch, T)
+        M, H = board_terms(state, R, nxt, scratch.factor, scratch.before)
     best = moves[0]
     best_v = 0.0
     ties = 0
@@ -246,7 +323,10 @@ def search_choice(state, R, table, p, cast, moves, n, depth, casts_left_in_turn,
         apply_move(after, R, p, moves[k], cast)
         if after.dead[1 - p] >= W:
             return moves[k]
-        v = move_value(R, table, p, depth, nxt, scratch)
+        if depth >= 2:
+            v = move_value_after(state, R, table, p, moves[k], cast, nxt, scratch, M, H)
+        else:
+            v = move_value(R, table, p, depth, nxt, scratch)
         if ties == 0 or (v > best_v and not same_value(v, best_v)):
             best_v = v
             best = moves[k]
