@@ -64,9 +64,9 @@ def lowest_bit(x):
 
 
 @helper_inline
-def legal_mask(state, R, p, cast):
-    """(1 if deploying is legal else 0, bit mask of the legal piles in ``p``'s progress
-    coordinates: bit k = the pile k spaces from its entry), branch-free on bit masks."""
+def side_masks(state, R, p):
+    """(spaces ``p`` commands, those holding prisoners), bit masks in ``p``'s progress
+    coordinates (bit k = the space k spaces from its entry): what :func:`legal_bits` reads."""
     T = R.track
     M = np.int64(0)  # spaces p commands
     H = np.int64(0)  # ... holding prisoners (height > 1)
@@ -76,6 +76,14 @@ def legal_mask(state, R, p, cast):
         h = np.int64(state.count[0, i] + state.count[1, i] > 1)
         M |= c << k
         H |= (c & h) << k
+    return M, H
+
+
+@helper_inline
+def legal_bits(R, M, H, at_home, cast):
+    """:func:`legal_mask` from the masks of :func:`side_masks` (``at_home``: the side has a
+    warrior at home): branch-free bit operations, so one pair of masks serves every cast."""
+    T = R.track
     full = (np.int64(1) << T) - 1
     block = M & ~H if R.stack_own == STACK_PILES else M
     if R.drag == DRAG_REVERSE:
@@ -91,7 +99,7 @@ def legal_mask(state, R, p, cast):
         off_b = (np.int64(1) << min(cast, T)) - 1
         legal &= ~(((fw & off_f) | (bw & off_b)) & ~H)
     dep = 0
-    if state.home[p] > 0:
+    if at_home:
         if R.entry == ENTRY_SPACE:
             d = 0
         else:
@@ -99,6 +107,14 @@ def legal_mask(state, R, p, cast):
         if d < T and ((block >> d) & 1) == 0:
             dep = 1
     return dep, legal
+
+
+@helper_inline
+def legal_mask(state, R, p, cast):
+    """(1 if deploying is legal else 0, bit mask of the legal piles in ``p``'s progress
+    coordinates: bit k = the pile k spaces from its entry), branch-free on bit masks."""
+    M, H = side_masks(state, R, p)
+    return legal_bits(R, M, H, state.home[p] > 0, cast)
 
 
 @helper_inline

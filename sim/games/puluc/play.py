@@ -90,7 +90,8 @@ def play_game(g, seed, R, table, bot_ids, bot_par, states, scratches, buf, snaps
 @kernel
 def run_games(seed, start, count, R, table, bot_ids, bot_par, out, buf, snaps):
     """Play games ``start .. start + count - 1`` of ``seed`` into the :class:`Columns` ``out``
-    (recording into ``buf`` and ``snaps``: see :func:`play_game`)."""
+    (recording into ``buf`` and ``snaps``: see :func:`play_game`); returns the search bot's
+    decisions searched and replies scored (``Scratch.stats``)."""
     states = np.zeros(1, STATE_DTYPE)
     scratches = np.zeros(1, SCRATCH_DTYPE)
     for j in range(count):
@@ -107,6 +108,12 @@ def run_games(seed, start, count, R, table, bot_ids, bot_par, out, buf, snaps):
             out.captures[j, s] = st.captures[s]
             out.rescues[j, s] = st.rescues[s]
             out.forfeits[j, s] = st.forfeits[s]
+    return scratches[0].stats[0], scratches[0].stats[1]
+
+
+#: the search bot's decisions searched (a lone legal move is played without a search) and
+#: replies scored (positions evaluated) in this process: bench/strong.py's machine-independent cost
+SEARCH_STATS = [0, 0]
 
 
 def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None):
@@ -122,8 +129,10 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None
         if count != 1:
             raise ValueError("a record holds one game: run_chunk(..., count=1, record=...)")
     out = allocate(GAME, players, count)
-    run_games(np.uint64(seed), np.int64(start), np.int64(count), R, table, bot_ids, bot_params,
-              Columns(*(out[f] for f in Columns._fields)), buf, snaps)
+    decisions, replies = run_games(np.uint64(seed), np.int64(start), np.int64(count), R, table, bot_ids,
+                                   bot_params, Columns(*(out[f] for f in Columns._fields)), buf, snaps)
+    SEARCH_STATS[0] += int(decisions)
+    SEARCH_STATS[1] += int(replies)
     out["capped"] = out["end_reason"] == END_HORIZON
     win = np.zeros((count, 2), np.float32)
     for s in range(2):

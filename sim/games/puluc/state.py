@@ -14,8 +14,8 @@ Three structures, all numba-friendly, replace the old positional arrays:
     is, and the tallies that become the result columns.  Copy it with one call:
     :func:`copy_state` in jitted code, ``states.copy()`` (a 1-element array) in Python.
 ``Scratch`` (one numpy record of :data:`SCRATCH_DTYPE`)
-    The move lists and the search bot's two work boards, named; nothing carries over from
-    one cast to the next.
+    The move lists, the search bot's work board and its evaluation terms, named; nothing
+    carries over from one cast to the next (but the search's counters, ``stats``).
 
 Records are passed to jitted functions as one pointer; their array fields are views.  A
 record is made from a 1-element array (``states = np.zeros(1, STATE_DTYPE)``, ``state =
@@ -104,10 +104,14 @@ SNAPSHOT_MAX = 3 * MAX_TRACK + 4 + len(SNAPSHOT_TALLIES)
 
 SCRATCH_DTYPE = np.dtype((np.record, np.dtype([
     ("moves", np.int64, (MAX_TRACK + 2,)),    # legal moves of the side casting
-    ("replies", np.int64, (MAX_TRACK + 2,)),  # search: the next caster's legal replies
     ("after", STATE_DTYPE),                   # search: the board after one of our moves
-    ("reply", STATE_DTYPE),                   # search: ... and after a reply to it
     ("snapshot", np.int64, (SNAPSHOT_MAX,)),  # the flat state written to a record
+    ("term", np.float64, (MAX_TRACK,)),       # search: each space's term of the evaluation of ``after``
+    ("pre", np.float64, (MAX_TRACK + 1,)),    # ... the evaluation's sum before space i
+    ("before", np.float64, (MAX_TRACK,)),     # ... the same terms before our move
+    ("factor", np.float64, (MAX_TRACK + 1,)),  # search: the prisoners' weight by distance to death
+    ("factor_track", np.int64),               # ... for this track length (0: not filled)
+    ("stats", np.int64, (2,)),                # search: decisions searched, replies scored
 ], align=True)))
 
 
@@ -167,6 +171,19 @@ def copy_state(dst, src):
         dst.home[s] = src.home[s]
         dst.dead[s] = src.dead[s]
     for i in range(MAX_TRACK):
+        dst.commander[i] = src.commander[i]
+        dst.count[0, i] = src.count[0, i]
+        dst.count[1, i] = src.count[1, i]
+
+
+@helper_inline
+def copy_board(dst, src, T):
+    """``dst`` gets ``src``'s board (the first ``T`` spaces), home and dead: all that the
+    moves and the evaluation read (the tallies and streams are left as they were)."""
+    for s in range(2):
+        dst.home[s] = src.home[s]
+        dst.dead[s] = src.dead[s]
+    for i in range(T):
         dst.commander[i] = src.commander[i]
         dst.count[0, i] = src.count[0, i]
         dst.count[1, i] = src.count[1, i]
