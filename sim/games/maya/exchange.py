@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import helper_fused, helper, helper_inline
+from ...jit import helper, helper_inline
 from .state import (LSUP, MA, MB, PSUP, R_E, R_EA, R_EB, R_EBITS, R_HMASK, R_L, R_LADDERS, R_LP,
                     R_N, R_RAVEN, R_SPACES, RAV, cut_mask, nib)
 
 
-@helper_fused
+@helper
 def gen_moves(st, R, out):
     """Legal exchanges, edge by edge, levels ascending; returns how many."""
     blk = 0
@@ -96,7 +96,7 @@ def place_on(st, R, t, p, full):
         st.pcs[PSUP + p] -= 1
 
 
-@helper_fused
+@helper
 def apply_exchange(st, R, mv, p):
     """Exchange, move the Monolith and the Raven, place ladders and priests (two players).
 

@@ -5,7 +5,7 @@ New code imports from the module that defines a name."""
 from __future__ import annotations
 
 from .state import (  # noqa: F401
-    NMAX, MA, MB, RAV, LSUP, PSUP, N_PCS, State, Scratch, SNAP_TW, SNAP_CUT, SNAP_LAD,
+    NMAX, MA, MB, RAV, LSUP, PSUP, N_PCS, STATE_DTYPE, Scratch, SNAP_TW, SNAP_CUT, SNAP_LAD,
     SNAP_LS, SNAP_PR, SNAP_MA, SNAP_MB, SNAP_RAV, SNAP_LSUP, SNAP_PSUP, SNAP_W, R_N, R_L, R_E, R_P,
     R_RAVEN, R_START, R_SETUP, R_HORIZON, R_HRESULT, R_FIRST, R_LADDERS, R_PRIESTS,
     R_BONUS, R_CENTRE, R_CHECK, R_LP, N_RULES, R_NCYC, EMAX, LMAX, CMAX, R_EA, R_EB,
@@ -56,7 +56,7 @@ from .play import (  # noqa: F401
 )
 
 __all__ = [
-    'NMAX', 'MA', 'MB', 'RAV', 'LSUP', 'PSUP', 'N_PCS', 'State', 'Scratch', 'SNAP_TW',
+    'NMAX', 'MA', 'MB', 'RAV', 'LSUP', 'PSUP', 'N_PCS', 'STATE_DTYPE', 'Scratch', 'SNAP_TW',
     'SNAP_CUT', 'SNAP_LAD', 'SNAP_LS', 'SNAP_PR', 'SNAP_MA', 'SNAP_MB', 'SNAP_RAV',
     'SNAP_LSUP', 'SNAP_PSUP', 'SNAP_W',
     'R_N', 'R_L', 'R_E', 'R_P', 'R_RAVEN', 'R_START', 'R_SETUP', 'R_HORIZON',

@@ -2,7 +2,7 @@
 Variant for Three Players (task points, declaring the end, the centre bonus)."""
 from __future__ import annotations
 
-from ...jit import helper_fused, helper, helper_inline
+from ...jit import helper, helper_inline
 from .state import (NEG, R_CENTRE, R_L, R_N, R_P, R_PTS, T_BONUS, T_LADDERS, T_LPTS, T_PPTS,
                     T_PRIESTS, T_SCORE, T_TEAM, T_TIEBRK, TB_LADDERS, TB_PRIESTS, TB_SCORE, TB_TIED,
                     WIN, X_CARDS, X_CP, X_SCORE, nib)
@@ -31,7 +31,7 @@ def score2(st, n, out):
             out[7] += 1
 
 
-@helper_fused
+@helper
 def result2(st, n, p):
     """Final result for seat p: WIN, -WIN or 0, with the rulebook's tie-breaks."""
     vp = 0
@@ -92,7 +92,7 @@ def final_scores2(st, R, tally, sc):
 
 
 # ------------------------------------------------------------------ three/four players
-@helper_fused
+@helper
 def colour_points(st, n, L, pts, out):
     """out[c]: task points of colour c on the whole board (each maximal run of c inside a
     tower scores pts[run length]; pts[0] = pts[1] = 0)."""
@@ -113,7 +113,7 @@ def colour_points(st, n, L, pts, out):
         out[prev] += pts[run]
 
 
-@helper_fused
+@helper
 def can_declare(st, R, cards, p):
     """Seat p may declare: the centre tower and a tower of one of p's task colours are complete."""
     ctr = R[R_CENTRE]

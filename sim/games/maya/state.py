@@ -24,8 +24,8 @@ the uniform set-up's row-count bounds (``R_BHI``/``R_BLO``) and its cycle-type t
 (``R_CYC``: ``R_NCYC`` pairs (cycle code, rows)).  ``prepare`` in ``__init__.py``
 fills it; nothing in the kernel writes it.
 
-``State`` (everything a game changes; int64 arrays, towers indexed 0 .. NMAX-1, the
-first ``n`` used):
+``State`` (everything a game changes): one numpy record of ``STATE_DTYPE`` (as
+Puluc's), int64 fields, towers indexed 0 .. NMAX-1 (the first ``n`` used):
 
 * ``tw[NMAX]``      the packed towers (above);
 * ``cut[NMAX]``     their cut masks (kept in step with ``tw``: ``refresh_cuts``);
@@ -37,20 +37,26 @@ first ``n`` used):
                     nothing, the bottom never moves), ``LSUP + s`` the ladders and
                     ``PSUP + s`` the priests seat s has left.
 
-Copying a state is one call, ``copy_state(dst, src)`` (six contiguous copies), which is
-what the bots' look-ahead does; ``clear_state`` resets one for a new game.
+numba passes a record as one pointer and its fields are views into it.  (A NamedTuple of
+these six arrays passes each array's seven to nine words at every call of a helper that
+takes it, about fifty words: the greedy bot and the search were 25-35% slower so.)
+``new_state()`` makes one (a record viewing a new one-element array, which it keeps
+alive); ``clear_state`` resets it for a game; ``copy_state(dst, src)`` copies one into
+another in one call, which is what the bots' look-ahead does.
 
 ``Scratch`` (``new_scratch``; allocated once per chunk, meaningless between calls):
 
 * ``x`` (int64, ``N_SCRATCH`` rows x ``scratch_width(n)``): one named row per working
   buffer (``X_MOVES``, ``X_REP``, ...; the search keeps a move list per ply in rows
   ``X_MV + ply``);
-* ``ws``: the work states, a ``State`` whose arrays have a leading axis of ``N_WORK``
-  rows (``ws.tw[N_WORK, NMAX]``, ...), one named row per state a bot plays on:
-  ``W_S1``/``W_S2`` (one and two exchanges ahead), ``W_BEFORE`` (the invariant checks),
-  ``W_PLAY``/``W_ROOT`` (the Monte Carlo search's play-out and root), and the
-  two-player search's stack, ply c in row ``W_SS + c``.  ``at(ws, i)`` is row i as a
-  ``State`` (views, no copy).
+* ``ws``: the work states, a stack of ``N_WORK`` states (an array of ``STATE_DTYPE``),
+  one named row per state a bot plays on: ``W_S1``/``W_S2`` (one and two exchanges
+  ahead), ``W_BEFORE`` (the invariant checks), ``W_PLAY``/``W_ROOT`` (the Monte Carlo
+  search's play-out and root), and the two-player search's stack, ply c in row
+  ``W_SS + c``.  ``at(ws, i)`` is state i (a record viewing it, no copy);
+* ``words``: the same memory as ``N_WORK`` rows of ``N_WORDS`` int64, so that one work
+  state is copied into another as one contiguous copy (``copy_work``: the search's copy
+  per node).
 
 Snapshot rows (``sim/record.py``; ``show.py`` reads them): the state flattened into
 ``SNAP_W`` int64 values at ``SNAP_TW`` .. ``SNAP_PSUP`` (``snapshot``), the layout of
@@ -62,7 +68,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ...jit import helper_inline, kernel
+from ...jit import copy_into, helper_fused, helper_inline, kernel
 from ...record import H_SNAPS
 from ...rng import GOLDEN, mix64
 
@@ -76,10 +82,21 @@ LSUP = 3          # ladders left per seat (two seats)
 PSUP = 5          # priests left per seat
 N_PCS = 8
 
-#: Everything a game changes (fields: the module's docstring); ``copy_state`` copies it.
-State = namedtuple("State", ("tw", "cut", "lad", "ls", "pr", "pcs"))
-#: The work buffers a turn reuses: ``x`` the named int64 rows, ``ws`` the work states.
-Scratch = namedtuple("Scratch", ("x", "ws"))
+#: Everything a game changes (fields: the module's docstring), one numpy record: numba
+#: passes it as one pointer and its fields are views; ``copy_state`` copies it.
+STATE_DTYPE = np.dtype((np.record, np.dtype([
+    ("tw", np.int64, (NMAX,)),      # packed towers
+    ("cut", np.int64, (NMAX,)),     # cut masks
+    ("lad", np.int64, (NMAX, 2)),   # ladders beside tower t of seat s
+    ("ls", np.int64, (NMAX,)),      # ladders beside tower t, both seats
+    ("pr", np.int64, (NMAX,)),      # the priest's seat on tower t, -1 none
+    ("pcs", np.int64, (N_PCS,)),    # the pieces off the towers: MA, MB, RAV, LSUP + s, PSUP + s
+], align=True)))
+#: a state's size in int64 words (no padding: every field is int64)
+N_WORDS = STATE_DTYPE.itemsize // 8
+#: The work buffers a turn reuses: ``x`` the named int64 rows, ``ws`` the work states,
+#: ``words`` the work states as int64 rows (the module's docstring).
+Scratch = namedtuple("Scratch", ("x", "ws", "words"))
 
 # ------------------------------------------------------------------ snapshot rows
 SNAP_TW = 0       # packed towers
@@ -220,17 +237,14 @@ def scratch_width(n):
 
 
 def new_states(k):
-    """``k`` states as one ``State`` whose arrays have a leading axis of k rows (zeros)."""
-    z = np.zeros
-    return State(z((k, NMAX), np.int64), z((k, NMAX), np.int64), z((k, NMAX, 2), np.int64),
-                 z((k, NMAX), np.int64), z((k, NMAX), np.int64), z((k, N_PCS), np.int64))
+    """``k`` states (zeros) as one array of ``STATE_DTYPE`` (a stack of states)."""
+    return np.zeros(k, STATE_DTYPE)
 
 
 def new_state():
-    """One state (zeros: ``clear_state`` sets it up for a game)."""
-    z = np.zeros
-    return State(z(NMAX, np.int64), z(NMAX, np.int64), z((NMAX, 2), np.int64),
-                 z(NMAX, np.int64), z(NMAX, np.int64), z(N_PCS, np.int64))
+    """One state (zeros: ``clear_state`` sets it up for a game): a record viewing a new
+    one-element array (the record keeps it alive)."""
+    return new_states(1)[0]
 
 
 @kernel
@@ -243,20 +257,21 @@ def _new_x(n):
 
 
 def new_scratch(n):
-    """The scratch of a board of ``n`` towers: the rows ``x`` (the popcount table filled)
-    and the work states ``ws``."""
-    return Scratch(_new_x(n), new_states(N_WORK))
+    """The scratch of a board of ``n`` towers: the rows ``x`` (the popcount table filled),
+    the work states ``ws`` and their ``words``."""
+    ws = new_states(N_WORK)
+    return Scratch(_new_x(n), ws, ws.view(np.int64).reshape(N_WORK, N_WORDS))
 
 
 @helper_inline
 def at(ws, i):
-    """Row i of a stack of states (``Scratch.ws``) as a ``State``: views, no copy."""
-    return State(ws.tw[i], ws.cut[i], ws.lad[i], ws.ls[i], ws.pr[i], ws.pcs[i])
+    """State i of a stack of states (``Scratch.ws``): a record viewing it, no copy."""
+    return ws[i]
 
 
-@helper_inline
+@helper_fused
 def copy_state(dst, src):
-    """``dst`` := ``src``, every field (fixed trip counts: the loops unroll)."""
+    """``dst`` := ``src``, field by field (fixed trip counts: the loops unroll)."""
     for t in range(NMAX):
         dst.tw[t] = src.tw[t]
     for t in range(NMAX):
@@ -272,8 +287,15 @@ def copy_state(dst, src):
         dst.pcs[i] = src.pcs[i]
 
 
+@helper_inline
+def copy_work(sc, i, j):
+    """Work state i := work state j (``Scratch.ws``), as one contiguous copy of their words
+    (``Scratch.words``): the search's copy per node."""
+    copy_into(sc.words[i], sc.words[j])
+
+
 def state_from_snapshot(row):
-    """A ``State`` (new arrays) from a snapshot row (``snapshot``'s layout)."""
+    """A new state from a snapshot row (``snapshot``'s layout)."""
     row = np.asarray(row, np.int64)
     st = new_state()
     st.tw[:] = row[SNAP_TW:SNAP_TW + NMAX]
@@ -289,7 +311,7 @@ def state_from_snapshot(row):
     return st
 
 
-@helper_inline
+@helper_fused
 def snapshot(buf, snaps, st):
     """When recording and there is room: the state into the next snapshot row, flattened
     (``SNAP_*``; what ``rec_snapshot`` does for a flat state)."""

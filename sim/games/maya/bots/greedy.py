@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....jit import helper_fused, helper, helper_inline
+from ....jit import helper, helper_inline
 from ....rng import rand_int
 from ..exchange import apply_exchange, gen_moves, has_move
 from ..scoring import can_declare, colour_points, result2
 from ..state import (MA, MB, NEG, RAV, R_BONUS, R_CENTRE, R_E, R_EA, R_EB, R_L, R_N, R_P, R_PTS,
                      R_RAVEN, W_S1, W_S2, WIN, X_CARDS, X_CP, X_MOVES, X_REP, X_TIES, X_VALS, at,
-                     copy_state, nib)
+                     copy_state, copy_work, nib)
 
 
 @helper_inline
@@ -45,7 +45,7 @@ def eval2(st, n, p):
     return v
 
 
-@helper_fused
+@helper
 def leaf2(st, R, p):
     """Value for seat p, which is to move: the result if it cannot move, else eval2."""
     if not has_move(st, R):
@@ -68,7 +68,7 @@ def best_reply_value(st, R, m, p, sc):
     if nr == 0:
         worst = -WIN - 1
     for r in range(nr):
-        copy_state(s2, s1)
+        copy_work(sc, W_S2, W_S1)
         apply_exchange(s2, R, rep[r], q)
         w = -leaf2(s2, R, p)
         if w > worst:
@@ -218,7 +218,7 @@ def task_value(st, R, cards, p, cp):
     return v
 
 
-@helper_fused
+@helper
 def task_step_value(st, R, cards, p, m, s, X, centre_open):
     """task_value after exchange m (into ``s``), counting the centre bonus when the move
     completes the centre tower and lets seat p declare (task cards ``cards``: the real

@@ -36,7 +36,7 @@ from ..exchange import apply_exchange, gen_moves
 from ..scoring import can_declare, colour_points
 from ..state import (HRESULT_DRAW, NEG, R_BONUS, R_CENTRE, R_HORIZON, R_HRESULT, R_L, R_N, R_P,
                      R_PTS, W_PLAY, W_ROOT, W_S1, X_CAND, X_CARDS, X_CP, X_CSUM, X_DEAL, X_HVAL,
-                     X_MOVES, at, copy_state)
+                     X_MOVES, at, copy_state, copy_work)
 from .greedy import task_pick, task_step_value, wants_to_declare
 
 LEAD = 10        # a play-out's value for leading alone (trailing: -LEAD), on top of the margin
@@ -140,7 +140,7 @@ def play_out(R, p, m, ex, steps, sc, rs):
     the exchange, p's declaration as the task bot would make it, then ``rollout``."""
     X = sc.x
     s = at(sc.ws, W_PLAY)
-    copy_state(s, at(sc.ws, W_ROOT))
+    copy_work(sc, W_PLAY, W_ROOT)
     sample_deal(s, R, p, X, rs)
     deal = X[X_DEAL]
     ctr = R[R_CENTRE]

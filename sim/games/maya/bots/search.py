@@ -7,7 +7,8 @@ from ....jit import helper, helper_inline
 from ....search import shuffle
 from ..exchange import apply_exchange, gen_moves
 from ..scoring import result2
-from ..state import NEG, R_N, W_SS, X_AL, X_BE, X_BV, X_IDX, X_MV, X_NMV, at, copy_state
+from ..state import (NEG, R_N, W_SS, X_AL, X_BE, X_BV, X_IDX, X_MV, X_NMV, at, copy_state,
+                     copy_work)
 from .greedy import leaf2
 
 
@@ -52,8 +53,8 @@ def search2(st, R, p, depth, scratch, rs):
             idx[ply] += 1
             c = ply + 1
             side = p if ply % 2 == 0 else 1 - p  # the side moving at node ``ply``
+            copy_work(scratch, W_SS + c, W_SS + ply)
             sc = at(ws, W_SS + c)
-            copy_state(sc, at(ws, W_SS + ply))
             apply_exchange(sc, R, m, side)
             other = 1 - side
             if c == depth:
