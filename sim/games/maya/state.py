@@ -271,7 +271,9 @@ def at(ws, i):
 
 @helper_fused
 def copy_state(dst, src):
-    """``dst`` := ``src``, field by field (fixed trip counts: the loops unroll)."""
+    """``dst`` := ``src``, field by field (fixed trip counts: the loops unroll).
+    ``helper_fused``: typed once and inlined by LLVM at each call site (numba's own
+    inlining typed it again at every one)."""
     for t in range(NMAX):
         dst.tw[t] = src.tw[t]
     for t in range(NMAX):
@@ -314,9 +316,10 @@ def state_from_snapshot(row):
 @helper_fused
 def snapshot(buf, snaps, st):
     """When recording and there is room: the state into the next snapshot row, flattened
-    (``SNAP_*``; what ``rec_snapshot`` does for a flat state)."""
+    (``SNAP_*``; what ``rec_snapshot`` does for a flat state).  ``helper_fused``: typed
+    once, inlined by LLVM at its two call sites."""
     k = buf[0, H_SNAPS]
-    if buf.shape[0] > 1 and k < snaps.shape[0]:
+    if buf.shape[0] > 1 and k < snaps.shape[0] and snaps.shape[1] >= SNAP_W:
         row = snaps[k]
         for t in range(NMAX):
             row[SNAP_TW + t] = st.tw[t]
