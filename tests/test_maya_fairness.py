@@ -59,21 +59,21 @@ def kernel_pick(bot, players, g, seed=0, p=0, cards=None):
     st = state(TOWERS, R)
     rs = np.zeros(1 + players, np.uint64)
     K.seed_game(rs, np.uint64(seed), np.int64(g))
-    X = K.new_scratch(9)
-    moves = X[K.X_MOVES]
+    sc = K.new_scratch(9)
+    moves = sc.x[K.X_MOVES]
     nm = K.gen_moves(st, R, moves)
     assert sorted(moves[:nm]) == [MOVE_A, MOVE_B]
     if cards is not None:
-        X[K.X_CARDS, :len(cards)] = cards
+        sc.x[K.X_CARDS, :len(cards)] = cards
     if players == 2 and bot == "greedy":
-        m = K.greedy2(st, R, p, nm, X, rs)
+        m = K.greedy2(st, R, p, nm, sc, rs)
     elif players == 2:
-        m = K.search2(st, R, p, 3, X, rs)
+        m = K.search2(st, R, p, 3, sc, rs)
     elif bot == "greedy":
-        m = K.greedy_task(st, R, p, nm, X, rs)
+        m = K.greedy_task(st, R, p, nm, sc, rs)
     else:
         par = np.array([3, 16, 8, 6], np.float64)   # depth, iters, width, playout
-        m = K.search_task(st, R, p, nm, par, 0, X, rs)
+        m = K.search_task(st, R, p, nm, par, 0, sc, rs)
     return int(m), int(rs[1 + p])
 
 
@@ -119,13 +119,13 @@ def test_black_start_choice_is_uniform_over_its_tied_options():
     # leaves White a completing exchange: black's twelve best options tie
     R = _ctx(2)
     ids = np.array([K.BOT_GREEDY, K.BOT_GREEDY], np.int64)
-    X = K.new_scratch(9)
+    sc = K.new_scratch(9)
     rs = np.zeros(3, np.uint64)
     picks = []
     for g in range(1200):
         st = state(TOWERS, R)
         K.seed_game(rs, np.uint64(1), np.int64(g))
-        picks.append(int(K.start_choice(st, R, 0, ids, X, rs, np.uint64(0))))
+        picks.append(int(K.start_choice(st, R, 0, ids, sc, rs, np.uint64(0))))
     L = 5
     _uniform(picks, [e * L + 3 for e in range(12)])
 
@@ -202,7 +202,7 @@ def test_task_deal_is_one_key_per_colour(players):
     centre, the other colours keep their order: changing the board moves at most the cards
     around the colour set aside."""
     R = _ctx(players)
-    X = K.new_scratch(9)
+    X = K.new_scratch(9).x
     cards = X[K.X_CARDS]
     keys = np.zeros(16, np.uint64)
     seen = set()
@@ -212,7 +212,7 @@ def test_task_deal_is_one_key_per_colour(players):
             towers = [[(t + lev) % 9 for lev in range(5)] for t in range(9)]
             towers = [towers[(t - 4 + centre) % 9] for t in range(9)]   # centre bottom = centre
             st = state(towers, R)
-            assert K.nib(st[K.TW + 4], 0) == centre
+            assert K.nib(st.tw[4], 0) == centre
             K.deal_tasks(st, R, np.uint64(py_game_base(9, g)), X, keys)
             want = [x for x in order if x != centre][:2 * players]
             assert cards[:2 * players].tolist() == want

@@ -59,19 +59,19 @@ def board(fixed, n=9, L=5):
 
 def state(towers, R, monolith=None, raven=0):
     """raven: 1-based level (0: none)."""
-    st = np.zeros(K.SZ, np.int64)
+    st = K.new_state()
     K.clear_state(st, R)
     for t, cols in enumerate(towers):
-        st[K.TW + t] = sum(c << (4 * lev) for lev, c in enumerate(cols))
+        st.tw[t] = sum(c << (4 * lev) for lev, c in enumerate(cols))
     K.refresh_cuts(st, R)
     if monolith is not None:
-        st[K.MA], st[K.MB] = monolith
-    st[K.RAV] = raven - 1 if raven else 0
+        st.pcs[K.MA], st.pcs[K.MB] = monolith
+    st.pcs[K.RAV] = raven - 1 if raven else 0
     return st
 
 
 def towers_of(st, n=9, L=5):
-    return [[int(K.nib(st[K.TW + t], lev)) for lev in range(L)] for t in range(n)]
+    return [[int(K.nib(st.tw[t], lev)) for lev in range(L)] for t in range(n)]
 
 
 def legal(st, c):
@@ -161,7 +161,7 @@ def test_raven_is_not_used_with_three_players():
     towers = board({})
     st = state(towers, c)
     play(st, c, (3, 4), 4, 0)
-    assert st[K.RAV] == 0
+    assert st.pcs[K.RAV] == 0
     assert {lev for _, lev in legal(st, c)} == {2, 3, 4, 5}
 
 
@@ -180,10 +180,10 @@ def test_exchange_moves_monolith_raven_and_places_a_ladder():
     st = state(board({3: A2, 4: B2}), c, monolith=(0, 1), raven=2)
     f = play(st, c, (3, 4), 4, 1)
     assert towers_of(st)[4] == [3, 5, PINK, PINK, 4]
-    assert (st[K.MA], st[K.MB]) == (3, 4)
-    assert st[K.RAV] + 1 == 4
-    assert st[K.LAD + 2 * 4 + 1] == 1 and st[K.LAD + 2 * 3 + 1] == 0
-    assert st[K.LAD + 2 * 4 + 0] == 0
+    assert (st.pcs[K.MA], st.pcs[K.MB]) == (3, 4)
+    assert st.pcs[K.RAV] + 1 == 4
+    assert st.lad[4, 1] == 1 and st.lad[3, 1] == 0
+    assert st.lad[4, 0] == 0
     assert f & 2 and not f & 1 and not f & 12
 
 
@@ -203,17 +203,17 @@ def test_completed_tower_gets_a_priest_but_no_ladder_when_spaces_are_full():
     At = [2, GREEN, RED, RED, RED]
     st = state(board({0: Bt, 1: At}), c)
     assert c[K.R_SPACES + 0] == 2            # a corner tower has two ladder spaces
-    st[K.LAD + 2 * 0 + 1] = 2                # two black ladders at B
-    st[K.LS + 0] = 2
-    st[K.LSUP + 1] -= 2
+    st.lad[0, 1] = 2                # two black ladders at B
+    st.ls[0] = 2
+    st.pcs[K.LSUP + 1] -= 2
     f = play(st, c, (0, 1), 3, 0)
     assert towers_of(st)[0] == [RED] * 5
-    assert st[K.CUT + 0] == 0               # complete
-    assert st[K.PR + 0] == 0                # white's priest
-    assert st[K.LAD + 2 * 0 + 0] == 0       # no white ladder at B
-    assert st[K.LAD + 2 * 0 + 1] == 2
-    assert st[K.LAD + 2 * 1 + 0] == 1       # white ladder at A
-    assert st[K.PSUP + 0] == GAME.resolve_rules({})["priests"] - 1
+    assert st.cut[0] == 0               # complete
+    assert st.pr[0] == 0                # white's priest
+    assert st.lad[0, 0] == 0       # no white ladder at B
+    assert st.lad[0, 1] == 2
+    assert st.lad[1, 0] == 1       # white ladder at A
+    assert st.pcs[K.PSUP + 0] == GAME.resolve_rules({})["priests"] - 1
     assert f == 0b0111                       # joins in A and B, B complete
 
 
@@ -221,7 +221,7 @@ def test_a_complete_tower_never_takes_part_in_an_exchange():
     c = ctx()
     st = state(board({0: [RED, RED, GREEN, 3, 4], 1: [2, GREEN, RED, RED, RED]}), c)
     play(st, c, (0, 1), 3, 0)
-    st[K.MA] = st[K.MB] = -1
+    st.pcs[K.MA] = st.pcs[K.MB] = -1
     assert all(0 not in p for p, _ in legal(st, c))
 
 
@@ -242,7 +242,7 @@ def test_no_legal_exchange_ends_the_game():
     st = state(towers, c)
     assert legal(st, c) == []
     assert not K.has_move(st, c)
-    assert all(st[K.CUT + t] != 0 for t in range(9))
+    assert all(st.cut[t] != 0 for t in range(9))
 
 
 # Rulebook, "Scoring Example": BLACK 5, WHITE 4.
@@ -264,16 +264,16 @@ EXAMPLE = [(BLACK, 1, 1), (None, 1, 0), (None, 0, 1), (None, 1, 1), (None, 2, 1)
 def example_state(R, rows=EXAMPLE):
     st = state(board({}), R)
     for t, (pr, w, b) in enumerate(rows):
-        st[K.PR + t] = -1 if pr is None else pr
-        st[K.LAD + 2 * t + WHITE] = w
-        st[K.LAD + 2 * t + BLACK] = b
-        st[K.LS + t] = w + b
+        st.pr[t] = -1 if pr is None else pr
+        st.lad[t, WHITE] = w
+        st.lad[t, BLACK] = b
+        st.ls[t] = w + b
     return st
 
 
 def final(st, c):
     tal = np.zeros(K.N_TALLY, np.int64)
-    side = K.final_scores(st, c, tal, K.new_scratch(9))
+    side = K.final_scores(st, c, tal, K.new_scratch(9).x)
     return side, tal
 
 
@@ -325,10 +325,10 @@ def test_ladder_majority_ties_score_nothing():
 ])
 def test_task_points_table(tower, colour, points):
     c = ctx(3)
-    st = np.zeros(K.SZ, np.int64)
-    st[K.TW] = sum(x << (4 * lev) for lev, x in enumerate(tower))
+    st = K.new_state()
+    st.tw[0] = sum(x << (4 * lev) for lev, x in enumerate(tower))
     for t in range(1, 9):
-        st[K.TW + t] = sum((t + 1 + lev) % 9 << (4 * lev) for lev in range(5))
+        st.tw[t] = sum((t + 1 + lev) % 9 << (4 * lev) for lev in range(5))
     cp = np.zeros(16, np.int64)
     K.colour_points(st, 9, 5, c[K.R_PTS:], cp)
     assert cp[colour] == points

@@ -60,20 +60,20 @@ def _positions(players, games=3, every=9):
             cards[2 * s], cards[2 * s + 1] = int(e[3]), int(e[4])
         first = int(r.columns["first_player"])
         for i in range(1, len(r.snapshots) - 1, every):
-            out.append((r.snapshots[i].astype(np.int64), cards, (first + i) % players))
+            out.append((K.state_from_snapshot(r.snapshots[i]), cards, (first + i) % players))
     return out
 
 
 def _decide(R, st, cards, p, seed, what, players):
-    X = K.new_scratch(9)
-    X[K.X_CARDS, :len(cards)] = cards
+    sc = K.new_scratch(9)
+    sc.x[K.X_CARDS, :len(cards)] = cards
     rs = np.zeros(1 + players, np.uint64)
     K.seed_game(rs, np.uint64(seed), np.int64(3))
     if what == "exchange":
-        nm = K.gen_moves(st, R, X[K.X_MOVES])
-        v = int(K.search_task(st, R, p, nm, _par(), 0, X, rs))
+        nm = K.gen_moves(st, R, sc.x[K.X_MOVES])
+        v = int(K.search_task(st, R, p, nm, _par(), 0, sc, rs))
     else:
-        v = bool(K.search_declare(st, R, p, 0, 1, _par(), 0, X, rs))
+        v = bool(K.search_declare(st, R, p, 0, 1, _par(), 0, sc, rs))
     return v, int(rs[1 + p])
 
 
@@ -84,7 +84,7 @@ def test_exchange_does_not_depend_on_the_cards_it_cannot_see(players):
     seen = 0
     moves = set()
     for st, cards, p in _positions(players):
-        centre = int(st[K.TW + R[K.R_CENTRE]] & 15)
+        centre = int(st.tw[R[K.R_CENTRE]] & 15)
         if K.gen_moves(st, R, np.zeros(512, np.int64)) < 2:
             continue
         for seed in range(2):

@@ -15,12 +15,10 @@ from sim.record import NO_RECORD
 
 
 @njit(cache=False)  # it calls kernel functions: a cached copy would not see their changes
-def _boards(R, bot_ids, seed, count, turns, out, buf):
+def _boards(R, bot_ids, seed, count, turns, out, buf, st, X):
     n = R[K.R_N]
     L = R[K.R_L]
-    st = np.zeros(K.SZ, np.int64)
     rs = np.zeros(1 + R[K.R_P], np.uint64)
-    X = K.new_scratch(n)
     att = 0
     for g in range(count):
         K.seed_game(rs, seed, g)
@@ -32,7 +30,7 @@ def _boards(R, bot_ids, seed, count, turns, out, buf):
             att += K.setup_uniform(st, R, rs, X)
         for t in range(n):
             for lev in range(L):
-                out[g, t, lev] = K.nib(st[K.TW + t], lev)
+                out[g, t, lev] = K.nib(st.tw[t], lev)
     return att
 
 
@@ -40,7 +38,8 @@ def boards(players=2, count=1000, seed=5, turns=False, bots="random", **rules):
     R = GAME.prepare(GAME.resolve_rules(rules), players)
     ids, _ = GAME.bot_arrays(GAME.choose_bots(bots, players))
     out = np.zeros((count, R[K.R_N], R[K.R_L]), np.int64)
-    att = _boards(R, ids, seed, count, turns, out, NO_RECORD)
+    att = _boards(R, ids, seed, count, turns, out, NO_RECORD, K.new_state(),
+                  K.new_scratch(int(R[K.R_N])).x)
     return out, att / count
 
 

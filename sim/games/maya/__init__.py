@@ -384,9 +384,9 @@ ACTIONS = (
 
 
 def record_shape(rules: dict, players: int) -> tuple:
-    """Snapshots: the state (``state.SZ`` values) at the start and after each exchange
-    (at most 2,000 exchanges)."""
-    return K.SZ, min(int(rules["horizon"]), 2000) + 1
+    """Snapshots: the state (``state.SNAP_W`` values, ``state.snapshot``) at the start and
+    after each exchange (at most 2,000 exchanges)."""
+    return K.SNAP_W, min(int(rules["horizon"]), 2000) + 1
 
 
 GAME = Game(

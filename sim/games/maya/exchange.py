@@ -14,23 +14,23 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import helper, helper_inline
-from .state import (CUT, LAD, LS, LSUP, MA, MB, PR, PSUP, R_E, R_EA, R_EB, R_EBITS, R_HMASK,
-                    R_L, R_LADDERS, R_LP, R_N, R_RAVEN, R_SPACES, RAV, TW, cut_mask, nib)
+from .state import (LSUP, MA, MB, PSUP, R_E, R_EA, R_EB, R_EBITS, R_HMASK, R_L, R_LADDERS, R_LP,
+                    R_N, R_RAVEN, R_SPACES, RAV, cut_mask, nib)
 
 
 @helper
 def gen_moves(st, R, out):
     """Legal exchanges, edge by edge, levels ascending; returns how many."""
     blk = 0
-    if st[MA] >= 0:
-        blk = (np.int64(1) << st[MA]) | (np.int64(1) << st[MB])
-    rbit = np.int64(1) << st[RAV]
+    if st.pcs[MA] >= 0:
+        blk = (np.int64(1) << st.pcs[MA]) | (np.int64(1) << st.pcs[MB])
+    rbit = np.int64(1) << st.pcs[RAV]
     L = R[R_L]
     cnt = 0
     for e in range(R[R_E]):
         if R[R_EBITS + e] & blk:
             continue
-        m = st[CUT + R[R_EA + e]] & st[CUT + R[R_EB + e]] & ~rbit
+        m = st.cut[R[R_EA + e]] & st.cut[R[R_EB + e]] & ~rbit
         if m:
             for l in range(1, L):
                 out[cnt] = 16 * e + l
@@ -43,12 +43,12 @@ def edge_masks(st, R, pc, emask):
     """``emask[e]``: the legal levels on edge e (bit mask); returns the number of legal
     exchanges (the length of ``gen_moves``' list, without writing it)."""
     blk = 0
-    if st[MA] >= 0:
-        blk = (np.int64(1) << st[MA]) | (np.int64(1) << st[MB])
-    rbit = np.int64(1) << st[RAV]
+    if st.pcs[MA] >= 0:
+        blk = (np.int64(1) << st.pcs[MA]) | (np.int64(1) << st.pcs[MB])
+    rbit = np.int64(1) << st.pcs[RAV]
     cnt = 0
     for e in range(R[R_E]):
-        m = st[CUT + R[R_EA + e]] & st[CUT + R[R_EB + e]] & ~rbit
+        m = st.cut[R[R_EA + e]] & st.cut[R[R_EB + e]] & ~rbit
         m = m if (R[R_EBITS + e] & blk) == 0 else 0
         emask[e] = m
         cnt += pc[m]
@@ -73,12 +73,12 @@ def pick_move(emask, E, r, pc):
 @helper_inline
 def has_move(st, R):
     blk = 0
-    if st[MA] >= 0:
-        blk = (np.int64(1) << st[MA]) | (np.int64(1) << st[MB])
-    rbit = np.int64(1) << st[RAV]
+    if st.pcs[MA] >= 0:
+        blk = (np.int64(1) << st.pcs[MA]) | (np.int64(1) << st.pcs[MB])
+    rbit = np.int64(1) << st.pcs[RAV]
     for e in range(R[R_E]):
         if ((R[R_EBITS + e] & blk) == 0
-                and (st[CUT + R[R_EA + e]] & st[CUT + R[R_EB + e]] & ~rbit) != 0):
+                and (st.cut[R[R_EA + e]] & st.cut[R[R_EB + e]] & ~rbit) != 0):
             return True
     return False
 
@@ -87,13 +87,13 @@ def has_move(st, R):
 def place_on(st, R, t, p, full):
     """A join in tower t by seat p: a ladder beside it when there is room and p has one
     left; a priest on it when the join completed it (``full``) and p has one left."""
-    if st[LS + t] < R[R_SPACES + t] and st[LSUP + p] > 0:
-        st[LAD + 2 * t + p] += 1
-        st[LS + t] += 1
-        st[LSUP + p] -= 1
-    if full and st[PSUP + p] > 0:
-        st[PR + t] = p
-        st[PSUP + p] -= 1
+    if st.ls[t] < R[R_SPACES + t] and st.pcs[LSUP + p] > 0:
+        st.lad[t, p] += 1
+        st.ls[t] += 1
+        st.pcs[LSUP + p] -= 1
+    if full and st.pcs[PSUP + p] > 0:
+        st.pr[t] = p
+        st.pcs[PSUP + p] -= 1
 
 
 @helper
@@ -106,19 +106,19 @@ def apply_exchange(st, R, mv, p):
     a = R[R_EA + e]
     b = R[R_EB + e]
     hm = R[R_HMASK + l]
-    xa = st[TW + a]
-    xb = st[TW + b]
-    st[TW + a] = (xa & ~hm) | (xb & hm)
-    st[TW + b] = (xb & ~hm) | (xa & hm)
+    xa = st.tw[a]
+    xb = st.tw[b]
+    st.tw[a] = (xa & ~hm) | (xb & hm)
+    st.tw[b] = (xb & ~hm) | (xa & hm)
     L = R[R_L]
-    ca = cut_mask(st[TW + a], L)
-    cb = cut_mask(st[TW + b], L)
-    st[CUT + a] = ca
-    st[CUT + b] = cb
-    st[MA] = a
-    st[MB] = b
+    ca = cut_mask(st.tw[a], L)
+    cb = cut_mask(st.tw[b], L)
+    st.cut[a] = ca
+    st.cut[b] = cb
+    st.pcs[MA] = a
+    st.pcs[MB] = b
     if R[R_RAVEN]:
-        st[RAV] = l
+        st.pcs[RAV] = l
     ja = 1 - ((ca >> l) & 1)
     jb = 1 - ((cb >> l) & 1)
     fa = np.int64(ca == 0)
@@ -141,20 +141,20 @@ def check_invariants(st, R, before):
     for l in range(L):
         seen = 0
         for t in range(n):
-            seen |= np.int64(1) << nib(st[TW + t], l)
+            seen |= np.int64(1) << nib(st.tw[t], l)
         if seen != full:
             bad += 1
     for t in range(n):
-        if st[CUT + t] != cut_mask(st[TW + t], L):
+        if st.cut[t] != cut_mask(st.tw[t], L):
             bad += 1
-        if before[CUT + t] == 0 and before[TW + t] != st[TW + t]:
+        if before.cut[t] == 0 and before.tw[t] != st.tw[t]:
             bad += 1
     if R[R_LP]:
         tot = 0
         for t in range(n):
-            if st[LS + t] != st[LAD + 2 * t] + st[LAD + 2 * t + 1]:
+            if st.ls[t] != st.lad[t, 0] + st.lad[t, 1]:
                 bad += 1
-            tot += st[LS + t]
-        if tot + st[LSUP] + st[LSUP + 1] != 2 * R[R_LADDERS]:
+            tot += st.ls[t]
+        if tot + st.pcs[LSUP] + st.pcs[LSUP + 1] != 2 * R[R_LADDERS]:
             bad += 1
     return bad

@@ -5,7 +5,8 @@ New code imports from the module that defines a name."""
 from __future__ import annotations
 
 from .state import (  # noqa: F401
-    NMAX, TW, CUT, LAD, LS, PR, MA, MB, RAV, LSUP, PSUP, SZ, R_N, R_L, R_E, R_P,
+    NMAX, MA, MB, RAV, LSUP, PSUP, N_PCS, STATE_DTYPE, Scratch, SNAP_TW, SNAP_CUT, SNAP_LAD,
+    SNAP_LS, SNAP_PR, SNAP_MA, SNAP_MB, SNAP_RAV, SNAP_LSUP, SNAP_PSUP, SNAP_W, R_N, R_L, R_E, R_P,
     R_RAVEN, R_START, R_SETUP, R_HORIZON, R_HRESULT, R_FIRST, R_LADDERS, R_PRIESTS,
     R_BONUS, R_CENTRE, R_CHECK, R_LP, N_RULES, R_NCYC, EMAX, LMAX, CMAX, R_EA, R_EB,
     R_EBITS, R_HMASK, R_SPACES, R_PTS, R_BHI, R_BLO, R_CYC, RULES_SZ, START_BOT,
@@ -16,11 +17,11 @@ from .state import (  # noqa: F401
     T_FIRST, T_TIEBRK, T_DECL, T_TCOMP, T_TEAMW, T_MSTART, T_RSTART, T_ATTEMPTS, T_VIOL,
     T_BOARD, N_TALLY, EV_BOARD, EV_BLOCK, EV_PLACE, EV_START, EV_DEAL, EV_EXCHANGE,
     EV_DECLARE, EV_PLAY_ON, CH, SUB_BOARD, SUB_START, WIN, NEG, MAXM, DEPTH_MAX,
-    X_MOVES, X_REP, X_TIES, X_VALS, X_S1, X_S2, X_BEFORE, X_DP, X_PC, X_USED, X_ALLOWED,
-    X_COL, X_REM, X_CARDS, X_CP, X_SCORE, X_EMASK, X_NMV, X_IDX, X_AL, X_BE, X_BV, X_SS,
-    X_MV, X_DEAL, X_CAND, X_CSUM, X_HVAL, X_PLAY, X_ROOT, N_SCRATCH, scratch_width,
-    new_scratch, nib, cut_mask, clear_state,
-    refresh_cuts, board_key
+    X_MOVES, X_REP, X_TIES, X_VALS, X_DP, X_PC, X_USED, X_ALLOWED, X_COL, X_REM, X_CARDS,
+    X_CP, X_SCORE, X_EMASK, X_NMV, X_IDX, X_AL, X_BE, X_BV, X_MV, X_DEAL, X_CAND, X_CSUM,
+    X_HVAL, N_SCRATCH, W_S1, W_S2, W_BEFORE, W_PLAY, W_ROOT, W_SS, N_WORK, scratch_width,
+    new_states, new_state, new_scratch, at, copy_state, state_from_snapshot, snapshot, nib,
+    cut_mask, clear_state, refresh_cuts, board_key
 )
 from .setup import (  # noqa: F401
     seed_game, count_assignments, sample_assignment, sample_row_by_rejection,
@@ -55,7 +56,9 @@ from .play import (  # noqa: F401
 )
 
 __all__ = [
-    'NMAX', 'TW', 'CUT', 'LAD', 'LS', 'PR', 'MA', 'MB', 'RAV', 'LSUP', 'PSUP', 'SZ',
+    'NMAX', 'MA', 'MB', 'RAV', 'LSUP', 'PSUP', 'N_PCS', 'STATE_DTYPE', 'Scratch', 'SNAP_TW',
+    'SNAP_CUT', 'SNAP_LAD', 'SNAP_LS', 'SNAP_PR', 'SNAP_MA', 'SNAP_MB', 'SNAP_RAV',
+    'SNAP_LSUP', 'SNAP_PSUP', 'SNAP_W',
     'R_N', 'R_L', 'R_E', 'R_P', 'R_RAVEN', 'R_START', 'R_SETUP', 'R_HORIZON',
     'R_HRESULT', 'R_FIRST', 'R_LADDERS', 'R_PRIESTS', 'R_BONUS', 'R_CENTRE', 'R_CHECK',
     'R_LP', 'N_RULES', 'R_NCYC', 'EMAX', 'LMAX', 'CMAX', 'R_EA', 'R_EB', 'R_EBITS',
@@ -69,11 +72,12 @@ __all__ = [
     'T_VIOL', 'T_BOARD', 'N_TALLY', 'EV_BOARD', 'EV_BLOCK', 'EV_PLACE', 'EV_START',
     'EV_DEAL', 'EV_EXCHANGE', 'EV_DECLARE', 'EV_PLAY_ON', 'CH', 'SUB_BOARD',
     'SUB_START', 'WIN', 'NEG', 'MAXM', 'DEPTH_MAX', 'X_MOVES', 'X_REP', 'X_TIES',
-    'X_VALS', 'X_S1', 'X_S2', 'X_BEFORE', 'X_DP', 'X_PC', 'X_USED', 'X_ALLOWED',
+    'X_VALS', 'X_DP', 'X_PC', 'X_USED', 'X_ALLOWED',
     'X_COL', 'X_REM', 'X_CARDS', 'X_CP', 'X_SCORE', 'X_EMASK', 'X_NMV', 'X_IDX', 'X_AL',
-    'X_BE', 'X_BV', 'X_SS', 'X_MV', 'X_DEAL', 'X_CAND', 'X_CSUM', 'X_HVAL', 'X_PLAY',
-    'X_ROOT', 'N_SCRATCH', 'scratch_width', 'new_scratch', 'nib',
-    'cut_mask', 'clear_state', 'refresh_cuts', 'board_key', 'seed_game',
+    'X_BE', 'X_BV', 'X_MV', 'X_DEAL', 'X_CAND', 'X_CSUM', 'X_HVAL', 'N_SCRATCH', 'W_S1',
+    'W_S2', 'W_BEFORE', 'W_PLAY', 'W_ROOT', 'W_SS', 'N_WORK', 'scratch_width',
+    'new_states', 'new_state', 'new_scratch', 'at', 'copy_state', 'state_from_snapshot',
+    'snapshot', 'nib', 'cut_mask', 'clear_state', 'refresh_cuts', 'board_key', 'seed_game',
     'count_assignments', 'sample_assignment', 'sample_row_by_rejection', 'cycle_code',
     'uniform_row', 'setup_uniform', 'level_completable', 'join_chances',
     'placement_options', 'steer_joins', 'setup_turns', 'deal_tasks', 'record_board',

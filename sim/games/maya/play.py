@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import copy_into, helper, helper_inline
-from ...record import rec, rec_snapshot, recording
+from ...jit import helper, helper_inline
+from ...record import rec, recording
 from ...rng import SETUP, game_base, open_substream, rand_int
 from .bots.greedy import greedy2, greedy_start, greedy_task, wants_to_declare
 from .bots.random import random_declare, random_move, random_pair
@@ -19,19 +19,18 @@ from .bots.search import search2
 from .exchange import apply_exchange, check_invariants, edge_masks, gen_moves
 from .scoring import can_declare, final_scores
 from .setup import deal_tasks, record_board, seed_game, setup_turns, setup_uniform
-from .state import (BOT_GREEDY, BOT_RANDOM, BOT_SEARCH, CH, CUT, END_DECLARED, END_HORIZON, EV_DEAL,
-                    EV_DECLARE, EV_EXCHANGE, EV_PLAY_ON, EV_START,
-                    END_NO_EXCHANGE, FIRST_ROTATE, HRESULT_DRAW, MA, MB, NMAX, R_BONUS,
-                    R_CENTRE, R_CHECK, R_E, R_EA, R_EB, R_FIRST, R_HORIZON, R_HRESULT, R_L,
-                    R_N, R_P, R_RAVEN, R_SETUP, R_START, RAV, SETUP_UNIFORM, START_RANDOM,
-                    SUB_START, SZ, T_ATTEMPTS, T_BOARD, T_BONUS, T_COMPL, T_DECL, T_END, T_EX,
-                    T_FIRST, T_JOINS, T_MSTART, T_RSTART, T_TCOMP, T_TEAMW, T_VIOL, T_WINNER,
-                    X_BEFORE, X_CARDS, X_CP, X_EMASK, X_MOVES, X_PC, board_key, clear_state,
-                    new_scratch)
+from .state import (BOT_GREEDY, BOT_RANDOM, BOT_SEARCH, CH, END_DECLARED, END_HORIZON, EV_DEAL,
+                    EV_DECLARE, EV_EXCHANGE, EV_PLAY_ON, EV_START, END_NO_EXCHANGE, FIRST_ROTATE,
+                    HRESULT_DRAW, MA, MB, NMAX, R_BONUS, R_CENTRE, R_CHECK, R_E, R_EA, R_EB,
+                    R_FIRST, R_HORIZON, R_HRESULT, R_L, R_N, R_P, R_RAVEN, R_SETUP, R_START, RAV,
+                    SETUP_UNIFORM, START_RANDOM, SUB_START, T_ATTEMPTS, T_BOARD, T_BONUS, T_COMPL,
+                    T_DECL, T_END, T_EX, T_FIRST, T_JOINS, T_MSTART, T_RSTART, T_TCOMP, T_TEAMW,
+                    T_VIOL, T_WINNER, W_BEFORE, X_CARDS, X_CP, X_EMASK, X_MOVES, X_PC, at,
+                    board_key, clear_state, copy_state, new_scratch, new_state, snapshot)
 
 
 @helper_inline
-def start_choice(st, R, first, bot_ids, X, rs, base):
+def start_choice(st, R, first, bot_ids, sc, rs, base):
     """Two players: the option o the black player (the second to move) starts with, the
     Monolith on edge ``o // L`` and the Raven at level ``o % L`` (without the Raven: edge
     o).  ``start=random``: one draw on the (SETUP, SUB_START) substream; a random bot: one
@@ -43,7 +42,7 @@ def start_choice(st, R, first, bot_ids, X, rs, base):
         return rand_int(rs, CH, nopt)
     if bot_ids[black] == BOT_RANDOM:
         return rand_int(rs, 1 + black, nopt)
-    return greedy_start(st, R, first, X, rs)
+    return greedy_start(st, R, first, sc, rs)
 
 
 @helper_inline
@@ -53,24 +52,25 @@ def place_start(st, R, o, first, tally, buf):
     raven = 0
     if R[R_RAVEN]:
         e = o // R[R_L]
-        st[RAV] = o % R[R_L]
+        st.pcs[RAV] = o % R[R_L]
         raven = o % R[R_L] + 1
         tally[T_RSTART] = raven
     else:
         e = o
-        st[RAV] = 0
-    st[MA] = R[R_EA + e]
-    st[MB] = R[R_EB + e]
+        st.pcs[RAV] = 0
+    st.pcs[MA] = R[R_EA + e]
+    st.pcs[MB] = R[R_EB + e]
     tally[T_MSTART] = e
     actor = -1 if R[R_START] == START_RANDOM else 1 - first
-    rec(buf, EV_START, actor, e, st[MA], st[MB], raven, 0, 0)
+    rec(buf, EV_START, actor, e, st.pcs[MA], st.pcs[MB], raven, 0, 0)
 
 
 @helper
-def set_up(g, seed, R, bot_ids, st, rs, X, keys, tally, buf):
+def set_up(g, seed, R, bot_ids, st, rs, sc, keys, tally, buf):
     """Seed the game's streams, build the board, place the Monolith and the Raven (two
     players) or deal the task cards, recording each; returns the first player."""
     P = R[R_P]
+    X = sc.x
     base = game_base(seed, g)
     seed_game(rs, seed, g)
     tally[:] = 0
@@ -89,7 +89,7 @@ def set_up(g, seed, R, bot_ids, st, rs, X, keys, tally, buf):
     tally[T_MSTART] = -1
     tally[T_RSTART] = -1
     if P == 2:
-        place_start(st, R, start_choice(st, R, first, bot_ids, X, rs, base), first, tally, buf)
+        place_start(st, R, start_choice(st, R, first, bot_ids, sc, rs, base), first, tally, buf)
     else:
         deal_tasks(st, R, base, X, keys)
         cards = X[X_CARDS]
@@ -99,42 +99,44 @@ def set_up(g, seed, R, bot_ids, st, rs, X, keys, tally, buf):
 
 
 @helper_inline
-def declares(st, R, p, b, bonus, when, ex, bot_par, X, rs, buf):
+def declares(st, R, p, b, bonus, when, ex, bot_par, sc, rs, buf):
     """Three/four players: seat p (bot b), which may declare the end (``can_declare``;
     ``when``: 0 before its exchange, 1 after; ``ex`` exchanges made), does; records the
     decision."""
     if b == BOT_RANDOM:
         dec = random_declare(p, rs)
     elif b == BOT_SEARCH:
-        dec = search_declare(st, R, p, bonus, when, bot_par[p], ex, X, rs)
+        dec = search_declare(st, R, p, bonus, when, bot_par[p], ex, sc, rs)
     else:
-        dec = wants_to_declare(st, R, X[X_CARDS], p, bonus, X[X_CP])
+        dec = wants_to_declare(st, R, sc.x[X_CARDS], p, bonus, sc.x[X_CP])
     rec(buf, EV_DECLARE if dec else EV_PLAY_ON, p, bonus if dec else when, 0, 0, 0, 0, 0)
     return dec
 
 
 @helper_inline
-def choose_exchange(st, R, p, b, nm, ex, bot_par, X, rs):
+def choose_exchange(st, R, p, b, nm, ex, bot_par, sc, rs):
     """The exchange bot b (greedy or search) chooses for seat p among the nm legal ones
-    in ``X[X_MOVES]`` after ``ex`` exchanges (the random bot's choice is made in
+    in ``sc.x[X_MOVES]`` after ``ex`` exchanges (the random bot's choice is made in
     ``play_turns``)."""
     if R[R_P] == 2:
         if b == BOT_GREEDY:
-            return greedy2(st, R, p, nm, X, rs)
-        return search2(st, R, p, np.int64(bot_par[p, 0]), X, rs)
+            return greedy2(st, R, p, nm, sc, rs)
+        return search2(st, R, p, np.int64(bot_par[p, 0]), sc, rs)
     if b == BOT_GREEDY:
-        return greedy_task(st, R, p, nm, X, rs)
-    return search_task(st, R, p, nm, bot_par[p], ex, X, rs)
+        return greedy_task(st, R, p, nm, sc, rs)
+    return search_task(st, R, p, nm, bot_par[p], ex, sc, rs)
 
 
 @helper_inline
-def play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps):
+def play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps):
     """The exchanges, seat by seat from ``first``, until no exchange is legal, the
     horizon, or a declared end; returns (exchanges, end reason).  Records every
     decision, and a snapshot of the state after each exchange."""
     P = R[R_P]
     ctr = R[R_CENTRE]
     check = R[R_CHECK]
+    X = sc.x
+    before = at(sc.ws, W_BEFORE)
     cards = X[X_CARDS]
     p = first
     ex = 0
@@ -149,28 +151,28 @@ def play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps):
         if ex >= R[R_HORIZON]:
             return ex, END_HORIZON
         if (P > 2 and can_declare(st, R, cards, p)
-                and declares(st, R, p, b, 0, 0, ex, bot_par, X, rs, buf)):
+                and declares(st, R, p, b, 0, 0, ex, bot_par, sc, rs, buf)):
             tally[T_DECL] = p
             return ex, END_DECLARED
         if b == BOT_RANDOM:
             m = random_move(R, p, nm, X, rs)
         else:
-            m = choose_exchange(st, R, p, b, nm, ex, bot_par, X, rs)
+            m = choose_exchange(st, R, p, b, nm, ex, bot_par, sc, rs)
         if check:
-            copy_into(X[X_BEFORE, :SZ], st)
-        centre_open = st[CUT + ctr] != 0
+            copy_state(before, st)
+        centre_open = st.cut[ctr] != 0
         f = apply_exchange(st, R, m, p)
         ex += 1
         tally[T_JOINS + p] += (f & 1) + ((f >> 1) & 1)
         tally[T_COMPL + p] += ((f >> 2) & 1) + ((f >> 3) & 1)
         e = m >> 4
         rec(buf, EV_EXCHANGE, p, e, (m & 15) + 1, R[R_EA + e], R[R_EB + e], f & 3, f >> 2)
-        rec_snapshot(buf, snaps, st, SZ)
+        snapshot(buf, snaps, st)
         if check:
-            tally[T_VIOL] += check_invariants(st, R, X[X_BEFORE, :SZ])
+            tally[T_VIOL] += check_invariants(st, R, before)
         if P > 2 and can_declare(st, R, cards, p):
-            bonus = R[R_BONUS] if (centre_open and st[CUT + ctr] == 0) else 0
-            if declares(st, R, p, b, bonus, 1, ex, bot_par, X, rs, buf):
+            bonus = R[R_BONUS] if (centre_open and st.cut[ctr] == 0) else 0
+            if declares(st, R, p, b, bonus, 1, ex, bot_par, sc, rs, buf):
                 tally[T_DECL] = p
                 tally[T_BONUS + p] = bonus
                 return ex, END_DECLARED
@@ -178,24 +180,24 @@ def play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps):
 
 
 @helper_inline
-def play_game(g, seed, R, bot_ids, bot_par, st, rs, X, keys, tally, buf, snaps):
+def play_game(g, seed, R, bot_ids, bot_par, st, rs, sc, keys, tally, buf, snaps):
     """Game ``g`` of the run ``seed`` into ``tally`` (layout ``T_*``); ``buf`` and
     ``snaps``: the record (``sim/record.py``; ``NO_RECORD`` records nothing)."""
     P = R[R_P]
-    first = set_up(g, seed, R, bot_ids, st, rs, X, keys, tally, buf)
-    rec_snapshot(buf, snaps, st, SZ)
+    first = set_up(g, seed, R, bot_ids, st, rs, sc, keys, tally, buf)
+    snapshot(buf, snaps, st)
     if (P == 2 and bot_ids[0] == BOT_RANDOM and bot_ids[1] == BOT_RANDOM and R[R_CHECK] == 0
             and not recording(buf)):
-        ex, end = random_pair(st, R, X, rs, first, tally)
+        ex, end = random_pair(st, R, sc.x, rs, first, tally)
     else:
-        ex, end = play_turns(R, bot_ids, bot_par, st, rs, X, first, tally, buf, snaps)
+        ex, end = play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps)
     tally[T_EX] = ex
     tally[T_END] = end
     tc = 0
     for t in range(R[R_N]):
-        tc += np.int64(st[CUT + t] == 0)
+        tc += np.int64(st.cut[t] == 0)
     tally[T_TCOMP] = tc
-    side = final_scores(st, R, tally, X)
+    side = final_scores(st, R, tally, sc.x)
     if end == END_HORIZON and R[R_HRESULT] == HRESULT_DRAW:
         side = -1
     tally[T_TEAMW] = side
@@ -217,13 +219,13 @@ def run_games(seed, start, count, R, bot_ids, bot_par, out, work, buf, snaps):
     Those are inlined rather than compiled on their own: numba optimises and emits
     again, for every jitted function, the machine code of everything it calls, so each
     layer between the entry point and the bots cost the whole game's code once more."""
-    st, rs, keys, X = work
+    st, rs, keys, sc = work
     for j in range(count):
-        play_game(start + j, seed, R, bot_ids, bot_par, st, rs, X, keys, out[j], buf, snaps)
+        play_game(start + j, seed, R, bot_ids, bot_par, st, rs, sc, keys, out[j], buf, snaps)
 
 
 def chunk_work(R):
-    """run_games' work arrays for a chunk: the state, the streams, the deal keys and the
-    scratch rows (``new_scratch``)."""
-    return (np.zeros(SZ, dtype=np.int64), np.zeros(1 + int(R[R_P]), dtype=np.uint64),
+    """run_games' work arrays for a chunk: the state (``new_state``), the streams, the deal
+    keys and the scratch (``new_scratch``)."""
+    return (new_state(), np.zeros(1 + int(R[R_P]), dtype=np.uint64),
             np.zeros(NMAX, dtype=np.uint64), new_scratch(int(R[R_N])))

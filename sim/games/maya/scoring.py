@@ -3,9 +3,9 @@ Variant for Three Players (task points, declaring the end, the centre bonus)."""
 from __future__ import annotations
 
 from ...jit import helper, helper_inline
-from .state import (CUT, LAD, NEG, PR, R_CENTRE, R_L, R_N, R_P, R_PTS, T_BONUS, T_LADDERS,
-                    T_LPTS, T_PPTS, T_PRIESTS, T_SCORE, T_TEAM, T_TIEBRK, TB_LADDERS,
-                    TB_PRIESTS, TB_SCORE, TB_TIED, TW, WIN, X_CARDS, X_CP, X_SCORE, nib)
+from .state import (NEG, R_CENTRE, R_L, R_N, R_P, R_PTS, T_BONUS, T_LADDERS, T_LPTS, T_PPTS,
+                    T_PRIESTS, T_SCORE, T_TEAM, T_TIEBRK, TB_LADDERS, TB_PRIESTS, TB_SCORE, TB_TIED,
+                    WIN, X_CARDS, X_CP, X_SCORE, nib)
 
 
 # ------------------------------------------------------------------ two players
@@ -15,12 +15,12 @@ def score2(st, n, out):
     for k in range(8):
         out[k] = 0
     for t in range(n):
-        pr = st[PR + t]
+        pr = st.pr[t]
         if pr >= 0:
             out[pr] += 1
             out[2 + pr] += 1
-        l0 = st[LAD + 2 * t]
-        l1 = st[LAD + 2 * t + 1]
+        l0 = st.lad[t, 0]
+        l1 = st.lad[t, 1]
         out[4] += l0
         out[5] += l1
         if l0 > l1:
@@ -38,13 +38,13 @@ def result2(st, n, p):
     pr = 0
     ld = 0
     for t in range(n):
-        o = st[PR + t]
+        o = st.pr[t]
         if o >= 0:
             d = 1 if o == p else -1
             vp += d
             pr += d
-        lp = st[LAD + 2 * t + p]
-        lq = st[LAD + 2 * t + 1 - p]
+        lp = st.lad[t, p]
+        lq = st.lad[t, 1 - p]
         ld += lp - lq
         if lp > lq:
             vp += 1
@@ -99,7 +99,7 @@ def colour_points(st, n, L, pts, out):
     for c in range(n):
         out[c] = 0
     for t in range(n):
-        x = st[TW + t]
+        x = st.tw[t]
         run = 1
         prev = x & 15
         for l in range(1, L):
@@ -117,11 +117,11 @@ def colour_points(st, n, L, pts, out):
 def can_declare(st, R, cards, p):
     """Seat p may declare: the centre tower and a tower of one of p's task colours are complete."""
     ctr = R[R_CENTRE]
-    if st[CUT + ctr] != 0:
+    if st.cut[ctr] != 0:
         return False
     for t in range(R[R_N]):
-        if st[CUT + t] == 0:
-            c = st[TW + t] & 15
+        if st.cut[t] == 0:
+            c = st.tw[t] & 15
             if c == cards[2 * p] or c == cards[2 * p + 1]:
                 return True
     return False

@@ -15,7 +15,7 @@ from ...record import rec
 from ...rng import DECK, SETUP, game_base, keyed_shuffle, open_substream, rand_int, seed_streams
 from .state import (BOT_RANDOM, CH, EV_BLOCK, EV_BOARD, EV_PLACE, NEG, R_BHI, R_BLO, R_CENTRE,
                     R_CYC, R_E, R_EA, R_EB, R_L, R_N, R_NCYC, R_P, SUB_BOARD,
-                    TW, X_ALLOWED, X_CARDS, X_COL, X_DP, X_PC, X_REM, X_TIES,
+                    X_ALLOWED, X_CARDS, X_COL, X_DP, X_PC, X_REM, X_TIES,
                     X_USED, nib, refresh_cuts)
 
 
@@ -178,7 +178,7 @@ def setup_uniform(st, R, rs, X):
         attempts += 1
         for t in range(n):
             used[t] = 0
-            st[TW + t] = 0
+            st.tw[t] = 0
         ok = True
         for k in range(L):
             if not uniform_row(R, rs, X, k):
@@ -186,7 +186,7 @@ def setup_uniform(st, R, rs, X):
                 break
             for t in range(n):
                 used[t] |= 1 << col[t]
-                st[TW + t] |= col[t] << (4 * k)
+                st.tw[t] |= col[t] << (4 * k)
         if ok:
             break
     refresh_cuts(st, R)
@@ -226,9 +226,9 @@ def join_chances(st, R, t, k, c):
     v = 0
     for e in range(R[R_E]):
         if R[R_EA + e] == t:
-            v += np.int64(nib(st[TW + R[R_EB + e]], k - 1) == c)
+            v += np.int64(nib(st.tw[R[R_EB + e]], k - 1) == c)
         elif R[R_EB + e] == t:
-            v += np.int64(nib(st[TW + R[R_EA + e]], k - 1) == c)
+            v += np.int64(nib(st.tw[R[R_EA + e]], k - 1) == c)
     return v
 
 
@@ -283,7 +283,7 @@ def setup_turns(st, R, rs, first, bot_ids, X, buf):
     full = (1 << n) - 1
     for t in range(n):
         used[t] = 0
-        st[TW + t] = 0
+        st.tw[t] = 0
     k_total = 0
     for k in range(L):
         colours = full
@@ -308,7 +308,7 @@ def setup_turns(st, R, rs, first, bot_ids, X, buf):
             rec(buf, EV_PLACE, placer, k + 1, c, t, 0, 0, 0)
             towers ^= 1 << t
             used[t] |= 1 << c
-            st[TW + t] |= c << (4 * k)
+            st.tw[t] |= c << (4 * k)
     refresh_cuts(st, R)
 
 
@@ -322,7 +322,7 @@ def deal_tasks(st, R, base, X, keys):
     deck = X[X_COL]
     ids = X[X_REM]
     cards = X[X_CARDS]
-    centre_colour = st[TW + R[R_CENTRE]] & 15
+    centre_colour = st.tw[R[R_CENTRE]] & 15
     k = 0
     for c in range(n):
         if c != centre_colour:
@@ -338,5 +338,5 @@ def deal_tasks(st, R, base, X, keys):
 def record_board(st, R, attempts, buf):
     """The uniform set-up's board, one event per tower (levels 1-7 and 8-12 packed)."""
     for t in range(R[R_N]):
-        x = st[TW + t]
+        x = st.tw[t]
         rec(buf, EV_BOARD, -1, t, x & ((1 << 28) - 1), x >> 28, attempts, 0, 0)

@@ -13,7 +13,9 @@ from html import escape
 import numpy as np
 
 from ...steps import numbered_steps
-from .state import CUT, LAD, MA, MB, PR, RAV, TW
+# a snapshot row's layout (``state.snapshot``)
+from .state import (SNAP_CUT as CUT, SNAP_LAD as LAD, SNAP_MA as MA, SNAP_MB as MB, SNAP_PR as PR,
+                    SNAP_RAV as RAV, SNAP_TW as TW)
 
 END_WORDS = ("the player to move has no legal exchange", "a player declared the end",
              "the horizon was reached")

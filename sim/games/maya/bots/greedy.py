@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....jit import copy_into, helper, helper_inline
+from ....jit import helper, helper_inline
 from ....rng import rand_int
 from ..exchange import apply_exchange, gen_moves, has_move
 from ..scoring import can_declare, colour_points, result2
-from ..state import (CUT, LAD, MA, MB, NEG, PR, RAV, R_BONUS, R_CENTRE, R_E, R_EA, R_EB, R_L, R_N,
-                     R_P, R_PTS, R_RAVEN, SZ, TW, WIN, X_CARDS, X_CP, X_MOVES,
-                     X_REP, X_S1, X_S2, X_TIES, X_VALS, nib)
+from ..state import (MA, MB, NEG, RAV, R_BONUS, R_CENTRE, R_E, R_EA, R_EB, R_L, R_N, R_P, R_PTS,
+                     R_RAVEN, W_S1, W_S2, WIN, X_CARDS, X_CP, X_MOVES, X_REP, X_TIES, X_VALS, at,
+                     copy_state, copy_work, nib)
 
 
 @helper_inline
@@ -32,11 +32,11 @@ def eval2(st, n, p):
     """Static value for seat p: 100 x points lead + 10 x priests lead + ladders lead."""
     v = 0
     for t in range(n):
-        pr = st[PR + t]
+        pr = st.pr[t]
         if pr >= 0:
             v += 110 if pr == p else -110
-        lp = st[LAD + 2 * t + p]
-        lq = st[LAD + 2 * t + 1 - p]
+        lp = st.lad[t, p]
+        lq = st.lad[t, 1 - p]
         v += lp - lq
         if lp > lq:
             v += 100
@@ -54,21 +54,21 @@ def leaf2(st, R, p):
 
 
 @helper_inline
-def best_reply_value(st, R, m, p, X):
+def best_reply_value(st, R, m, p, sc):
     """Minus the best immediate value the opponent has after seat p's exchange m (the
     blocking tie-break); a move that leaves the opponent stuck is worth WIN + 1."""
     q = 1 - p
-    s1 = X[X_S1, :SZ]
-    s2 = X[X_S2, :SZ]
-    rep = X[X_REP]
-    copy_into(s1, st)
+    s1 = at(sc.ws, W_S1)
+    s2 = at(sc.ws, W_S2)
+    rep = sc.x[X_REP]
+    copy_state(s1, st)
     apply_exchange(s1, R, m, p)
     nr = gen_moves(s1, R, rep)
     worst = NEG
     if nr == 0:
         worst = -WIN - 1
     for r in range(nr):
-        copy_into(s2, s1)
+        copy_work(sc, W_S2, W_S1)
         apply_exchange(s2, R, rep[r], q)
         w = -leaf2(s2, R, p)
         if w > worst:
@@ -77,19 +77,20 @@ def best_reply_value(st, R, m, p, X):
 
 
 @helper
-def greedy2(st, R, p, nm, X, rs):
-    """Best immediate value among the nm moves in ``X[X_MOVES]`` (eval2 after the move, or
-    the result if the opponent is then stuck); among equals, the move leaving the opponent
-    the smallest best immediate value (blocking); among equals, one uniform draw."""
+def greedy2(st, R, p, nm, sc, rs):
+    """Best immediate value among the nm moves in ``sc.x[X_MOVES]`` (eval2 after the move,
+    or the result if the opponent is then stuck); among equals, the move leaving the
+    opponent the smallest best immediate value (blocking); among equals, one uniform draw."""
     q = 1 - p
+    X = sc.x
     moves = X[X_MOVES]
-    s1 = X[X_S1, :SZ]
+    s1 = at(sc.ws, W_S1)
     ties = X[X_TIES]
     vals = X[X_VALS]
     best = NEG
     nt = 0
     for k in range(nm):
-        copy_into(s1, st)
+        copy_state(s1, st)
         apply_exchange(s1, R, moves[k], p)
         v = -leaf2(s1, R, q)
         if v > best:
@@ -103,7 +104,7 @@ def greedy2(st, R, p, nm, X, rs):
         n2 = 0
         for i in range(nt):
             k = ties[i]
-            v = best_reply_value(st, R, moves[k], p, X)
+            v = best_reply_value(st, R, moves[k], p, sc)
             if v > best:
                 best = v
                 n2 = 0
@@ -118,16 +119,16 @@ def greedy2(st, R, p, nm, X, rs):
 
 
 @helper_inline
-def start_choice_value(st, R, white, X):
+def start_choice_value(st, R, white, sc):
     """White's best immediate value (greedy's first stage) from a starting position."""
-    rep = X[X_REP]
-    s1 = X[X_S1, :SZ]
+    rep = sc.x[X_REP]
+    s1 = at(sc.ws, W_S1)
     nr = gen_moves(st, R, rep)
     if nr == 0:
         return result2(st, R[R_N], white)
     best = NEG
     for r in range(nr):
-        copy_into(s1, st)
+        copy_state(s1, st)
         apply_exchange(s1, R, rep[r], white)
         w = -leaf2(s1, R, 1 - white)
         if w > best:
@@ -136,25 +137,25 @@ def start_choice_value(st, R, white, X):
 
 
 @helper
-def greedy_start(st, R, first, X, rs):
+def greedy_start(st, R, first, sc, rs):
     """Black's start (greedy and search): the option o (the Monolith on edge ``o // L``
     and the Raven at level ``o % L``; without the Raven: edge o) leaving White the
     smallest best immediate value, ties by one uniform draw on black's stream.  Leaves
     the Monolith and the Raven set as the last option tried: the caller places them."""
     L = R[R_L]
-    ties = X[X_TIES]
+    ties = sc.x[X_TIES]
     nopt = R[R_E] * L if R[R_RAVEN] else R[R_E]
     best = -NEG
     nt = 0
     for o in range(nopt):
         if R[R_RAVEN]:
             e = o // L
-            st[RAV] = o % L
+            st.pcs[RAV] = o % L
         else:
             e = o
-        st[MA] = R[R_EA + e]
-        st[MB] = R[R_EB + e]
-        v = start_choice_value(st, R, first, X)
+        st.pcs[MA] = R[R_EA + e]
+        st.pcs[MB] = R[R_EB + e]
+        v = start_choice_value(st, R, first, sc)
         if v < best:
             best = v
             nt = 0
@@ -175,7 +176,7 @@ def wants_to_declare(st, R, cards, p, bonus, cp):
     c1 = cards[2 * p]
     c2 = cards[2 * p + 1]
     mine = cp[c1] + cp[c2] + bonus
-    centre_colour = st[TW + R[R_CENTRE]] & 15
+    centre_colour = st.tw[R[R_CENTRE]] & 15
     top1 = 0
     top2 = 0
     tot = 0
@@ -207,7 +208,7 @@ def task_value(st, R, cards, p, cp):
         c = cards[2 * p + j]
         v += 1000 * cp[c]
         for t in range(n):
-            x = st[TW + t]
+            x = st.tw[t]
             cnt = 0
             for l in range(L):
                 cnt += np.int64(nib(x, l) == c)
@@ -222,24 +223,25 @@ def task_step_value(st, R, cards, p, m, s, X, centre_open):
     """task_value after exchange m (into ``s``), counting the centre bonus when the move
     completes the centre tower and lets seat p declare (task cards ``cards``: the real
     deal, or the search's sampled one)."""
-    copy_into(s, st)
+    copy_state(s, st)
     apply_exchange(s, R, m, p)
     v = task_value(s, R, cards, p, X[X_CP])
-    if centre_open and s[CUT + R[R_CENTRE]] == 0 and can_declare(s, R, cards, p):
+    if centre_open and s.cut[R[R_CENTRE]] == 0 and can_declare(s, R, cards, p):
         v += 1000 * R[R_BONUS]
     return v
 
 
 @helper
-def task_pick(st, R, cards, p, nm, X, rs, slot):
+def task_pick(st, R, cards, p, nm, sc, rs, slot):
     """Task bots' exchange for seat p with task cards ``cards`` among the nm moves in
-    ``X[X_MOVES]``: the best task_value after the move, counting the centre bonus when the
+    ``sc.x[X_MOVES]``: the best task_value after the move, counting the centre bonus when the
     move completes the centre tower and lets it declare; ties: one uniform draw on the
     stream of seat ``slot`` (p itself; the searching seat in the search's play-outs)."""
+    X = sc.x
     moves = X[X_MOVES]
     ties = X[X_TIES]
-    s1 = X[X_S1, :SZ]
-    centre_open = st[CUT + R[R_CENTRE]] != 0
+    s1 = at(sc.ws, W_S1)
+    centre_open = st.cut[R[R_CENTRE]] != 0
     best = NEG
     nt = 0
     for k in range(nm):
@@ -254,6 +256,6 @@ def task_pick(st, R, cards, p, nm, X, rs, slot):
 
 
 @helper_inline
-def greedy_task(st, R, p, nm, X, rs):
+def greedy_task(st, R, p, nm, sc, rs):
     """Task bots' exchange (``task_pick`` with the seat's own cards and stream)."""
-    return task_pick(st, R, X[X_CARDS], p, nm, X, rs, p)
+    return task_pick(st, R, sc.x[X_CARDS], p, nm, sc, rs, p)

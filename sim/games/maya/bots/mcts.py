@@ -29,31 +29,32 @@ schedule, the ordering and the shuffles are the shared search layer's (``sim/sea
 """
 from __future__ import annotations
 
-from ....jit import copy_into, helper, helper_inline
+from ....jit import helper, helper_inline
 from ....search import halving_even, halving_phases, order_desc, shuffle
 from ....rng import next_u64, rand_int
 from ..exchange import apply_exchange, gen_moves
 from ..scoring import can_declare, colour_points
-from ..state import (CUT, HRESULT_DRAW, NEG, R_BONUS, R_CENTRE, R_HORIZON, R_HRESULT, R_L, R_N,
-                     R_P, R_PTS, SZ, TW, X_CAND, X_CARDS, X_CP, X_CSUM, X_DEAL, X_HVAL,
-                     X_MOVES, X_PLAY, X_ROOT, X_S1)
+from ..state import (HRESULT_DRAW, NEG, R_BONUS, R_CENTRE, R_HORIZON, R_HRESULT, R_L, R_N, R_P,
+                     R_PTS, W_PLAY, W_ROOT, W_S1, X_CAND, X_CARDS, X_CP, X_CSUM, X_DEAL, X_HVAL,
+                     X_MOVES, at, copy_state, copy_work)
 from .greedy import task_pick, task_step_value, wants_to_declare
 
 LEAD = 10        # a play-out's value for leading alone (trailing: -LEAD), on top of the margin
-UNSEEN = 16      # X[X_DEAL, UNSEEN:]: the unseen colours while they are shuffled
+UNSEEN = 16      # sc.x[X_DEAL, UNSEEN:]: the unseen colours while they are shuffled
 
 
 @helper
 def sample_deal(st, R, p, X, rs):
-    """X[X_DEAL]: a deal seat p cannot tell from the real one: its own two cards, the
-    colours it has not seen shuffled (Fisher-Yates on its stream) and dealt two per other
-    seat in seat order (three players: the last two stay face down)."""
+    """``X[X_DEAL]`` (``X``: the scratch rows): a deal seat p cannot tell from the real
+    one: its own two cards, the colours it has not seen shuffled (Fisher-Yates on its
+    stream) and dealt two per other seat in seat order (three players: the last two stay
+    face down)."""
     n = R[R_N]
     cards = X[X_CARDS]
     deal = X[X_DEAL]
     c1 = cards[2 * p]
     c2 = cards[2 * p + 1]
-    centre_colour = st[TW + R[R_CENTRE]] & 15
+    centre_colour = st.tw[R[R_CENTRE]] & 15
     u = 0
     for c in range(n):
         if c != c1 and c != c2 and c != centre_colour:
@@ -97,15 +98,15 @@ def side_value(st, R, cards, p, bseat, bonus, cp):
 
 
 @helper
-def rollout(s, R, cards, p, q, ex, steps, skip, X, rs):
+def rollout(s, R, cards, p, q, ex, steps, skip, sc, rs):
     """Play on from state ``s`` (changed), seat q to move after ``ex`` exchanges, with
     deal ``cards``: the task bot for every seat (its ties on seat p's stream) for at most
     ``steps`` exchanges, or to the end; ``skip``: q does not consider declaring before
     its first exchange (it has just chosen to play on).  Returns ``side_value`` for p."""
     P = R[R_P]
     ctr = R[R_CENTRE]
-    cp = X[X_CP]
-    moves = X[X_MOVES]
+    cp = sc.x[X_CP]
+    moves = sc.x[X_MOVES]
     bseat = -1
     bonus = 0
     for _ in range(steps):
@@ -119,12 +120,12 @@ def rollout(s, R, cards, p, q, ex, steps, skip, X, rs):
         if not skip and can_declare(s, R, cards, q) and wants_to_declare(s, R, cards, q, 0, cp):
             break
         skip = False
-        m = task_pick(s, R, cards, q, nm, X, rs, p)
-        centre_open = s[CUT + ctr] != 0
+        m = task_pick(s, R, cards, q, nm, sc, rs, p)
+        centre_open = s.cut[ctr] != 0
         apply_exchange(s, R, m, q)
         ex += 1
         if can_declare(s, R, cards, q):
-            b = R[R_BONUS] if (centre_open and s[CUT + ctr] == 0) else 0
+            b = R[R_BONUS] if (centre_open and s.cut[ctr] == 0) else 0
             if wants_to_declare(s, R, cards, q, b, cp):
                 bseat = q
                 bonus = b
@@ -134,36 +135,38 @@ def rollout(s, R, cards, p, q, ex, steps, skip, X, rs):
 
 
 @helper_inline
-def play_out(R, p, m, ex, steps, X, rs):
-    """One play-out of seat p's exchange m from the state in ``X[X_ROOT]``: a fresh deal,
+def play_out(R, p, m, ex, steps, sc, rs):
+    """One play-out of seat p's exchange m from the work state ``W_ROOT``: a fresh deal,
     the exchange, p's declaration as the task bot would make it, then ``rollout``."""
-    s = X[X_PLAY, :SZ]
-    copy_into(s, X[X_ROOT, :SZ])
+    X = sc.x
+    s = at(sc.ws, W_PLAY)
+    copy_work(sc, W_PLAY, W_ROOT)
     sample_deal(s, R, p, X, rs)
     deal = X[X_DEAL]
     ctr = R[R_CENTRE]
-    centre_open = s[CUT + ctr] != 0
+    centre_open = s.cut[ctr] != 0
     apply_exchange(s, R, m, p)
     if can_declare(s, R, deal, p):
-        b = R[R_BONUS] if (centre_open and s[CUT + ctr] == 0) else 0
+        b = R[R_BONUS] if (centre_open and s.cut[ctr] == 0) else 0
         if wants_to_declare(s, R, deal, p, b, X[X_CP]):
             return side_value(s, R, deal, p, p, b, X[X_CP])
-    return rollout(s, R, deal, p, (p + 1) % R[R_P], ex + 1, steps, False, X, rs)
+    return rollout(s, R, deal, p, (p + 1) % R[R_P], ex + 1, steps, False, sc, rs)
 
 
 @helper
-def candidates(st, R, p, nm, width, X, rs):
-    """The nm legal moves of ``X[X_MOVES]`` into ``X[X_CAND]``, shuffled on seat p's
+def candidates(st, R, p, nm, width, sc, rs):
+    """The nm legal moves of ``sc.x[X_MOVES]`` into ``sc.x[X_CAND]``, shuffled on seat p's
     stream, then ordered by the task bot's value (equals keep the shuffled order);
     returns how many are kept (at most ``width``)."""
+    X = sc.x
     moves = X[X_MOVES]
     cand = X[X_CAND]
     hv = X[X_HVAL]
     for k in range(nm):
         cand[k] = moves[k]
     shuffle(cand, 0, nm, rs, 1 + p)
-    centre_open = st[CUT + R[R_CENTRE]] != 0
-    s1 = X[X_S1, :SZ]
+    centre_open = st.cut[R[R_CENTRE]] != 0
+    s1 = at(sc.ws, W_S1)
     for k in range(nm):
         hv[k] = task_step_value(st, R, X[X_CARDS], p, cand[k], s1, X, centre_open)
     order_desc(cand, hv, nm)
@@ -171,17 +174,18 @@ def candidates(st, R, p, nm, width, X, rs):
 
 
 @helper
-def search_task(st, R, p, nm, par, ex, X, rs):
+def search_task(st, R, p, nm, par, ex, sc, rs):
     """The search bot's exchange for seat p (three/four players) among the nm legal ones
-    in ``X[X_MOVES]``; ``par``: its settings (depth, iters, width, playout); ``ex``:
+    in ``sc.x[X_MOVES]``; ``par``: its settings (depth, iters, width, playout); ``ex``:
     exchanges made so far (the horizon)."""
     iters = int(par[1])
     steps = int(par[3])
-    k = candidates(st, R, p, nm, int(par[2]), X, rs)
+    X = sc.x
+    k = candidates(st, R, p, nm, int(par[2]), sc, rs)
     cand = X[X_CAND]
     if k == 1 or iters < 1:
         return cand[0]
-    copy_into(X[X_ROOT, :SZ], st)
+    copy_state(at(sc.ws, W_ROOT), st)
     sums = X[X_CSUM]
     for i in range(k):
         sums[i] = 0
@@ -194,7 +198,7 @@ def search_task(st, R, p, nm, par, ex, X, rs):
             keep = rs[1 + p]
             for i in range(alive):
                 rs[1 + p] = seed
-                sums[i] += play_out(R, p, cand[i], ex, steps, X, rs)
+                sums[i] += play_out(R, p, cand[i], ex, steps, sc, rs)
             rs[1 + p] = keep
         order_desc(cand, sums, alive)
         alive = (alive + 1) // 2
@@ -202,24 +206,25 @@ def search_task(st, R, p, nm, par, ex, X, rs):
 
 
 @helper
-def search_declare(st, R, p, bonus, when, par, ex, X, rs):
+def search_declare(st, R, p, bonus, when, par, ex, sc, rs):
     """Seat p, which may declare (``when``: 0 before its exchange, 1 after; ``bonus``
     the centre bonus it would take): over ``iters`` drawn deals, the margin of ending now
     against a play-out that plays on (before its exchange: p moves first, without
     declaring); declares when ending sums at least as much (equal sums: one draw)."""
     iters = max(1, int(par[1]))
     steps = int(par[3])
+    X = sc.x
     deal = X[X_DEAL]
-    s = X[X_PLAY, :SZ]
+    s = at(sc.ws, W_PLAY)
     d = 0
     for _ in range(iters):
         sample_deal(st, R, p, X, rs)
         d += side_value(st, R, deal, p, p, bonus, X[X_CP])
-        copy_into(s, st)
+        copy_state(s, st)
         if when == 0:
-            d -= rollout(s, R, deal, p, p, ex, steps, True, X, rs)
+            d -= rollout(s, R, deal, p, p, ex, steps, True, sc, rs)
         else:
-            d -= rollout(s, R, deal, p, (p + 1) % R[R_P], ex, steps, False, X, rs)
+            d -= rollout(s, R, deal, p, (p + 1) % R[R_P], ex, steps, False, sc, rs)
     if d == 0:
         return rand_int(rs, 1 + p, 2) == 1
     return d > 0

@@ -3,12 +3,12 @@ depth, leaves valued by the greedy bot's ``leaf2``, root moves shuffled on its o
 so that equal best moves are equally likely.  Three/four players: ``mcts.py``."""
 from __future__ import annotations
 
-from ....jit import copy_into, helper, helper_inline
+from ....jit import helper, helper_inline
 from ....search import shuffle
 from ..exchange import apply_exchange, gen_moves
 from ..scoring import result2
-from ..state import (NEG, R_N, SZ, X_AL, X_BE, X_BV, X_IDX,
-                     X_MV, X_NMV, X_SS)
+from ..state import (NEG, R_N, W_SS, X_AL, X_BE, X_BV, X_IDX, X_MV, X_NMV, at, copy_state,
+                     copy_work)
 from .greedy import leaf2
 
 
@@ -23,10 +23,13 @@ def shuffle_root(st, R, p, X, rs):
 
 
 @helper
-def search2(st, R, p, depth, X, rs):
+def search2(st, R, p, depth, scratch, rs):
     """Alpha-beta (negamax) to ``depth`` exchanges, leaves valued by ``leaf2``; the root
     moves are shuffled (``shuffle_root``) and the first move with the best value is
-    played.  Ply c keeps its state in row ``X_SS + c`` and its moves in ``X_MV + c``."""
+    played.  Ply c keeps its state in the work state ``W_SS + c`` and its moves in row
+    ``X_MV + c``."""
+    X = scratch.x
+    ws = scratch.ws
     n = R[R_N]
     nmv = X[X_NMV]
     idx = X[X_IDX]
@@ -36,7 +39,7 @@ def search2(st, R, p, depth, X, rs):
     n0 = shuffle_root(st, R, p, X, rs)
     if n0 == 1 or depth < 1:
         return X[X_MV, 0]
-    copy_into(X[X_SS, :SZ], st)
+    copy_state(at(ws, W_SS), st)
     nmv[0] = n0
     idx[0] = 0
     al[0] = NEG
@@ -50,8 +53,8 @@ def search2(st, R, p, depth, X, rs):
             idx[ply] += 1
             c = ply + 1
             side = p if ply % 2 == 0 else 1 - p  # the side moving at node ``ply``
-            sc = X[X_SS + c, :SZ]
-            copy_into(sc, X[X_SS + ply, :SZ])
+            copy_work(scratch, W_SS + c, W_SS + ply)
+            sc = at(ws, W_SS + c)
             apply_exchange(sc, R, m, side)
             other = 1 - side
             if c == depth:
