@@ -1,8 +1,8 @@
 """Batam's state layout and constants: what every module of the kernel agrees on.
 
-Everything that changes during a game is a ``State`` (below): a named tuple of small int64
-arrays, one per meaning (four seats are always reserved), so that a kernel reads
-``st.coins[p]`` or ``st.bv[b, k]``.  Copying a game's state is one call,
+Everything that changes during a game is a ``State`` (below): one numpy record whose
+fields are small int64 arrays, one per meaning (four seats are always reserved), so that a
+kernel reads ``st.coins[p]`` or ``st.bv[b, k]``.  Copying a game's state is one call,
 ``copy_state_into(dst, src)`` (the search bot copies the real game into its own before
 every rollout), plus ``copy_into(dst_rs, rs)`` for the random streams, which are kept
 apart (``Play.rs``, ``Search.rs``).  Crew boards hold up to three dice, kept in descending
@@ -137,67 +137,56 @@ SEAT_DTYPES = dict(coins="int32", goods_sold="int8", crew_pos="int8", wages_paid
 
 
 # ------------------------------------------------------------ named groups
-class State(NamedTuple):
-    """Everything that changes during a game (``setup`` fills it, ``clear_state`` first); int64
-    arrays, four seats always reserved (``MAXP``):
-
-    * ``coins[s]``: seat s's coins in hand (wages offered are on its board: ``offer``);
-    * ``goods[s]``: goods cubes it has sold; ``pos[s]``: the space its ship is on;
-    * ``offer[b, k]``: the wage on b's board for slot k (0 captain, 1 sailor), until Phase 4;
-    * ``bv[b, k]``, ``bo[b, k]``: value and owner of the die in slot k of b's crew board (0
-      captain, 1 sailor, 2 ship; descending values, -1 empty); ``nb[b]``: dice on it;
-    * ``dv[s, i]``: seat s's own die i this turn (its value, -1 once placed or not rolled);
-    * ``rflags[RF_*, s]``, cleared at the start of every round: ``RF_TW`` the tradewind tiles
-      s used (bit c: the tile on compass space c), ``RF_RET`` its ship returned to Batam,
-      ``RF_RETA`` ... at or after the end was triggered, ``RF_PCH`` it paid the pirate tile's
-      fee (charge once);
-    * ``lastcap[s]``: the captain wage s offered last round (-1 in round 1);
-    * ``mapv[s, i]``: coins of the treasure maps s holds for island i;
-    * ``cube[i, s]``: 1 when s has sold a cube on island i; ``ncube[i]``: cubes on island i;
-    * ``tile[c]``: the compass tile on compass space c (tiles mode; -1 none or taken);
-    * ``deck[:g[G_DECKN]]``: the compass cards to draw (cards mode; drawn from the end),
-      ``disc[:g[G_DISCN]]`` the discards;
-    * ``tal[T_*, s]``: the per-seat tallies (the result columns after coins, goods and crew
-      position: SEAT_FIELDS);
-    * ``g[G_*]``: the bank (``G_BANK``), what it owed but could not pay (``G_SHORT``), the
-      deck's and the discards' counts (``G_DECKN``, ``G_DISCN``), reshuffles so far, the deck
-      number (``G_NSHUF``), the end triggered (``G_ENDED``) and by whom (``G_ENDER``, -1), the
-      compass space of the pirate tile (``G_PIRC``, -1 none)."""
-    coins: np.ndarray
-    goods: np.ndarray
-    pos: np.ndarray
-    offer: np.ndarray
-    bv: np.ndarray
-    bo: np.ndarray
-    nb: np.ndarray
-    dv: np.ndarray
-    rflags: np.ndarray
-    lastcap: np.ndarray
-    mapv: np.ndarray
-    cube: np.ndarray
-    ncube: np.ndarray
-    tile: np.ndarray
-    deck: np.ndarray
-    disc: np.ndarray
-    tal: np.ndarray
-    g: np.ndarray
+#: The fields of ``State`` (name, shape), all int64, four seats always reserved (``MAXP``)
+STATE_FIELDS = (("coins", (MAXP,)), ("goods", (MAXP,)), ("pos", (MAXP,)), ("offer", (MAXP, 2)),
+                ("bv", (MAXP, 3)), ("bo", (MAXP, 3)), ("nb", (MAXP,)), ("dv", (MAXP, 3)),
+                ("rflags", (N_RF, MAXP)), ("lastcap", (MAXP,)), ("mapv", (MAXP, MAXI)),
+                ("cube", (MAXI, MAXP)), ("ncube", (MAXI,)), ("tile", (MAXC,)), ("deck", (MAXK,)),
+                ("disc", (MAXK,)), ("tal", (N_TAL, MAXP)), ("g", (N_G,)))
+#: ``State``: everything that changes during a game (``setup`` fills it, ``clear_state``
+#: first), one numpy record of this dtype whose fields are named int64 arrays:
+#:
+#: * ``coins[s]``: seat s's coins in hand (wages offered are on its board: ``offer``);
+#: * ``goods[s]``: goods cubes it has sold; ``pos[s]``: the space its ship is on;
+#: * ``offer[b, k]``: the wage on b's board for slot k (0 captain, 1 sailor), until Phase 4;
+#: * ``bv[b, k]``, ``bo[b, k]``: value and owner of the die in slot k of b's crew board (0
+#:   captain, 1 sailor, 2 ship; descending values, -1 empty); ``nb[b]``: dice on it;
+#: * ``dv[s, i]``: seat s's own die i this turn (its value, -1 once placed or not rolled);
+#: * ``rflags[RF_*, s]``, cleared at the start of every round: ``RF_TW`` the tradewind tiles
+#:   s used (bit c: the tile on compass space c), ``RF_RET`` its ship returned to Batam,
+#:   ``RF_RETA`` ... at or after the end was triggered, ``RF_PCH`` it paid the pirate tile's
+#:   fee (charge once);
+#: * ``lastcap[s]``: the captain wage s offered last round (-1 in round 1);
+#: * ``mapv[s, i]``: coins of the treasure maps s holds for island i;
+#: * ``cube[i, s]``: 1 when s has sold a cube on island i; ``ncube[i]``: cubes on island i;
+#: * ``tile[c]``: the compass tile on compass space c (tiles mode; -1 none or taken);
+#: * ``deck[:g[G_DECKN]]``: the compass cards to draw (cards mode; drawn from the end),
+#:   ``disc[:g[G_DISCN]]`` the discards;
+#: * ``tal[T_*, s]``: the per-seat tallies (the result columns after coins, goods and crew
+#:   position: SEAT_FIELDS);
+#: * ``g[G_*]``: the bank (``G_BANK``), what it owed but could not pay (``G_SHORT``), the
+#:   deck's and the discards' counts (``G_DECKN``, ``G_DISCN``), reshuffles so far, the deck
+#:   number (``G_NSHUF``), the end triggered (``G_ENDED``) and by whom (``G_ENDER``, -1), the
+#:   compass space of the pirate tile (``G_PIRC``, -1 none).
+#:
+#: A record, not a named tuple of arrays: numba passes a record as one pointer and reads a
+#: field at a constant offset from it, where each array of a tuple passes as seven to nine
+#: words on every call (18 arrays: 142 words, and the cold compile grew by half).
+STATE = np.dtype([(name, np.int64, shape) for name, shape in STATE_FIELDS])
+State = np.record
 
 
 def new_state() -> State:
-    """A game's state, zeros (``setup`` fills it)."""
-    i64 = np.int64
-    return State(coins=np.zeros(MAXP, i64), goods=np.zeros(MAXP, i64), pos=np.zeros(MAXP, i64),
-                 offer=np.zeros((MAXP, 2), i64), bv=np.zeros((MAXP, 3), i64),
-                 bo=np.zeros((MAXP, 3), i64), nb=np.zeros(MAXP, i64), dv=np.zeros((MAXP, 3), i64),
-                 rflags=np.zeros((N_RF, MAXP), i64), lastcap=np.zeros(MAXP, i64),
-                 mapv=np.zeros((MAXP, MAXI), i64), cube=np.zeros((MAXI, MAXP), i64),
-                 ncube=np.zeros(MAXI, i64), tile=np.zeros(MAXC, i64), deck=np.zeros(MAXK, i64),
-                 disc=np.zeros(MAXK, i64), tal=np.zeros((N_TAL, MAXP), i64), g=np.zeros(N_G, i64))
+    """A game's state, zeros (``setup`` fills it): a record of dtype ``STATE`` (it keeps its
+    one-row array alive; kernels write into it)."""
+    return np.zeros(1, STATE).view(np.recarray)[0]
 
 
 def copy_state(st: State) -> State:
-    """A copy of every array of ``st`` (Python; kernels copy with ``copy_state_into``)."""
-    return State(*(a.copy() for a in st))
+    """A copy of ``st`` (Python; kernels copy with ``copy_state_into``)."""
+    out = new_state()
+    copy_state_into(out, st)
+    return out
 
 
 @helper
