@@ -76,20 +76,20 @@ def test_cubes_and_money_conserved_inside_the_state():
         ids, par = GAME.bot_arrays(GAME.choose_bots("heuristic", players))
         bp = np.zeros((players, K.N_BOTPAR))
         bp[:, :par.shape[1]] = par
-        st = np.zeros(K.N_ST, np.int64)
+        st = K.new_state()
         rs = np.zeros(K.N_RS, np.uint64)
         tal = tallies(st)
         for g in range(40):
             K.play_game(g, np.uint64(5), ctx, ids, bp, st, rs, K.new_scratch(ctx), K.NO_RECORD, K.NO_SNAPS)
-            cubes = st[K.O_CUBE:K.O_CUBE + 4 * K.MAXI].reshape(K.MAXI, 4)
-            assert cubes.sum() == st[K.O_GOODS:K.O_GOODS + players].sum()
-            assert (cubes.sum(1) == st[K.O_NCUBE:K.O_NCUBE + K.MAXI]).all()
+            cubes = st.cube
+            assert cubes.sum() == st.goods[:players].sum()
+            assert (cubes.sum(1) == st.ncube[:K.MAXI]).all()
             assert (cubes[0] == 0).all()                    # nothing is sold on Batam
-            assert (cubes.sum(0)[:players] == st[K.O_GOODS:K.O_GOODS + players]).all()
-            assert st[K.O_BANK] + st[K.O_COINS:K.O_COINS + players].sum() == BANK
-            assert st[K.O_OFFER:K.O_OFFER + 8].sum() == 0 and st[K.O_NB:K.O_NB + 4].sum() == 0
+            assert (cubes.sum(0)[:players] == st.goods[:players]).all()
+            assert st.g[K.G_BANK] + st.coins[:players].sum() == BANK
+            assert st.offer.sum() == 0 and st.nb[:4].sum() == 0
             # the compass deck: every card is in the deck, the discards or was a map
-            n_cards = st[K.O_DECKN] + st[K.O_DISCN] + tal[K.T_MAP * K.MAXP:K.T_MAP * K.MAXP + 4].sum()
+            n_cards = st.g[K.G_DECKN] + st.g[K.G_DISCN] + tal[K.T_MAP].sum()
             assert n_cards == ctx.R[K.R_NK]
 
 

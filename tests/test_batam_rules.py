@@ -54,13 +54,13 @@ def node(b, r, c):
 def blank(ctx, seed=1, game=0):
     """A set-up game (ships at Batam, 20 coins each) and its streams."""
     R = ctx.R
-    st = np.zeros(K.N_ST, np.int64)
+    st = K.new_state()
     rs = np.zeros(K.N_RS, np.uint64)
     K.start_streams(rs, np.uint64(seed), game, R[K.R_P])
     first = K.setup(st, ctx, rs, np.zeros(K.MAXK, np.int64), K.NO_RECORD)
     # clear the compass set-up: tests place what they need
-    st[K.O_TILE:K.O_TILE + K.MAXC] = -1
-    st[K.O_PIRC] = -1
+    st.tile[:K.MAXC] = -1
+    st.g[K.G_PIRC] = -1
     return st, rs, first
 
 
@@ -79,12 +79,12 @@ def put_board(st, b, dice):
 
 
 def board(st, b):
-    return [(int(st[K.O_BV + 3 * b + k]), int(st[K.O_BO + 3 * b + k])) for k in range(st[K.O_NB + b])]
+    return [(int(st.bv[b, k]), int(st.bo[b, k])) for k in range(st.nb[b])]
 
 
 def tallies(st):
-    """The tallies of the state ``st`` (a view: tally(tallies(st), ...) reads st)."""
-    return st[K.O_TAL:K.O_TAL + K.N_TAL * K.MAXP]
+    """The tallies of the state ``st`` (``st.tal``: tally(tallies(st), ...) reads st)."""
+    return st.tal
 
 
 def sail(ctx, st, p, rs, tal=None, bot="heuristic", **settings):
@@ -94,12 +94,12 @@ def sail(ctx, st, p, rs, tal=None, bot="heuristic", **settings):
 
 
 def tally(tal, t, p):
-    return int(tal[t * K.MAXP + p])
+    return int(tal[t, p])
 
 
 def total_money(st, players):
-    return (int(st[K.O_BANK]) + int(st[K.O_COINS:K.O_COINS + players].sum())
-            + int(st[K.O_OFFER:K.O_OFFER + 2 * players].sum()))
+    return (int(st.g[K.G_BANK]) + int(st.coins[:players].sum())
+            + int(st.offer[:players].sum()))
 
 
 # ------------------------------------------------------------ crew placement
@@ -148,9 +148,10 @@ def test_place_phase_places_every_numbered_die_within_limits(players):
     ctx = make_ctx(players)
     for bot in ("random", "heuristic"):
         st, rs, _ = blank(ctx)
-        st[K.O_DV:K.O_DV + 3] = [5, 0, 3]
+        st.dv[0] = [5, 0, 3]
         bid, bp = bot_params(bot, players)
-        K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
+        K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(K.MAXP, np.int64),
+                      K.NO_RECORD)
         placed = [(b, v) for b in range(players) for v, o in board(st, b) if o == 0]
         assert sorted(v for _, v in placed) == [3, 5]
         assert all(b != 0 for b, _ in placed)
@@ -164,11 +165,12 @@ def test_dice_that_fit_nowhere_stay_home():
     st, rs, _ = blank(ctx)
     put_board(st, 1, [(5, 2), (5, 3), (1, 2)])
     put_board(st, 2, [(5, 1), (5, 3), (1, 1)])
-    st[K.O_DV:K.O_DV + 3] = [4, 4, 4]
+    st.dv[0] = [4, 4, 4]
     bid, bp = bot_params("random", 4)
-    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
+    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(K.MAXP, np.int64),
+                      K.NO_RECORD)
     assert board(st, 3) == [(4, 0)]
-    assert list(st[K.O_DV:K.O_DV + 3]).count(4) == 2
+    assert list(st.dv[0]).count(4) == 2
 
 
 def test_heuristic_places_high_die_on_best_wage():
@@ -177,11 +179,12 @@ def test_heuristic_places_high_die_on_best_wage():
     ctx = make_ctx(4)
     st, rs, _ = blank(ctx)
     for b, (c, s) in {1: (5, 1), 2: (1, 1), 3: (2, 1)}.items():
-        st[K.O_OFFER + 2 * b] = c
-        st[K.O_OFFER + 2 * b + 1] = s
-    st[K.O_DV:K.O_DV + 3] = [2, 5, 1]
+        st.offer[b, 0] = c
+        st.offer[b, 1] = s
+    st.dv[0] = [2, 5, 1]
     bid, bp = bot_params("miser", 4)
-    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
+    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(K.MAXP, np.int64),
+                      K.NO_RECORD)
     assert board(st, 1) == [(5, 0)]
 
 
@@ -191,12 +194,12 @@ def test_wage_offers_move_coins_and_respect_minimum():
     st, rs, _ = blank(ctx)
     for bot in ("random", "heuristic", "miser"):
         for coins in (0, 1, 2, 7, 40):
-            st[K.O_COINS] = coins
-            st[K.O_OFFER:K.O_OFFER + 2] = 0
+            st.coins[0] = coins
+            st.offer[0] = 0
             bid, bp = bot_params(bot, 4)
             K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
-            cap, sal = int(st[K.O_OFFER]), int(st[K.O_OFFER + 1])
-            assert cap + sal + st[K.O_COINS] == coins
+            cap, sal = int(st.offer[0, 0]), int(st.offer[0, 1])
+            assert cap + sal + st.coins[0] == coins
             if coins >= 2:
                 assert cap >= 1 and sal >= 1
             else:
@@ -212,28 +215,28 @@ def test_heuristic_wage_bidding_outbid_adapt_give_up():
     bid, bp = bot_params("heuristic", 4)
     K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
     K.offer_wages(st, ctx.R, 1, bid, bp, rs, K.NO_RECORD)
-    assert list(st[K.O_OFFER:K.O_OFFER + 4]) == [4, 1, 5, 1]
-    st[K.O_COINS + 2] = 4
+    assert st.offer[:2].tolist() == [[4, 1], [5, 1]]
+    st.coins[2] = 4
     K.offer_wages(st, ctx.R, 2, bid, bp, rs, K.NO_RECORD)
-    assert list(st[K.O_OFFER + 4:K.O_OFFER + 6]) == [2, 1]
+    assert list(st.offer[2]) == [2, 1]
     # a later round: the others paid at most 2 for a captain last round, so 3 is enough
     st, rs, _ = blank(ctx)
-    st[K.O_LASTCAP:K.O_LASTCAP + 4] = [5, 2, 1, 1]
+    st.lastcap[:4] = [5, 2, 1, 1]
     K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
-    assert list(st[K.O_OFFER:K.O_OFFER + 2]) == [3, 1]
+    assert list(st.offer[0]) == [3, 1]
     # ... unless someone already offered more this round: outbid by one
-    st[K.O_OFFER + 2 * 3] = 5
+    st.offer[3, 0] = 5
     K.offer_wages(st, ctx.R, 1, bid, bp, rs, K.NO_RECORD)
-    assert st[K.O_OFFER + 2] == 6
+    assert st.offer[1, 0] == 6
     # someone paid 9 last round: beating it (10) costs more than 4 + 2, so it offers 1
     st, rs, _ = blank(ctx)
-    st[K.O_LASTCAP:K.O_LASTCAP + 4] = [5, 9, 1, 1]
+    st.lastcap[:4] = [5, 9, 1, 1]
     K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
-    assert list(st[K.O_OFFER:K.O_OFFER + 2]) == [1, 1]
+    assert list(st.offer[0]) == [1, 1]
     # the modest style ignores the others
     bid, bp = bot_params("modest", 4)
     K.offer_wages(st, ctx.R, 2, bid, bp, rs, K.NO_RECORD)
-    assert list(st[K.O_OFFER + 4:K.O_OFFER + 6]) == [3, 2]
+    assert list(st.offer[2]) == [3, 2]
 
 
 def test_collect_wages_captain_sailor_paid_ship_free_unclaimed_returned():
@@ -243,15 +246,15 @@ def test_collect_wages_captain_sailor_paid_ship_free_unclaimed_returned():
     ctx = make_ctx(4)
     st, _, _ = blank(ctx)
     tal = tallies(st)
-    st[K.O_COINS:K.O_COINS + 4] = 10
-    st[K.O_OFFER:K.O_OFFER + 4] = [4, 2, 3, 1]
+    st.coins[:4] = 10
+    st.offer[:2] = [[4, 2], [3, 1]]
     put_board(st, 0, [(5, 1), (3, 2), (1, 3)])
     put_board(st, 1, [(2, 0)])
     before = total_money(st, 4)
     K.collect_wages(st, ctx.R, K.NO_RECORD)
-    assert list(st[K.O_COINS:K.O_COINS + 4]) == [13, 15, 12, 10]
+    assert list(st.coins[:4]) == [13, 15, 12, 10]
     assert total_money(st, 4) == before
-    assert st[K.O_NB:K.O_NB + 4].sum() == 0 and st[K.O_OFFER:K.O_OFFER + 8].sum() == 0
+    assert st.nb[:4].sum() == 0 and st.offer.sum() == 0
     assert [tally(tal, K.T_WEARN, p) for p in range(4)] == [3, 4, 2, 0]
     assert [tally(tal, K.T_WPAID, p) for p in range(4)] == [6, 3, 0, 0]
 
@@ -260,12 +263,12 @@ def eager_rerolls(ctx, coins=20):
     """Seat 0 re-rolls whenever it can (any die up to 5, at most three times, no reserve):
     (re-rolls, coins paid, coins left, bank gain)."""
     st, rs, _ = blank(ctx)
-    st[K.O_COINS] = coins
-    bank = int(st[K.O_BANK])
+    st.coins[0] = coins
+    bank = int(st.g[K.G_BANK])
     tal = tallies(st)
     bid, bp = bot_params("heuristic", 4, reroll_low=5, reroll_max=3, reserve=0)
     K.reroll_phase(st, ctx.R, ctx.faces, 0, bid, bp, rs, 0, K.NO_RECORD)
-    return tally(tal, K.T_RR, 0), tally(tal, K.T_RRC, 0), int(st[K.O_COINS]), int(st[K.O_BANK]) - bank
+    return tally(tal, K.T_RR, 0), tally(tal, K.T_RRC, 0), int(st.coins[0]), int(st.g[K.G_BANK]) - bank
 
 
 def test_rerolls_cost_as_the_rulebook_example_two_three_four_in_total():
@@ -291,14 +294,14 @@ def test_sale_pays_25_and_5_to_each_earlier_cube():
     tal = tallies(st)
     isl = 3
     for q in (1, 2):
-        st[K.O_CUBE + 4 * isl + q] = 1
-        st[K.O_NCUBE + isl] += 1
+        st.cube[isl, q] = 1
+        st.ncube[isl] += 1
     before = total_money(st, 4)
-    bank = int(st[K.O_BANK])
+    bank = int(st.g[K.G_BANK])
     K.sell(st, ctx.R, 0, isl, K.NO_RECORD)
-    assert list(st[K.O_COINS:K.O_COINS + 4]) == [35, 25, 25, 20]
-    assert st[K.O_BANK] == bank - 25
-    assert st[K.O_NCUBE + isl] == 3 and st[K.O_GOODS] == 1
+    assert list(st.coins[:4]) == [35, 25, 25, 20]
+    assert st.g[K.G_BANK] == bank - 25
+    assert st.ncube[isl] == 3 and st.goods[0] == 1
     assert total_money(st, 4) == before
     assert tally(tal, K.T_PAYR, 1) == 5 and tally(tal, K.T_PAYR, 2) == 5
 
@@ -307,9 +310,9 @@ def test_bank_short_pays_what_it_has_unlimited_goes_negative():
     for mode, coins, bank in (("short", 20 + 7, 0), ("unlimited", 20 + 25, -18)):
         ctx = make_ctx(2, bank_empty=mode)
         st, _, _ = blank(ctx)
-        st[K.O_BANK] = 7
+        st.g[K.G_BANK] = 7
         K.bank_pays(st, ctx.R, 0, 25)
-        assert st[K.O_COINS] == coins and st[K.O_BANK] == bank and st[K.O_SHORT] == 18
+        assert st.coins[0] == coins and st.g[K.G_BANK] == bank and st.g[K.G_SHORT] == 18
 
 
 # ------------------------------------------------------------------ sailing
@@ -321,37 +324,39 @@ def test_occupied_space_costs_two_and_cannot_be_the_end():
     ctx, b = mini_ctx(LINE, {"B": "Batam", "R": "Rempang"})
     st, rs, _ = blank(ctx)
     R = ctx.R
-    st[K.O_POS + 1] = 2
-    args = (st, R, ctx.board.kind, ctx.board.comp, ctx.board.nbr, ctx.board.deg, 0)
+    st.pos[1] = 2
+    fc = np.zeros((2, K.MAXP), np.int64)
+    args = (st, R, ctx.board.kind, ctx.board.comp, ctx.board.nbr, ctx.board.deg, fc, 0)
     assert K.enter_cost(st, R, ctx.board.kind, 0, 2) == 2
-    assert K.finish_cost(st, R, ctx.board.kind, ctx.board.comp, ctx.board.nbr, ctx.board.deg, 0, 2) == 1
-    st[K.O_POS] = 1
+    assert K.finish_cost(st, R, ctx.board.kind, ctx.board.comp, ctx.board.nbr, ctx.board.deg, fc, 0,
+                         2) == 1
+    st.pos[0] = 1
     assert K.safe_step(*args, 2, 2) == -1      # 2 to enter, nowhere to stop afterwards
     assert K.safe_step(*args, 2, 3) == 2       # 2 to enter, 1 more to space 3
     # sailing with dice 2+1+1 = 4 from Batam: 1 + 2 + 1 = space 3, not Rempang
-    st[K.O_POS] = 0
+    st.pos[0] = 0
     put_board(st, 0, [(2, 1), (1, 1), (1, 1)])
     tal = tallies(st)
     sail(ctx, st, 0, rs, tal)
-    assert st[K.O_POS] == 3 and tally(tal, K.T_DIST, 0) == 3 and st[K.O_GOODS] == 0
+    assert st.pos[0] == 3 and tally(tal, K.T_DIST, 0) == 3 and st.goods[0] == 0
 
 
 def test_ship_may_end_in_an_occupied_harbour_and_sells_there():
     #   B ~ ~ ~ ~ R*    seat 1's ship is in Rempang's harbour
     ctx, b = mini_ctx(LINE, {"B": "Batam", "R": "Rempang"})
     st, rs, _ = blank(ctx)
-    st[K.O_POS + 1] = 5
+    st.pos[1] = 5
     put_board(st, 0, [(3, 1), (3, 1)])          # 6 = 4 + 2 (occupied harbour)
     tal = tallies(st)
     sail(ctx, st, 0, rs, tal)
-    assert st[K.O_POS] == 5 and st[K.O_GOODS] == 1 and st[K.O_COINS] == 45
+    assert st.pos[0] == 5 and st.goods[0] == 1 and st.coins[0] == 45
     # occupied_harbour=false: the harbour costs 1, so 5 points are enough
     ctx, b = mini_ctx(LINE, {"B": "Batam", "R": "Rempang"}, occupied_harbour=False)
     st, rs, _ = blank(ctx)
-    st[K.O_POS + 1] = 5
+    st.pos[1] = 5
     put_board(st, 0, [(3, 1), (2, 1)])
     sail(ctx, st, 0, rs, tal)
-    assert st[K.O_POS] == 5 and st[K.O_GOODS] == 1
+    assert st.pos[0] == 5 and st.goods[0] == 1
 
 
 TWO_ISLES = """
@@ -366,7 +371,7 @@ def test_selling_costs_no_movement_and_the_ship_sails_on():
     put_board(st, 0, [(3, 1), (3, 1)])
     tal = tallies(st)
     sail(ctx, st, 0, rs, tal)
-    assert st[K.O_POS] == 6 and st[K.O_GOODS] == 2 and st[K.O_COINS] == 70
+    assert st.pos[0] == 6 and st.goods[0] == 2 and st.coins[0] == 70
 
 
 PIRATE_MAP = """
@@ -385,28 +390,28 @@ def test_pirate_tile_blocks_its_space_and_charges_neighbours():
     pir = node(b, 0, 2)
     for bot, path in (("plodder", 6), ("heuristic", 8)):
         st, rs, _ = blank(ctx)
-        st[K.O_TILE] = 0
-        st[K.O_PIRC] = 0
+        st.tile[0] = 0
+        st.g[K.G_PIRC] = 0
         assert K.is_blocked(st, ctx.board.comp, pir)
         put_board(st, 0, [(5, 1), (3, 1)])      # two dice, 8 movement
         tal = tallies(st)
         sail(ctx, st, 0, rs, tal, bot=bot)
-        assert st[K.O_POS] == node(b, 0, 4), bot           # reached Rempang either way
+        assert st.pos[0] == node(b, 0, 4), bot           # reached Rempang either way
         assert tally(tal, K.T_DIST, 0) == path, bot        # the heuristic sails round
         fee = tally(tal, K.T_PIRC, 0)
         assert fee == 6 * tally(tal, K.T_PIR, 0), bot       # 3 coins x 2 dice a neighbour
         assert (fee > 0) == (bot == "plodder"), bot          # the heuristic avoids them
-        assert st[K.O_COINS] == 20 + 25 - fee
+        assert st.coins[0] == 20 + 25 - fee
     # 'once': a second pirate neighbour in the same round is free
     ctx, b = mini_ctx("~~~\n~*~\nB~R", {"B": "Batam", "R": "Rempang"}, tiles=tiles,
                       compass="tiles", pirate_charge="once")
     st, rs, _ = blank(ctx)
-    st[K.O_TILE] = 0
-    st[K.O_PIRC] = 0
+    st.tile[0] = 0
+    st.g[K.G_PIRC] = 0
     put_board(st, 0, [(2, 1)])
     tal = tallies(st)
     sail(ctx, st, 0, rs, tal)          # B -> ~(pirate neighbour) -> R(neighbour)
-    assert st[K.O_POS] == node(b, 2, 2) and tally(tal, K.T_PIRC, 0) == 3
+    assert st.pos[0] == node(b, 2, 2) and tally(tal, K.T_PIRC, 0) == 3
     assert tally(tal, K.T_PIR, 0) == 1
 
 
@@ -420,18 +425,18 @@ def test_pirate_card_pay_per_die_or_stop(pay_limit, stops):
     ck, cv = ctx.compass.ck, ctx.compass.cv
     k = int(np.flatnonzero((ck == K.PIRATE) & (cv == 2))[0])
     st, rs, _ = blank(ctx)
-    st[K.O_DECK] = k
-    st[K.O_DECKN] = 1
-    st[K.O_DISCN] = 0
+    st.deck[0] = k
+    st.g[K.G_DECKN] = 1
+    st.g[K.G_DISCN] = 0
     put_board(st, 0, [(2, 1), (1, 1), (1, 1)])
     tal = tallies(st)
     sail(ctx, st, 0, rs, tal, pirate_pay=pay_limit)
     assert tally(tal, K.T_PIR, 0) == 1
-    assert st[K.O_DISCN] == 1 and st[K.O_DISC] == k        # discarded either way
+    assert st.g[K.G_DISCN] == 1 and st.disc[0] == k        # discarded either way
     if stops:
-        assert st[K.O_POS] == 2 and st[K.O_COINS] == 20
+        assert st.pos[0] == 2 and st.coins[0] == 20
     else:
-        assert st[K.O_POS] == 4 and st[K.O_COINS] == 20 - 6 + 25
+        assert st.pos[0] == 4 and st.coins[0] == 20 - 6 + 25
 
 
 def test_compass_cards_tradewind_treasure_and_map():
@@ -440,22 +445,22 @@ def test_compass_cards_tradewind_treasure_and_map():
     ck, cv = ctx.compass.ck, ctx.compass.cv
     tw = int(np.flatnonzero((ck == K.TRADEWIND) & (cv == 3))[0])
     st, rs, _ = blank(ctx)
-    st[K.O_DECK] = tw
-    st[K.O_DECKN] = 1
+    st.deck[0] = tw
+    st.g[K.G_DECKN] = 1
     put_board(st, 0, [(1, 1), (1, 1), (1, 1)])
     tal = tallies(st)
     sail(ctx, st, 0, rs, tal)
-    assert st[K.O_POS] == 4 and tally(tal, K.T_TW, 0) == 1 and st[K.O_GOODS] == 1
+    assert st.pos[0] == 4 and tally(tal, K.T_TW, 0) == 1 and st.goods[0] == 1
     # sunken treasure 4: coins from the bank
     sk = int(np.flatnonzero((ck == K.SUNKEN) & (cv == 4))[0])
     st, rs, _ = blank(ctx)
-    st[K.O_DECK] = sk
-    st[K.O_DECKN] = 1
+    st.deck[0] = sk
+    st.g[K.G_DECKN] = 1
     put_board(st, 0, [(3, 1)])
     tal = tallies(st)
     tal[:] = 0
     sail(ctx, st, 0, rs, tal)
-    assert st[K.O_POS] == 3 and st[K.O_COINS] == 24 and tally(tal, K.T_SUNK, 0) == 1
+    assert st.pos[0] == 3 and st.coins[0] == 24 and tally(tal, K.T_SUNK, 0) == 1
 
 
 def test_treasure_map_tile_paid_at_the_islands_harbour_and_tradewind_once_per_round():
@@ -464,22 +469,22 @@ def test_treasure_map_tile_paid_at_the_islands_harbour_and_tradewind_once_per_ro
     tiles = ([K.MAP, K.TRADEWIND, K.TRADEWIND], [6, 2, 4], [1, -1, -1])
     ctx, b = mini_ctx("B**~R\n~~*~~", {"B": "Batam", "R": "Rempang"}, tiles=tiles, compass="tiles")
     st, rs, _ = blank(ctx)
-    st[K.O_TILE:K.O_TILE + 3] = [0, 1, 2]
+    st.tile[:3] = [0, 1, 2]
     put_board(st, 0, [(1, 1), (1, 1)])            # 2 movement + tradewind 2 = 4 = Rempang
     tal = tallies(st)
     sail(ctx, st, 0, rs, tal, treasure_w=0)
-    assert st[K.O_POS] == node(b, 0, 4)
+    assert st.pos[0] == node(b, 0, 4)
     assert tally(tal, K.T_MAP, 0) == 1 and tally(tal, K.T_TW, 0) == 1
-    assert st[K.O_COINS] == 20 + 25 + 6 and tally(tal, K.T_TREAS, 0) == 6
-    assert st[K.O_TILE] == -1 and st[K.O_TILE + 1] == 1      # map taken, tradewind stays
-    assert st[K.O_MAPV + K.MAXI * 0 + 1] == 0
-    assert st[K.O_TW] == 1 << 1                              # compass 1's used this round
+    assert st.coins[0] == 20 + 25 + 6 and tally(tal, K.T_TREAS, 0) == 6
+    assert st.tile[0] == -1 and st.tile[1] == 1      # map taken, tradewind stays
+    assert st.mapv[0, 1] == 0
+    assert st.rflags[K.RF_TW, 0] == 1 << 1                              # compass 1's used this round
     # the same round: moving over the other tradewind tile
-    st[K.O_NB] = 0
+    st.nb[0] = 0
     put_board(st, 0, [(2, 1)])
     tal = tallies(st)
     tal[:] = 0
-    st[K.O_POS] = node(b, 1, 3)                                # ~ ~ * [x] ~
+    st.pos[0] = node(b, 1, 3)                                # ~ ~ * [x] ~
     K.sail(st, ctx, 0, K.BOT_RANDOM, np.zeros(K.N_BOTPAR), rs, K.new_scratch(ctx), K.NO_RECORD)
     assert tally(tal, K.T_TW, 0) == 0
 
@@ -493,30 +498,30 @@ def test_two_tradewind_tiles_in_one_move(limit):
     ctx, b = mini_ctx("B*~*~~R", {"B": "Batam", "R": "Rempang"}, tiles=tiles, compass="tiles",
                       tradewind_limit=limit)
     st, rs, _ = blank(ctx)
-    st[K.O_TILE:K.O_TILE + 2] = [0, 1]
+    st.tile[:2] = [0, 1]
     put_board(st, 0, [(1, 1), (1, 1)])
     tal = tallies(st)
     sail(ctx, st, 0, rs, tal)
     if limit == "any":
-        assert tally(tal, K.T_TW, 0) == 1 and st[K.O_TW] == 1 << 0
-        assert st[K.O_POS] == 4 and st[K.O_GOODS] == 0
+        assert tally(tal, K.T_TW, 0) == 1 and st.rflags[K.RF_TW, 0] == 1 << 0
+        assert st.pos[0] == 4 and st.goods[0] == 0
     else:
-        assert tally(tal, K.T_TW, 0) == 2 and st[K.O_TW] == (1 << 0) | (1 << 1)
-        assert st[K.O_POS] == 6 and st[K.O_GOODS] == 1           # sold at Rempang
+        assert tally(tal, K.T_TW, 0) == 2 and st.rflags[K.RF_TW, 0] == (1 << 0) | (1 << 1)
+        assert st.pos[0] == 6 and st.goods[0] == 1           # sold at Rempang
 
 
 def test_deck_reshuffles_discards_when_empty():
     ctx = make_ctx(4, compass="cards")
     st, rs, _ = blank(ctx)
-    st[K.O_DECKN] = 0
-    st[K.O_DISC:K.O_DISC + 3] = [3, 5, 7]
-    st[K.O_DISCN] = 3
+    st.g[K.G_DECKN] = 0
+    st.disc[:3] = [3, 5, 7]
+    st.g[K.G_DISCN] = 3
     k = K.draw_card(st, rs, ctx.compass.cid, K.NO_RECORD)
     assert k in (3, 5, 7)
-    assert st[K.O_DECKN] == 2 and st[K.O_DISCN] == 0
-    assert sorted(list(st[K.O_DECK:K.O_DECK + 2]) + [k]) == [3, 5, 7]
-    st[K.O_DECKN] = 0
-    st[K.O_DISCN] = 0
+    assert st.g[K.G_DECKN] == 2 and st.g[K.G_DISCN] == 0
+    assert sorted(list(st.deck[:2]) + [k]) == [3, 5, 7]
+    st.g[K.G_DECKN] = 0
+    st.g[K.G_DISCN] = 0
     assert K.draw_card(st, rs, ctx.compass.cid, K.NO_RECORD) == -1        # nothing left anywhere
 
 
@@ -533,29 +538,30 @@ def test_return_triggers_end_and_bonus_for_every_returning_ship():
         R = ctx.R
         st, rs, _ = blank(ctx)
         tal = tallies(st)
-        st[K.O_GOODS] = R[K.R_GOODS]
-        st[K.O_CUBE + 4 * 1 + 1] = 1
+        st.goods[0] = R[K.R_GOODS]
+        st.cube[1, 1] = 1
         for p in range(3):
-            st[K.O_POS + p] = 2
+            st.pos[p] = 2
             put_board(st, p, [(3, (p + 1) % 3)])
         for seed in range(200):
-            trial = st.copy()
+            trial = K.new_state()
+            K.copy_state_into(trial, st)
             K.start_streams(rs, np.uint64(seed), 0, 3)
             sail(ctx, trial, 2, rs, tal, bot="random")
-            if trial[K.O_POS + 2] == 0:
-                st[:] = trial
+            if trial.pos[2] == 0:
+                K.copy_state_into(st, trial)
                 break
-        assert st[K.O_POS + 2] == 0 and st[K.O_RET + 2] == 1
-        assert st[K.O_ENDED] == 0 and st[K.O_RETA + 2] == 0
+        assert st.pos[2] == 0 and st.rflags[K.RF_RET, 2] == 1
+        assert st.g[K.G_ENDED] == 0 and st.rflags[K.RF_RETA, 2] == 0
         tal = tallies(st)
         tal[:] = 0
         for p in (0, 1):
             sail(ctx, st, p, rs, tal)
-            assert st[K.O_POS + p] == 0
-        assert st[K.O_ENDED] == 1 and st[K.O_ENDER] == 0
-        coins = st[K.O_COINS:K.O_COINS + 3].copy()
+            assert st.pos[p] == 0
+        assert st.g[K.G_ENDED] == 1 and st.g[K.G_ENDER] == 0
+        coins = st.coins[:3].copy()
         K.return_bonuses(st, R, 0, K.NO_RECORD)
-        assert list(st[K.O_COINS:K.O_COINS + 3] - coins) == paid
+        assert list(st.coins[:3] - coins) == paid
         assert [tally(tal, K.T_BONUS, p) for p in range(3)] == paid
 
 
@@ -568,8 +574,8 @@ def test_ranking_coins_then_goods_then_shared():
         ([60, 60, 40, 10], [4, 3, 4, 4], 0, [1, 0, 0, 0]),
         ([60, 60, 60, 10], [3, 3, 2, 4], -1, [0.5, 0.5, 0, 0]),
     ):
-        st[K.O_COINS:K.O_COINS + 4] = coins
-        st[K.O_GOODS:K.O_GOODS + 4] = goods
+        st.coins[:4] = coins
+        st.goods[:4] = goods
         assert K.final_ranking(st, ctx.R, win) == winner
         assert list(win) == wins
 

@@ -21,7 +21,7 @@ def setup_game(players, bots, seed=5, game=0, **rules):
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
     bp = np.zeros((players, K.N_BOTPAR))
     bp[:, :par.shape[1]] = par
-    st = np.zeros(K.N_ST, np.int64)
+    st = K.new_state()
     rs = np.zeros(K.N_RS, np.uint64)
     sc = PL.new_scratch(ctx)
     srch = PL.new_search(ctx, ids, bp)
@@ -32,7 +32,7 @@ def setup_game(players, bots, seed=5, game=0, **rules):
 def decide_copy(ctx, p, bp, st, rs, sc, srch):
     """The search decision at the cursor, on copies: (plan, rollout statistics, the seat's
     stream after)."""
-    st, rs = st.copy(), rs.copy()
+    st, rs = K.copy_state(st), rs.copy()
     sc = sc._replace(cur=sc.cur.copy(), plan=sc.plan.copy())
     PL.decide(st, ctx, p, bp[p], rs, sc, srch)
     return (tuple(sc.plan), tuple(srch.tot[:16]), tuple(srch.cnt[:16]), int(rs[1 + p]))
@@ -41,9 +41,9 @@ def decide_copy(ctx, p, bp, st, rs, sc, srch):
 def hide(st, rs, p, players, rng):
     """What seat p cannot know, changed: the undrawn cards' order, the chance base, the dice
     substreams in use, the other seats' bot streams."""
-    st, rs = st.copy(), rs.copy()
-    n = st[K.O_DECKN]
-    st[K.O_DECK:K.O_DECK + n] = rng.permutation(st[K.O_DECK:K.O_DECK + n])
+    st, rs = K.copy_state(st), rs.copy()
+    n = st.g[K.G_DECKN]
+    st.deck[:n] = rng.permutation(st.deck[:n])
     rs[K.RS_BASE] = rng.integers(1, 2**63, dtype=np.uint64)
     for i in range(3):
         rs[K.RS_DIE + i] = rng.integers(1, 2**63, dtype=np.uint64)

@@ -57,12 +57,12 @@ def test_board_drawing_shows_the_ships_and_the_money():
     text = show.draw(last, r)
     rows = text.splitlines()
     for s in range(3):
-        assert f"{NAMES[s]} ({NAMES[s][0].lower()}) {int(last[S.O_COINS + s])} coins" in rows[-1]
+        assert f"{NAMES[s]} ({NAMES[s][0].lower()}) {int(last[S.SNAP_COINS + s])} coins" in rows[-1]
     board = "\n".join(rows[:-1])
     assert sum(board.count(c) for c in "rbg") + sum(int(c) for c in board if c.isdigit()) == 3
     # one snapshot per voyage: every seat sails once a round
     assert len(r.snapshots) == 3 * r.columns["rounds"]
-    assert np.all(r.snapshots[:, S.O_POS:S.O_POS + 3] >= 0)
+    assert np.all(r.snapshots[:, S.SNAP_POS:S.SNAP_POS + 3] >= 0)
 
 
 # ------------------------------------------------------------------ sim show: numbering, the page's SVG
@@ -95,12 +95,12 @@ def test_the_page_draws_the_map_after_each_voyage_as_svg_and_numbers_the_rounds(
         for c in ships:
             p = int(c.get("class")[6:])
             cell = (int(float(c.get("cy"))) // cs, int(float(c.get("cx"))) // cs)
-            assert cell == tuple(b.cells[int(row[S.O_POS + p])]), (p, cell)
+            assert cell == tuple(b.cells[int(row[S.SNAP_POS + p])]), (p, cell)
         for p in range(players):
-            assert (f">{NAMES[p]} {int(row[S.O_COINS + p])} coins, {int(row[S.O_GOODS + p])} goods<"
+            assert (f">{NAMES[p]} {int(row[S.SNAP_COINS + p])} coins, {int(row[S.SNAP_GOODS + p])} goods<"
                     in svg_text)
         taken = [c for c in root.iter(f"{ns}circle") if c.get("class") == "compass taken"]
-        want = sum(int(row[S.O_TILE + k]) < 0 for k in range(len(comp))) if rules.get("compass") != "cards" else 0
+        want = sum(int(row[S.SNAP_TILE + k]) < 0 for k in range(len(comp))) if rules.get("compass") != "cards" else 0
         assert len(taken) == want
         assert len([c for c in root.iter(f"{ns}circle") if (c.get("class") or "").startswith("compass")]) == len(comp)
     n = rec.columns["rounds"]

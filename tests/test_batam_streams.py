@@ -29,14 +29,15 @@ def test_equal_boards_are_chosen_uniformly_by_the_placer_stream():
         st, rs, _ = blank(ctx)
         reseed(rs, seed, 4)
         for b in range(1, 4):
-            st[K.O_OFFER + 2 * b] = 2
-            st[K.O_OFFER + 2 * b + 1] = 1
-        st[K.O_COINS + 0] = 17
-        st[K.O_DV:K.O_DV + 3] = [3, 0, 0]
+            st.offer[b, 0] = 2
+            st.offer[b, 1] = 1
+        st.coins[0] = 17
+        st.dv[0] = [3, 0, 0]
         others = rs[2:5].copy()
         before = rs[1]
-        K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
-        chosen += [b for b in range(1, 4) if st[K.O_NB + b] == 1]
+        K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(K.MAXP, np.int64),
+                  K.NO_RECORD)
+        chosen += [b for b in range(1, 4) if st.nb[b] == 1]
         assert rs[1] != before                      # the placer's own stream decided
         assert (rs[2:5] == others).all()            # and no other seat's
     counts = np.bincount(chosen, minlength=4)[1:]
@@ -49,12 +50,13 @@ def test_no_tie_draws_nothing():
     bid, bp = bot_params("heuristic", 4)
     st, rs, _ = blank(ctx)
     for b, cap in ((1, 2), (2, 5), (3, 3)):
-        st[K.O_OFFER + 2 * b] = cap
-        st[K.O_OFFER + 2 * b + 1] = 1
-    st[K.O_DV:K.O_DV + 3] = [4, 0, 0]
+        st.offer[b, 0] = cap
+        st.offer[b, 1] = 1
+    st.dv[0] = [4, 0, 0]
     before = rs.copy()
-    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
-    assert st[K.O_NB + 2] == 1 and (rs == before).all()
+    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(K.MAXP, np.int64),
+                  K.NO_RECORD)
+    assert st.nb[2] == 1 and (rs == before).all()
 
 
 def test_equal_dice_are_one_option():
@@ -62,12 +64,12 @@ def test_equal_dice_are_one_option():
     ctx = make_ctx(2)
     bid, bp = bot_params("heuristic", 2)
     st, rs, _ = blank(ctx)
-    st[K.O_OFFER + 2] = 3
-    st[K.O_OFFER + 3] = 1
-    st[K.O_DV:K.O_DV + 3] = [4, 4, 0]
+    st.offer[1] = [3, 1]
+    st.dv[0] = [4, 4, 0]
     before = rs.copy()
-    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), K.NO_RECORD)
-    assert [int(st[K.O_BV + 3 + k]) for k in range(2)] == [4, 4] and (rs == before).all()
+    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(K.MAXP, np.int64),
+                  K.NO_RECORD)
+    assert [int(st.bv[1, k]) for k in range(2)] == [4, 4] and (rs == before).all()
 
 
 # ------------------------------------------------------------------ sailing
@@ -81,8 +83,8 @@ def test_equal_first_steps_are_chosen_uniformly():
     for seed in range(80):
         st, rs, _ = blank(ctx)
         reseed(rs, seed, 2)
-        n = K.heuristic_step(st, R, ctx.board, ctx.routes.WS, 0, node(b, 0, 0), target,
-                             node(b, 1, 1), 2, True, False, rs)
+        n = K.heuristic_step(st, R, ctx.board, ctx.routes.WS, np.zeros((2, K.MAXP), np.int64), 0,
+                             node(b, 0, 0), target, node(b, 1, 1), 2, True, False, rs)
         firsts.append(n)
     assert set(firsts) == {node(b, 0, 1), node(b, 1, 0)}
     assert 20 <= firsts.count(node(b, 0, 1)) <= 60
@@ -104,7 +106,7 @@ def test_equal_target_harbours_are_chosen_uniformly():
     assert 20 <= picks.count(node(b, 0, 0)) <= 60
     # one of them sold out (a cube there already): no tie, nothing drawn
     st, rs, _ = blank(ctx)
-    st[K.O_CUBE + 4 * 1 + 0] = 1                              # seat 0 sold on Sugi
+    st.cube[1, 0] = 1                              # seat 0 sold on Sugi
     before = rs.copy()
     t = K.plan_target(st, R, ctx.board, ctx.compass, ctx.routes.DS, ctx.routes.DSS, 0,
                       node(b, 0, 2), 2, bp, K.new_scratch(ctx), rs)
@@ -118,7 +120,7 @@ def test_heuristic_games_meet_ties():
     ids, par = GAME.bot_arrays(GAME.choose_bots("heuristic", 4))
     bp = np.zeros((4, K.N_BOTPAR))
     bp[:, :par.shape[1]] = par
-    st = np.zeros(K.N_ST, np.int64)
+    st = K.new_state()
     rs = np.zeros(K.N_RS, np.uint64)
     drew = 0
     for g in range(30):
@@ -133,7 +135,7 @@ def play(ctx, bots, g, seed=5):
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
     bp = np.zeros((players, K.N_BOTPAR))
     bp[:, :par.shape[1]] = par
-    st = np.zeros(K.N_ST, np.int64)
+    st = K.new_state()
     rs = np.zeros(K.N_RS, np.uint64)
     K.play_game(g, np.uint64(seed), ctx, ids, bp, st, rs, K.new_scratch(ctx), K.NO_RECORD, K.NO_SNAPS)
     return st, rs
@@ -164,8 +166,8 @@ def test_a_seats_rerolls_move_no_other_dice():
         K.reroll_phase(st, R, faces, 0, bid, bp, rs, 0, K.NO_RECORD)
         K.reroll_phase(st, R, faces, 1, never[0], never[1], rs, 0, K.NO_RECORD)
         K.reroll_phase(st, R, faces, 0, never[0], never[1], rs, 1, K.NO_RECORD)
-        seen.append((int(tal[K.T_RR * K.MAXP]), list(st[K.O_DV + 3:K.O_DV + 6]),
-                     list(st[K.O_DV:K.O_DV + 3])))
+        seen.append((int(tal[K.T_RR, 0]), list(st.dv[1]),
+                     list(st.dv[0])))
     assert seen[0][0] == 3 and seen[1][0] == 0
     assert seen[0][1] == seen[1][1] and seen[0][2] == seen[1][2]
     # and they are the documented substreams: (DICE, (round * 4 + seat) * 3 + die)
@@ -201,15 +203,15 @@ def test_deck_and_tiles_keep_their_relative_order_when_one_is_removed(tmp_path):
     full_ctx, small_ctx = make_ctx(4, **rules), make_ctx(4, **small)
     for g in range(20):
         st, rs, _ = blank(full_ctx, seed=4, game=g)
-        order = [d["clab"][k] for k in st[K.O_DECK:K.O_DECK + 18]]
+        order = [d["clab"][k] for k in st.deck[:18]]
         st2, _, _ = blank(small_ctx, seed=4, game=g)
-        order2 = [ds["clab"][k] for k in st2[K.O_DECK:K.O_DECK + 15]]
+        order2 = [ds["clab"][k] for k in st2.deck[:15]]
         assert [x for x in order if x != "pirate_1"] == order2
         # the first reshuffle: the same cards, another order
-        st[K.O_DISC:K.O_DISC + 18] = st[K.O_DECK:K.O_DECK + 18]
-        st[K.O_DISCN] = 18
-        st[K.O_DECKN] = 0
+        st.disc[:18] = st.deck[:18]
+        st.g[K.G_DISCN] = 18
+        st.g[K.G_DECKN] = 0
         K.draw_card(st, rs, full_ctx.compass.cid, K.NO_RECORD)
-        assert st[K.O_NSHUF] == 1
-        again = [d["clab"][k] for k in st[K.O_DECK:K.O_DECK + 18]]
+        assert st.g[K.G_NSHUF] == 1
+        again = [d["clab"][k] for k in st.deck[:18]]
         assert sorted(again) == sorted(order) and again != order

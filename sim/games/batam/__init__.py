@@ -337,8 +337,9 @@ ACTIONS = (
 
 
 def record_shape(rules: dict, players: int) -> tuple:
-    """Snapshots: the state array after every voyage (at most 4,000 of them)."""
-    return S.N_ST, min(int(rules["horizon"]) * players, 4000)
+    """Snapshots: ships, coins, goods, tiles and bank after every voyage (``state.SNAP_*``; at
+    most 4,000 of them)."""
+    return S.N_SNAP, min(int(rules["horizon"]) * players, 4000)
 
 
 def _figures():

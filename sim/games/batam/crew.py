@@ -6,20 +6,12 @@ from ...jit import helper, helper_inline
 from ...record import rec
 from .state import (
     E_PAID,
-    MAXP,
-    O_BO,
-    O_BV,
-    O_COINS,
-    O_LASTCAP,
-    O_NB,
-    O_OFFER,
-    O_TAL,
+    RR_RISING,
     R_OPPLIM,
     R_P,
     R_RR_FIRST,
     R_RR_PRICING,
     R_RR_STEP,
-    RR_RISING,
     T_WEARN,
     T_WPAID,
 )
@@ -30,8 +22,8 @@ def slot_for(st, b, v):
     """Slot where a die of value v lands on b's board: after every die worth more,
     before (to the left of) the dice worth the same."""
     k = 0
-    for j in range(st[O_NB + b]):
-        if st[O_BV + 3 * b + j] > v:
+    for j in range(st.nb[b]):
+        if st.bv[b, j] > v:
             k += 1
     return k
 
@@ -39,22 +31,22 @@ def slot_for(st, b, v):
 @helper
 def place_die(st, b, v, owner):
     """Put a die of value v owned by ``owner`` on b's board; returns its slot."""
-    n = st[O_NB + b]
+    n = st.nb[b]
     k = slot_for(st, b, v)
     for j in range(n, k, -1):
-        st[O_BV + 3 * b + j] = st[O_BV + 3 * b + j - 1]
-        st[O_BO + 3 * b + j] = st[O_BO + 3 * b + j - 1]
-    st[O_BV + 3 * b + k] = v
-    st[O_BO + 3 * b + k] = owner
-    st[O_NB + b] = n + 1
+        st.bv[b, j] = st.bv[b, j - 1]
+        st.bo[b, j] = st.bo[b, j - 1]
+    st.bv[b, k] = v
+    st.bo[b, k] = owner
+    st.nb[b] = n + 1
     return k
 
 
 @helper_inline
 def own_dice_on(st, b, p):
     c = 0
-    for j in range(st[O_NB + b]):
-        if st[O_BO + 3 * b + j] == p:
+    for j in range(st.nb[b]):
+        if st.bo[b, j] == p:
             c += 1
     return c
 
@@ -62,14 +54,14 @@ def own_dice_on(st, b, p):
 @helper_inline
 def can_place(st, R, p, b):
     """May seat p put one more die on b's board?"""
-    return b != p and st[O_NB + b] < 3 and own_dice_on(st, b, p) < R[R_OPPLIM]
+    return b != p and st.nb[b] < 3 and own_dice_on(st, b, p) < R[R_OPPLIM]
 
 
 @helper_inline
 def board_total(st, p):
     t = 0
-    for j in range(st[O_NB + p]):
-        t += st[O_BV + 3 * p + j]
+    for j in range(st.nb[p]):
+        t += st.bv[p, j]
     return t
 
 
@@ -91,19 +83,19 @@ def collect_wages(st, R, buf):
     P = R[R_P]
     for b in range(P):
         for k in range(2):
-            w = st[O_OFFER + 2 * b + k]
-            if k < st[O_NB + b]:
-                o = st[O_BO + 3 * b + k]
-                st[O_COINS + o] += w
-                st[O_TAL + T_WEARN * MAXP + o] += w
-                st[O_TAL + T_WPAID * MAXP + b] += w
+            w = st.offer[b, k]
+            if k < st.nb[b]:
+                o = st.bo[b, k]
+                st.coins[o] += w
+                st.tal[T_WEARN, o] += w
+                st.tal[T_WPAID, b] += w
                 rec(buf, E_PAID, o, b, k, w, 0, 0, 0)
             else:
-                st[O_COINS + b] += w
+                st.coins[b] += w
             if k == 0:
-                st[O_LASTCAP + b] = w
-            st[O_OFFER + 2 * b + k] = 0
+                st.lastcap[b] = w
+            st.offer[b, k] = 0
         for k in range(3):
-            st[O_BV + 3 * b + k] = -1
-            st[O_BO + 3 * b + k] = -1
-        st[O_NB + b] = 0
+            st.bv[b, k] = -1
+            st.bo[b, k] = -1
+        st.nb[b] = 0

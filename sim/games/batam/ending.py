@@ -6,12 +6,8 @@ from ...record import rec
 from .money import bank_pays
 from .state import (
     E_BONUS,
-    MAXP,
-    O_COINS,
-    O_GOODS,
-    O_RET,
-    O_RETA,
-    O_TAL,
+    RF_RET,
+    RF_RETA,
     R_BONUS,
     R_P,
     R_WINDOW,
@@ -27,10 +23,10 @@ def return_bonuses(st, R, lead, buf):
     P = R[R_P]
     for i in range(P):
         p = (lead + i) % P
-        got = st[O_RET + p] if R[R_WINDOW] == WINDOW_ROUND else st[O_RETA + p]
+        got = st.rflags[RF_RET, p] if R[R_WINDOW] == WINDOW_ROUND else st.rflags[RF_RETA, p]
         if got != 0:
             paid = bank_pays(st, R, p, R[R_BONUS])
-            st[O_TAL + T_BONUS * MAXP + p] += paid
+            st.tal[T_BONUS, p] += paid
             rec(buf, E_BONUS, p, paid, 0, 0, 0, 0, 0)
 
 
@@ -41,19 +37,19 @@ def final_ranking(st, R, win):
     bc = -1
     bg = -1
     for p in range(P):
-        c = st[O_COINS + p]
-        g = st[O_GOODS + p]
+        c = st.coins[p]
+        g = st.goods[p]
         if c > bc or (c == bc and g > bg):
             bc = c
             bg = g
     k = 0
     w = -1
     for p in range(P):
-        if st[O_COINS + p] == bc and st[O_GOODS + p] == bg:
+        if st.coins[p] == bc and st.goods[p] == bg:
             k += 1
             w = p
     for p in range(P):
-        win[p] = 1.0 / k if (st[O_COINS + p] == bc and st[O_GOODS + p] == bg) else 0.0
+        win[p] = 1.0 / k if (st.coins[p] == bc and st.goods[p] == bg) else 0.0
     return w if k == 1 else -1
 
 
@@ -65,8 +61,8 @@ def round_leader(st, P):
     bg = -1
     tie = False
     for p in range(P):
-        c = st[O_COINS + p]
-        gd = st[O_GOODS + p]
+        c = st.coins[p]
+        gd = st.goods[p]
         if c > bc or (c == bc and gd > bg):
             best, bc, bg, tie = p, c, gd, False
         elif c == bc and gd == bg:

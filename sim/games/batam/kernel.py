@@ -2,7 +2,8 @@
 (``bench/profile.py`` names every jitted function for ``perf``; the hand-built positions of
 the rules tests).  The kernel itself is split by role:
 
-``state``     the state layout (``O_*``), rule slots (``R_*``), tallies, constants
+``state``     the state (``State``, a record of named arrays), rule slots (``R_*``), tallies,
+              constants
 ``tables``    the map's distance tables
 ``money``     the bank and the players' coins
 ``setup``     Game Setup: chance streams, first player, compass tiles or deck

@@ -4,7 +4,7 @@ search bot's rollouts (``bots/search``) both run it."""
 from __future__ import annotations
 
 from ...jit import helper_inline
-from ...record import rec, rec_snapshot
+from ...record import H_SNAPS, rec, recording
 from .crew import collect_wages
 from .ending import final_ranking, return_bonuses, round_leader
 from .phases import offer_wages, place_steps, reroll_steps, roll_dice, sail_to, set_wages
@@ -19,21 +19,15 @@ from .state import (
     C_ROUNDS,
     C_W,
     DONE,
-    E_END,
-    E_ROUND,
     END_HORIZON,
     END_RETURN,
+    E_END,
+    E_ROUND,
+    G_BANK,
+    G_ENDED,
+    G_ENDER,
     HRES_DRAW,
-    N_ST,
     NEED,
-    O_COINS,
-    O_DV,
-    O_ENDED,
-    O_ENDER,
-    O_PCH,
-    O_RET,
-    O_RETA,
-    O_TW,
     PH_END,
     PH_PLACE,
     PH_REROLL,
@@ -45,6 +39,17 @@ from .state import (
     PL_B,
     PL_SEAT,
     PL_SET,
+    RF_PCH,
+    RF_RET,
+    RF_RETA,
+    RF_TW,
+    SNAP_BANK,
+    SNAP_COINS,
+    SNAP_GOODS,
+    SNAP_POS,
+    SNAP_TILE,
+    MAXC,
+    MAXP,
     R_HORIZON,
     R_HRES,
     R_P,
@@ -85,18 +90,18 @@ def play_from(st, rules, bot_ids, bot_par, rs, sc, buf, snaps):
             cur[C_ROUNDS] = rnd + 1
             rec(buf, E_ROUND, -1, rnd + 1, p, 0, 0, 0, 0)
             for q in range(P):
-                st[O_TW + q] = 0
-                st[O_RET + q] = 0
-                st[O_RETA + q] = 0
-                st[O_PCH + q] = 0
+                st.rflags[RF_TW, q] = 0
+                st.rflags[RF_RET, q] = 0
+                st.rflags[RF_RETA, q] = 0
+                st.rflags[RF_PCH, q] = 0
             cur[C_PH] = PH_WAGES
             cur[C_I] = 0
             continue
         if ph == PH_WAGES:
             if forced:
-                set_wages(st, p, plan[PL_A], plan[PL_B], st[O_COINS + p], buf)
+                set_wages(st, p, plan[PL_A], plan[PL_B], st.coins[p], buf)
                 plan[PL_SET] = 0
-            elif bot == BOT_SEARCH and st[O_COINS + p] >= 2:
+            elif bot == BOT_SEARCH and st.coins[p] >= 2:
                 return NEED
             else:
                 offer_wages(st, R, p, bot, bot_par[p], rs, buf)
@@ -114,13 +119,13 @@ def play_from(st, rules, bot_ids, bot_par, rs, sc, buf, snaps):
                 return NEED
             cur[C_PH] = PH_PLACE
         elif ph == PH_PLACE:
-            res = place_steps(st, R, p, bot, bot_par[p], rs, sc.opts, plan[PL_A] if forced else -1,
-                              buf)
+            res = place_steps(st, R, p, bot, bot_par[p], rs, sc.opts, sc.th,
+                              plan[PL_A] if forced else -1, buf)
             plan[PL_SET] = 0
             if res == NEED:
                 return NEED
             for j in range(3):
-                st[O_DV + 3 * p + j] = -1
+                st.dv[p, j] = -1
             cur[C_PH] = PH_ROLL
             next_seat(cur, P, PH_SAIL)
         elif ph == PH_SAIL:
@@ -128,11 +133,29 @@ def play_from(st, rules, bot_ids, bot_par, rs, sc, buf, snaps):
                 return NEED
             sail_to(st, rules, p, bot, bot_par[p], rs, sc, plan[PL_A] if forced else -2, buf)
             plan[PL_SET] = 0
-            rec_snapshot(buf, snaps, st, N_ST)
+            snapshot(st, buf, snaps)
             next_seat(cur, P, PH_END)
         else:
             if round_end(st, R, sc, buf):
                 return DONE
+
+
+@helper_inline
+def snapshot(st, buf, snaps):
+    """When recording: the ships, coins, goods, compass tiles and bank after a voyage, as the
+    next snapshot row (layout: ``state.SNAP_*``), while there is room."""
+    k = buf[0, H_SNAPS]
+    if not recording(buf) or k >= snaps.shape[0]:
+        return
+    row = snaps[k]
+    for s in range(MAXP):
+        row[SNAP_COINS + s] = st.coins[s]
+        row[SNAP_GOODS + s] = st.goods[s]
+        row[SNAP_POS + s] = st.pos[s]
+    for c in range(MAXC):
+        row[SNAP_TILE + c] = st.tile[c]
+    row[SNAP_BANK] = st.g[G_BANK]
+    buf[0, H_SNAPS] = k + 1
 
 
 @helper_inline
@@ -152,13 +175,13 @@ def round_end(st, R, sc, buf):
     P = R[R_P]
     cur = sc.cur
     rnd = cur[C_RND]
-    if st[O_ENDED] != 0:
+    if st.g[G_ENDED] != 0:
         return_bonuses(st, R, crew_seat(cur[C_FIRST], rnd, 0, P), buf)
     collect_wages(st, R, buf)
     sc.leaders[rnd] = round_leader(st, P)
-    if st[O_ENDED] != 0:
+    if st.g[G_ENDED] != 0:
         w = final_ranking(st, R, sc.win)
-        rec(buf, E_END, -1, END_RETURN, w, rnd + 1, st[O_ENDER], 0, 0)
+        rec(buf, E_END, -1, END_RETURN, w, rnd + 1, st.g[G_ENDER], 0, 0)
         cur[C_W] = w
         cur[C_ER] = END_RETURN
         cur[C_ROUNDS] = rnd + 1

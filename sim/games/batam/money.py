@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...jit import helper_inline
-from .state import BANK_SHORT, O_BANK, O_COINS, O_SHORT, R_BANKMODE, R_NEU
+from .state import BANK_SHORT, G_BANK, G_SHORT, R_BANKMODE, R_NEU
 
 
 @helper_inline
@@ -15,34 +15,34 @@ def is_neutral(R, k):
 @helper_inline
 def bank_pays(st, R, p, amount):
     """The bank pays ``amount`` to seat p (short mode: only what it holds)."""
-    b = st[O_BANK]
+    b = st.g[G_BANK]
     avail = b if b > 0 else 0
     if R[R_BANKMODE] == BANK_SHORT:
         pay = amount if amount <= avail else avail
-        st[O_SHORT] += amount - pay
+        st.g[G_SHORT] += amount - pay
     else:
         pay = amount
         if amount > avail:
-            st[O_SHORT] += amount - avail
-    st[O_BANK] -= pay
-    st[O_COINS + p] += pay
+            st.g[G_SHORT] += amount - avail
+    st.g[G_BANK] -= pay
+    st.coins[p] += pay
     return pay
 
 
 @helper_inline
 def pays_bank(st, p, amount):
     """Seat p pays the bank ``amount``, or all it has."""
-    c = st[O_COINS + p]
+    c = st.coins[p]
     pay = amount if amount <= c else c
-    st[O_COINS + p] -= pay
-    st[O_BANK] += pay
+    st.coins[p] -= pay
+    st.g[G_BANK] += pay
     return pay
 
 
 @helper_inline
 def pays_player(st, a, b, amount):
-    c = st[O_COINS + a]
+    c = st.coins[a]
     pay = amount if amount <= c else c
-    st[O_COINS + a] -= pay
-    st[O_COINS + b] += pay
+    st.coins[a] -= pay
+    st.coins[b] += pay
     return pay

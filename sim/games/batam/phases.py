@@ -24,9 +24,9 @@ from .money import bank_pays, is_neutral, pays_bank
 from .sailing import discard, draw_card, enter_cost, legal_end, safe_step, sell
 from .setup import roll
 from .state import (
-    B_AVOID,
     BOT_RANDOM,
     BOT_SEARCH,
+    B_AVOID,
     CHARGE_EACH,
     COMPASS,
     DONE,
@@ -44,39 +44,30 @@ from .state import (
     FX_PIRATE,
     FX_SUNKEN,
     FX_TRADEWIND,
+    G_ENDED,
+    G_ENDER,
+    G_PIRC,
     HARBOUR,
     MAP,
-    MAXI,
     MAXP,
     MODE_NONE,
     MODE_TILES,
     NEED,
-    O_COINS,
-    O_CUBE,
-    O_DV,
-    O_ENDED,
-    O_ENDER,
-    O_GOODS,
-    O_MAPV,
-    O_NB,
-    O_OFFER,
-    O_PCH,
-    O_PIRC,
-    O_POS,
-    O_RET,
-    O_RETA,
-    O_TAL,
-    O_TILE,
-    O_TW,
+    RF_PCH,
+    RF_RET,
+    RF_RETA,
+    RF_TW,
+    RS_BASE,
+    RS_DIE,
     R_CHARGE,
     R_GOODS,
     R_MODE,
     R_P,
     R_PFEE,
     R_TWLIMIT,
-    RS_BASE,
-    RS_DIE,
     SUNKEN,
+    TRADEWIND,
+    TW_ANY,
     T_DIST,
     T_MAP,
     T_PIR,
@@ -86,8 +77,6 @@ from .state import (
     T_SUNK,
     T_TREAS,
     T_TW,
-    TRADEWIND,
-    TW_ANY,
 )
 
 
@@ -96,7 +85,7 @@ from .state import (
 def offer_wages(st, R, p, bot, bp, rs, buf):
     """Phase 1 for seat p: move the captain's and sailor's wages onto its board (with one coin
     only the captain's, with none nothing: no decision)."""
-    c = st[O_COINS + p]
+    c = st.coins[p]
     if c >= 2:
         if bot == BOT_RANDOM:
             cap, sal = random_wages(rs, p, c)
@@ -115,9 +104,9 @@ def offer_wages(st, R, p, bot, bp, rs, buf):
 def set_wages(st, p, cap, sal, c, buf):
     """Seat p (c coins) moves its captain's and sailor's wages onto its board."""
     rec(buf, E_WAGES, p, cap, sal, c, 0, 0, 0)
-    st[O_COINS + p] -= cap + sal
-    st[O_OFFER + 2 * p] = cap
-    st[O_OFFER + 2 * p + 1] = sal
+    st.coins[p] -= cap + sal
+    st.offer[p, 0] = cap
+    st.offer[p, 1] = sal
 
 
 # ------------------------------------------------------------ phase 2
@@ -136,8 +125,8 @@ def roll_dice(st, faces, p, rs, rnd, buf):
     base = rs[RS_BASE]
     for i in range(3):
         open_substream(rs, RS_DIE + i, base, DICE, (rnd * MAXP + p) * 3 + i)
-        st[O_DV + 3 * p + i] = roll(rs, RS_DIE + i, faces)
-        rec(buf, E_ROLL, -1, p, i, st[O_DV + 3 * p + i], 0, 0, 0)
+        st.dv[p, i] = roll(rs, RS_DIE + i, faces)
+        rec(buf, E_ROLL, -1, p, i, st.dv[p, i], 0, 0, 0)
 
 
 @helper
@@ -147,7 +136,7 @@ def reroll_steps(st, R, faces, p, bot, bp, rs, n, forced, buf):
     Returns (re-rolls paid, NEED when a search seat must decide now, else DONE)."""
     while True:
         cost = reroll_price(R, n)
-        if st[O_COINS + p] < cost:
+        if st.coins[p] < cost:
             break
         if forced >= 0:
             mask = forced
@@ -162,12 +151,12 @@ def reroll_steps(st, R, faces, p, bot, bp, rs, n, forced, buf):
         if mask == 0:
             break
         pays_bank(st, p, cost)
-        st[O_TAL + T_RR * MAXP + p] += 1
-        st[O_TAL + T_RRC * MAXP + p] += cost
+        st.tal[T_RR, p] += 1
+        st.tal[T_RRC, p] += cost
         for i in range(3):
             if (mask >> i) & 1:
-                st[O_DV + 3 * p + i] = roll(rs, RS_DIE + i, faces)
-                rec(buf, E_ROLL, -1, p, i, st[O_DV + 3 * p + i], n + 1, 0, 0)
+                st.dv[p, i] = roll(rs, RS_DIE + i, faces)
+                rec(buf, E_ROLL, -1, p, i, st.dv[p, i], n + 1, 0, 0)
         n += 1
     return n, DONE
 
@@ -179,7 +168,7 @@ def place_options(st, R, p, opts):
     P = R[R_P]
     no = 0
     for i in range(3):
-        if st[O_DV + 3 * p + i] <= 0:
+        if st.dv[p, i] <= 0:
             continue
         for k in range(1, P):
             b = (p + k) % P
@@ -190,18 +179,18 @@ def place_options(st, R, p, opts):
 
 
 @helper
-def place_phase(st, R, p, bot, bp, rs, opts, buf):
+def place_phase(st, R, p, bot, bp, rs, opts, th, buf):
     """Phase 2, second part: place numbered dice one at a time while any can go somewhere."""
-    place_steps(st, R, p, bot, bp, rs, opts, -1, buf)
+    place_steps(st, R, p, bot, bp, rs, opts, th, -1, buf)
 
 
 @helper
-def place_steps(st, R, p, bot, bp, rs, opts, forced, buf):
+def place_steps(st, R, p, bot, bp, rs, opts, th, forced, buf):
     """Place seat p's numbered dice one at a time while any can go somewhere (``forced`` >= 0:
     the option index of the first placement, the search bot's choice).  Resumable: the dice
     placed are marked in the state.  Returns NEED when a search seat must decide now."""
     if bot != BOT_RANDOM:
-        place_prepare(st, R, p)
+        place_prepare(st, R, p, th)
     while True:
         no = place_options(st, R, p, opts)
         if no == 0:
@@ -214,17 +203,17 @@ def place_steps(st, R, p, bot, bp, rs, opts, forced, buf):
         elif bot == BOT_RANDOM:
             k = random_pick(rs, p, no)
         else:
-            k = place_choice(st, R, p, bp, rs, opts, no)
+            k = place_choice(st, R, p, bp, rs, opts, no, th)
         i = opts[k] // 4
         b = opts[k] % 4
-        slot = place_die(st, b, st[O_DV + 3 * p + i], p)
-        rec(buf, E_PLACE, p, i, st[O_DV + 3 * p + i], b, slot, 0, 0)
-        st[O_DV + 3 * p + i] = -1
+        slot = place_die(st, b, st.dv[p, i], p)
+        rec(buf, E_PLACE, p, i, st.dv[p, i], b, slot, 0, 0)
+        st.dv[p, i] = -1
 
 
 # ------------------------------------------------------------ phase 3
 @helper_inline
-def legal_steps(st, R, board, p, cur, r, opts):
+def legal_steps(st, R, board, fc, p, cur, r, opts):
     """The spaces next to ``cur`` that seat p may step into with r points left, into
     ``opts``; returns how many."""
     kind = board.kind
@@ -234,7 +223,7 @@ def legal_steps(st, R, board, p, cur, r, opts):
     no = 0
     for j in range(deg[cur]):
         n = nbr[cur, j]
-        if safe_step(st, R, kind, comp, nbr, deg, p, n, r) >= 0:
+        if safe_step(st, R, kind, comp, nbr, deg, fc, p, n, r) >= 0:
             opts[no] = n
             no += 1
     return no
@@ -244,17 +233,17 @@ def legal_steps(st, R, board, p, cur, r, opts):
 def pirate_neighbour(st, R, padj, p, n, nd, buf):
     """Entering a space next to the pirate tile: its fee per die on the board (each time, or
     once a round: ``R_CHARGE``)."""
-    pc = st[O_PIRC]
+    pc = st.g[G_PIRC]
     if pc >= 0 and padj[pc, n] != 0:
-        if R[R_CHARGE] == CHARGE_EACH or st[O_PCH + p] == 0:
-            st[O_PCH + p] = 1
-            st[O_TAL + T_PIR * MAXP + p] += 1
-            neu = is_neutral(R, st[O_TILE + pc])
+        if R[R_CHARGE] == CHARGE_EACH or st.rflags[RF_PCH, p] == 0:
+            st.rflags[RF_PCH, p] = 1
+            st.tal[T_PIR, p] += 1
+            neu = is_neutral(R, st.tile[pc])
             fee = 0
             if not neu:
                 fee = pays_bank(st, p, R[R_PFEE] * nd)
-                st[O_TAL + T_PIRC * MAXP + p] += fee
-            rec(buf, E_EFFECT, p, FX_PIRATE, fee, 0, st[O_TILE + pc], neu, pc)
+                st.tal[T_PIRC, p] += fee
+            rec(buf, E_EFFECT, p, FX_PIRATE, fee, 0, st.tile[pc], neu, pc)
 
 
 @helper_inline
@@ -263,14 +252,14 @@ def enter_harbour(st, R, island, p, n, buf):
     Returns True when something changed (the bot re-plans)."""
     changed = False
     isl = island[n]
-    if isl != 0 and st[O_GOODS + p] < R[R_GOODS] and st[O_CUBE + 4 * isl + p] == 0:
+    if isl != 0 and st.goods[p] < R[R_GOODS] and st.cube[isl, p] == 0:
         sell(st, R, p, isl, buf)
         changed = True
-    mv = st[O_MAPV + MAXI * p + isl]
+    mv = st.mapv[p, isl]
     if mv > 0:
         got = bank_pays(st, R, p, mv)
-        st[O_TAL + T_TREAS * MAXP + p] += got
-        st[O_MAPV + MAXI * p + isl] = 0
+        st.tal[T_TREAS, p] += got
+        st.mapv[p, isl] = 0
         rec(buf, E_EFFECT, p, FX_CASH, got, 0, isl, 0, 0)
         changed = True
     return changed
@@ -284,34 +273,34 @@ def enter_tile(st, R, compass, c, p, buf):
     tk = compass.tk
     tv = compass.tv
     ti = compass.ti
-    t = st[O_TILE + c]
+    t = st.tile[c]
     if t < 0:
         return 0, False
     neu = is_neutral(R, t)
     extra = 0
     changed = False
     if tk[t] == TRADEWIND:
-        if (st[O_TW + p] == 0 if R[R_TWLIMIT] == TW_ANY else (st[O_TW + p] >> c) & 1 == 0):
+        if (st.rflags[RF_TW, p] == 0 if R[R_TWLIMIT] == TW_ANY else (st.rflags[RF_TW, p] >> c) & 1 == 0):
             if not neu:
-                st[O_TW + p] |= 1 << c
+                st.rflags[RF_TW, p] |= 1 << c
                 extra = tv[t]
-            st[O_TAL + T_TW * MAXP + p] += 1
+            st.tal[T_TW, p] += 1
             changed = True
             rec(buf, E_EFFECT, p, FX_TRADEWIND, extra, 0, t, neu, c)
     elif tk[t] == SUNKEN:
-        st[O_TAL + T_SUNK * MAXP + p] += 1
+        st.tal[T_SUNK, p] += 1
         got = 0
         if not neu:
             got = bank_pays(st, R, p, tv[t])
-            st[O_TAL + T_TREAS * MAXP + p] += got
-        st[O_TILE + c] = -1
+            st.tal[T_TREAS, p] += got
+        st.tile[c] = -1
         changed = True
         rec(buf, E_EFFECT, p, FX_SUNKEN, got, 0, t, neu, c)
     elif tk[t] == MAP:
-        st[O_TAL + T_MAP * MAXP + p] += 1
+        st.tal[T_MAP, p] += 1
         if not neu:
-            st[O_MAPV + MAXI * p + ti[t]] += tv[t]
-        st[O_TILE + c] = -1
+            st.mapv[p, ti[t]] += tv[t]
+        st.tile[c] = -1
         changed = True
         rec(buf, E_EFFECT, p, FX_MAP, 0 if neu else tv[t], 0, t, neu, ti[t])
     return extra, changed
@@ -335,31 +324,31 @@ def enter_card(st, R, compass, p, bot, bp, rs, r, nd, buf):
     changed = False
     stop = False
     if kk == TRADEWIND:
-        st[O_TAL + T_TW * MAXP + p] += 1
+        st.tal[T_TW, p] += 1
         if not neu:
             extra = cv[k]
         discard(st, k)
         changed = True
         rec(buf, E_EFFECT, p, FX_TRADEWIND, extra, 1, k, neu, 0)
     elif kk == SUNKEN:
-        st[O_TAL + T_SUNK * MAXP + p] += 1
+        st.tal[T_SUNK, p] += 1
         got = 0
         if not neu:
             got = bank_pays(st, R, p, cv[k])
-            st[O_TAL + T_TREAS * MAXP + p] += got
+            st.tal[T_TREAS, p] += got
         discard(st, k)
         rec(buf, E_EFFECT, p, FX_SUNKEN, got, 1, k, neu, 0)
     elif kk == MAP:
-        st[O_TAL + T_MAP * MAXP + p] += 1
+        st.tal[T_MAP, p] += 1
         if not neu:
-            st[O_MAPV + MAXI * p + ci[k]] += cv[k]
+            st.mapv[p, ci[k]] += cv[k]
         changed = True
         rec(buf, E_EFFECT, p, FX_MAP, 0 if neu else cv[k], 1, k, neu, ci[k])
     else:
-        st[O_TAL + T_PIR * MAXP + p] += 1
+        st.tal[T_PIR, p] += 1
         cost = cv[k] * nd
         pay = False
-        if st[O_COINS + p] >= cost:
+        if st.coins[p] >= cost:
             if bot == BOT_RANDOM:
                 pay = random_pays_pirate(rs, p)
             else:
@@ -370,7 +359,7 @@ def enter_card(st, R, compass, p, bot, bp, rs, r, nd, buf):
             pass  # the decision is made (and drawn) as usual, to no effect
         elif pay:
             fee = pays_bank(st, p, cost)
-            st[O_TAL + T_PIRC * MAXP + p] += fee
+            st.tal[T_PIRC, p] += fee
         else:
             stop = True
         rec(buf, E_EFFECT, p, FX_PIRATE, fee, 1, k, neu, 1 if stop else 0)
@@ -382,13 +371,13 @@ def enter_card(st, R, compass, p, bot, bp, rs, r, nd, buf):
 def back_in_batam(st, R, p):
     """A ship that ends its move in Batam: it returned this round (and at or after the end
     was triggered); with every good sold it triggers the end."""
-    st[O_RET + p] = 1
-    if st[O_ENDED] != 0:
-        st[O_RETA + p] = 1
-    elif st[O_GOODS + p] >= R[R_GOODS]:
-        st[O_ENDED] = 1
-        st[O_ENDER] = p
-        st[O_RETA + p] = 1
+    st.rflags[RF_RET, p] = 1
+    if st.g[G_ENDED] != 0:
+        st.rflags[RF_RETA, p] = 1
+    elif st.goods[p] >= R[R_GOODS]:
+        st.g[G_ENDED] = 1
+        st.g[G_ENDER] = p
+        st.rflags[RF_RETA, p] = 1
 
 
 @helper
@@ -407,9 +396,9 @@ def sail_to(st, rules, p, bot, bp, rs, sc, first, buf):
     island = board.island
     routes = rules.routes
     opts = sc.opts
-    cur = st[O_POS + p]
+    cur = st.pos[p]
     r = board_total(st, p)
-    nd = st[O_NB + p]
+    nd = st.nb[p]
     moved = False
     mode = R[R_MODE]
     avoid = bot != BOT_RANDOM and bp[B_AVOID] > 0
@@ -422,7 +411,7 @@ def sail_to(st, rules, p, bot, bp, rs, sc, first, buf):
     while True:
         can_stop = (not moved) or legal_end(st, R, kind, p, cur)
         if bot == BOT_RANDOM:
-            no = legal_steps(st, R, board, p, cur, r, opts)
+            no = legal_steps(st, R, board, sc.fc, p, cur, r, opts)
             if no == 0:
                 rec(buf, E_STOP, p, cur, r, 0, 0, 0, 0)
                 break
@@ -441,7 +430,8 @@ def sail_to(st, rules, p, bot, bp, rs, sc, first, buf):
                 tgt = plan_target(st, R, board, rules.compass, Lt, Lss, p, cur, r, bp, sc, rs)
                 tnode = board.special[tgt] if tgt >= 0 else -1
                 replan = False
-            n = heuristic_step(st, R, board, Wt, p, cur, tgt, tnode, r, can_stop, avoid, rs)
+            n = heuristic_step(st, R, board, Wt, sc.fc, p, cur, tgt, tnode, r, can_stop, avoid,
+                               rs)
             if n < 0:
                 rec(buf, E_STOP, p, cur, r, 0, 0, 0, 0)
                 break
@@ -449,9 +439,9 @@ def sail_to(st, rules, p, bot, bp, rs, sc, first, buf):
         r -= enter_cost(st, R, kind, p, n)
         rec(buf, E_STEP, p, cur, n, r, 0, 0, 0)
         cur = n
-        st[O_POS + p] = n
+        st.pos[p] = n
         moved = True
-        st[O_TAL + T_DIST * MAXP + p] += 1
+        st.tal[T_DIST, p] += 1
         stop_now = False
         pirate_neighbour(st, R, board.padj, p, n, nd, buf)
         if kind[n] == HARBOUR:

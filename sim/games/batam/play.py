@@ -18,33 +18,30 @@ from .state import (
     C_RND,
     C_ROUNDS,
     C_W,
-    HEURISTIC_DEFAULTS,
-    N_CUR,
-    N_PLAN,
-    NEED,
-    Search,
     END_HORIZON,
+    G_BANK,
+    G_ENDER,
+    G_SHORT,
+    HEURISTIC_DEFAULTS,
     MAXC,
     MAXI,
     MAXK,
     MAXP,
+    NEED,
     N_BOTPAR,
+    N_CUR,
+    N_PLAN,
     N_RS,
-    N_ST,
     N_TAL,
-    O_BANK,
-    O_COINS,
-    O_ENDER,
-    O_GOODS,
-    O_SHORT,
-    O_TAL,
-    R_HORIZON,
-    R_P,
-    SEAT_DTYPES,
-    SEAT_FIELDS,
     Out,
     Play,
+    R_HORIZON,
+    R_P,
     Scratch,
+    Search,
+    SEAT_DTYPES,
+    SEAT_FIELDS,
+    new_state,
 )
 
 
@@ -124,17 +121,17 @@ def write_out(out, j, P, st, sc, w, e, f, rd):
     out.end_reason[j] = e
     out.first_player[j] = f
     out.rounds[j] = rd
-    out.ender[j] = st[O_ENDER]
-    out.bank[j] = st[O_BANK]
-    out.bank_short[j] = st[O_SHORT]
+    out.ender[j] = st.g[G_ENDER]
+    out.bank[j] = st.g[G_BANK]
+    out.bank_short[j] = st.g[G_SHORT]
     out.lead_changes[j], out.lead_settled[j] = drama(sc.leaders, rd, w)
     for s in range(P):
         out.win[j, s] = sc.win[s]
-        out.seat[j, s, 0] = st[O_COINS + s]
-        out.seat[j, s, 1] = st[O_GOODS + s]
+        out.seat[j, s, 0] = st.coins[s]
+        out.seat[j, s, 1] = st.goods[s]
         out.seat[j, s, 2] = (s - f) % P
         for k in range(N_TAL):
-            out.seat[j, s, 3 + k] = st[O_TAL + k * MAXP + s]
+            out.seat[j, s, 3 + k] = st.tal[k, s]
 
 
 #: decisions searched and rollouts played by the search bot in this process (bench/run.py
@@ -142,21 +139,17 @@ def write_out(out, j, P, st, sc, w, e, f, rd):
 SEARCH_STATS = [0, 0]
 
 
-def new_state() -> np.ndarray:
-    """A game's state (see ``state``; ``setup`` fills it): copy one with ``st.copy()``."""
-    return np.zeros(N_ST, np.int64)
-
-
 def new_scratch(rules) -> Scratch:
     return Scratch(opts=np.zeros(64, np.int64), order=np.zeros(MAXK, np.int64),
                    cand=np.zeros(MAXI + MAXC, np.int64), candv=np.zeros(MAXI + MAXC, np.float64),
                    win=np.zeros(MAXP, np.float64), leaders=np.zeros(rules.R[R_HORIZON], np.int64),
-                   cur=np.zeros(N_CUR, np.int64), plan=np.zeros(N_PLAN, np.int64))
+                   cur=np.zeros(N_CUR, np.int64), plan=np.zeros(N_PLAN, np.int64),
+                   th=np.zeros(MAXP, np.int64), fc=np.zeros((2, MAXP), np.int64))
 
 
 def new_play() -> Play:
     """A chunk's game in play (``Play``): run_games resets it at every game's setup."""
-    return Play(st=np.zeros(N_ST, np.int64), rs=np.zeros(N_RS, np.uint64))
+    return Play(st=new_state(), rs=np.zeros(N_RS, np.uint64))
 
 
 def new_search(rules, bot_ids, bot_par) -> Search:
@@ -169,12 +162,12 @@ def new_search(rules, bot_ids, bot_par) -> Search:
     for s in range(P):
         if bot_ids[s] == BOT_SEARCH:
             ppar[s] = par[s]
-    return Search(st=np.zeros(N_ST, np.int64), rs=np.zeros(N_RS, np.uint64),
+    return Search(st=new_state(), rs=np.zeros(N_RS, np.uint64),
                   sc=new_scratch(rules), ids=np.ones(MAXP, np.int64), par=par, ppar=ppar,
                   cand=np.zeros((MAXK, 2), np.int64), tot=np.zeros(MAXK, np.float64),
                   cnt=np.zeros(MAXK, np.int64), buf=NO_RECORD, snaps=NO_SNAPS,
                   stats=np.zeros(2, np.int64), ru=rules._replace(R=rules.R.copy()),
-                  wst=np.zeros(N_ST, np.int64), wrs=np.zeros(N_RS, np.uint64),
+                  wst=new_state(), wrs=np.zeros(N_RS, np.uint64),
                   alive=np.zeros(MAXK, np.int64))
 
 

@@ -9,22 +9,12 @@ from .setup import key_deck
 from .state import (
     E_SELL,
     E_SHUFFLE,
+    G_DECKN,
+    G_DISCN,
+    G_NSHUF,
+    G_PIRC,
     HARBOUR,
     INF,
-    MAXP,
-    O_CUBE,
-    O_DECK,
-    O_DECKN,
-    O_DISC,
-    O_DISCN,
-    O_FC_COST,
-    O_FC_SPACE,
-    O_GOODS,
-    O_NCUBE,
-    O_NSHUF,
-    O_PIRC,
-    O_POS,
-    O_TAL,
     R_OCC,
     R_OCCH,
     R_P,
@@ -37,7 +27,7 @@ from .state import (
 @helper_inline
 def occupied(st, R, p, v):
     for q in range(R[R_P]):
-        if q != p and st[O_POS + q] == v:
+        if q != p and st.pos[q] == v:
             return True
     return False
 
@@ -56,22 +46,23 @@ def enter_cost(st, R, kind, p, v):
 
 @helper_inline
 def is_blocked(st, comp, v):
-    pc = st[O_PIRC]
+    pc = st.g[G_PIRC]
     return pc >= 0 and comp[v] == pc
 
 
 @helper
-def finish_cost(st, R, kind, comp, nbr, deg, p, v):
-    """Least movement from v to a space where p may end its move (0 if v is one)."""
+def finish_cost(st, R, kind, comp, nbr, deg, fc, p, v):
+    """Least movement from v to a space where p may end its move (0 if v is one); ``fc``
+    (``Scratch.fc``) its work rows."""
     if legal_end(st, R, kind, p, v):
         return 0
     # v is a sea/compass space holding another ship; only such spaces are not ends
     P = R[R_P]
-    cl = st[O_FC_SPACE:O_FC_SPACE + MAXP]
-    cd = st[O_FC_COST:O_FC_COST + MAXP]
+    cl = fc[0]
+    cd = fc[1]
     nc = 0
     for q in range(P):
-        u = st[O_POS + q]
+        u = st.pos[q]
         if q == p or kind[u] == HARBOUR:
             continue
         dup = False
@@ -109,7 +100,7 @@ def finish_cost(st, R, kind, comp, nbr, deg, p, v):
 
 
 @helper_inline
-def safe_step(st, R, kind, comp, nbr, deg, p, n, r):
+def safe_step(st, R, kind, comp, nbr, deg, fc, p, n, r):
     """Movement cost of stepping into n with r points left, or -1 when the step is not
     allowed (blocked, too dear, or no legal place to end afterwards)."""
     if is_blocked(st, comp, n):
@@ -123,7 +114,7 @@ def safe_step(st, R, kind, comp, nbr, deg, p, n, r):
         return -1
     if harb or not occ:  # n is a legal end
         return c
-    if c + finish_cost(st, R, kind, comp, nbr, deg, p, n) > r:
+    if c + finish_cost(st, R, kind, comp, nbr, deg, fc, p, n) > r:
         return -1
     return c
 
@@ -134,35 +125,35 @@ def sell(st, R, p, isl, buf):
     got = bank_pays(st, R, p, R[R_SALE])
     paid_all = 0
     for q in range(R[R_P]):
-        if q != p and st[O_CUBE + 4 * isl + q] != 0:
+        if q != p and st.cube[isl, q] != 0:
             paid = pays_player(st, p, q, R[R_PAYOUT])
-            st[O_TAL + T_PAYR * MAXP + q] += paid
+            st.tal[T_PAYR, q] += paid
             paid_all += paid
     rec(buf, E_SELL, p, isl, got, paid_all, 0, 0, 0)
-    st[O_CUBE + 4 * isl + p] = 1
-    st[O_NCUBE + isl] += 1
-    st[O_GOODS + p] += 1
+    st.cube[isl, p] = 1
+    st.ncube[isl] += 1
+    st.goods[p] += 1
 
 
 @helper
 def draw_card(st, rs, cid, buf):
     """Top card of the compass deck (reshuffling the discards when empty), -1 if none."""
-    if st[O_DECKN] == 0:
-        nd = st[O_DISCN]
+    if st.g[G_DECKN] == 0:
+        nd = st.g[G_DISCN]
         if nd == 0:
             return -1
         for i in range(nd):
-            st[O_DECK + i] = st[O_DISC + i]
-        st[O_DECKN] = nd
-        st[O_DISCN] = 0
-        st[O_NSHUF] += 1
-        key_deck(st, cid, rs, st[O_NSHUF], nd)
-        rec(buf, E_SHUFFLE, -1, st[O_NSHUF], nd, 0, 0, 0, 0)
-    st[O_DECKN] -= 1
-    return st[O_DECK + st[O_DECKN]]
+            st.deck[i] = st.disc[i]
+        st.g[G_DECKN] = nd
+        st.g[G_DISCN] = 0
+        st.g[G_NSHUF] += 1
+        key_deck(st, cid, rs, st.g[G_NSHUF], nd)
+        rec(buf, E_SHUFFLE, -1, st.g[G_NSHUF], nd, 0, 0, 0, 0)
+    st.g[G_DECKN] -= 1
+    return st.deck[st.g[G_DECKN]]
 
 
 @helper_inline
 def discard(st, k):
-    st[O_DISC + st[O_DISCN]] = k
-    st[O_DISCN] += 1
+    st.disc[st.g[G_DISCN]] = k
+    st.g[G_DISCN] += 1

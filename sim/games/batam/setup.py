@@ -18,27 +18,20 @@ from ...rng import (
     substream_start,
 )
 from .state import (
+    clear_state,
     E_FIRST,
     E_SHUFFLE,
     E_TILE,
-    MAXC,
-    MAXP,
+    G_BANK,
+    G_DECKN,
+    G_PIRC,
     MODE_CARDS,
     MODE_TILES,
-    O_BANK,
-    O_BO,
-    O_BV,
-    O_COINS,
-    O_DECK,
-    O_DECKN,
-    O_DV,
-    O_ENDER,
-    O_LASTCAP,
-    O_PIRC,
-    O_POS,
-    O_TILE,
-    P_TILES,
     PIRATE,
+    P_TILES,
+    RS_BASE,
+    RS_KEYS,
+    RS_SETUP,
     R_BANK0,
     R_MODE,
     R_NC,
@@ -47,9 +40,6 @@ from .state import (
     R_P,
     R_START,
     R_STARTNODE,
-    RS_BASE,
-    RS_KEYS,
-    RS_SETUP,
 )
 
 
@@ -104,8 +94,8 @@ def key_deck(st, cid, rs, d, n):
     db = substream_start(rs[RS_BASE], DECK, d)
     keys = rs[RS_KEYS:RS_KEYS + n]
     for i in range(n):
-        keys[i] = item_key(db, DECK, cid[st[O_DECK + i]])
-    sort_by_keys(st[O_DECK:O_DECK + n], keys, n)
+        keys[i] = item_key(db, DECK, cid[st.deck[i]])
+    sort_by_keys(st.deck, keys, n)
 
 
 @helper
@@ -122,22 +112,12 @@ def setup(st, rules, rs, order, buf):
     tid = rules.compass.tid
     cid = rules.compass.cid
     P = R[R_P]
-    st[:] = 0
-    for k in range(O_BV, O_BO + 12):
-        st[k] = -1
-    for k in range(O_DV, O_DV + 12):
-        st[k] = -1
-    for k in range(O_TILE, O_TILE + MAXC):
-        st[k] = -1
-    st[O_PIRC] = -1
-    st[O_ENDER] = -1
-    for k in range(MAXP):
-        st[O_LASTCAP + k] = -1
-    st[O_BANK] = R[R_BANK0]
+    clear_state(st)
+    st.g[G_BANK] = R[R_BANK0]
     for p in range(P):
-        st[O_POS + p] = R[R_STARTNODE]
-        st[O_COINS + p] = R[R_START]
-        st[O_BANK] -= R[R_START]
+        st.pos[p] = R[R_STARTNODE]
+        st.coins[p] = R[R_START]
+        st.g[G_BANK] -= R[R_START]
     base = rs[RS_BASE]
     open_substream(rs, RS_SETUP, base, SETUP, 0)
     first = first_by_dice(rs, faces, P, order, buf)
@@ -150,15 +130,15 @@ def setup(st, rules, rs, order, buf):
         sort_by_keys(order, keys, nt)
         for c in range(R[R_NC]):
             t = order[c]
-            st[O_TILE + c] = t
+            st.tile[c] = t
             rec(buf, E_TILE, -1, c, t, tk[t], rules.compass.tv[t], 0, 0)
             if tk[t] == PIRATE:
-                st[O_PIRC] = c
+                st.g[G_PIRC] = c
     elif R[R_MODE] == MODE_CARDS:
         nk = R[R_NK]
         for i in range(nk):
-            st[O_DECK + i] = i
-        st[O_DECKN] = nk
+            st.deck[i] = i
+        st.g[G_DECKN] = nk
         key_deck(st, cid, rs, 0, nk)
         rec(buf, E_SHUFFLE, -1, 0, nk, 0, 0, 0, 0)
     return first

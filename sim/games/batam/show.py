@@ -4,9 +4,10 @@
 which wages, which dice are rolled and re-rolled, where each die is placed, every voyage
 with what it met: goods sold, compass tiles and cards, pirates; the wages paid, the return
 bonus, how the game ended and who won).  ``draw(snapshot_row, record)``: the map with the
-ships on it, as text, from a state snapshot (the kernel copies its state after every voyage
-when recording); ``svg(snapshot_row, record)`` draws the same as an SVG element (``sim show
---html``).  ``steps(lines)``: ``sim show``'s numbering (round k is step k).
+ships on it, as text, from a state snapshot (when recording, the kernel copies the ships,
+coins, goods, compass tiles and bank after every voyage: ``state.SNAP_*``);
+``svg(snapshot_row, record)`` draws the same as an SVG element (``sim show --html``).
+``steps(lines)``: ``sim show``'s numbering (round k is step k).
 """
 from __future__ import annotations
 
@@ -228,18 +229,18 @@ def draw(snapshot_row, record) -> str:
     names = ["Red", "Blue", "Green", "Yellow"]
     at = {}
     for s in range(P):
-        at.setdefault(int(snapshot_row[S.O_POS + s]), []).append(s)
+        at.setdefault(int(snapshot_row[S.SNAP_POS + s]), []).append(s)
     comp = [v for v in range(len(b.kind)) if int(b.kind[v]) == DATA.COMPASS]
     if record.rules.get("compass") == "tiles":
         for c, v in enumerate(comp):
-            if int(snapshot_row[S.O_TILE + c]) < 0:
+            if int(snapshot_row[S.SNAP_TILE + c]) < 0:
                 r, col = b.cells[v]
                 grid[r][col] = "o"           # a compass space whose tile was taken
     for v, seats in at.items():
         r, col = b.cells[v]
         grid[r][col] = names[seats[0]][0].lower() if len(seats) == 1 else str(len(seats))
-    legend = "; ".join(f"{names[s]} ({names[s][0].lower()}) {int(snapshot_row[S.O_COINS + s])} coins, "
-                       f"{int(snapshot_row[S.O_GOODS + s])} goods" for s in range(P))
+    legend = "; ".join(f"{names[s]} ({names[s][0].lower()}) {int(snapshot_row[S.SNAP_COINS + s])} coins, "
+                       f"{int(snapshot_row[S.SNAP_GOODS + s])} goods" for s in range(P))
     return "\n".join("".join(r) for r in grid) + "\n" + legend
 
 
@@ -256,10 +257,10 @@ def svg(snapshot_row, record) -> str:
     width, height = max(W * cs, 260), H * cs + 6 + 16 * P
     at = {}
     for seat in range(P):
-        at.setdefault(int(snapshot_row[S.O_POS + seat]), []).append(seat)
+        at.setdefault(int(snapshot_row[S.SNAP_POS + seat]), []).append(seat)
     comp = {v: c for c, v in enumerate(v for v in range(len(b.kind)) if int(b.kind[v]) == DATA.COMPASS)}
     tiles = record.rules.get("compass") == "tiles"
-    legend = [f"{names[p]} {int(snapshot_row[S.O_COINS + p])} coins, {int(snapshot_row[S.O_GOODS + p])} goods"
+    legend = [f"{names[p]} {int(snapshot_row[S.SNAP_COINS + p])} coins, {int(snapshot_row[S.SNAP_GOODS + p])} goods"
               for p in range(P)]
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="board batam" viewBox="0 0 {width} {height}" '
            f'width="{width * 4 // 3}" height="{height * 4 // 3}" role="img" font-family="sans-serif" '
@@ -277,7 +278,7 @@ def svg(snapshot_row, record) -> str:
         r, c = b.cells[v]
         x, y = c * cs + cs // 2, r * cs + cs // 2
         if kind == DATA.COMPASS:
-            taken = tiles and int(snapshot_row[S.O_TILE + comp[v]]) < 0
+            taken = tiles and int(snapshot_row[S.SNAP_TILE + comp[v]]) < 0
             out.append(f'<circle class="compass{" taken" if taken else ""}" cx="{x}" cy="{y}" r="5" '
                        f'fill="{"none" if taken else "#f3c530"}" stroke="#7a5b00"/>')
         elif kind == DATA.HARBOUR:

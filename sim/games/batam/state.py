@@ -1,12 +1,14 @@
 """Batam's state layout and constants: what every module of the kernel agrees on.
 
-Everything that changes during a game lives in one flat int64 array ``st``
-(offsets ``O_*`` below; four seats are always reserved): copying a game's state is
-``st.copy()`` (plus ``rs.copy()`` for the random streams).  Crew boards hold up to
-three dice, kept in descending order: ``st[O_BV + 3*b + k]`` is the value in
-slot k of player b's board (0 captain, 1 sailor, 2 ship) and ``st[O_BO + ...]``
-its owner.  Per-seat tallies (wages, re-rolls, compass effects ...) live in
-``st[O_TAL + T_* * 4 + seat]``.
+Everything that changes during a game is a ``State`` (below): one numpy record whose
+fields are small int64 arrays, one per meaning (four seats are always reserved), so that a
+kernel reads ``st.coins[p]`` or ``st.bv[b, k]``.  Copying a game's state is one call,
+``copy_state_into(dst, src)`` (the search bot copies the real game into its own before
+every rollout), plus ``copy_into(dst_rs, rs)`` for the random streams, which are kept
+apart (``Play.rs``, ``Search.rs``).  Crew boards hold up to three dice, kept in descending
+order: ``st.bv[b, k]`` is the value in slot k of player b's board (0 captain, 1 sailor,
+2 ship) and ``st.bo[b, k]`` its owner.  Per-seat tallies (wages, re-rolls, compass effects
+...) are ``st.tal[T_*, seat]``.
 
 Read-only: a ``Rules`` (named tuple): the rule values, the int64 array ``R`` (slots
 ``R_*``), the dice faces, and the static data made by ``data.py`` in three groups,
@@ -28,6 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ...jit import helper
 from ...rng import GAME_PURPOSES
 
 # ----------------------------------------------------------------- constants
@@ -88,39 +91,12 @@ N_RULES = 29
 TW_ANY, TW_EACH = 0, 1   # tradewind tiles: one bonus per ship and round / each tile once
 RR_TOTAL, RR_RISING = 0, 1   # re-roll pricing: later re-rolls cost reroll_step each / one step more each
 
-# state offsets
-O_COINS = 0
-O_BANK = 4
-O_POS = 5
-O_GOODS = 9
-O_OFFER = 13      # 2 per seat
-O_BV = 21         # 3 per seat
-O_BO = 33         # 3 per seat
-O_NB = 45
-O_DV = 49         # the seat's own three dice (value, -1 when placed)
-O_TW = 61         # tradewind tiles used this round (bit c: the tile on compass space c)
-O_RET = 65        # returned to Batam this round
-O_RETA = 69       # ... at or after the end was triggered
-O_PCH = 73        # pirate-tile fee charged this round
-O_MAPV = 77       # treasure maps held: coins per (seat, island), 16 per seat
-O_CUBE = 141      # cube of seat p on island i: O_CUBE + 4*i + p
-O_NCUBE = 205     # cubes on island i
-O_TILE = 221      # tile on compass space c, -1 none
-O_DECK = 229
-O_DECKN = 293
-O_DISC = 294
-O_DISCN = 358
-O_ENDED = 359
-O_ENDER = 360
-O_SHORT = 361
-O_PIRC = 362      # compass index of the pirate tile, -1 none
-O_FC_SPACE = 363  # scratch for finish_cost: the occupied spaces it searches (4)
-O_FC_COST = 367   # ... and the least cost to reach each (4)
-O_TH = 371        # scratch for placement: how far each seat leads the placer (x20)
-O_LASTCAP = 375   # captain wage each seat offered last round (-1 in round 1)
-O_NSHUF = 379     # reshuffles of the compass deck so far (the deck number)
-O_TAL = 380       # per-seat tallies: O_TAL + T_* * MAXP + seat
-N_ST = O_TAL + 13 * MAXP   # 13 = N_TAL
+# State (``State`` below): the global counters' slots of ``State.g`` ...
+G_BANK, G_SHORT, G_DECKN, G_DISCN, G_NSHUF, G_ENDED, G_ENDER, G_PIRC = range(8)
+N_G = 8
+# ... and the rows of ``State.rflags`` (per seat, cleared at the start of every round)
+RF_TW, RF_RET, RF_RETA, RF_PCH = range(4)
+N_RF = 4
 
 # Chance: substreams of sim.rng keyed on (seed, game, purpose, index); nothing draws from
 # stream 0.  Slots of the ``rs`` array (uint64): 1 + s the bot of seat s; RS_BASE the game's
@@ -161,6 +137,135 @@ SEAT_DTYPES = dict(coins="int32", goods_sold="int8", crew_pos="int8", wages_paid
 
 
 # ------------------------------------------------------------ named groups
+#: The fields of ``State`` (name, shape), all int64, four seats always reserved (``MAXP``)
+STATE_FIELDS = (("coins", (MAXP,)), ("goods", (MAXP,)), ("pos", (MAXP,)), ("offer", (MAXP, 2)),
+                ("bv", (MAXP, 3)), ("bo", (MAXP, 3)), ("nb", (MAXP,)), ("dv", (MAXP, 3)),
+                ("rflags", (N_RF, MAXP)), ("lastcap", (MAXP,)), ("mapv", (MAXP, MAXI)),
+                ("cube", (MAXI, MAXP)), ("ncube", (MAXI,)), ("tile", (MAXC,)), ("deck", (MAXK,)),
+                ("disc", (MAXK,)), ("tal", (N_TAL, MAXP)), ("g", (N_G,)))
+#: ``State``: everything that changes during a game (``setup`` fills it, ``clear_state``
+#: first), one numpy record of this dtype whose fields are named int64 arrays:
+#:
+#: * ``coins[s]``: seat s's coins in hand (wages offered are on its board: ``offer``);
+#: * ``goods[s]``: goods cubes it has sold; ``pos[s]``: the space its ship is on;
+#: * ``offer[b, k]``: the wage on b's board for slot k (0 captain, 1 sailor), until Phase 4;
+#: * ``bv[b, k]``, ``bo[b, k]``: value and owner of the die in slot k of b's crew board (0
+#:   captain, 1 sailor, 2 ship; descending values, -1 empty); ``nb[b]``: dice on it;
+#: * ``dv[s, i]``: seat s's own die i this turn (its value, -1 once placed or not rolled);
+#: * ``rflags[RF_*, s]``, cleared at the start of every round: ``RF_TW`` the tradewind tiles
+#:   s used (bit c: the tile on compass space c), ``RF_RET`` its ship returned to Batam,
+#:   ``RF_RETA`` ... at or after the end was triggered, ``RF_PCH`` it paid the pirate tile's
+#:   fee (charge once);
+#: * ``lastcap[s]``: the captain wage s offered last round (-1 in round 1);
+#: * ``mapv[s, i]``: coins of the treasure maps s holds for island i;
+#: * ``cube[i, s]``: 1 when s has sold a cube on island i; ``ncube[i]``: cubes on island i;
+#: * ``tile[c]``: the compass tile on compass space c (tiles mode; -1 none or taken);
+#: * ``deck[:g[G_DECKN]]``: the compass cards to draw (cards mode; drawn from the end),
+#:   ``disc[:g[G_DISCN]]`` the discards;
+#: * ``tal[T_*, s]``: the per-seat tallies (the result columns after coins, goods and crew
+#:   position: SEAT_FIELDS);
+#: * ``g[G_*]``: the bank (``G_BANK``), what it owed but could not pay (``G_SHORT``), the
+#:   deck's and the discards' counts (``G_DECKN``, ``G_DISCN``), reshuffles so far, the deck
+#:   number (``G_NSHUF``), the end triggered (``G_ENDED``) and by whom (``G_ENDER``, -1), the
+#:   compass space of the pirate tile (``G_PIRC``, -1 none).
+#:
+#: A record, not a named tuple of arrays: numba passes a record as one pointer and reads a
+#: field at a constant offset from it, where each array of a tuple passes as seven to nine
+#: words on every call (18 arrays: 142 words, and the cold compile grew by half).
+STATE = np.dtype([(name, np.int64, shape) for name, shape in STATE_FIELDS])
+State = np.record
+
+
+def new_state() -> State:
+    """A game's state, zeros (``setup`` fills it): a record of dtype ``STATE`` (it keeps its
+    one-row array alive; kernels write into it)."""
+    return np.zeros(1, STATE).view(np.recarray)[0]
+
+
+def copy_state(st: State) -> State:
+    """A copy of ``st`` (Python; kernels copy with ``copy_state_into``)."""
+    out = new_state()
+    copy_state_into(out, st)
+    return out
+
+
+@helper
+def clear_state(st):
+    """Every field of ``st`` to its value before setup: -1 for the crew boards, the dice,
+    the tiles, the pirate's space, the ender and last round's captain wages; else 0."""
+    for s in range(MAXP):
+        st.coins[s] = 0
+        st.goods[s] = 0
+        st.pos[s] = 0
+        st.nb[s] = 0
+        st.lastcap[s] = -1
+        for k in range(2):
+            st.offer[s, k] = 0
+        for k in range(3):
+            st.bv[s, k] = -1
+            st.bo[s, k] = -1
+            st.dv[s, k] = -1
+        for f in range(N_RF):
+            st.rflags[f, s] = 0
+        for t in range(N_TAL):
+            st.tal[t, s] = 0
+        for i in range(MAXI):
+            st.mapv[s, i] = 0
+            st.cube[i, s] = 0
+    for i in range(MAXI):
+        st.ncube[i] = 0
+    for c in range(MAXC):
+        st.tile[c] = -1
+    for k in range(MAXK):
+        st.deck[k] = 0
+        st.disc[k] = 0
+    for k in range(N_G):
+        st.g[k] = 0
+    st.g[G_PIRC] = -1
+    st.g[G_ENDER] = -1
+
+
+@helper
+def copy_state_into(dst, src):
+    """Every array of ``src`` into the same array of ``dst`` (one call: the search bot copies
+    the real game into its own before each rollout)."""
+    for s in range(MAXP):
+        dst.coins[s] = src.coins[s]
+        dst.goods[s] = src.goods[s]
+        dst.pos[s] = src.pos[s]
+        dst.nb[s] = src.nb[s]
+        dst.lastcap[s] = src.lastcap[s]
+        for k in range(2):
+            dst.offer[s, k] = src.offer[s, k]
+        for k in range(3):
+            dst.bv[s, k] = src.bv[s, k]
+            dst.bo[s, k] = src.bo[s, k]
+            dst.dv[s, k] = src.dv[s, k]
+        for f in range(N_RF):
+            dst.rflags[f, s] = src.rflags[f, s]
+        for t in range(N_TAL):
+            dst.tal[t, s] = src.tal[t, s]
+        for i in range(MAXI):
+            dst.mapv[s, i] = src.mapv[s, i]
+            dst.cube[i, s] = src.cube[i, s]
+    for i in range(MAXI):
+        dst.ncube[i] = src.ncube[i]
+    for c in range(MAXC):
+        dst.tile[c] = src.tile[c]
+    for k in range(MAXK):
+        dst.deck[k] = src.deck[k]
+        dst.disc[k] = src.disc[k]
+    for k in range(N_G):
+        dst.g[k] = src.g[k]
+
+
+# A snapshot row (``sim.record``, when recording: after every voyage; ``show`` draws it):
+# coins, goods and ship position of seat 0..3, the compass tiles, the bank
+SNAP_COINS, SNAP_GOODS, SNAP_POS, SNAP_TILE = 0, MAXP, 2 * MAXP, 3 * MAXP
+SNAP_BANK = SNAP_TILE + MAXC
+N_SNAP = SNAP_BANK + 1
+
+
 class Board(NamedTuple):
     """The map (``data.py``): kind and island of every space, compass numbering (``comp``
     space -> compass index, -1; ``comp_nodes`` the reverse), neighbours (``nbr``, ``deg``),
@@ -212,7 +317,10 @@ class Scratch(NamedTuple):
     (``opts``), an ordering (``order``: tiles at setup, the first-player dice), the route
     planner's candidates (``cand`` special index, ``candv`` value), the win shares of the
     game just played (``win``), the leader after each round (``leaders``), where the game
-    stands (``cur``, C_*) and a decision handed to the loop (``plan``, PL_*)."""
+    stands (``cur``, C_*), a decision handed to the loop (``plan``, PL_*), how far each seat
+    leads the seat placing a die (``th``, x20 standing points: the heuristic's spite term,
+    ``place_prepare``) and ``sailing.finish_cost``'s work rows (``fc``: the occupied spaces
+    it searches, the least cost to reach each)."""
     opts: np.ndarray
     order: np.ndarray
     cand: np.ndarray
@@ -221,18 +329,20 @@ class Scratch(NamedTuple):
     leaders: np.ndarray
     cur: np.ndarray
     plan: np.ndarray
+    th: np.ndarray
+    fc: np.ndarray
 
 
 class Play(NamedTuple):
-    """The game in play, reused by every game of a chunk: its state (``st``, the O_*
-    layout, N_ST) and its random streams (``rs``, N_RS)."""
-    st: np.ndarray
+    """The game in play, reused by every game of a chunk: its state (``st``, a ``State``) and
+    its random streams (``rs``, N_RS)."""
+    st: State
     rs: np.ndarray
 
 
 class Search(NamedTuple):
     """The search bot's work space (bots/search.py), made once per chunk: a determinized copy
-    of the game (``st``, ``rs``, ``sc`` with its own cursor) that rollouts play on, the rollout
+    of the game (``st`` a ``State``, ``rs``, ``sc`` with its own cursor) that rollouts play on, the rollout
     policy (``ids``: heuristic for every seat, ``par``: its default parameters), the real
     game's parameters with the search seats' rows set to the heuristic defaults (``ppar``),
     the candidates of a decision (``cand`` [k, 2]) and their statistics (``tot`` reward sums,
@@ -241,7 +351,7 @@ class Search(NamedTuple):
     (``ru``: the game's, with their own round horizon when they are cut short); for
     sequential halving the sampled world every candidate is played from (``wst``, ``wrs``)
     and which candidates are still in (``alive``)."""
-    st: np.ndarray
+    st: State
     rs: np.ndarray
     sc: Scratch
     ids: np.ndarray
@@ -254,7 +364,7 @@ class Search(NamedTuple):
     snaps: np.ndarray
     stats: np.ndarray
     ru: Rules
-    wst: np.ndarray
+    wst: State
     wrs: np.ndarray
     alive: np.ndarray
 

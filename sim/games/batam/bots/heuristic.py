@@ -26,25 +26,12 @@ from ..state import (
     B_SPITE,
     B_TREASW,
     B_URGENCY,
+    G_ENDED,
+    G_PIRC,
     HARBOUR,
     INF,
     MAP,
-    MAXI,
     MODE_TILES,
-    O_BO,
-    O_COINS,
-    O_CUBE,
-    O_DV,
-    O_ENDED,
-    O_GOODS,
-    O_LASTCAP,
-    O_MAPV,
-    O_NB,
-    O_NCUBE,
-    O_OFFER,
-    O_PIRC,
-    O_TH,
-    O_TILE,
     PIRATE_PENALTY,
     R_BONUS,
     R_GOODS,
@@ -69,7 +56,7 @@ def near(a, b):
 
 @helper
 def standing(st, R, q):
-    return st[O_COINS + q] + st[O_OFFER + 2 * q] + st[O_OFFER + 2 * q + 1] + 20 * st[O_GOODS + q]
+    return st.coins[q] + st.offer[q, 0] + st.offer[q, 1] + 20 * st.goods[q]
 
 
 @helper_inline
@@ -84,21 +71,21 @@ def wages(st, R, p, bp, c):
         return 1, 1
     mx = 0
     for q in range(P):
-        if q != p and st[O_GOODS + q] > mx:
-            mx = st[O_GOODS + q]
-    need = mx - st[O_GOODS + p]
+        if q != p and st.goods[q] > mx:
+            mx = st.goods[q]
+    need = mx - st.goods[p]
     if need < 0:
         need = 0
     if need > 2:
         need = 2
     capf = bp[B_CAPTAIN] + bp[B_URGENCY] * need
     salf = bp[B_SAILOR] + 0.5 * bp[B_URGENCY] * need
-    if bp[B_ADAPT] > 0 and st[O_LASTCAP + p] >= 0:
+    if bp[B_ADAPT] > 0 and st.lastcap[p] >= 0:
         # no more than a step above what the others paid last round
         prev = 0
         for q in range(P):
-            if q != p and st[O_LASTCAP + q] > prev:
-                prev = st[O_LASTCAP + q]
+            if q != p and st.lastcap[q] > prev:
+                prev = st.lastcap[q]
         step = bp[B_OUTBID] if bp[B_OUTBID] > 1 else 1.0
         if prev + step < capf:
             capf = prev + step
@@ -108,8 +95,8 @@ def wages(st, R, p, bp, c):
         # earlier players in the crew row have offered already: beat the best
         hi = 0
         for q in range(P):
-            if q != p and st[O_OFFER + 2 * q] > hi:
-                hi = st[O_OFFER + 2 * q]
+            if q != p and st.offer[q, 0] > hi:
+                hi = st.offer[q, 0]
         if hi + bp[B_OUTBID] > capf:
             capf = hi + bp[B_OUTBID]
     lim = bp[B_SHARE] * c
@@ -134,50 +121,51 @@ def reroll_mask(st, R, p, bp, n, cost):
     """Phase 2, before re-roll n (0 the first) costing ``cost``: which dice to re-roll (bit i =
     die i), 0 to stop.  Never with two players, at most ``B_RRMAX`` times, keeping ``B_RESERVE``
     coins; the dice showing ``B_RRLOW`` or less."""
-    if R[R_P] == 2 or n >= bp[B_RRMAX] or st[O_COINS + p] - cost < bp[B_RESERVE]:
+    if R[R_P] == 2 or n >= bp[B_RRMAX] or st.coins[p] - cost < bp[B_RESERVE]:
         return 0
     mask = 0
     for i in range(3):
-        if st[O_DV + 3 * p + i] <= bp[B_RRLOW]:
+        if st.dv[p, i] <= bp[B_RRLOW]:
             mask |= 1 << i
     return mask
 
 
 @helper
-def place_prepare(st, R, p):
-    """Before placing: how far each seat leads p (in standing points), for the spite term."""
+def place_prepare(st, R, p, th):
+    """Before placing: how far each seat leads p (in standing points) into ``th``
+    (``Scratch.th``), for the spite term."""
     P = R[R_P]
     mine = standing(st, R, p)
     for b in range(P):
-        st[O_TH + b] = standing(st, R, b) - mine
+        th[b] = standing(st, R, b) - mine
 
 
 @helper
-def place_score(st, R, p, b, v, bp):
-    """Heuristic value of putting a die of value v on b's board."""
+def place_score(st, R, p, b, v, bp, th):
+    """Heuristic value of putting a die of value v on b's board (``th``: place_prepare's)."""
     k = slot_for(st, b, v)
-    wage = st[O_OFFER + 2 * b + k] + 0.0 if k < 2 else 0.0
+    wage = st.offer[b, k] + 0.0 if k < 2 else 0.0
     loss = 0.0
-    nb = st[O_NB + b]
+    nb = st.nb[b]
     for j in range(k, 2):
         if j >= nb:
             break
-        nxt = st[O_OFFER + 2 * b + j + 1] if j + 1 < 2 else 0
-        d = st[O_OFFER + 2 * b + j] - nxt
-        if st[O_BO + 3 * b + j] == p:
+        nxt = st.offer[b, j + 1] if j + 1 < 2 else 0
+        d = st.offer[b, j] - nxt
+        if st.bo[b, j] == p:
             wage -= d
         else:
             loss += d
     if nb + 1 < 3:
         wage *= 0.5 + 0.1 * v  # a later, higher die may still push it right
-    th = st[O_TH + b] / 20.0
-    if th < 0:
-        th = 0.0
-    return wage + bp[B_BUMP] * loss - bp[B_SPITE] * v * (1.0 + th)
+    lead = th[b] / 20.0
+    if lead < 0:
+        lead = 0.0
+    return wage + bp[B_BUMP] * loss - bp[B_SPITE] * v * (1.0 + lead)
 
 
 @helper_inline
-def place_choice(st, R, p, bp, rs, opts, no):
+def place_choice(st, R, p, bp, rs, opts, no, th):
     """Phase 2: index of the placement to make among the ``no`` legal ones in ``opts`` (4 * die
     + board).  Each (value, board) is scored once: a die equal to an earlier die is the same
     option."""
@@ -187,14 +175,14 @@ def place_choice(st, R, p, bp, rs, opts, no):
     for k in range(no):
         i = opts[k] // 4
         b = opts[k] % 4
-        v = st[O_DV + 3 * p + i]
+        v = st.dv[p, i]
         dup = False
         for j in range(i):
-            if st[O_DV + 3 * p + j] == v:
+            if st.dv[p, j] == v:
                 dup = True
         if dup:
             continue
-        s = place_score(st, R, p, b, v, bp)
+        s = place_score(st, R, p, b, v, bp, th)
         if bk >= 0 and near(s, bs):
             ties += 1
             if tie_wins(rs, 1 + p, ties):
@@ -226,10 +214,10 @@ def plan_target(st, R, board, compass, Lt, Lss, p, cur, r, bp, sc, rs):
     tv = compass.tv
     cn = sc.cand
     cv = sc.candv
-    var = st[O_PIRC] + 1
+    var = st.g[G_PIRC] + 1
     G = R[R_GOODS]
-    done = st[O_GOODS + p] >= G
-    ended = st[O_ENDED] != 0
+    done = st.goods[p] >= G
+    ended = st.g[G_ENDED] != 0
     if ended and island[cur] == 0 and kind[cur] == HARBOUR:
         return -1
     nh = harb_nodes.shape[0]
@@ -248,16 +236,16 @@ def plan_target(st, R, board, compass, Lt, Lss, p, cur, r, bp, sc, rs):
         if done:
             continue
         val = 0.0
-        if st[O_CUBE + 4 * isl + p] == 0:
-            val = R[R_SALE] - R[R_PAYOUT] * st[O_NCUBE + isl] + 0.0
-        val += st[O_MAPV + MAXI * p + isl]
+        if st.cube[isl, p] == 0:
+            val = R[R_SALE] - R[R_PAYOUT] * st.ncube[isl] + 0.0
+        val += st.mapv[p, isl]
         if val > 0:
             cn[nc] = a
             cv[nc] = val
             nc += 1
     if R[R_MODE] == MODE_TILES and not done and bp[B_TREASW] > 0:
         for c in range(R[R_NC]):
-            t = st[O_TILE + c]
+            t = st.tile[c]
             if t < 0 or comp_nodes[c] == cur:
                 continue
             if tk[t] == SUNKEN:
@@ -321,7 +309,7 @@ def plan_target(st, R, board, compass, Lt, Lss, p, cur, r, bp, sc, rs):
 
 
 @helper_inline
-def heuristic_step(st, R, board, Wt, p, cur, tgt, tnode, r, can_stop, avoid, rs):
+def heuristic_step(st, R, board, Wt, fc, p, cur, tgt, tnode, r, can_stop, avoid, rs):
     """Next space for the heuristic bot, -1 to stop: the safe neighbour that goes down the
     weighted distance to the target, dearer entries (occupied spaces, pirate neighbours)
     breaking ties; neighbours still equal are chosen uniformly (the seat's own stream)."""
@@ -330,11 +318,11 @@ def heuristic_step(st, R, board, Wt, p, cur, tgt, tnode, r, can_stop, avoid, rs)
     nbr = board.nbr
     deg = board.deg
     padj = board.padj
-    var = st[O_PIRC] + 1
+    var = st.g[G_PIRC] + 1
     best = -1
     bw = INF * 4
     ties = 0
-    pc = st[O_PIRC]
+    pc = st.g[G_PIRC]
     if tgt >= 0 and tnode != cur:
         here = Wt[var, tgt, cur]
         for j in range(deg[cur]):
@@ -342,7 +330,7 @@ def heuristic_step(st, R, board, Wt, p, cur, tgt, tnode, r, can_stop, avoid, rs)
             w = Wt[var, tgt, n]
             if w >= here:
                 continue
-            c = safe_step(st, R, kind, comp, nbr, deg, p, n, r)
+            c = safe_step(st, R, kind, comp, nbr, deg, fc, p, n, r)
             if c < 0:
                 continue
             e = w * 4 + c
@@ -361,7 +349,7 @@ def heuristic_step(st, R, board, Wt, p, cur, tgt, tnode, r, can_stop, avoid, rs)
     # must move on (ending here is illegal): the cheapest safe step
     for j in range(deg[cur]):
         n = nbr[cur, j]
-        c = safe_step(st, R, kind, comp, nbr, deg, p, n, r)
+        c = safe_step(st, R, kind, comp, nbr, deg, fc, p, n, r)
         if c < 0:
             continue
         e = c * 4 + (Wt[var, tgt, n] if tgt >= 0 else 0)

@@ -31,23 +31,15 @@ from ..state import (
     C_PH,
     C_RND,
     END_HORIZON,
+    G_DECKN,
+    G_ENDED,
+    G_PIRC,
     HARBOUR,
     INF,
     MAXP,
     MODE_CARDS,
     N_CUR,
     N_RS,
-    O_COINS,
-    O_CUBE,
-    O_DECK,
-    O_DECKN,
-    O_DV,
-    O_ENDED,
-    O_GOODS,
-    O_MAPV,
-    O_PIRC,
-    O_POS,
-    MAXI,
     PH_PLACE,
     PH_REROLL,
     PH_WAGES,
@@ -55,12 +47,12 @@ from ..state import (
     PL_B,
     PL_SEAT,
     PL_SET,
+    RS_BASE,
+    RS_DIE,
     R_GOODS,
     R_HORIZON,
     R_MODE,
     R_P,
-    RS_BASE,
-    RS_DIE,
     S_EXPLORE,
     S_HORIZON,
     S_ITERS,
@@ -69,6 +61,7 @@ from ..state import (
     S_SCALE,
     S_STOP,
     S_TOPK,
+    copy_state_into,
 )
 from .heuristic import place_choice, plan_target
 from .heuristic import reroll_mask as heuristic_reroll_mask
@@ -90,7 +83,7 @@ def add_cand(cand, n, a, b):
 def wage_cands(st, R, p, hp, cand):
     """Wage offers: the heuristic's (captain c, sailor s), captain 1, c - 1, c + 1, c + 2
     with sailor s or s + 1, within the coins (each wage at least 1)."""
-    coins = st[O_COINS + p]
+    coins = st.coins[p]
     hc, hs = heuristic_wages(st, R, p, hp, coins)
     n = add_cand(cand, 0, hc, hs)
     for j in range(5):
@@ -112,16 +105,16 @@ def reroll_cands(st, R, p, hp, n_paid, cand):
 
 
 @helper
-def place_cands(st, R, p, hp, rs, opts, cand):
+def place_cands(st, R, p, hp, rs, opts, th, cand):
     """Placements: the heuristic's first, then every legal (die, board) option, a die equal to
     an earlier one skipped."""
     no = place_options(st, R, p, opts)
-    n = add_cand(cand, 0, place_choice(st, R, p, hp, rs, opts, no), 0)
+    n = add_cand(cand, 0, place_choice(st, R, p, hp, rs, opts, no, th), 0)
     for k in range(no):
         i = opts[k] // 4
         dup = False
         for j in range(i):
-            if st[O_DV + 3 * p + j] == st[O_DV + 3 * p + i]:
+            if st.dv[p, j] == st.dv[p, i]:
                 dup = True
         if not dup:
             n = add_cand(cand, n, k, 0)
@@ -138,14 +131,14 @@ def route_cands(st, rules, p, hp, rs, sc, topk, cand):
     routes = rules.routes
     Lt = routes.LS if hp[B_AVOID] > 0 else routes.DS
     Lss = routes.LSS if hp[B_AVOID] > 0 else routes.DSS
-    cur = st[O_POS + p]
+    cur = st.pos[p]
     r = board_total(st, p)
     h = plan_target(st, R, board, rules.compass, Lt, Lss, p, cur, r, hp, sc, rs)
     n = add_cand(cand, 0, h, 0)
     n = add_cand(cand, n, -1, 0)
-    var = st[O_PIRC] + 1
-    done = st[O_GOODS + p] >= R[R_GOODS]
-    ended = st[O_ENDED] != 0
+    var = st.g[G_PIRC] + 1
+    done = st.goods[p] >= R[R_GOODS]
+    ended = st.g[G_ENDED] != 0
     hn = board.harb_nodes
     for _ in range(topk):
         best = -1
@@ -158,8 +151,8 @@ def route_cands(st, rules, p, hp, rs, sc, topk, cand):
             if isl == 0:
                 ok = done or ended
             else:
-                ok = not done and (st[O_CUBE + 4 * isl + p] == 0
-                                   or st[O_MAPV + MAXI * p + isl] > 0)
+                ok = not done and (st.cube[isl, p] == 0
+                                   or st.mapv[p, isl] > 0)
             if not ok:
                 continue
             seen = False
@@ -187,7 +180,7 @@ def candidates(st, rules, p, rs, sc, srch, topk):
     if ph == PH_REROLL:
         return reroll_cands(st, R, p, hp, sc.cur[C_N], srch.cand)
     if ph == PH_PLACE:
-        return place_cands(st, R, p, hp, rs, sc.opts, srch.cand)
+        return place_cands(st, R, p, hp, rs, sc.opts, sc.th, srch.cand)
     return route_cands(st, rules, p, hp, rs, sc, topk, srch.cand)
 
 
@@ -205,8 +198,8 @@ def determinize(R, p, rs, gst, grs):
     for i in range(3):
         grs[RS_DIE + i] = next_u64(rs, 1 + p)
     if R[R_MODE] == MODE_CARDS:
-        sort_ascending(gst, O_DECK, gst[O_DECKN])
-        shuffle(gst, O_DECK, gst[O_DECKN], rs, 1 + p)
+        sort_ascending(gst.deck, 0, gst.g[G_DECKN])
+        shuffle(gst.deck, 0, gst.g[G_DECKN], rs, 1 + p)
 
 
 @helper
@@ -231,9 +224,9 @@ def play_candidate(rules, p, sc, srch, k, h, scale):
     if cut < rules.R[R_HORIZON] and gsc.cur[C_ER] == END_HORIZON:
         best = np.int64(-1 << 40)
         for q in range(rules.R[R_P]):
-            if q != p and srch.st[O_COINS + q] > best:
-                best = srch.st[O_COINS + q]
-        return 1.0 / (1.0 + np.exp(-(srch.st[O_COINS + p] - best) / scale))
+            if q != p and srch.st.coins[q] > best:
+                best = srch.st.coins[q]
+        return 1.0 / (1.0 + np.exp(-(srch.st.coins[p] - best) / scale))
     return gsc.win[p]
 
 
@@ -241,7 +234,7 @@ def play_candidate(rules, p, sc, srch, k, h, scale):
 def rollout(st, rules, p, rs, sc, srch, k, h, scale):
     """One iteration of UCB1 for candidate k: a world of its own (copy, determinize), then
     ``play_candidate``."""
-    copy_into(srch.st, st)
+    copy_state_into(srch.st, st)
     determinize(rules.R, p, rs, srch.st, srch.rs)
     return play_candidate(rules, p, sc, srch, k, h, scale)
 
@@ -272,12 +265,12 @@ def halving_search(st, rules, p, sp, rs, sc, srch, n):
         worlds = halving_rest(iters, spent, phases, ph, m)
         spent += worlds * m
         for _ in range(worlds):
-            copy_into(srch.wst, st)
+            copy_state_into(srch.wst, st)
             determinize(rules.R, p, rs, srch.wst, srch.wrs)
             for k in range(n):
                 if alive[k] == 0:
                     continue
-                copy_into(srch.st, srch.wst)
+                copy_state_into(srch.st, srch.wst)
                 copy_into(srch.rs, srch.wrs)
                 tot[k] += play_candidate(rules, p, sc, srch, k, h, scale)
                 cnt[k] += 1
