@@ -157,7 +157,15 @@ BOTS = (
                       0.1, 100.0),
                 Param("paired", 1, "1: sequential halving, every candidate played from the "
                       "same sampled worlds (paired); 0: UCB1, a fresh world per iteration",
-                      "int", 0, 1))),
+                      "int", 0, 1),
+                Param("stop", 0.0, "paired=1: stop the decision's search once, after the first "
+                      "phase's worlds, one candidate beats every other still in by this many "
+                      "standard errors of their paired difference (0: spend the whole budget)",
+                      "float", 0.0, 10.0),
+                Param("prune", 0, "paired=1: 1 first plays every candidate in one sampled world "
+                      "and drops those that leave the same position as an earlier one (the "
+                      "heuristic's move under another name), so the budget goes to distinct "
+                      "moves; 0: search them all", "int", 0, 1))),
 )
 
 
@@ -346,6 +354,9 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
     ctx = tuple(ctx)
     ch = P.chunk_arrays(ctx, ids, par, buf, snaps, searching)
     P.run_games(np.uint64(seed), np.int64(start), np.int64(count), ctx, par, res, ch)
+    if searching:
+        for k in range(len(P.SEARCH_STATS)):
+            P.SEARCH_STATS[k] += int(ch[6].stats[k])
     seat = res.seat
     end = res.end_reason
     out = {name: getattr(res, name) for name in res._fields if name != "seat"}
