@@ -122,6 +122,15 @@ def test_search_stats_count_rollouts_and_their_turns():
     assert d >= 20                                   # a two-player game: dozens of decisions
     assert 24 - SE.MAXC <= r / d <= 24 + SE.MAXC     # MAXC: the most candidates a decision has
     assert t > 3 * r                                 # a rollout plays out turns
+    # horizon=-1 (only the rest of the current round) plays fewer turns a rollout than 1
+    per = {}
+    for h in (1, -1):
+        ids, par = GAME.bot_arrays(GAME.choose_bots(f"search:iters=24;horizon={h}", 2))
+        before = list(PL.SEARCH_STATS)
+        GAME.run_chunk(ctx, 2, 3, 0, 1, ids, par)
+        d, r, t = (a - b for a, b in zip(PL.SEARCH_STATS, before))
+        per[h] = t / r
+    assert 0 < per[-1] < 0.6 * per[1]
 
 
 @pytest.mark.parametrize("players,bots", [(2, "search:iters=12,merchant"),

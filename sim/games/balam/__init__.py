@@ -150,8 +150,8 @@ BOTS = (
         params=(Param("iters", SEARCH_ITERS, "iterations (rollouts) per decision: 100 plays a "
                       "two-player game in about 0.2 s on one core", "int", 1, 100000),
                 Param("horizon", 2, "rounds a rollout plays after the current one before it "
-                      "is scored by the prestige margin (0: to the end of the game)", "int",
-                      0, 100),
+                      "is scored by the prestige margin (0: to the end of the game; -1: only "
+                      "the rest of the current round)", "int", -1, 100),
                 Param("explore", 0.5, "UCB1 exploration constant", "float", 0.0, 10.0),
                 Param("scale", 4.0, "prestige margin giving odds e : 1 at a horizon", "float",
                       0.1, 100.0),

@@ -307,7 +307,8 @@ def rollout_turns(st, ru, sc, cur):
 def rollout(st, ru, sc, deck, ndeck, p, horizon):
     """Play on after king p's turn: the round's other turns, then rounds as the game
     loop plays them until the game ends (its end reason) or ``horizon`` rounds after
-    this one have been played (horizon 0: no limit; returns -1 when stopped)."""
+    this one have been played (horizon 0: no limit; -1: at the end of this round;
+    returns -1 when stopped)."""
     gs = st.gs
     R = ru.R
     NP = R[R_NP]
@@ -317,6 +318,8 @@ def rollout(st, ru, sc, deck, ndeck, p, horizon):
     cur, final = close_round(st, ru, sc, last)
     if final:
         return END_BALLS
+    if horizon < 0:   # only the rest of the current round
+        return np.int64(-1)
     r0 = gs[GS_ROUND]
     while True:
         if horizon > 0 and gs[GS_ROUND] >= r0 + horizon:
