@@ -2,11 +2,11 @@
 the strong-play climbs (docs/FINDINGS.md), with and without a cheaper setting.
 
 For each row: the games per second on one core (the game's own kernel entry, compile
-excluded), and where the game counts them (Batam) the searched decisions and the
-iterations (rollouts) per game.  For each pair (a cheaper setting against the setting it
-replaces): the paired head-to-head (``sim skill``: both seatings, the same seeds), the
-cheaper one's score with its 95% interval and in Elo, so that "cheaper at equal
-strength" is a measurement, not a hope.
+excluded), and where the game counts them (Batam, Balam) the searched decisions and the
+iterations (rollouts) per game (Balam: also the turns the rollouts play).  For each pair
+(a cheaper setting against the setting it replaces): the paired head-to-head (``sim
+skill``: both seatings, the same seeds), the cheaper one's score with its 95% interval
+and in Elo, so that "cheaper at equal strength" is a measurement, not a hope.
 
     python bench/strong.py                      # every row, 60 games each, pairs of 600
     python bench/strong.py batam --games 100 --paired 1000
@@ -32,12 +32,14 @@ from sim.games import get  # noqa: E402
 
 #: (game, players, a climb's budget, the cheaper settings, the counter)
 BATAM_STATS = "sim.games.batam.play:SEARCH_STATS"
+#: Balam's also counts the turns its rollouts play (a rollout's length: ``horizon``)
+BALAM_STATS = "sim.games.balam.play:SEARCH_STATS"
 ROWS = [
     ("batam", 2, "search:iters=400", ["search:iters=130;paired=1", "search:iters=400;paired=1",
                                       "search:iters=400;horizon=2", "search:iters=400;stop=2"], BATAM_STATS),
     # the strongest rung climbed, against rollouts cut after the next round at half the budget
     ("batam", 2, "search:iters=1600", ["search:iters=800;horizon=1"], BATAM_STATS),
-    ("balam", 2, "search:iters=100", [], None),
+    ("balam", 2, "search:iters=100", [], BALAM_STATS),
     ("maya", 3, "search:iters=64", [], None),
     # depth=2 is the strongest setting there is; since 2026-12-06 it plays the very same games
     # (rows bit-identical) at 3.8-4.0x the speed (docs/BENCH.md): no cheaper setting needed
@@ -67,6 +69,8 @@ def cost(game, players: int, bots: str, games: int, counter_name) -> dict:
         row["decisions_per_game"] = (counter[0] - before[0]) / games
         row["iterations_per_game"] = (counter[1] - before[1]) / games
         row["iterations_per_s"] = (counter[1] - before[1]) / dt
+        if len(counter) > 2:
+            row["rollout_turns_per_game"] = (counter[2] - before[2]) / games
     return row
 
 
@@ -87,6 +91,8 @@ def paired(name: str, players: int, new: str, old: str, games: int) -> dict:
 def say(name, players, row) -> None:
     extra = (f", {row['decisions_per_game']:.1f} decisions and {row['iterations_per_game']:,.0f} "
              f"iterations a game ({row['iterations_per_s']:,.0f}/s)" if "iterations_per_s" in row else "")
+    if "rollout_turns_per_game" in row:
+        extra += f", {row['rollout_turns_per_game']:,.0f} rollout turns a game"
     print(f"{name} {players}p {row['bots']}: {row['games_per_s']:.3f} games/s on one core{extra}", flush=True)
 
 

@@ -21,7 +21,8 @@ is worth.  What they all do the same way lives here, once:
 - **keeping the default**: a candidate that only beats the heuristic's own choice
   within noise does not replace it (``keeps_default``);
 - **stopping early**: a decision whose best candidate is already clear by a margin of
-  standard errors needs no more of its budget (``clear_best``);
+  standard errors needs no more of its budget (``clear_best``; on common worlds, by the
+  paired difference's own standard error: ``clear_best_paired``);
 - **sampling**: a Fisher-Yates shuffle on one stream (``shuffle``), and the canonical
   order a re-sampling starts from (``sort_ascending``), so that the sampled world depends
   on which items are unseen and never on their real order.
@@ -215,5 +216,37 @@ def clear_best(tot, cnt, n, z):
         if j == lead:
             continue
         if ml - tot[j] / cnt[j] <= z * 0.5 * np.sqrt(1.0 / cnt[lead] + 1.0 / cnt[j]):
+            return np.int64(-1)
+    return lead
+
+
+@helper_inline
+def clear_best_paired(tot, cnt, cross, alive, n, z):
+    """Sequential halving's early stop on common worlds: the alive candidate (``alive[j]``
+    nonzero) of highest mean when it beats every other alive one by more than ``z``
+    standard errors of their paired difference, else -1.  The alive candidates have
+    played the same worlds (``cnt`` equal, at least 2); ``cross[i, j]`` is the sum over
+    those worlds of the product of i's and j's values, so the difference's sample
+    variance is (cross[l, l] + cross[j, j] - 2 cross[l, j] - W d^2) / (W - 1).  A
+    candidate equal in every world to the leader (variance 0, difference 0) keeps it from
+    being clear.  Deterministic: draws nothing (equal means: the first, and not clear)."""
+    lead = np.int64(-1)
+    for j in range(n):
+        if alive[j] != 0 and (lead < 0 or tot[j] / cnt[j] > tot[lead] / cnt[lead]):
+            lead = np.int64(j)
+    if lead < 0:
+        return lead
+    w = cnt[lead]
+    if w < 2.0:
+        return np.int64(-1)
+    ml = tot[lead] / w
+    for j in range(n):
+        if j == lead or alive[j] == 0:
+            continue
+        d = ml - tot[j] / cnt[j]
+        if d <= 0.0:
+            return np.int64(-1)
+        var = (cross[lead, lead] + cross[j, j] - 2.0 * cross[lead, j] - w * d * d) / (w - 1.0)
+        if d * d <= z * z * max(var, 0.0) / w:
             return np.int64(-1)
     return lead

@@ -25,8 +25,12 @@ def _probe(ctx, players, spec, g, key, rounds=2):
                           np.int64(key))
 
 
-@pytest.mark.parametrize("players,rules", [(2, {}), (3, {"piles": "random", "eclipse_jitter": 2})])
-def test_decision_does_not_depend_on_the_real_order_of_unseen_cards(players, rules):
+@pytest.mark.parametrize("players,rules,spec", [
+    (2, {}, "search:iters=24"), (3, {"piles": "random", "eclipse_jitter": 2}, "search:iters=24"),
+    # the options: prune plays every candidate in one more sampled world, stop reads the means
+    (2, {}, "search:iters=24;prune=1;stop=1"),
+    (3, {"piles": "random", "eclipse_jitter": 2}, "search:iters=24;prune=1;stop=1")])
+def test_decision_does_not_depend_on_the_real_order_of_unseen_cards(players, rules, spec):
     """The information-set property, exactly: the real deck below the deck position and
     the face-down cards the king did not divine are scrambled (within the deck's public
     structure) before his decision; every candidate's mean, count and the bot stream
@@ -35,9 +39,9 @@ def test_decision_does_not_depend_on_the_real_order_of_unseen_cards(players, rul
     ctx = _ctx(players, rules)
     changed = 0
     for g in range(3):
-        base = _probe(ctx, players, "search:iters=24", g, 0)
+        base = _probe(ctx, players, spec, g, 0)
         for key in (1, 2):
-            got = _probe(ctx, players, "search:iters=24", g, key)
+            got = _probe(ctx, players, spec, g, key)
             assert got[0] == base[0]
             np.testing.assert_array_equal(got[1], base[1])      # candidates
             np.testing.assert_array_equal(got[2], base[2])      # means, bit for bit
@@ -59,6 +63,74 @@ def test_the_search_sees_a_difference_when_the_known_cards_differ():
     a = _probe(ctx, 2, "search:iters=24", 0, 0)
     b = _probe(ctx, 2, "search:iters=24", 1, 0)
     assert not (len(a[2]) == len(b[2]) and np.array_equal(a[2], b[2]))
+
+
+def test_prune_drops_the_same_move_under_another_name():
+    """``prune=1``: a candidate whose move leaves the same position as an earlier one's (here
+    the heuristic's best move other than a card, when the heuristic's own move is not a
+    card) is dropped before the search (count 0) and the budget goes to the others; the
+    heuristic's own move (candidate 0) is never dropped.  Without it every candidate plays."""
+    ctx = _ctx(2)
+    dropped = 0
+    for g in range(6):
+        off = _probe(ctx, 2, "search:iters=100", g, 0)
+        on = _probe(ctx, 2, "search:iters=100;prune=1", g, 0)
+        np.testing.assert_array_equal(on[1], off[1])          # the same candidates
+        assert (off[3] > 0).all()
+        assert on[3][0] > 0
+        assert 100 - len(on[1]) <= on[3].sum() <= 100 + len(on[1])   # the whole budget
+        dropped += int((on[3] == 0).sum())
+    assert dropped >= 2   # these positions have such twins (games 2, 4 and 5)
+
+
+def test_stop_ends_the_search_when_one_candidate_is_clearly_best():
+    """``stop=z``: once (after the first phase) the leader beats every other candidate still
+    in by z standard errors of the paired difference, the search ends and saves the rest
+    of the budget.  At z = 2 it fires on at least one of these positions (game 2: after the
+    first phase, 30 of 99 rollouts); where it fires, the leader's mean beats every other
+    candidate's; where it does not, the search is the full one, bit for bit, and at z = 10
+    it never fires here (the stop draws nothing: the same means as without)."""
+    ctx = _ctx(2)
+    fired = 0
+    for g in range(6):
+        full = _probe(ctx, 2, "search:iters=100", g, 0)
+        never = _probe(ctx, 2, "search:iters=100;stop=10", g, 0)
+        np.testing.assert_array_equal(never[2], full[2])
+        np.testing.assert_array_equal(never[3], full[3])
+        got = _probe(ctx, 2, "search:iters=100;stop=2", g, 0)
+        if got[3].sum() < full[3].sum() - len(full[3]):
+            fired += 1
+            live = got[3] == got[3].max()            # the candidates still in
+            lead = int(np.argmax(np.where(live, got[2], -1.0)))
+            assert all(got[2][j] < got[2][lead] for j in np.flatnonzero(live) if j != lead)
+        else:
+            np.testing.assert_array_equal(got[2], full[2])
+    assert fired >= 1
+
+
+def test_search_stats_count_rollouts_and_their_turns():
+    """play.SEARCH_STATS (bench/strong.py's machine-independent cost): per searched decision
+    about ``iters`` rollouts (sequential halving spends the budget to within a world of each
+    phase), each of several turns."""
+    from sim.games.balam import play as PL
+    from sim.games.balam.bots import search as SE
+    ctx = _ctx(2)
+    ids, par = GAME.bot_arrays(GAME.choose_bots("search:iters=24", 2))
+    before = list(PL.SEARCH_STATS)
+    GAME.run_chunk(ctx, 2, 3, 0, 1, ids, par)
+    d, r, t = (a - b for a, b in zip(PL.SEARCH_STATS, before))
+    assert d >= 20                                   # a two-player game: dozens of decisions
+    assert 24 - SE.MAXC <= r / d <= 24 + SE.MAXC     # MAXC: the most candidates a decision has
+    assert t > 3 * r                                 # a rollout plays out turns
+    # horizon=-1 (only the rest of the current round) plays fewer turns a rollout than 1
+    per = {}
+    for h in (1, -1):
+        ids, par = GAME.bot_arrays(GAME.choose_bots(f"search:iters=24;horizon={h}", 2))
+        before = list(PL.SEARCH_STATS)
+        GAME.run_chunk(ctx, 2, 3, 0, 1, ids, par)
+        d, r, t = (a - b for a, b in zip(PL.SEARCH_STATS, before))
+        per[h] = t / r
+    assert 0 < per[-1] < 0.6 * per[1]
 
 
 @pytest.mark.parametrize("players,bots", [(2, "search:iters=12,merchant"),

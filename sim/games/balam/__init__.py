@@ -150,14 +150,22 @@ BOTS = (
         params=(Param("iters", SEARCH_ITERS, "iterations (rollouts) per decision: 100 plays a "
                       "two-player game in about 0.2 s on one core", "int", 1, 100000),
                 Param("horizon", 2, "rounds a rollout plays after the current one before it "
-                      "is scored by the prestige margin (0: to the end of the game)", "int",
-                      0, 100),
+                      "is scored by the prestige margin (0: to the end of the game; -1: only "
+                      "the rest of the current round)", "int", -1, 100),
                 Param("explore", 0.5, "UCB1 exploration constant", "float", 0.0, 10.0),
                 Param("scale", 4.0, "prestige margin giving odds e : 1 at a horizon", "float",
                       0.1, 100.0),
                 Param("paired", 1, "1: sequential halving, every candidate played from the "
                       "same sampled worlds (paired); 0: UCB1, a fresh world per iteration",
-                      "int", 0, 1))),
+                      "int", 0, 1),
+                Param("stop", 0.0, "paired=1: stop the decision's search once, after the first "
+                      "phase's worlds, one candidate beats every other still in by this many "
+                      "standard errors of their paired difference (0: spend the whole budget)",
+                      "float", 0.0, 10.0),
+                Param("prune", 0, "paired=1: 1 first plays every candidate in one sampled world "
+                      "and drops those that leave the same position as an earlier one (the "
+                      "heuristic's move under another name), so the budget goes to distinct "
+                      "moves; 0: search them all", "int", 0, 1))),
 )
 
 
@@ -346,6 +354,9 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
     ctx = tuple(ctx)
     ch = P.chunk_arrays(ctx, ids, par, buf, snaps, searching)
     P.run_games(np.uint64(seed), np.int64(start), np.int64(count), ctx, par, res, ch)
+    if searching:
+        for k in range(len(P.SEARCH_STATS)):
+            P.SEARCH_STATS[k] += int(ch[6].stats[k])
     seat = res.seat
     end = res.end_reason
     out = {name: getattr(res, name) for name in res._fields if name != "seat"}

@@ -116,6 +116,11 @@ def snapshot_layout(S: int, players: int) -> dict:
             "seat_width": int(SNAP_SEAT), "width": 1 + 13 * S + int(SNAP_SEAT) * players}
 
 
+#: decisions searched, rollouts played and turns played in them by the search bot in this
+#: process (bots/search.py ST_*; run_chunk adds each chunk's; bench/strong.py reads it)
+SEARCH_STATS = [0, 0, 0]
+
+
 #: The per-game result columns run_games fills (row j: the chunk's j-th game); ``seat[j,
 #: q, f]`` is seat q's player row at the end, with its cities in column P_LARGE's place
 #: and the audit in P_AUDIT.

@@ -27,9 +27,9 @@ from collections import namedtuple
 import numpy as np
 
 from ....jit import helper, kernel
-from ....rng import next_u64, rand_int
-from ....search import (best_alive, best_mean, halve, halving_phases, halving_rest,
-                        shuffle, sort_ascending, ucb_pick)
+from ....rng import GOLDEN, mix64, next_u64, rand_int
+from ....search import (best_alive, best_mean, clear_best_paired, halve, halving_phases,
+                        halving_rest, shuffle, sort_ascending, ucb_pick)
 from ....record import WIDTH, rec
 from ..state import (EV_PASS, EV_PAY, END_BALLS, END_CAP, END_DECK, GS_DPOS, GS_KNOWN, GS_LEFT,
                      GS_NSLOT, GS_ROUND, GS_SLOT, GS_SUP, GS_TURNS, K_BALL, K_ECLIPSE, K_PROS,
@@ -45,8 +45,11 @@ from .values import pay_orders
 
 #: search parameters: bot_par columns NBW + SP_* (the Bot's params in declared order);
 #: the rollout policy's weights follow at NBW + NSP
-SP_ITERS, SP_HORIZON, SP_EXPLORE, SP_SCALE, SP_PAIRED = 0, 1, 2, 3, 4
-NSP = 5
+SP_ITERS, SP_HORIZON, SP_EXPLORE, SP_SCALE, SP_PAIRED, SP_STOP, SP_PRUNE = 0, 1, 2, 3, 4, 5, 6
+NSP = 7
+#: se.stats: decisions searched (more than one candidate), rollouts played, turns the
+#: rollouts played (the machine-independent cost; play.SEARCH_STATS sums them)
+ST_DECISIONS, ST_ROLLOUTS, ST_TURNS = 0, 1, 2
 #: candidate codes: the heuristic's move, the same without the card option, pass, a
 #: face-down card not divined, divined slot k (C_CARDK + k)
 C_H, C_HNC, C_PASS, C_CARDU, C_CARDK = 0, 1, 2, 3, 4
@@ -67,8 +70,11 @@ del _n, _v
 #: search plays every candidate from), ``par[q]`` seat q's search parameters,
 #: ``wpar`` the rollout policy's weights, ``wi`` int work (wi[0]: this game's deck size;
 #: candidates, positions and cards of the determinization), ``wf`` float work (each
-#: candidate's sum and count).
-Search = namedtuple("Search", ("ru", "st", "wst", "sc", "deck", "par", "wpar", "wi", "wf"))
+#: candidate's sum, count, alive flag and this world's value), ``wx`` the sums of the
+#: products of two candidates' values over their common worlds (``stop``), ``hx`` each
+#: candidate's position hash (``prune``), ``stats`` the counts ST_*.
+Search = namedtuple("Search", ("ru", "st", "wst", "sc", "deck", "par", "wpar", "wi", "wf",
+                               "wx", "hx", "stats"))
 
 
 @kernel
@@ -100,7 +106,8 @@ def new_search(ctx, info, bot_par):
     sc = new_scratch(S, norec, np.zeros((0, 1), np.int64))
     return Search(ru, new_state(S, NP), new_state(S, NP), sc, np.zeros(N + 1, np.int64), par,
                   wpar, np.zeros(WI_POS + 2 * (N + MAXSLOT + 1), np.int64),
-                  np.zeros((3, MAXC)))
+                  np.zeros((4, MAXC)), np.zeros((MAXC, MAXC)), np.zeros(MAXC, np.uint64),
+                  np.zeros(3, np.int64))
 
 
 # ======================================================================= the turn's options
@@ -300,7 +307,8 @@ def rollout_turns(st, ru, sc, cur):
 def rollout(st, ru, sc, deck, ndeck, p, horizon):
     """Play on after king p's turn: the round's other turns, then rounds as the game
     loop plays them until the game ends (its end reason) or ``horizon`` rounds after
-    this one have been played (horizon 0: no limit; returns -1 when stopped)."""
+    this one have been played (horizon 0: no limit; -1: at the end of this round;
+    returns -1 when stopped)."""
     gs = st.gs
     R = ru.R
     NP = R[R_NP]
@@ -310,6 +318,8 @@ def rollout(st, ru, sc, deck, ndeck, p, horizon):
     cur, final = close_round(st, ru, sc, last)
     if final:
         return END_BALLS
+    if horizon < 0:   # only the rest of the current round
+        return np.int64(-1)
     r0 = gs[GS_ROUND]
     while True:
         if horizon > 0 and gs[GS_ROUND] >= r0 + horizon:
@@ -356,13 +366,63 @@ def leaf_value(pl, p, NP, end, scale):
 
 # ======================================================================= the turn
 @helper
+def position_hash(st):
+    """A 64-bit hash of the position (the board, the kings' rows and the game row; not the
+    random streams): two moves that leave equal hashes in one world made the same move."""
+    h = GOLDEN
+    own, bld, tok, sm, pl, gs = st.own, st.bld, st.tok, st.sm, st.pl, st.gs
+    for s in range(own.shape[0]):
+        h = mix64(h + np.uint64(own[s] + 3))
+        for k in range(4):
+            h = mix64(h + np.uint64(((bld[s, k] + 3) << 40) + ((tok[s, k] + 3) << 20) + sm[s, k] + 3))
+    for q in range(pl.shape[0]):
+        for f in range(pl.shape[1]):
+            h = mix64(h + np.uint64(pl[q, f] + (1 << 40)))
+    for i in range(gs.shape[0]):
+        h = mix64(h + np.uint64(gs[i] + (1 << 40)))
+    return h
+
+
+@helper
+def prune_same(st, p, se, deck, n):
+    """``prune``: play every candidate in one sampled world and drop (alive 0) each whose
+    position afterwards is the same as an earlier candidate's (position_hash): the same
+    move under another name (the heuristic's move is also a card, passing, or its best
+    move other than a card); the earlier one (the heuristic's own first) stays.  A
+    candidate that cannot be played is dropped too.  Returns how many are left."""
+    cand = se.wi[WI_CAND:WI_CAND + MAXC]
+    alive, hx = se.wf[2], se.hx
+    determinize(se, se.wst, st, deck, p)
+    m = n
+    for i in range(n):
+        copy_state_into(se.st, se.wst)
+        if not apply_action(se.st, se.ru, se.sc, p, cand[i]):
+            alive[i] = 0
+            m -= 1
+            continue
+        hx[i] = position_hash(se.st)
+        for j in range(i):
+            if alive[j] != 0 and hx[j] == hx[i]:
+                alive[i] = 0
+                m -= 1
+                break
+    return m
+
+
+@helper
 def paired_halving(st, ru, p, se, deck, n):
     """Sequential halving on common worlds: the budget (``iters`` rollouts, spent to
     within one world of the last phase) is split over ceil(log2 n) phases; in each,
     every candidate still in plays from the same sampled worlds (determinize once, then
     each candidate from a copy of that world: paired comparisons, the chance after the
     move shared), and the worse half is dropped by mean over all its worlds.  Returns
-    the best candidate's index."""
+    the best candidate's index.
+
+    Two options, off by default: ``prune`` first drops the candidates that make the same
+    move as an earlier one (prune_same; the phases are then those of the candidates
+    left), and ``stop`` (z > 0) ends the search as soon as, after at least the first
+    phase's worlds, the leader beats every other candidate still in by more than z
+    standard errors of their paired difference (clear_best_paired)."""
     rs = st.rs
     NP = ru.R[R_NP]
     bs = 1 + p
@@ -370,15 +430,27 @@ def paired_halving(st, ru, p, se, deck, n):
     iters = np.int64(se.par[p, SP_ITERS])
     horizon = np.int64(se.par[p, SP_HORIZON])
     scale = se.par[p, SP_SCALE]
-    tot, cnt, alive = se.wf[0], se.wf[1], se.wf[2]
+    stop = se.par[p, SP_STOP]
+    tot, cnt, alive, val = se.wf[0], se.wf[1], se.wf[2], se.wf[3]
     ndeck = se.wi[WI_NDECK]
-    phases = halving_phases(n)
+    stats = se.stats
     m = n
+    if se.par[p, SP_PRUNE] >= 1.0:
+        m = prune_same(st, p, se, deck, n)
+    if stop > 0.0:
+        for i in range(n):
+            for j in range(n):
+                se.wx[i, j] = 0.0
+    phases = halving_phases(m)
     spent = np.int64(0)
+    nw = np.int64(0)
+    wmin = np.int64(0)
     for ph in range(phases):
         # this phase's share of what is left of the budget (so the whole is spent)
         worlds = halving_rest(iters, spent, phases, ph, m)
         spent += worlds * m
+        if ph == 0:
+            wmin = worlds
         for _ in range(worlds):
             determinize(se, se.wst, st, deck, p)
             for i in range(n):
@@ -389,9 +461,25 @@ def paired_halving(st, ru, p, se, deck, n):
                     alive[i] = 0
                     m -= 1
                     continue
+                t0 = se.st.gs[GS_TURNS]
                 end = rollout(se.st, se.ru, se.sc, se.deck, ndeck, p, horizon)
-                tot[i] += leaf_value(se.st.pl, p, NP, end, scale)
+                v = leaf_value(se.st.pl, p, NP, end, scale)
+                tot[i] += v
                 cnt[i] += 1.0
+                val[i] = v
+                stats[ST_ROLLOUTS] += 1
+                stats[ST_TURNS] += se.st.gs[GS_TURNS] - t0
+            if stop > 0.0:
+                nw += 1
+                for i in range(n):
+                    if alive[i] != 0:
+                        for j in range(n):
+                            if alive[j] != 0:
+                                se.wx[i, j] += val[i] * val[j]
+                if nw >= wmin:
+                    lead = clear_best_paired(tot, cnt, se.wx, alive, n, stop)
+                    if lead >= 0:
+                        return lead
         m = halve(rs, bs, tot, cnt, alive, n, m, ph == phases - 1, TIE_TOL)
     return best_alive(rs, bs, tot, cnt, alive, n, False, TIE_TOL)
 
@@ -399,7 +487,7 @@ def paired_halving(st, ru, p, se, deck, n):
 @helper
 def search_choose(st, ru, p, se, deck):
     """The search (see the module's doc) over king p's candidates (se.wi): paired
-    sequential halving (``paired`` 1) or UCB1 for ``iters`` iterations, each
+    sequential halving (``paired`` 1, with its options ``prune`` and ``stop``) or UCB1 for ``iters`` iterations, each
     candidate's sum and count left in se.wf; returns (the number of candidates, the
     index of the best mean; equal means uniformly on his stream).  ``st`` is only read
     (and his stream drawn)."""
@@ -410,6 +498,7 @@ def search_choose(st, ru, p, se, deck):
     n = candidates(st, p, cand)
     if n == 1:
         return n, np.int64(0)
+    se.stats[ST_DECISIONS] += 1
     for i in range(n):
         se.wf[0, i] = 0.0
         se.wf[1, i] = 0.0
@@ -430,9 +519,12 @@ def search_choose(st, ru, p, se, deck):
             tot[i] = -1e12
             cnt[i] = 1e6
             continue
+        t0 = se.st.gs[GS_TURNS]
         end = rollout(se.st, se.ru, se.sc, se.deck, ndeck, p, horizon)
         tot[i] += leaf_value(se.st.pl, p, NP, end, scale)
         cnt[i] += 1.0
+        se.stats[ST_ROLLOUTS] += 1
+        se.stats[ST_TURNS] += se.st.gs[GS_TURNS] - t0
     best = best_mean(rs, bs, tot, cnt, n, TIE_TOL)
     return n, best
 
