@@ -167,7 +167,11 @@ X_CSUM = X_CAND + 1            # their play-outs' summed values
 X_HVAL = X_CSUM + 1            # their task values (pruning), then halving's order
 X_PLAY = X_HVAL + 1            # a play-out's state (first SZ values)
 X_ROOT = X_PLAY + 1            # the state the search starts from (first SZ values)
-N_SCRATCH = X_ROOT + 1
+X_STATS = X_ROOT + 1           # the search's counters (S_* below): a chunk's total
+N_SCRATCH = X_STATS + 1
+# X[X_STATS, S_*]: decisions searched, positions reached (two players: exchanges made in
+# the tree; three/four: play-outs), exchanges played in the play-outs (three/four)
+S_DECISIONS, S_NODES, S_STEPS = 0, 1, 2
 
 
 def scratch_width(n):
