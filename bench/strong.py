@@ -68,12 +68,12 @@ def cost(game, players: int, bots: str, games: int, counter_name) -> dict:
     return row
 
 
-def paired(name: str, players: int, new: str, old: str, games: int) -> dict:
+def paired(name: str, players: int, new: str, old: str, games: int, jobs: int = 0) -> dict:
     """``new`` against ``old`` head to head, both seatings on the same seeds: new's score
     (wins, half a draw) with a 95% interval, and in Elo."""
     from analysis.stats import elo_from_score
     from sim.api_study import skill
-    res = skill(name, [new, old], games=games, players=players, jobs=0)
+    res = skill(name, [new, old], games=games, players=players, jobs=jobs)
     s = float(res.matrix.loc[new, old])
     n = int(res.result["games"][0].sum())
     half = 1.96 * math.sqrt(max(s * (1 - s), 1e-12) / n)
@@ -93,6 +93,7 @@ def main(argv=None) -> None:
     ap.add_argument("games_", nargs="*", metavar="GAME")
     ap.add_argument("--games", type=int, default=60, help="games per cost row")
     ap.add_argument("--paired", type=int, default=600, help="games per head-to-head (0: none)")
+    ap.add_argument("--jobs", type=int, default=0, help="cores for the head-to-heads (0: all)")
     a = ap.parse_args(argv)
     todo = a.games_ or sorted({r[0] for r in ROWS})
     out = ROOT / "bench" / "results" / f"strong-{datetime.now(timezone.utc):%Y%m%d-%H%M}.jsonl"
@@ -111,7 +112,7 @@ def main(argv=None) -> None:
             say(name, players, r1)
             print(f"  {r0['seconds'] / r1['seconds']:.2f}x cheaper than {base}", flush=True)
             if a.paired:
-                p = paired(name, players, c, base, a.paired)
+                p = paired(name, players, c, base, a.paired, a.jobs)
                 lines.append(p)
                 print(f"  head to head, {p['games']:,} games: {c} scores {100 * p['score']:.1f}% "
                       f"[{100 * p['lo']:.1f}, {100 * p['hi']:.1f}] against {base}, "

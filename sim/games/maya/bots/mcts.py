@@ -35,8 +35,8 @@ from ....rng import next_u64, rand_int
 from ..exchange import apply_exchange, gen_moves
 from ..scoring import can_declare, colour_points
 from ..state import (CUT, HRESULT_DRAW, NEG, R_BONUS, R_CENTRE, R_HORIZON, R_HRESULT, R_L, R_N,
-                     R_P, R_PTS, SZ, TW, X_CAND, X_CARDS, X_CP, X_CSUM, X_DEAL, X_HVAL,
-                     X_MOVES, X_PLAY, X_ROOT, X_S1)
+                     R_P, R_PTS, S_DECISIONS, S_NODES, S_STEPS, SZ, TW, X_CAND, X_CARDS, X_CP,
+                     X_CSUM, X_DEAL, X_HVAL, X_MOVES, X_PLAY, X_ROOT, X_S1, X_STATS)
 from .greedy import task_pick, task_step_value, wants_to_declare
 
 LEAD = 10        # a play-out's value for leading alone (trailing: -LEAD), on top of the margin
@@ -122,6 +122,7 @@ def rollout(s, R, cards, p, q, ex, steps, skip, X, rs):
         m = task_pick(s, R, cards, q, nm, X, rs, p)
         centre_open = s[CUT + ctr] != 0
         apply_exchange(s, R, m, q)
+        X[X_STATS, S_STEPS] += 1
         ex += 1
         if can_declare(s, R, cards, q):
             b = R[R_BONUS] if (centre_open and s[CUT + ctr] == 0) else 0
@@ -182,6 +183,7 @@ def search_task(st, R, p, nm, par, ex, X, rs):
     if k == 1 or iters < 1:
         return cand[0]
     copy_into(X[X_ROOT, :SZ], st)
+    X[X_STATS, S_DECISIONS] += 1
     sums = X[X_CSUM]
     for i in range(k):
         sums[i] = 0
@@ -195,6 +197,7 @@ def search_task(st, R, p, nm, par, ex, X, rs):
             for i in range(alive):
                 rs[1 + p] = seed
                 sums[i] += play_out(R, p, cand[i], ex, steps, X, rs)
+            X[X_STATS, S_NODES] += alive
             rs[1 + p] = keep
         order_desc(cand, sums, alive)
         alive = (alive + 1) // 2
@@ -212,6 +215,8 @@ def search_declare(st, R, p, bonus, when, par, ex, X, rs):
     deal = X[X_DEAL]
     s = X[X_PLAY, :SZ]
     d = 0
+    X[X_STATS, S_DECISIONS] += 1
+    X[X_STATS, S_NODES] += iters
     for _ in range(iters):
         sample_deal(st, R, p, X, rs)
         d += side_value(st, R, deal, p, p, bonus, X[X_CP])
