@@ -2,8 +2,10 @@
 the strong-play climbs (docs/FINDINGS.md), with and without a cheaper setting.
 
 For each row: the games per second on one core (the game's own kernel entry, compile
-excluded), and where the game counts them (Batam, Balam) the searched decisions and the
-iterations (rollouts) per game (Balam: also the turns the rollouts play).  For each pair
+excluded), and where the game counts them (Batam, Balam, Maya, Puluc) the searched
+decisions and the iterations per game (rollouts or play-outs; Maya with two players:
+positions searched; Puluc: replies scored), and where counted the steps those play
+(Balam: the turns its rollouts play; Maya 3p: the exchanges of its play-outs).  For each pair
 (a cheaper setting against the setting it replaces): the paired head-to-head (``sim
 skill``: both seatings, the same seeds), the cheaper one's score with its 95% interval
 and in Elo, so that "cheaper at equal strength" is a measurement, not a hope.
@@ -34,13 +36,21 @@ from sim.games import get  # noqa: E402
 BATAM_STATS = "sim.games.batam.play:SEARCH_STATS"
 #: Balam's also counts the turns its rollouts play (a rollout's length: ``horizon``)
 BALAM_STATS = "sim.games.balam.play:SEARCH_STATS"
+MAYA_STATS = "sim.games.maya:SEARCH_STATS"   # decisions searched, positions (2p) or play-outs (3p)
 ROWS = [
     ("batam", 2, "search:iters=400", ["search:iters=130;paired=1", "search:iters=400;paired=1",
                                       "search:iters=400;horizon=2", "search:iters=400;stop=2"], BATAM_STATS),
     # the strongest rung climbed, against rollouts cut after the next round at half the budget
     ("batam", 2, "search:iters=1600", ["search:iters=800;horizon=1"], BATAM_STATS),
-    ("balam", 2, "search:iters=100", [], BALAM_STATS),
-    ("maya", 3, "search:iters=64", [], None),
+    # Balam: cheaper settings measured 2026-12-06, none as strong at a third of the cost
+    # (docs/BENCH.md)
+    ("balam", 2, "search:iters=100", ["search:iters=50;horizon=1", "search:iters=70;horizon=1;prune=1;stop=2"],
+     BALAM_STATS),
+    # Maya 2p: the alpha-beta with its moves ordered (bit-identical to the unordered one, so
+    # no head-to-head); 3p: shorter play-outs at the strongest rung, and at half its budget
+    ("maya", 2, "search:depth=5", [], MAYA_STATS),
+    ("maya", 3, "search:iters=64", ["search:iters=64;playout=4", "search:iters=32;playout=6",
+                                    "search:iters=32;playout=4", "search:iters=32;playout=3"], MAYA_STATS),
     # depth=2 is the strongest setting there is; since 2026-12-06 it plays the very same games
     # (rows bit-identical) at 3.8-4.0x the speed (docs/BENCH.md): no cheaper setting needed
     ("puluc", 2, "search:depth=2", [], "sim.games.puluc.play:SEARCH_STATS"),
@@ -49,7 +59,8 @@ ROWS = [
 
 def cost(game, players: int, bots: str, games: int, counter_name) -> dict:
     """One core: games/s (the faster of two turns), and the counter's decisions and
-    iterations per game (the same in both turns: a machine-independent cost)."""
+    iterations (and, where counted, play-out exchanges) per game (the same in both turns:
+    a machine-independent cost)."""
     ctx = game.prepare(game.resolve_rules(None), players)
     ids, par = game.bot_arrays(game.choose_bots(bots, players))
     game.run_chunk(ctx, players, 1, 0, 2, ids, par)  # compile / load the cache
@@ -69,17 +80,17 @@ def cost(game, players: int, bots: str, games: int, counter_name) -> dict:
         row["decisions_per_game"] = (counter[0] - before[0]) / games
         row["iterations_per_game"] = (counter[1] - before[1]) / games
         row["iterations_per_s"] = (counter[1] - before[1]) / dt
-        if len(counter) > 2:
-            row["rollout_turns_per_game"] = (counter[2] - before[2]) / games
+        if len(counter) > 2:   # Balam: the turns its rollouts play; Maya 3p: play-out exchanges
+            row["steps_per_game"] = (counter[2] - before[2]) / games
     return row
 
 
-def paired(name: str, players: int, new: str, old: str, games: int) -> dict:
+def paired(name: str, players: int, new: str, old: str, games: int, jobs: int = 0) -> dict:
     """``new`` against ``old`` head to head, both seatings on the same seeds: new's score
     (wins, half a draw) with a 95% interval, and in Elo."""
     from analysis.stats import elo_from_score
     from sim.api_study import skill
-    res = skill(name, [new, old], games=games, players=players, jobs=0)
+    res = skill(name, [new, old], games=games, players=players, jobs=jobs)
     s = float(res.matrix.loc[new, old])
     n = int(res.result["games"][0].sum())
     half = 1.96 * math.sqrt(max(s * (1 - s), 1e-12) / n)
@@ -91,8 +102,9 @@ def paired(name: str, players: int, new: str, old: str, games: int) -> dict:
 def say(name, players, row) -> None:
     extra = (f", {row['decisions_per_game']:.1f} decisions and {row['iterations_per_game']:,.0f} "
              f"iterations a game ({row['iterations_per_s']:,.0f}/s)" if "iterations_per_s" in row else "")
-    if "rollout_turns_per_game" in row:
-        extra += f", {row['rollout_turns_per_game']:,.0f} rollout turns a game"
+    if row.get("steps_per_game"):
+        what = "rollout turns" if name == "balam" else "play-out exchanges"
+        extra += f", {row['steps_per_game']:,.0f} {what} a game"
     print(f"{name} {players}p {row['bots']}: {row['games_per_s']:.3f} games/s on one core{extra}", flush=True)
 
 
@@ -101,6 +113,7 @@ def main(argv=None) -> None:
     ap.add_argument("games_", nargs="*", metavar="GAME")
     ap.add_argument("--games", type=int, default=60, help="games per cost row")
     ap.add_argument("--paired", type=int, default=600, help="games per head-to-head (0: none)")
+    ap.add_argument("--jobs", type=int, default=0, help="cores for the head-to-heads (0: all)")
     a = ap.parse_args(argv)
     todo = a.games_ or sorted({r[0] for r in ROWS})
     out = ROOT / "bench" / "results" / f"strong-{datetime.now(timezone.utc):%Y%m%d-%H%M}.jsonl"
@@ -119,7 +132,7 @@ def main(argv=None) -> None:
             say(name, players, r1)
             print(f"  {r0['seconds'] / r1['seconds']:.2f}x cheaper than {base}", flush=True)
             if a.paired:
-                p = paired(name, players, c, base, a.paired)
+                p = paired(name, players, c, base, a.paired, a.jobs)
                 lines.append(p)
                 print(f"  head to head, {p['games']:,} games: {c} scores {100 * p['score']:.1f}% "
                       f"[{100 * p['lo']:.1f}, {100 * p['hi']:.1f}] against {base}, "

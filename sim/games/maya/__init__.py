@@ -291,6 +291,12 @@ def prepare(rules: dict, players: int):
     return R
 
 
+#: the search bot's counters in this process (``state.S_*``): decisions searched, positions
+#: reached (two players: exchanges made in the alpha-beta tree; three/four: play-outs) and
+#: exchanges played in the play-outs; bench/strong.py reads them as the cost per game
+SEARCH_STATS = [0, 0, 0]
+
+
 def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None):
     """``ctx``: the rules array ``R`` that ``prepare`` builds (layout in ``state.py``);
     ``record``: ``(buf, snaps)`` to record the game (count 1, ``sim/record.py``)."""
@@ -300,9 +306,12 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None
         raise ValueError("a recorded run_chunk plays one game")
     tal = np.zeros((count, K.N_TALLY), dtype=np.int64)
     if count:
+        work = K.chunk_work(R)
         K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R,
                     np.asarray(bot_ids, np.int64), np.asarray(bot_params, np.float64), tal,
-                    K.chunk_work(R), buf, snaps)
+                    work, buf, snaps)
+        for i, v in enumerate(work[3].x[K.X_STATS, :len(SEARCH_STATS)]):
+            SEARCH_STATS[i] += int(v)
     return columns_from_tally(tal, players, int(R[K.R_HRESULT]))
 
 

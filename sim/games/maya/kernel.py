@@ -19,7 +19,8 @@ from .state import (  # noqa: F401
     EV_DECLARE, EV_PLAY_ON, CH, SUB_BOARD, SUB_START, WIN, NEG, MAXM, DEPTH_MAX,
     X_MOVES, X_REP, X_TIES, X_VALS, X_DP, X_PC, X_USED, X_ALLOWED, X_COL, X_REM, X_CARDS,
     X_CP, X_SCORE, X_EMASK, X_NMV, X_IDX, X_AL, X_BE, X_BV, X_MV, X_DEAL, X_CAND, X_CSUM,
-    X_HVAL, N_SCRATCH, W_S1, W_S2, W_BEFORE, W_PLAY, W_ROOT, W_SS, N_WORK, scratch_width,
+    X_HVAL, X_STATS, S_DECISIONS, S_NODES, S_STEPS, N_SCRATCH, W_S1, W_S2, W_BEFORE, W_PLAY,
+    W_ROOT, W_SS, N_WORK, scratch_width,
     new_states, new_state, new_scratch, at, copy_state, state_from_snapshot, snapshot, nib,
     cut_mask, clear_state, refresh_cuts, board_key
 )
@@ -44,7 +45,8 @@ from .bots.greedy import (  # noqa: F401
     wants_to_declare, task_value, task_step_value, task_pick, greedy_task
 )
 from .bots.search import (  # noqa: F401
-    shuffle_root, search2
+    shuffle_root, ladder_gain, exchange_gain, order_moves, has_move_after, frontier_value,
+    search2
 )
 from .bots.mcts import (  # noqa: F401
     sample_deal, side_value, rollout, play_out, order_desc, candidates, search_task,
@@ -74,7 +76,8 @@ __all__ = [
     'SUB_START', 'WIN', 'NEG', 'MAXM', 'DEPTH_MAX', 'X_MOVES', 'X_REP', 'X_TIES',
     'X_VALS', 'X_DP', 'X_PC', 'X_USED', 'X_ALLOWED',
     'X_COL', 'X_REM', 'X_CARDS', 'X_CP', 'X_SCORE', 'X_EMASK', 'X_NMV', 'X_IDX', 'X_AL',
-    'X_BE', 'X_BV', 'X_MV', 'X_DEAL', 'X_CAND', 'X_CSUM', 'X_HVAL', 'N_SCRATCH', 'W_S1',
+    'X_BE', 'X_BV', 'X_MV', 'X_DEAL', 'X_CAND', 'X_CSUM', 'X_HVAL', 'X_STATS', 'S_DECISIONS',
+    'S_NODES', 'S_STEPS', 'N_SCRATCH', 'W_S1',
     'W_S2', 'W_BEFORE', 'W_PLAY', 'W_ROOT', 'W_SS', 'N_WORK', 'scratch_width',
     'new_states', 'new_state', 'new_scratch', 'at', 'copy_state', 'state_from_snapshot',
     'snapshot', 'nib', 'cut_mask', 'clear_state', 'refresh_cuts', 'board_key', 'seed_game',
@@ -86,7 +89,8 @@ __all__ = [
     'can_declare', 'final_scores_tasks', 'final_scores', 'random_move',
     'random_declare', 'random_pair', 'draw_tie', 'eval2', 'leaf2', 'best_reply_value',
     'greedy2', 'start_choice_value', 'greedy_start', 'wants_to_declare', 'task_value',
-    'task_step_value', 'task_pick', 'greedy_task', 'shuffle_root', 'search2',
+    'task_step_value', 'task_pick', 'greedy_task', 'shuffle_root', 'ladder_gain',
+    'exchange_gain', 'order_moves', 'has_move_after', 'frontier_value', 'search2',
     'sample_deal', 'side_value', 'rollout', 'play_out', 'order_desc', 'candidates',
     'search_task', 'search_declare',
     'start_choice', 'place_start', 'set_up', 'declares', 'choose_exchange',

@@ -219,7 +219,11 @@ X_DEAL = X_MV + DEPTH_MAX + 1  # a sampled deal: the searching seat's cards, the
 X_CAND = X_DEAL + 1            # the candidate exchanges
 X_CSUM = X_CAND + 1            # their play-outs' summed values
 X_HVAL = X_CSUM + 1            # their task values (pruning), then halving's order
-N_SCRATCH = X_HVAL + 1
+X_STATS = X_HVAL + 1           # the search's counters (S_* below): a chunk's total
+N_SCRATCH = X_STATS + 1
+# X[X_STATS, S_*]: decisions searched, positions reached (two players: exchanges made in
+# the tree; three/four: play-outs), exchanges played in the play-outs (three/four)
+S_DECISIONS, S_NODES, S_STEPS = 0, 1, 2
 
 # ------------------------------------------------------------------ work states (Scratch.ws)
 (W_S1,         # a state after one exchange

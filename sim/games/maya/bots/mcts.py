@@ -35,8 +35,8 @@ from ....rng import next_u64, rand_int
 from ..exchange import apply_exchange, gen_moves
 from ..scoring import can_declare, colour_points
 from ..state import (HRESULT_DRAW, NEG, R_BONUS, R_CENTRE, R_HORIZON, R_HRESULT, R_L, R_N, R_P,
-                     R_PTS, W_PLAY, W_ROOT, W_S1, X_CAND, X_CARDS, X_CP, X_CSUM, X_DEAL, X_HVAL,
-                     X_MOVES, at, copy_state, copy_work)
+                     R_PTS, S_DECISIONS, S_NODES, S_STEPS, W_PLAY, W_ROOT, W_S1, X_CAND, X_CARDS,
+                     X_CP, X_CSUM, X_DEAL, X_HVAL, X_MOVES, X_STATS, at, copy_state, copy_work)
 from .greedy import task_pick, task_step_value, wants_to_declare
 
 LEAD = 10        # a play-out's value for leading alone (trailing: -LEAD), on top of the margin
@@ -123,6 +123,7 @@ def rollout(s, R, cards, p, q, ex, steps, skip, sc, rs):
         m = task_pick(s, R, cards, q, nm, sc, rs, p)
         centre_open = s.cut[ctr] != 0
         apply_exchange(s, R, m, q)
+        sc.x[X_STATS, S_STEPS] += 1
         ex += 1
         if can_declare(s, R, cards, q):
             b = R[R_BONUS] if (centre_open and s.cut[ctr] == 0) else 0
@@ -186,6 +187,7 @@ def search_task(st, R, p, nm, par, ex, sc, rs):
     if k == 1 or iters < 1:
         return cand[0]
     copy_state(at(sc.ws, W_ROOT), st)
+    X[X_STATS, S_DECISIONS] += 1
     sums = X[X_CSUM]
     for i in range(k):
         sums[i] = 0
@@ -199,6 +201,7 @@ def search_task(st, R, p, nm, par, ex, sc, rs):
             for i in range(alive):
                 rs[1 + p] = seed
                 sums[i] += play_out(R, p, cand[i], ex, steps, sc, rs)
+            X[X_STATS, S_NODES] += alive
             rs[1 + p] = keep
         order_desc(cand, sums, alive)
         alive = (alive + 1) // 2
@@ -217,6 +220,8 @@ def search_declare(st, R, p, bonus, when, par, ex, sc, rs):
     deal = X[X_DEAL]
     s = at(sc.ws, W_PLAY)
     d = 0
+    X[X_STATS, S_DECISIONS] += 1
+    X[X_STATS, S_NODES] += iters
     for _ in range(iters):
         sample_deal(st, R, p, X, rs)
         d += side_value(st, R, deal, p, p, bonus, X[X_CP])
