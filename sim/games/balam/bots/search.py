@@ -19,7 +19,8 @@ The rollouts have their own turn loop (``rollout_turns``), which reaches only th
 heuristic: numba cannot compile the call cycle search -> game loop -> search.  The
 rules between the turns are the game loop's own (``rounds.deal_round``,
 ``rounds.close_round``).  Sequential halving's schedule, UCB1, the argmax with ties and
-the shuffles are the shared search layer's (``sim/search.py``)."""
+the shuffles are the shared search layer's (``sim/search.py``); the sampled worlds and
+the rollouts are in ``worlds.py``."""
 from __future__ import annotations
 
 from collections import namedtuple
@@ -27,21 +28,19 @@ from collections import namedtuple
 import numpy as np
 
 from ....jit import helper, kernel
-from ....rng import GOLDEN, mix64, next_u64, rand_int
+from ....rng import GOLDEN, mix64, rand_int
 from ....search import (best_alive, best_mean, clear_best_paired, halve, halving_phases,
-                        halving_rest, shuffle, sort_ascending, ucb_pick)
+                        halving_rest, ucb_pick)
 from ....record import WIDTH, rec
-from ..state import (EV_PASS, EV_PAY, END_BALLS, END_CAP, END_DECK, GS_DPOS, GS_KNOWN, GS_LEFT,
-                     GS_NSLOT, GS_ROUND, GS_SLOT, GS_SUP, GS_TURNS, K_BALL, K_ECLIPSE, K_PROS,
-                     MAIZE, MAXSLOT, NBW, NRS, PILES_RANDOM, P_HAND, P_PRES, R_ECLJ, R_MAXR,
-                     R_MAXTURN, R_NP, R_PILES, T_PASS, T_TURNS, Rules, copy_state_into,
-                     new_scratch, new_state)
+from ..state import (EV_PASS, EV_PAY, GS_KNOWN, GS_LEFT, GS_NSLOT, GS_SLOT, GS_SUP, GS_TURNS, MAIZE,
+                     MAXSLOT, NBW, P_HAND, R_NP, T_PASS, Rules, copy_state_into, new_scratch, new_state)
 from ..board import hand_total
 from ..ties import TIE_TOL, take
 from ..katun import turn_card
-from ..rounds import close_round, deal_round
 from .heuristic import heuristic_turn
 from .values import pay_orders
+# the sampled worlds and rollouts (play.py imports reshuffle_unseen and the WI_* layout from here)
+from .worlds import WI_CAND, WI_NDECK, WI_POS, determinize, leaf_value, reshuffle_unseen, rollout  # noqa: F401
 
 #: search parameters: bot_par columns NBW + SP_* (the Bot's params in declared order);
 #: the rollout policy's weights follow at NBW + NSP
@@ -56,9 +55,6 @@ C_H, C_HNC, C_PASS, C_CARDU, C_CARDK = 0, 1, 2, 3, 4
 MAXC = C_CARDK + 5
 #: the heuristic style the rollouts play (its id only matters as "not random")
 BOT_ROLLOUT = 3
-#: se.wi's parts: the deck size, the candidates, then the determinization's positions
-#: and cards
-WI_NDECK, WI_CAND, WI_POS = 0, 1, 1 + 16
 for _n, _v in list(globals().items()):
     if _n.isupper() and type(_v) is int:
         globals()[_n] = np.int64(_v)
@@ -202,166 +198,6 @@ def apply_action(st, ru, sc, p, code):
         return False
     turn_card(st, ru, sc, p, code - C_CARDK)
     return True
-
-
-# ======================================================================= determinization
-@helper
-def card_class(kt, merged):
-    """The deck's public structure: Prosperous Katuns lie on top, the ball games between
-    the piles and the Eclipse in the middle, so which of them lies where is known and
-    only cards of one class trade places.  With ``merged`` (random piles or a jittered
-    Eclipse: their places are not public) ball games, Eclipse and the rest are one class."""
-    if kt == K_PROS:
-        return 0
-    if merged:
-        return 3
-    if kt == K_BALL:
-        return 1
-    if kt == K_ECLIPSE:
-        return 2
-    return 3
-
-
-@helper
-def reshuffle_unseen(gs, deck, ndeck, R, ctype, p, rs, k, wi, canonical):
-    """Deal the cards king p has not seen (face-down cards he did not divine, and the
-    deck from its position on) again among their places, uniformly within each class
-    (card_class), in place in ``gs`` and ``deck``, on stream k of ``rs``.  ``canonical``:
-    sort each class's cards first, so the result depends on which cards are unseen and
-    never on their order (the search); without it, a test scrambles the real order."""
-    merged = R[R_PILES] == PILES_RANDOM or R[R_ECLJ] > 0
-    known = gs[GS_KNOWN + p]
-    half = (wi.shape[0] - WI_POS) // 2
-    pos = wi[WI_POS:WI_POS + half]
-    cards = wi[WI_POS + half:]
-    for cl in range(4):
-        m = 0
-        for kk in range(gs[GS_NSLOT]):
-            c = gs[GS_SLOT + kk]
-            if c >= 0 and (known >> kk) & 1 == 0 and card_class(ctype[c], merged) == cl:
-                pos[m] = -1 - kk
-                cards[m] = c
-                m += 1
-        for i in range(gs[GS_DPOS], ndeck):
-            c = deck[i]
-            if card_class(ctype[c], merged) == cl:
-                pos[m] = i
-                cards[m] = c
-                m += 1
-        if m < 2:
-            continue
-        if canonical:
-            sort_ascending(cards, 0, m)
-        shuffle(cards, 0, m, rs, k)
-        for i in range(m):
-            if pos[i] < 0:
-                gs[GS_SLOT - 1 - pos[i]] = cards[i]
-            else:
-                deck[pos[i]] = cards[i]
-
-
-@helper
-def determinize(se, st2, st, deck, p):
-    """Copy ``st`` into ``st2`` and ``deck`` into the search's own and re-sample there,
-    from king p's stream, everything he cannot know: the cards he has not seen
-    (reshuffle_unseen, canonical: the copy depends on which cards are unseen, never on
-    their real order), and fresh starts for every seat's stream and the dice."""
-    deck2 = se.deck
-    rs = st.rs
-    bs = 1 + p
-    copy_state_into(st2, st)
-    ndeck = se.wi[WI_NDECK]
-    for i in range(ndeck):
-        deck2[i] = deck[i]
-    reshuffle_unseen(st2.gs, deck2, ndeck, se.ru.R, se.ru.ctype, p, rs, bs, se.wi, True)
-    for k in range(NRS):   # every seat's stream, the chance slot and the game's base
-        st2.rs[k] = next_u64(rs, bs)
-
-
-# ======================================================================= rollouts
-@helper
-def rollout_turns(st, ru, sc, cur):
-    """The rest of a round's turns from king ``cur`` on, every king the heuristic (the
-    game loop's safety valve included); returns the king who turned the last card."""
-    pl, gs = st.pl, st.gs
-    R = ru.R
-    NP = R[R_NP]
-    nturn = 0
-    while True:
-        nturn += 1
-        gs[GS_TURNS] += 1
-        pl[cur, T_TURNS] += 1
-        if nturn > R[R_MAXTURN]:
-            for k in range(gs[GS_NSLOT]):
-                if gs[GS_SLOT + k] >= 0:
-                    turn_card(st, ru, sc, cur, np.int64(k))
-                    break
-        else:
-            heuristic_turn(st, ru, sc, cur)
-        if gs[GS_LEFT] == 0:
-            return cur
-        cur = (cur + 1) % NP
-
-
-@helper
-def rollout(st, ru, sc, deck, ndeck, p, horizon):
-    """Play on after king p's turn: the round's other turns, then rounds as the game
-    loop plays them until the game ends (its end reason) or ``horizon`` rounds after
-    this one have been played (horizon 0: no limit; -1: at the end of this round;
-    returns -1 when stopped)."""
-    gs = st.gs
-    R = ru.R
-    NP = R[R_NP]
-    last = p
-    if gs[GS_LEFT] > 0:
-        last = rollout_turns(st, ru, sc, (p + 1) % NP)
-    cur, final = close_round(st, ru, sc, last)
-    if final:
-        return END_BALLS
-    if horizon < 0:   # only the rest of the current round
-        return np.int64(-1)
-    r0 = gs[GS_ROUND]
-    while True:
-        if horizon > 0 and gs[GS_ROUND] >= r0 + horizon:
-            return np.int64(-1)
-        if gs[GS_ROUND] >= R[R_MAXR]:
-            return END_CAP
-        n = min(NP + 1, ndeck - gs[GS_DPOS])
-        if n <= 0:
-            return END_DECK
-        deal_round(st, ru, sc, deck, n, cur)
-        last = rollout_turns(st, ru, sc, cur)
-        cur, final = close_round(st, ru, sc, last)
-        if final:
-            return END_BALLS
-
-
-@helper
-def leaf_value(pl, p, NP, end, scale):
-    """King p's result: his share of the win when the game ended (scores with the end
-    bonus for riches; a capped game is a draw), else a logistic of his margin over the
-    best rival with that bonus counted (``scale`` prestige = odds e : 1)."""
-    if end == END_CAP:
-        return 1.0 / NP
-    mine = pl[p, P_PRES] + hand_total(pl, p) // 2
-    best = np.int64(-1 << 40)
-    nbest = 0
-    for q in range(NP):
-        if q == p:
-            continue
-        v = pl[q, P_PRES] + hand_total(pl, q) // 2
-        if v > best:
-            best = v
-            nbest = 1
-        elif v == best:
-            nbest += 1
-    if end < 0:
-        return 1.0 / (1.0 + np.exp(-(mine - best) / scale))
-    if mine > best:
-        return 1.0
-    if mine == best:
-        return 1.0 / (1 + nbest)
-    return 0.0
 
 
 # ======================================================================= the turn
