@@ -22,8 +22,8 @@ from .bots.values import pay_orders
 from .katun import turn_card
 from .bots.heuristic import heuristic_turn
 from .bots.random import random_turn
-from .bots.search import (WI_CAND, WI_NDECK, new_search, reshuffle_unseen, search_choose,
-                          search_turn)
+from .bots.search import new_search, search_choose, search_turn
+from .bots.worlds import WI_CAND, WI_NDECK, reshuffle_unseen
 from .rounds import close_round, deal_round
 
 @helper
@@ -367,7 +367,7 @@ def run_games(seed, start, count, ctx, bot_par, res, ch):
 def search_probe(seed, g, ctx, bot_ids, bot_par, rounds, key):
     """Tests: game g played by ``bot_ids`` for ``rounds`` rounds, the next round dealt,
     then (``key`` != 0) the cards its first king has not seen scrambled in the real deck
-    (search.reshuffle_unseen on a stream of ``key``), then the search bot's choice for
+    (worlds.reshuffle_unseen on a stream of ``key``), then the search bot's choice for
     that king (his search parameters: ``bot_par``'s wide rows).  Returns (the king, his
     candidates, their means and counts, his stream afterwards, the deck and face-down
     slots as they were searched)."""

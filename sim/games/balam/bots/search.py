@@ -39,8 +39,7 @@ from ..ties import TIE_TOL, take
 from ..katun import turn_card
 from .heuristic import heuristic_turn
 from .values import pay_orders
-# the sampled worlds and rollouts (play.py imports reshuffle_unseen and the WI_* layout from here)
-from .worlds import WI_CAND, WI_NDECK, WI_POS, determinize, leaf_value, reshuffle_unseen, rollout  # noqa: F401
+from .worlds import WI_CAND, WI_NDECK, WI_POS, determinize, leaf_value, rollout
 
 #: search parameters: bot_par columns NBW + SP_* (the Bot's params in declared order);
 #: the rollout policy's weights follow at NBW + NSP
@@ -246,6 +245,17 @@ def prune_same(st, p, se, deck, n):
 
 
 @helper
+def counted_rollout(se, ndeck, p, NP, horizon, scale):
+    """One rollout from ``se.st`` (``worlds.rollout``), counted in ``se.stats`` (a rollout
+    and the turns it played); returns king p's value of its end (``worlds.leaf_value``)."""
+    t0 = se.st.gs[GS_TURNS]
+    end = rollout(se.st, se.ru, se.sc, se.deck, ndeck, p, horizon)
+    se.stats[ST_ROLLOUTS] += 1
+    se.stats[ST_TURNS] += se.st.gs[GS_TURNS] - t0
+    return leaf_value(se.st.pl, p, NP, end, scale)
+
+
+@helper
 def paired_halving(st, ru, p, se, deck, n):
     """Sequential halving on common worlds: the budget (``iters`` rollouts, spent to
     within one world of the last phase) is split over ceil(log2 n) phases; in each,
@@ -269,7 +279,6 @@ def paired_halving(st, ru, p, se, deck, n):
     stop = se.par[p, SP_STOP]
     tot, cnt, alive, val = se.wf[0], se.wf[1], se.wf[2], se.wf[3]
     ndeck = se.wi[WI_NDECK]
-    stats = se.stats
     m = n
     if se.par[p, SP_PRUNE] >= 1.0:
         m = prune_same(st, p, se, deck, n)
@@ -297,14 +306,10 @@ def paired_halving(st, ru, p, se, deck, n):
                     alive[i] = 0
                     m -= 1
                     continue
-                t0 = se.st.gs[GS_TURNS]
-                end = rollout(se.st, se.ru, se.sc, se.deck, ndeck, p, horizon)
-                v = leaf_value(se.st.pl, p, NP, end, scale)
+                v = counted_rollout(se, ndeck, p, NP, horizon, scale)
                 tot[i] += v
                 cnt[i] += 1.0
                 val[i] = v
-                stats[ST_ROLLOUTS] += 1
-                stats[ST_TURNS] += se.st.gs[GS_TURNS] - t0
             if stop > 0.0:
                 nw += 1
                 for i in range(n):
@@ -355,12 +360,8 @@ def search_choose(st, ru, p, se, deck):
             tot[i] = -1e12
             cnt[i] = 1e6
             continue
-        t0 = se.st.gs[GS_TURNS]
-        end = rollout(se.st, se.ru, se.sc, se.deck, ndeck, p, horizon)
-        tot[i] += leaf_value(se.st.pl, p, NP, end, scale)
+        tot[i] += counted_rollout(se, ndeck, p, NP, horizon, scale)
         cnt[i] += 1.0
-        se.stats[ST_ROLLOUTS] += 1
-        se.stats[ST_TURNS] += se.st.gs[GS_TURNS] - t0
     best = best_mean(rs, bs, tot, cnt, n, TIE_TOL)
     return n, best
 
