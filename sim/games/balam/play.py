@@ -373,8 +373,13 @@ def search_probe(seed, g, ctx, bot_ids, bot_par, rounds, key):
     slots as they were searched)."""
     tinfo, cid = ctx[3], ctx[7]
     buf = np.zeros((1, 8), np.int32)
-    st, ru, sc, dk, perm, leaders, se = chunk_arrays(ctx, bot_ids, bot_par, buf,
-                                                     np.zeros((0, 1), np.int64), True)
+    # the search work made here, not by chunk_arrays: numba prunes ``searching is None``
+    # only for a None argument, so chunk_arrays(..., True) returns an optional Search, and
+    # every function below would be compiled once more for it (about 30 s of cold compile
+    # that only this probe needed); new_search's own type is the one run_games uses
+    st, ru, sc, dk, perm, leaders, _ = chunk_arrays(ctx, bot_ids, bot_par, buf,
+                                                    np.zeros((0, 1), np.int64), None)
+    se = new_search(ctx, ru.info, bot_par)
     first, ndeck = begin_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm, se)
     R, gs = ru.R, st.gs
     cur = first
