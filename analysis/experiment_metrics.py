@@ -134,7 +134,7 @@ def _play_arms(game_name, ctxs, arm_specs, players, seed, start, count):
     summaries, pent = [], []
     V0 = o0 = score = None
     for k, (ctx, (ids, par, swapped)) in enumerate(zip(ctxs, arm_specs)):
-        cols = game.run_chunk(ctx, players, seed, start, count, ids, par)
+        cols = game.play_chunk(ctx, players, seed, start, count, ids, par)
         summaries.append(Summary.from_columns(game, players, cols, start))
         V = per_game_metrics(game, players, cols)        # (metrics, games) of this arm
         o = outcome_codes(game, players, cols)

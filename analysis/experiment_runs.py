@@ -113,7 +113,7 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
         ids, par = game.bot_arrays(a.spec.bots)
         arm_specs.append((ids, par, a.swapped))
     for ctx, (ids, par, _) in zip(ctxs, arm_specs):
-        game.run_chunk(ctx, players, seed, 0, 0, ids, par)  # compile once, here
+        game.play_chunk(ctx, players, seed, 0, 0, ids, par)  # compile once, here
     chunks = plan_chunks(games, chunk_size, jobs)
     summaries = [Summary(players) for _ in arms]
     stats = None

@@ -137,7 +137,7 @@ def _play_robust(game_name, players, seed, start, count, ctxs, arms, base_parts,
     Q = {}
     for a in need:
         ci, ids, par = arms[a]
-        cols = game.run_chunk(ctxs[ci], players, seed, start, count, ids, par)
+        cols = game.play_chunk(ctxs[ci], players, seed, start, count, ids, par)
         Q[a] = quantities(game, players, cols)
 
     def block(parts):
@@ -207,7 +207,7 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
     backend = backend or default_backend(jobs)
     check_backend(backend)
     for ci, ids, par in arms.arms:  # compile (or load) once, here
-        game.run_chunk(arms.ctxs[ci], players, seed, 0, 0, ids, par)
+        game.play_chunk(arms.ctxs[ci], players, seed, 0, 0, ids, par)
     chunks = _chunks(n, chunk_size)
     K = len(cond_parts)
     state = {"active": frozenset(range(K))}

@@ -60,7 +60,7 @@ def _play_batch(game, cands, spaces, players, bots, seed, start, count, jobs, ba
     ctxs = [s.ctx for s in specs]
     arm_specs = [game.bot_arrays(s.bots) for s in specs]
     if jobs > 1:  # compile (or load) the kernel here once, not in every worker
-        game.run_chunk(ctxs[0], players, seed, 0, 0, *arm_specs[0])
+        game.play_chunk(ctxs[0], players, seed, 0, 0, *arm_specs[0])
     chunk = max(250, math.ceil(count / max(jobs, 1)))
     plan = [(start + s, c) for s, c in plan_chunks(count, chunk, jobs)]
     # the chunks an earlier try of this search kept (analysis.checkpoints): the sampler and

@@ -87,7 +87,7 @@ def _play(game_name, ctxs, arm_specs, players, seed, start, count):
     m = game.n_sides(players)
     out = []
     for ctx, (ids, par) in zip(ctxs, arm_specs):
-        cols = game.run_chunk(ctx, players, seed, start, count, ids, par)
+        cols = game.play_chunk(ctx, players, seed, start, count, ids, par)
         V = _per_game(game, players, cols)
         S = V[2:2 + m]
         out.append((V.sum(axis=1), (V * V).sum(axis=1), S @ S.T))

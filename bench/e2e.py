@@ -2,7 +2,7 @@
 
 ``sim GAME --games N --jobs J`` end to end (interpreter start, workers, games, rows on disk,
 report, exit) against the same games played on one core by one call of the game's own
-kernel entry, ``game.run_chunk(ctx, players, seed, 0, N, ...)``: the loop that the bench's
+kernel entry, ``game.play_chunk(ctx, players, seed, 0, N, ...)``: the loop that the bench's
 "numba kernel" rows time, with nothing around it (no chunks, no statistics, no files).
 The two are timed alternately, ``reps`` times each, and the best of each is kept.
 
@@ -34,9 +34,9 @@ def kernel_seconds(game_name: str, games: int, seed: int = 1) -> float:
     players = game.default_players
     ctx = game.prepare(game.resolve_rules({}), players)
     ids, par = game.bot_arrays(game.choose_bots(None, players))
-    game.run_chunk(ctx, players, seed, 0, 0, ids, par)
+    game.play_chunk(ctx, players, seed, 0, 0, ids, par)
     t = time.perf_counter()
-    game.run_chunk(ctx, players, seed, 0, games, ids, par)
+    game.play_chunk(ctx, players, seed, 0, games, ids, par)
     return time.perf_counter() - t
 
 

@@ -55,7 +55,7 @@ def row_hash(game, cfg, games, seed=1):
     players = game.check_players(cfg["players"])
     ctx = game.prepare(rules, players)
     ids, par = game.bot_arrays(game.choose_bots(cfg["bots"], players))
-    cols = game.run_chunk(ctx, players, seed, 0, games, ids, par)
+    cols = game.play_chunk(ctx, players, seed, 0, games, ids, par)
     h = hashlib.sha256()
     for k in sorted(cols):
         a = np.ascontiguousarray(cols[k])

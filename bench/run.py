@@ -41,14 +41,14 @@ def _kernel_rate(game, cfg, count, seed=1):
     players = cfg.get("players", game.default_players)
     ctx = game.prepare(rules, players)
     ids, par = game.bot_arrays(game.choose_bots(cfg.get("bots"), players))
-    game.run_chunk(ctx, players, seed, 0, 0, ids, par)  # compile / load cache
-    game.run_chunk(ctx, players, seed, 0, min(count, cfg.get("warm_games", 200)), ids, par)
+    game.play_chunk(ctx, players, seed, 0, 0, ids, par)  # compile / load cache
+    game.play_chunk(ctx, players, seed, 0, min(count, cfg.get("warm_games", 200)), ids, par)
     best = iters = None
     counter = _iteration_counter(cfg)
     for _ in range(2):
         before = list(counter) if counter is not None else None
         t = time.perf_counter()
-        out = game.run_chunk(ctx, players, seed, 0, count, ids, par)
+        out = game.play_chunk(ctx, players, seed, 0, count, ids, par)
         dt = time.perf_counter() - t
         if best is None or dt < best:
             best = dt
@@ -143,7 +143,7 @@ def cold_start(game_name: str) -> dict:
     """Seconds to first result in a fresh process: empty numba cache vs warm cache."""
     code = ("import time;t=time.perf_counter();from sim.games import get;g=get(%r);"
             "r=g.resolve_rules({});p=g.default_players;c=g.prepare(r,p);"
-            "i,a=g.bot_arrays(g.choose_bots(None,p));g.run_chunk(c,p,1,0,1,i,a);"
+            "i,a=g.bot_arrays(g.choose_bots(None,p));g.play_chunk(c,p,1,0,1,i,a);"
             "print(time.perf_counter()-t)") % game_name
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     with tempfile.TemporaryDirectory() as d:

@@ -63,7 +63,7 @@ def cost(game, players: int, bots: str, games: int, counter_name) -> dict:
     a machine-independent cost)."""
     ctx = game.prepare(game.resolve_rules(None), players)
     ids, par = game.bot_arrays(game.choose_bots(bots, players))
-    game.run_chunk(ctx, players, 1, 0, 2, ids, par)  # compile / load the cache
+    game.play_chunk(ctx, players, 1, 0, 2, ids, par)  # compile / load the cache
     counter = None
     if counter_name:
         mod, _, name = counter_name.partition(":")
@@ -72,7 +72,7 @@ def cost(game, players: int, bots: str, games: int, counter_name) -> dict:
     for _ in range(2):   # the faster of two turns (a shared machine)
         before = list(counter) if counter is not None else None
         t = time.perf_counter()
-        game.run_chunk(ctx, players, 1, 0, games, ids, par)
+        game.play_chunk(ctx, players, 1, 0, games, ids, par)
         dt = min(dt or 1e18, time.perf_counter() - t)
     row = {"game": game.name, "players": players, "bots": bots, "games": games,
            "seconds": round(dt, 3), "games_per_s": games / dt}

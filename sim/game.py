@@ -13,7 +13,14 @@ of :mod:`sim.rng` seeded with ``(seed, i)``: stream 0 for chance, stream
 ``1 + s`` for the bot in seat *s*.  ``ctx`` is whatever ``prepare`` returned
 (numpy arrays and numbers, picklable: it is shipped to worker processes).
 
-Every kernel returns the standard columns:
+Callers never call ``run_chunk`` itself: they call :meth:`Game.play_chunk`, which checks a
+recording's count, plays the chunk, completes the standard columns the kernel may leave
+to it (``capped``: the game ended for the last of ``end_reasons``, which is the horizon's;
+``win``: 1 for the seat ``winner`` names, where every game has at most one winner), casts
+each declared column to its dtype and checks its shape.  So a kernel returns its columns
+as it computed them (any integer dtype) and only what the declarations cannot derive.
+
+Every chunk carries the standard columns:
 
 * ``winner`` (int8): the winning seat, or -1 when no single seat won (draw,
   shared victory, horizon);
@@ -205,6 +212,38 @@ class Game:
 
     def all_columns(self) -> tuple[Column, ...]:
         return STANDARD_COLUMNS + tuple(self.columns)
+
+    def play_chunk(self, ctx, players: int, seed: int, start: int, count: int, bot_ids, bot_par,
+                   record=None) -> dict:
+        """Games ``start .. start + count - 1`` as the declared columns: the kernel contract
+        (module docstring) every caller uses.  ``record=(buf, snaps)`` records the one game
+        played (``count`` 1; ``sim/record.py``)."""
+        if record is None:
+            cols = self.run_chunk(ctx, players, seed, start, count, bot_ids, bot_par)
+        elif count != 1:
+            raise ValueError(f"{self.name}: a recorded chunk plays one game (count=1), not {count}")
+        else:
+            cols = self.run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=record)
+        return self.complete_columns(cols, players, count)
+
+    def complete_columns(self, cols: dict, players: int, count: int) -> dict:
+        """A kernel's columns completed and checked against the declarations, in place:
+        ``capped`` from ``end_reason`` (the last end reason is the horizon's) and ``win``
+        from ``winner`` where the kernel left them out, each declared column cast to its
+        dtype; a missing column or a wrong shape is a ValueError naming it."""
+        if "capped" not in cols:
+            cols["capped"] = np.asarray(cols["end_reason"]) == len(self.end_reasons) - 1
+        if "win" not in cols:
+            cols["win"] = np.asarray(cols["winner"])[:, None] == np.arange(players)
+        for c in self.all_columns():
+            if c.name not in cols:
+                raise ValueError(f"{self.name}: the kernel returned no column '{c.name}'")
+            a = np.asarray(cols[c.name]).astype(c.dtype, copy=False)
+            want = (count, players) if c.per_seat else (count,)
+            if a.shape != want:
+                raise ValueError(f"{self.name}: column '{c.name}' has shape {a.shape}, not {want}")
+            cols[c.name] = a
+        return cols
 
     def resolve_rules(self, given: dict | None) -> dict:
         return resolve(self.params, given, "rule parameter", self.name)

@@ -31,7 +31,7 @@ def check_long_run(spec, chunks, jobs: int, rows: str, yes: bool, progress: bool
     if rate is None:
         bot_ids, bot_par = game.bot_arrays(spec.bots)
         with _compile_notice(game, progress):  # compile (or load) the kernel, as the run would
-            game.run_chunk(spec.ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
+            game.play_chunk(spec.ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
         rate = measure_rate(game, spec.ctx, spec.players, spec.seed, bot_ids, bot_par)
     sec, _ = estimate(spec, chunks, rate, jobs, rows)
     if sec <= ASK_AFTER:

@@ -69,7 +69,7 @@ class Prestart:
         def load():
             try:
                 ids, par = spec.game.bot_arrays(spec.bots)
-                spec.game.run_chunk(spec.ctx, spec.players, spec.seed, 0, 0, ids, par)
+                spec.game.play_chunk(spec.ctx, spec.players, spec.seed, 0, 0, ids, par)
             except Exception:  # noqa: BLE001 - said where the kernel is needed (the replay)
                 pass
         return load

@@ -17,7 +17,7 @@ after each turn into a second buffer (``snaps``, int64, one row per snapshot) wi
 
 Python side
 -----------
-``run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=(buf, snaps))``
+``Game.play_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=(buf, snaps))``
 plays the games with recording on (``count`` must be 1: one buffer per game).
 :func:`record_games` plays chosen game indices one at a time and returns
 :class:`Record` objects; :func:`events_frame` names the fields.  The pure-Python
@@ -167,7 +167,7 @@ def record_games(game, ctx, players: int, seed: int, indices, bot_ids, bot_par, 
         buf = new_buffer(capacity)
         snaps = (np.zeros((snapshot_rows, snapshot_width), dtype=np.int64)
                  if snapshot_width else NO_SNAPS)
-        cols = game.run_chunk(ctx, players, seed, int(i), 1, bot_ids, bot_par, record=(buf, snaps))
+        cols = game.play_chunk(ctx, players, seed, int(i), 1, bot_ids, bot_par, record=(buf, snaps))
         row = {}
         for c in game.all_columns():
             v = np.asarray(cols[c.name])

@@ -120,7 +120,7 @@ def measure_rate(game: Game, ctx, players: int, seed: int, bot_ids, bot_par,
     n = 16
     while True:
         t0 = time.perf_counter()
-        game.run_chunk(ctx, players, seed, 0, n, bot_ids, bot_par)
+        game.play_chunk(ctx, players, seed, 0, n, bot_ids, bot_par)
         dt = time.perf_counter() - t0
         if dt >= budget or n >= 1 << 14:
             return n / max(dt, 1e-9)
@@ -235,7 +235,7 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
         if not (warmed and backend == "loky" and rate is not None):
             # compile (or load from the cache) once here, before any worker starts
             with _compile_notice(game, progress):
-                game.run_chunk(ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
+                game.play_chunk(ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
         t_warm = time.perf_counter() - t0
         if todo and note is not None:
             workers = jobs

@@ -21,7 +21,7 @@ def _play_chunk(game_name: str, ctx, players: int, seed: int, start: int, count:
     from .summary import Summary
     t0 = time.perf_counter()
     game = get_game(game_name)
-    cols = game.run_chunk(ctx, players, seed, start, count, bot_ids, bot_par)
+    cols = game.play_chunk(ctx, players, seed, start, count, bot_ids, bot_par)
     summary = Summary.from_columns(game, players, cols, start)
     part = None
     if keep_rows and rows_dir is not None:
@@ -36,7 +36,7 @@ def _warm(game_name: str, ctx, players: int, seed: int, bot_ids, bot_par, measur
     or compile it) and, with ``measure``, return one core's games/s on the run's first games."""
     from .runner import measure_rate
     game = get_game(game_name)
-    game.run_chunk(ctx, players, seed, 0, 0, bot_ids, bot_par)
+    game.play_chunk(ctx, players, seed, 0, 0, bot_ids, bot_par)
     return measure_rate(game, ctx, players, seed, bot_ids, bot_par) if measure else None
 
 

@@ -23,7 +23,7 @@ def run(players, bots, rules=None, n=200, seed=1, start=0, raw=False):
         K.run_games(np.uint64(seed), np.int64(start), np.int64(n), ctx, p2, K.Results(*z, seat),
                     ch)
         return seat
-    return GAME.run_chunk(ctx, players, seed, start, n, ids, par)
+    return GAME.play_chunk(ctx, players, seed, start, n, ids, par)
 
 
 @pytest.mark.parametrize("players,bots", [(2, "random"), (3, "builder,warlord,random"),

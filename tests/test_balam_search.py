@@ -117,7 +117,7 @@ def test_search_stats_count_rollouts_and_their_turns():
     ctx = _ctx(2)
     ids, par = GAME.bot_arrays(GAME.choose_bots("search:iters=24", 2))
     before = list(PL.SEARCH_STATS)
-    GAME.run_chunk(ctx, 2, 3, 0, 1, ids, par)
+    GAME.play_chunk(ctx, 2, 3, 0, 1, ids, par)
     d, r, t = (a - b for a, b in zip(PL.SEARCH_STATS, before))
     assert d >= 20                                   # a two-player game: dozens of decisions
     assert 24 - SE.MAXC <= r / d <= 24 + SE.MAXC     # MAXC: the most candidates a decision has
@@ -127,7 +127,7 @@ def test_search_stats_count_rollouts_and_their_turns():
     for h in (1, -1):
         ids, par = GAME.bot_arrays(GAME.choose_bots(f"search:iters=24;horizon={h}", 2))
         before = list(PL.SEARCH_STATS)
-        GAME.run_chunk(ctx, 2, 3, 0, 1, ids, par)
+        GAME.play_chunk(ctx, 2, 3, 0, 1, ids, par)
         d, r, t = (a - b for a, b in zip(PL.SEARCH_STATS, before))
         per[h] = t / r
     assert 0 < per[-1] < 0.6 * per[1]
@@ -138,8 +138,8 @@ def test_search_stats_count_rollouts_and_their_turns():
 def test_reproducible_across_chunks(players, bots):
     ctx = _ctx(players)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
-    whole = GAME.run_chunk(ctx, players, 3, 0, 4, ids, par)
-    parts = [GAME.run_chunk(ctx, players, 3, s, n, ids, par) for s, n in ((0, 1), (1, 3))]
+    whole = GAME.play_chunk(ctx, players, 3, 0, 4, ids, par)
+    parts = [GAME.play_chunk(ctx, players, 3, s, n, ids, par) for s, n in ((0, 1), (1, 3))]
     for name in ("prestige", "turns", "rounds", "passes", "win"):
         np.testing.assert_array_equal(whole[name], np.concatenate([p[name] for p in parts]))
 
@@ -159,7 +159,7 @@ def test_search_beats_the_merchant():
     spec = "search:iters=16;paired=0;horizon=2"
     for bots, seat in ((f"{spec},merchant", 0), (f"merchant,{spec}", 1)):
         ids, par = GAME.bot_arrays(GAME.choose_bots(bots, 2))
-        out = GAME.run_chunk(ctx, 2, 77, 0, n, ids, par)
+        out = GAME.play_chunk(ctx, 2, 77, 0, n, ids, par)
         wins += float(out["win"][:, seat].sum())
     share = wins / (2 * n)
     assert share > 0.56, share

@@ -28,7 +28,7 @@ def test_recording_changes_no_result(recorded):
     r = GAME.resolve_rules(rules)
     ctx = GAME.prepare(r, players)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
-    cols = GAME.run_chunk(ctx, players, 5, 0, 4, ids, par)
+    cols = GAME.play_chunk(ctx, players, 5, 0, 4, ids, par)
     for rec in records:
         for c in GAME.all_columns():
             v = np.asarray(cols[c.name])[rec.index]

@@ -21,7 +21,7 @@ def run(players, bots, rules=None, n=200, seed=1, start=0):
     r = GAME.resolve_rules(rules or {})
     ctx = GAME.prepare(r, players)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
-    return GAME.run_chunk(ctx, players, seed, start, n, ids, par)
+    return GAME.play_chunk(ctx, players, seed, start, n, ids, par)
 
 
 def came_into_play(record, kt):

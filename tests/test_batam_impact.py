@@ -33,7 +33,7 @@ def run(players, bots, count, seed=17, **rules):
     resolved = GAME.resolve_rules(rules)
     ctx = GAME.prepare(resolved, players)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
-    return GAME.run_chunk(ctx, players, seed, 0, count, ids, par)
+    return GAME.play_chunk(ctx, players, seed, 0, count, ids, par)
 
 
 def same_game(a, b, j):

@@ -14,7 +14,7 @@ BANK = 628
 def run(players, bots, count, seed=3, start=0, **rules):
     ctx = GAME.prepare(GAME.resolve_rules(rules), players)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
-    return GAME.run_chunk(ctx, players, seed, start, count, ids, par)
+    return GAME.play_chunk(ctx, players, seed, start, count, ids, par)
 
 
 CASES = [(p, b, m) for p in (2, 3, 4) for b in ("random", "heuristic", "random,heuristic")

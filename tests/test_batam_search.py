@@ -88,11 +88,11 @@ def test_decisions_do_not_depend_on_what_the_seat_cannot_know(players, compass, 
 def test_reproducible_across_chunks_and_jobs():
     """The same games, whether played in one chunk, in chunks of 2, or by two processes."""
     bots = "search:iters=6,heuristic,heuristic,search:iters=5"
-    one = PL.run_chunk(GAME.prepare(GAME.resolve_rules({}), 4), 4, 11, 0, 6,
+    one = GAME.play_chunk(GAME.prepare(GAME.resolve_rules({}), 4), 4, 11, 0, 6,
                        *GAME.bot_arrays(GAME.choose_bots(bots, 4)))
     ctx = GAME.prepare(GAME.resolve_rules({}), 4)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, 4))
-    parts = [PL.run_chunk(ctx, 4, 11, s, 2, ids, par) for s in (0, 2, 4)]
+    parts = [GAME.play_chunk(ctx, 4, 11, s, 2, ids, par) for s in (0, 2, 4)]
     for k in ("winner", "rounds", "coins", "wages_paid", "distance", "rerolls"):
         assert (np.concatenate([c[k] for c in parts]) == one[k]).all(), k
     spec = make_spec("batam", 6, bots=bots, players=4, seed=11)
@@ -113,8 +113,8 @@ def test_search_beats_the_heuristic_two_players():
     ctx = GAME.prepare(GAME.resolve_rules({}), 2)
     n = 120
     spec = "search:iters=40"
-    a = PL.run_chunk(ctx, 2, 3, 0, n, *GAME.bot_arrays(GAME.choose_bots(f"{spec},heuristic", 2)))
-    b = PL.run_chunk(ctx, 2, 3, 0, n, *GAME.bot_arrays(GAME.choose_bots(f"heuristic,{spec}", 2)))
+    a = GAME.play_chunk(ctx, 2, 3, 0, n, *GAME.bot_arrays(GAME.choose_bots(f"{spec},heuristic", 2)))
+    b = GAME.play_chunk(ctx, 2, 3, 0, n, *GAME.bot_arrays(GAME.choose_bots(f"heuristic,{spec}", 2)))
     share = (a["win"][:, 0].sum() + b["win"][:, 1].sum()) / (2 * n)
     assert share >= 0.60, share
     # the bar's null probability, recomputed (the docstring's figure)
@@ -161,7 +161,7 @@ def test_search_seat_beats_three_heuristics():
     won = 0.0
     for s in range(4):
         bots = ",".join("search:iters=25" if q == s else "heuristic" for q in range(4))
-        out = PL.run_chunk(ctx, 4, 7, 0, n, *GAME.bot_arrays(GAME.choose_bots(bots, 4)))
+        out = GAME.play_chunk(ctx, 4, 7, 0, n, *GAME.bot_arrays(GAME.choose_bots(bots, 4)))
         won += out["win"][:, s].sum()
     share = won / (4 * n)
     assert share >= 0.32, share

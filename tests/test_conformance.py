@@ -13,7 +13,7 @@ def _run(game, players, bots, start, count, seed=7, rules=None):
     ctx = game.prepare(rules, players)
     ch = game.choose_bots(bots, players)
     ids, par = game.bot_arrays(ch)
-    return game.run_chunk(ctx, players, seed, start, count, ids, par)
+    return game.play_chunk(ctx, players, seed, start, count, ids, par)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -96,3 +96,63 @@ def test_readings_are_declared_with_alternatives(name):
     assert any(p.role == "reading" for p in g.params), f"{name} declares no reading"
     names = [p.name for p in g.params] + [a for p in g.params for a in p.aliases]
     assert len(names) == len(set(names)), "aliases must not clash with names"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_capped_is_the_last_end_reason(name):
+    """The contract derives ``capped`` from the last end reason (the horizon's): every game's
+    kernel agrees, whether it sets the column itself or leaves it to Game.play_chunk."""
+    g = get(name)
+    cols = _run(g, g.default_players, "random", 0, 20, rules={"horizon": 2})
+    end = np.asarray(cols["end_reason"])
+    assert (np.asarray(cols["capped"]) == (end == len(g.end_reasons) - 1)).all()
+    assert np.asarray(cols["capped"]).any(), "a horizon of 2 stops some game"
+
+
+def _toy():
+    import importlib
+    return importlib.import_module("tests.toy_game").GAME
+
+
+def test_play_chunk_completes_capped_and_win_and_casts_the_kernels_columns():
+    import dataclasses
+    toy = _toy()
+    ctx = toy.prepare(toy.resolve_rules({"horizon": 6}), 3)
+    ids, par = toy.bot_arrays(toy.choose_bots("runner", 3))
+    raw = toy.run_chunk(ctx, 3, 5, 0, 30, ids, par)
+    assert "capped" not in raw and "win" not in raw          # the toy leaves both to the contract
+    cols = toy.play_chunk(ctx, 3, 5, 0, 30, ids, par)
+    assert check_columns(toy, 3, cols, 30) == []
+    w = cols["winner"]
+    assert (cols["capped"] == (cols["end_reason"] == 1)).all() and cols["capped"].any()
+    assert (cols["win"][w >= 0, w[w >= 0]] == 1).all() and (cols["win"].sum(axis=1) == (w >= 0)).all()
+
+    def wide(*a, **k):              # a kernel that returns its integers as int64
+        out = toy.run_chunk(*a, **k)
+        return {n: np.asarray(v).astype(np.int64) for n, v in out.items()}
+    cast = dataclasses.replace(toy, run_chunk=wide).play_chunk(ctx, 3, 5, 0, 30, ids, par)
+    assert check_columns(toy, 3, cast, 30) == []
+    assert all((cast[c] == cols[c]).all() for c in cols)
+
+
+def test_play_chunk_names_a_missing_column_a_wrong_shape_and_a_recording_of_many_games():
+    import dataclasses
+    toy = _toy()
+    ctx = toy.prepare(toy.resolve_rules({}), 2)
+    ids, par = toy.bot_arrays(toy.choose_bots(None, 2))
+
+    def without_turns(*a, **k):
+        out = toy.run_chunk(*a, **k)
+        del out["turns"]
+        return out
+
+    def flat_cells(*a, **k):
+        out = toy.run_chunk(*a, **k)
+        out["cell"] = out["cell"][:, 0]
+        return out
+    with pytest.raises(ValueError, match="toy: the kernel returned no column 'turns'"):
+        dataclasses.replace(toy, run_chunk=without_turns).play_chunk(ctx, 2, 1, 0, 4, ids, par)
+    with pytest.raises(ValueError, match=r"toy: column 'cell' has shape \(4,\), not \(4, 2\)"):
+        dataclasses.replace(toy, run_chunk=flat_cells).play_chunk(ctx, 2, 1, 0, 4, ids, par)
+    with pytest.raises(ValueError, match="a recorded chunk plays one game"):
+        toy.play_chunk(ctx, 2, 1, 0, 2, ids, par, record=(np.zeros((1, 8), np.int32), np.zeros((0, 1))))

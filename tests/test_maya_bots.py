@@ -10,7 +10,7 @@ from sim.games.maya import GAME
 def play(players, bots, count, seed=99, **rules):
     ctx = GAME.prepare(GAME.resolve_rules(rules), players)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
-    return GAME.run_chunk(ctx, players, seed, 0, count, ids, par)
+    return GAME.play_chunk(ctx, players, seed, 0, count, ids, par)
 
 
 def test_greedy_beats_random_from_either_seat():

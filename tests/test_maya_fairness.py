@@ -148,7 +148,7 @@ def test_alternative_setup_first_block_goes_to_a_uniform_tower():
 def run(players, bots, count, seed=5, first_game=0, **rules):
     ctx = GAME.prepare(GAME.resolve_rules(rules), players)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
-    return GAME.run_chunk(ctx, players, seed, first_game, count, ids, par)
+    return GAME.play_chunk(ctx, players, seed, first_game, count, ids, par)
 
 
 @pytest.mark.parametrize("setup", ["uniform", "turns"])

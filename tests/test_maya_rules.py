@@ -381,7 +381,7 @@ def test_horizon_scores_the_board_as_it_stands_or_draws():
         r = GAME.resolve_rules({"horizon": 12, "horizon_result": result})
         cx = GAME.prepare(r, players)
         ids, par = GAME.bot_arrays(GAME.choose_bots("greedy,random", players))
-        cols = GAME.run_chunk(cx, players, 3, 0, 60, ids, par)
+        cols = GAME.play_chunk(cx, players, 3, 0, 60, ids, par)
         capped_rows = cols["capped"]
         assert capped_rows.sum() > 40
         assert (cols["end_reason"][capped_rows] == 2).all()

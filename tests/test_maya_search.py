@@ -27,7 +27,7 @@ from tests.test_maya_rules import state
 def play(players, bots, count, seed=99, start=0, **rules):
     ctx = GAME.prepare(GAME.resolve_rules(rules), players)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
-    return GAME.run_chunk(ctx, players, seed, start, count, ids, par)
+    return GAME.play_chunk(ctx, players, seed, start, count, ids, par)
 
 
 def _par(iters=24, width=6, playout=8):

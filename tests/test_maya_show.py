@@ -18,7 +18,7 @@ def test_a_recorded_game_is_the_same_game_as_in_a_normal_run():
         recs = record_run("maya", range(6), rules=rules, bots=bots, players=2, seed=4)
         r = GAME.resolve_rules(rules)
         ids, par = GAME.bot_arrays(GAME.choose_bots(bots, 2))
-        cols = GAME.run_chunk(GAME.prepare(r, 2), 2, 4, 0, 6, ids, par)
+        cols = GAME.play_chunk(GAME.prepare(r, 2), 2, 4, 0, 6, ids, par)
         for rec in recs:
             for c in GAME.all_columns():
                 v = np.asarray(cols[c.name])[rec.index]

@@ -127,7 +127,7 @@ def test_a_shorter_horizon_changes_no_game_that_ended_before_it():
     def run(horizon, bots, count):
         ctx = GAME.prepare(GAME.resolve_rules({"horizon": horizon}), 2)
         ids, par = GAME.bot_arrays(GAME.choose_bots(bots, 2))
-        return GAME.run_chunk(ctx, 2, 21, 0, count, ids, par)
+        return GAME.play_chunk(ctx, 2, 21, 0, count, ids, par)
 
     for bots, count in (("random,random", 3000), ("greedy,search:depth=1", 300),
                         ("search,greedy", 60)):

@@ -102,7 +102,7 @@ def test_kernel_stepwise_conservation(rules, bots, n_games):
     resolved = GAME.resolve_rules(rules)
     ctx = GAME.prepare(resolved, 2)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, 2))
-    out = GAME.run_chunk(ctx, 2, 5, 0, n_games, ids, par)
+    out = GAME.play_chunk(ctx, 2, 5, 0, n_games, ids, par)
     T, W, cap = resolved["track"], resolved["warriors"], resolved["horizon"]
     for g in range(n_games):
         prev = start_state(T, W)
@@ -194,7 +194,7 @@ def test_record_invariants(rules, bots):
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, 2))
     n = 4000
     start = 123
-    o = GAME.run_chunk(ctx, 2, 99, start, n, ids, par)
+    o = GAME.play_chunk(ctx, 2, 99, start, n, ids, par)
     W, cap = resolved["warriors"], resolved["horizon"]
     won = o["winner"] >= 0
     kills = o["kills"].astype(int)

@@ -46,7 +46,7 @@ def test_recording_changes_no_result():
     rules = GAME.resolve_rules({"drag": "reverse"})
     ctx = GAME.prepare(rules, 2)
     ids, par = GAME.bot_arrays(GAME.choose_bots("search:depth=1,greedy", 2))
-    out = GAME.run_chunk(ctx, 2, 9, 0, 20, ids, par)
+    out = GAME.play_chunk(ctx, 2, 9, 0, 20, ids, par)
     for r in record_run("puluc", range(20), rules={"drag": "reverse"},
                         bots="search:depth=1,greedy", seed=9):
         for c in ("winner", "casts", "moves", "deepest_pile"):

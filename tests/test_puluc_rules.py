@@ -114,7 +114,7 @@ def play(st, R, p, mv, cast):
 def run(rules_kw: dict, bots="random,random", seed=1, start=0, count=50):
     ctx = GAME.prepare(GAME.resolve_rules(rules_kw), 2)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, 2))
-    return GAME.run_chunk(ctx, 2, seed, start, count, ids, par)
+    return GAME.play_chunk(ctx, 2, seed, start, count, ids, par)
 
 
 # Rules under which nobody can ever move: every cast is 5 and a warrior must enter

@@ -144,7 +144,7 @@ def _share(bot: str, other: str, games: int, seed: int = 3) -> float:
     won = 0
     for seat, bots in ((0, f"{bot},{other}"), (1, f"{other},{bot}")):
         ids, par = GAME.bot_arrays(GAME.choose_bots(bots, 2))
-        r = GAME.run_chunk(ctx, 2, seed, 0, games, ids, par)
+        r = GAME.play_chunk(ctx, 2, seed, 0, games, ids, par)
         assert not np.asarray(r["capped"]).any()     # every game decided by the rules
         won += int(np.asarray(r["win"])[:, seat].sum())
     return won / (2 * games)

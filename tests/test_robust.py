@@ -272,7 +272,7 @@ def test_quantities_of_a_team_game_with_a_score():
     spec_rules = g.resolve_rules({})
     ctx = g.prepare(spec_rules, 4)
     ids, par = g.bot_arrays(g.choose_bots("random", 4))
-    cols = g.run_chunk(ctx, 4, 7, 0, 300, ids, par)
+    cols = g.play_chunk(ctx, 4, 7, 0, 300, ids, par)
     q = quantities(g, 4, cols)
     names = AR.quantity_names(2, True)
     assert q.shape == (len(names), 300)

@@ -47,7 +47,7 @@ def test_a_part_has_the_bytes_pandas_would_write(tmp_path):
     g = runner.make_spec("puluc", 300).game
     ctx = g.prepare(g.resolve_rules({}), 2)
     ids, par = g.bot_arrays(g.choose_bots(None, 2))
-    frame = to_frame(g, 2, [(0, g.run_chunk(ctx, 2, 1, 0, 300, ids, par))])
+    frame = to_frame(g, 2, [(0, g.play_chunk(ctx, 2, 1, 0, 300, ids, par))])
     part = ChunkStore(tmp_path).save_rows(0, frame)
     buf = io.BytesIO()
     frame.to_parquet(buf, index=False)
@@ -227,11 +227,11 @@ class _SlowFirstCall:
     def __init__(self, game, compile_s: float):
         self._game, self._compile_s, self.calls = game, compile_s, 0
 
-    def run_chunk(self, *a, **k):
+    def play_chunk(self, *a, **k):
         self.calls += 1
         if self.calls == 1:
             time.sleep(self._compile_s)
-        return self._game.run_chunk(*a, **k)
+        return self._game.play_chunk(*a, **k)
 
     def __getattr__(self, name):
         return getattr(self._game, name)
@@ -333,6 +333,6 @@ def test_a_worker_writes_its_rows_without_pandas(tmp_path):
     g = runner.make_spec("puluc", 500).game
     ctx = g.prepare(g.resolve_rules({}), 2)
     ids, par = g.bot_arrays(g.choose_bots(None, 2))
-    want = to_frame(g, 2, [(0, g.run_chunk(ctx, 2, 7, 0, 500, ids, par))])
+    want = to_frame(g, 2, [(0, g.play_chunk(ctx, 2, 7, 0, 500, ids, par))])
     got = pd.read_parquet(next((tmp_path / "results").glob("part-*.parquet")))
     pd.testing.assert_frame_equal(got, want)

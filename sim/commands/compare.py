@@ -82,7 +82,7 @@ def _sweep_rate(g, grid, bots, players, seed) -> float:
     from ..runner import make_spec, measure_rate
     spec = make_spec(g, 1, {k: v[0] for k, v in grid}, bots, players, seed)
     ids, par = g.bot_arrays(spec.bots)
-    g.run_chunk(spec.ctx, spec.players, spec.seed, 0, 0, ids, par)  # compile (or load)
+    g.play_chunk(spec.ctx, spec.players, spec.seed, 0, 0, ids, par)  # compile (or load)
     return measure_rate(g, spec.ctx, spec.players, spec.seed, ids, par)
 
 

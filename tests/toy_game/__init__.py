@@ -103,7 +103,8 @@ def play(track, horizon, players, seed, index, bot_ids, buf, snaps, bot_params=N
 
 def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None):
     track, horizon = ctx
-    out = allocate(GAME, players, count)
+    out = allocate(GAME, players, count)     # capped and win are left to Game.play_chunk
+    del out["capped"], out["win"]
     buf, snaps = record if record is not None else (np.zeros((1, 8), np.int32), np.zeros((0, 1), np.int64))
     for k in range(count):
         w, first, turns, cells, changes, settled = play(track, horizon, players, int(seed), start + k,
@@ -111,12 +112,10 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None
         out["winner"][k] = w
         out["first_player"][k] = first
         out["end_reason"][k] = 0 if w >= 0 else 1
-        out["capped"][k] = w < 0
         out["turns"][k] = turns
         out["cell"][k] = cells
         out["overtakes"][k] = changes
         out["led_from"][k] = settled
-        out["win"][k] = [1.0 if s == w else 0.0 for s in range(players)]
     return out
 
 

@@ -332,13 +332,9 @@ def _record_shape(rules, players):
 
 def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
     """Games start .. start + count - 1 as result columns; ``record=(buf, snaps)``
-    records the one game played (count 1; sim.record)."""
-    if record is None:
-        buf, snaps = NO_RECORD, NO_SNAPS
-    else:
-        if count != 1:
-            raise ValueError("a recorded run plays one game per call")
-        buf, snaps = record
+    records the one game played (count 1; sim.record).  Called through ``Game.play_chunk``,
+    which casts the columns to their declared dtypes."""
+    buf, snaps = (NO_RECORD, NO_SNAPS) if record is None else record
     par = kernel_par(players, bot_ids, bot_par)
     res = P.Results(end_reason=np.empty(count, np.int8), first_player=np.empty(count, np.int8),
                     rounds=np.empty(count, np.int16), turns=np.empty(count, np.int32),
@@ -360,11 +356,11 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
     seat = res.seat
     end = res.end_reason
     out = {name: getattr(res, name) for name in res._fields if name != "seat"}
-    for name, f, dt, _ in _SEAT_FIELDS:
-        out[name] = seat[:, :, f].astype(dt)
-    out["riches_left"] = seat[:, :, K.P_HAND:K.P_HAND + 6].sum(axis=2).astype(np.int16)
+    for name, f, _, _ in _SEAT_FIELDS:
+        out[name] = seat[:, :, f]
+    out["riches_left"] = seat[:, :, K.P_HAND:K.P_HAND + 6].sum(axis=2)
     for t, c in enumerate(KATUN_COLS):
-        out[c] = seat[:, :, K.P_KAT + t].astype(np.int8)
+        out[c] = seat[:, :, K.P_KAT + t]
     capped = end == K.END_CAP
     out["capped"] = capped
     pres = seat[:, :, K.P_PRES]
@@ -373,10 +369,10 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
     ntop = top.sum(axis=1)
     win = top / ntop[:, None]
     win[capped] = 1.0 / players
-    out["win"] = win.astype(np.float32)
+    out["win"] = win
     winner = np.where(ntop == 1, top.argmax(axis=1), -1)
     winner[capped] = -1
-    out["winner"] = winner.astype(np.int8)
+    out["winner"] = winner
     return out
 
 

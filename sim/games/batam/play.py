@@ -18,7 +18,6 @@ from .state import (
     C_RND,
     C_ROUNDS,
     C_W,
-    END_HORIZON,
     G_BANK,
     G_ENDER,
     G_SHORT,
@@ -39,7 +38,6 @@ from .state import (
     R_P,
     Scratch,
     Search,
-    SEAT_DTYPES,
     SEAT_FIELDS,
     new_state,
 )
@@ -172,11 +170,10 @@ def new_search(rules, bot_ids, bot_par) -> Search:
 
 
 def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=None):
-    """The kernel contract (``sim.game``): play ``count`` games from game index ``start``;
-    ``record=(buf, snaps)`` records them (``sim.record``: count 1)."""
+    """The game's kernel (``Game.play_chunk`` calls it): play ``count`` games from game index
+    ``start``; ``record=(buf, snaps)`` records the one game played (``sim.record``).  The
+    seat fields come out as the kernel's int64; the contract casts them and sets ``capped``."""
     buf, snaps = (NO_RECORD, NO_SNAPS) if record is None else record
-    if record is not None and count != 1:
-        raise ValueError("a record holds one game: record with count 1")
     P = players
     bot_ids = np.ascontiguousarray(bot_ids, dtype=np.int64)
     bp = np.zeros((P, N_BOTPAR), np.float64)
@@ -200,6 +197,5 @@ def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=No
     cols = out._asdict()
     seat = cols.pop("seat")
     for k, f in enumerate(SEAT_FIELDS):
-        cols[f] = seat[:, :, k].astype(SEAT_DTYPES[f])
-    cols["capped"] = cols["end_reason"] == END_HORIZON
+        cols[f] = seat[:, :, k]
     return cols

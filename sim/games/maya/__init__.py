@@ -302,8 +302,6 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None
     ``record``: ``(buf, snaps)`` to record the game (count 1, ``sim/record.py``)."""
     R = ctx
     buf, snaps = record if record is not None else (NO_RECORD, NO_SNAPS)
-    if record is not None and count != 1:
-        raise ValueError("a recorded run_chunk plays one game")
     tal = np.zeros((count, K.N_TALLY), dtype=np.int64)
     if count:
         work = K.chunk_work(R)

@@ -117,27 +117,19 @@ SEARCH_STATS = [0, 0]
 
 
 def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None):
-    """The runner's entry point: games ``start .. start + count - 1`` as result columns;
-    ``record=(buf, snaps)`` records the game (``count`` 1; ``sim/record.py``)."""
+    """The game's kernel (``Game.play_chunk`` calls it): games ``start .. start + count - 1``
+    as result columns, ``capped`` and ``win`` left to the contract (the last end reason is the
+    horizon's; one winner at most); ``record=(buf, snaps)`` records the game."""
     from . import GAME
     from ...results import allocate
     R, table = ctx
-    if record is None:
-        buf, snaps = NO_RECORD, NO_SNAPS
-    else:
-        buf, snaps = record
-        if count != 1:
-            raise ValueError("a record holds one game: run_chunk(..., count=1, record=...)")
+    buf, snaps = (NO_RECORD, NO_SNAPS) if record is None else record
     out = allocate(GAME, players, count)
+    del out["capped"], out["win"]
     decisions, replies = run_games(np.uint64(seed), np.int64(start), np.int64(count), R, table, bot_ids,
                                    bot_params, Columns(*(out[f] for f in Columns._fields)), buf, snaps)
     SEARCH_STATS[0] += int(decisions)
     SEARCH_STATS[1] += int(replies)
-    out["capped"] = out["end_reason"] == END_HORIZON
-    win = np.zeros((count, 2), np.float32)
-    for s in range(2):
-        win[:, s] = out["winner"] == s
-    out["win"] = win
     return out
 
 
