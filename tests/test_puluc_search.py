@@ -116,6 +116,59 @@ def test_the_fast_expectation_is_the_plain_one_bit_for_bit(variant):
         assert wins > 0, "no position with a winning reply was compared"
 
 
+def plain_depth3(after, R, table, p, nxt, nxt_left):
+    """``depth3_value`` as defined: over every cast of ``nxt``, its best reply valued for
+    ``nxt`` at depth 2 (``plain_value``; a winning reply at WIN_VALUE); a cast with no move
+    leaves the position to the caster after ``nxt``, valued for ``p`` at depth 2."""
+    nn = nxt if nxt_left > 0 else 1 - nxt
+    out = np.zeros(S.MAX_TRACK + 2, np.int64)
+    v = 0.0
+    for c in range(len(table.values)):
+        cv = int(table.values[c])
+        nr = M.legal_moves(after, R, nxt, cv, out)
+        if nr == 0:
+            v += table.probs[c] * plain_value(after, R, table, p, nn)
+            continue
+        bv = -np.inf
+        for r in range(nr):
+            reply = copy_of(after)
+            M.apply_move(reply, R, nxt, int(out[r]), cv)
+            if reply.dead[1 - nxt] >= R.warriors:
+                bv = SB.WIN_VALUE
+                break
+            bv = max(bv, plain_value(reply, R, table, nxt, nn))
+        v += table.probs[c] * (bv if nxt == p else -bv)
+    return v
+
+
+@pytest.mark.parametrize("variant", [{}, {"track": 4, "warriors": 3}, {"casts_per_turn": 2},
+                                     {"drag": "reverse", "entry": "cast"}],
+                         ids=lambda v: ",".join(f"{k}={v[k]}" for k in v) or "rulebook")
+def test_depth_three_is_expectiminimax_over_the_replies_depth_two_values(variant):
+    R, table = GAME.prepare(GAME.resolve_rules(variant), 2)
+    rng = np.random.default_rng(11)
+    scratch = S.new_scratch()[0]
+    moves = np.zeros(S.MAX_TRACK + 2, np.int64)
+    cpt = int(R.casts_per_turn)
+    compared = 0
+    for st, p, cast in positions(R, rng, 30):
+        n = M.legal_moves(st, R, p, cast, moves)
+        for k in range(min(n, 3)):
+            after = copy_of(st)
+            M.apply_move(after, R, p, int(moves[k]), cast)
+            if after.dead[1 - p] >= R.warriors:
+                continue
+            for left in range(cpt):            # casts p still makes this turn after this one
+                nxt = p if left > 0 else 1 - p
+                nxt_left = left - 1 if nxt == p else cpt - 1
+                want = plain_depth3(after, R, table, p, nxt, nxt_left)
+                S.copy_state(scratch.after, after)
+                got = SB.depth3_value(R, table, p, nxt, nxt_left, scratch)
+                assert got == want, (variant, p, nxt, cast, int(moves[k]), got, want)
+                compared += 1
+    assert compared >= 30, compared
+
+
 def test_a_lone_legal_move_is_played_without_a_search_or_a_draw():
     R, table = GAME.prepare(GAME.resolve_rules({}), 2)
     st = S.new_states(R)[0]
@@ -157,3 +210,10 @@ def test_search_beats_greedy_clearly():
 def test_depth_two_beats_depth_one():
     # the climb's two rungs (sim strength puluc --bot search:depth=1): the second is stronger
     assert _share("search", "search:depth=1", 400) > 0.60
+
+
+def test_depth_three_beats_depth_two():
+    # measured when written: 56.2% [54.1, 58.4] on seed 3 and 55.9% [53.7, 58.1] on seed 4
+    # over 1,000 games a seating (a smaller step than depth 1 -> 2's 83.8%: diminishing
+    # returns); 0.53 is 2.7 standard errors above a share of 0.5 and 2.0 below the measure
+    assert _share("search:depth=3", "search", 1000) > 0.53

@@ -65,8 +65,9 @@ BOTS = (
     Bot("search", BOT_SEARCH, "expectiminimax: each of its moves, then every cast of the next "
         "caster and that side's best reply, scored by a material-and-progress evaluation; "
         "equal values (within 1e-9, relative): a uniform draw on its own stream",
-        params=(Param("depth", 2, "1: evaluate own move only; 2: also every next cast and reply",
-                      "int", 1, 2),)),
+        params=(Param("depth", 2, "1: evaluate own move only; 2: also every next cast and reply; "
+                      "3: each such reply valued at depth 2 for its side (about 25x the work)",
+                      "int", 1, 3),)),
 )
 
 COLUMNS = (

@@ -91,7 +91,7 @@ def play_game(g, seed, R, table, bot_ids, bot_par, states, scratches, buf, snaps
 def run_games(seed, start, count, R, table, bot_ids, bot_par, out, buf, snaps):
     """Play games ``start .. start + count - 1`` of ``seed`` into the :class:`Columns` ``out``
     (recording into ``buf`` and ``snaps``: see :func:`play_game`); returns the search bot's
-    decisions searched and replies scored (``Scratch.stats``)."""
+    decisions searched and replies scored (``Scratch.stats``, the depth-3 level's included)."""
     states = np.zeros(1, STATE_DTYPE)
     scratches = np.zeros(1, SCRATCH_DTYPE)
     for j in range(count):
@@ -108,7 +108,8 @@ def run_games(seed, start, count, R, table, bot_ids, bot_par, out, buf, snaps):
             out.captures[j, s] = st.captures[s]
             out.rescues[j, s] = st.rescues[s]
             out.forfeits[j, s] = st.forfeits[s]
-    return scratches[0].stats[0], scratches[0].stats[1]
+    sc = scratches[0]
+    return sc.stats[0], sc.stats[1] + sc.inner.stats[1]
 
 
 #: the search bot's decisions searched (a lone legal move is played without a search) and

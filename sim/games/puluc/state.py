@@ -102,16 +102,25 @@ SNAPSHOT_TALLIES = ("kills_0", "kills_1", "captures_0", "captures_1", "rescues_0
                     "forfeits_0", "forfeits_1", "moves", "deepest", "casts", "turn")
 SNAPSHOT_MAX = 3 * MAX_TRACK + 4 + len(SNAPSHOT_TALLIES)
 
-SCRATCH_DTYPE = np.dtype((np.record, np.dtype([
+#: the search's work at one level of its tree (the depth-2 value of ``after``)
+_LEVEL_FIELDS = [
     ("moves", np.int64, (MAX_TRACK + 2,)),    # legal moves of the side casting
     ("after", STATE_DTYPE),                   # search: the board after one of our moves
-    ("snapshot", np.int64, (SNAPSHOT_MAX,)),  # the flat state written to a record
     ("term", np.float64, (MAX_TRACK,)),       # search: each space's term of the evaluation of ``after``
     ("pre", np.float64, (MAX_TRACK + 1,)),    # ... the evaluation's sum before space i
     ("before", np.float64, (MAX_TRACK,)),     # ... the same terms before our move
     ("factor", np.float64, (MAX_TRACK + 1,)),  # search: the prisoners' weight by distance to death
     ("factor_track", np.int64),               # ... for this track length (0: not filled)
     ("stats", np.int64, (2,)),                # search: decisions searched, replies scored
+]
+#: depth 3: the position after the next caster's reply, valued at depth 2 for that side
+LEVEL_DTYPE = np.dtype((np.record, np.dtype(_LEVEL_FIELDS, align=True)))
+#: (the snapshot first: a record whose first fields were the level's would be taken by numba
+#: for a subtype of it, an experimental feature that warns)
+SCRATCH_DTYPE = np.dtype((np.record, np.dtype([
+    ("snapshot", np.int64, (SNAPSHOT_MAX,)),  # the flat state written to a record
+] + _LEVEL_FIELDS + [
+    ("inner", LEVEL_DTYPE),                   # search at depth 3: the level below
 ], align=True)))
 
 

@@ -1,12 +1,13 @@
 """The search bot: expectiminimax over its move, every cast of the next caster and that
-side's best reply, scored by a material-and-progress evaluation."""
+side's best reply (depth 2; at depth 3 that reply is valued, for its side, at depth 2),
+scored by a material-and-progress evaluation."""
 from __future__ import annotations
 
 import numpy as np
 
 from ....jit import helper, helper_inline
 from ....rng import tie_wins
-from ..move import apply_move, legal_bits, lowest_bit
+from ..move import apply_move, legal_bits, legal_moves, lowest_bit
 from ..state import DRAG_REVERSE, ENTRY_SPACE, copy_board, index_of, progress
 
 WIN_VALUE = 1.0e9
@@ -294,9 +295,50 @@ def move_value_after(state, R, table, p, mv, cast, nxt, scratch, M, H):
 
 
 @helper
+def depth3_value(R, table, p, nxt, nxt_left, scratch):
+    """The depth-3 value for ``p`` of ``scratch.after`` (our move played): over every cast
+    of ``nxt`` (who casts next, with ``nxt_left`` casts of its turn left after this one), in
+    the cast table's order, the probability times the value of ``nxt``'s best reply, each
+    reply valued for ``nxt`` at depth 2 (:func:`move_value`, the same value as ``nxt``'s own
+    depth-2 search gives it) and a winning reply at ``WIN_VALUE``.  A cast that leaves
+    ``nxt`` no move passes to the caster after it: the position's depth-2 value for ``p``."""
+    after = scratch.after
+    inner = scratch.inner
+    W = R.warriors
+    T = R.track
+    nn = nxt if nxt_left > 0 else 1 - nxt   # who casts after nxt
+    v = 0.0
+    stay = 0.0
+    have_stay = False
+    for c in range(table.values.shape[0]):
+        cast = table.values[c]
+        n = legal_moves(after, R, nxt, cast, inner.moves)
+        if n == 0:
+            if not have_stay:
+                copy_board(inner.after, after, T)
+                stay = move_value(R, table, p, 2, nn, inner)
+                have_stay = True
+            v += table.probs[c] * stay
+            continue
+        bv = -np.inf
+        for k in range(n):
+            copy_board(inner.after, after, T)
+            apply_move(inner.after, R, nxt, inner.moves[k], cast)
+            if inner.after.dead[1 - nxt] >= W:
+                bv = WIN_VALUE
+                break
+            r = move_value(R, table, nxt, 2, nn, inner)
+            if r > bv:
+                bv = r
+        v += table.probs[c] * (bv if nxt == p else -bv)
+    return v
+
+
+@helper
 def search_choice(state, R, table, p, cast, moves, n, depth, casts_left_in_turn, scratch):
-    """The move of ``moves[:n]`` with the best :func:`move_value` (``depth`` 1 or 2;
-    ``casts_left_in_turn``: casts ``p`` still makes this turn, so who casts next).
+    """The move of ``moves[:n]`` with the best :func:`move_value` (``depth`` 1 or 2) or
+    :func:`depth3_value` (``depth`` 3; ``casts_left_in_turn``: casts ``p`` still makes this
+    turn, so who casts next).
 
     A winning move is played at once: there is at most one (all the enemy's living warriors
     would have to be in the pile it carries off).  Moves whose values are an exact tie
@@ -312,7 +354,7 @@ def search_choice(state, R, table, p, cast, moves, n, depth, casts_left_in_turn,
     nxt = p if casts_left_in_turn > 0 else 1 - p
     M = np.int64(0)
     H = np.int64(0)
-    if depth >= 2:
+    if depth == 2:
         fill_factor(scratch, T)
         M, H = board_terms(state, R, nxt, scratch.factor, scratch.before)
     best = moves[0]
@@ -323,7 +365,10 @@ def search_choice(state, R, table, p, cast, moves, n, depth, casts_left_in_turn,
         apply_move(after, R, p, moves[k], cast)
         if after.dead[1 - p] >= W:
             return moves[k]
-        if depth >= 2:
+        if depth >= 3:
+            nxt_left = casts_left_in_turn - 1 if nxt == p else R.casts_per_turn - 1
+            v = depth3_value(R, table, p, nxt, nxt_left, scratch)
+        elif depth >= 2:
             v = move_value_after(state, R, table, p, moves[k], cast, nxt, scratch, M, H)
         else:
             v = move_value(R, table, p, depth, nxt, scratch)
