@@ -259,7 +259,7 @@ def main(argv=None):
         # turns (bench/e2e.py): the work around the games shows as the ratio (#26)
         got = against_kernel.compare("puluc", 1_000_000, jobs=min(jobs, 2), reps=1 if args.quick else 3)
         emit({"game": "puluc", "impl": f"sim puluc --games 1e6 --jobs {got['jobs']} against the bare kernel "
-              "on 1 core (game.run_chunk, same games)", "cores": got["jobs"], **got,
+              "on 1 core (game.play_chunk, same games)", "cores": got["jobs"], **got,
               "ratio_of": "command wall / kernel", "target": {"ratio": 1.25, "after_games_s": 1.0}})
         if not (args.quick or args.skip_big):
             big, peak = end_to_end("1e8", ("--no-raw",))

@@ -44,21 +44,32 @@ def copy_of(st):
     return a[0]
 
 
-def plain_value(after, R, table, p, nxt):
-    """``move_value`` at depth 2 as defined: a copy per reply, ``evaluate`` on it."""
+def plain_value(after, R, table, p, nxt, depth=2, nxt_left=0):
+    """The search's value for ``p`` of ``after`` as defined, a copy per reply: over every
+    cast of ``nxt``, its best reply (a winning one at WIN_VALUE) valued for ``nxt`` by
+    ``evaluate`` (depth 2, ``move_value``) or by this at depth 2 with the caster after
+    ``nxt`` (depth 3, ``depth3_value``; ``nxt_left``: casts of ``nxt``'s turn left after
+    this one); a cast with no move leaves the position itself, valued so for ``p``."""
+    nn = nxt if nxt_left > 0 else 1 - nxt
+
+    def value(pos, side):
+        return SB.evaluate(pos, R, side) if depth == 2 else plain_value(pos, R, table, side, nn)
     out = np.zeros(S.MAX_TRACK + 2, np.int64)
     v = 0.0
     for c in range(len(table.values)):
         cv = int(table.values[c])
         nr = M.legal_moves(after, R, nxt, cv, out)
         if nr == 0:
-            v += table.probs[c] * SB.evaluate(after, R, p)
+            v += table.probs[c] * value(after, p)
             continue
         bv = -np.inf
         for r in range(nr):
             reply = copy_of(after)
             M.apply_move(reply, R, nxt, int(out[r]), cv)
-            bv = max(bv, SB.evaluate(reply, R, nxt))
+            if reply.dead[1 - nxt] >= R.warriors:
+                bv = SB.WIN_VALUE
+                break
+            bv = max(bv, value(reply, nxt))
         v += table.probs[c] * (bv if nxt == p else -bv)
     return v
 
@@ -116,31 +127,6 @@ def test_the_fast_expectation_is_the_plain_one_bit_for_bit(variant):
         assert wins > 0, "no position with a winning reply was compared"
 
 
-def plain_depth3(after, R, table, p, nxt, nxt_left):
-    """``depth3_value`` as defined: over every cast of ``nxt``, its best reply valued for
-    ``nxt`` at depth 2 (``plain_value``; a winning reply at WIN_VALUE); a cast with no move
-    leaves the position to the caster after ``nxt``, valued for ``p`` at depth 2."""
-    nn = nxt if nxt_left > 0 else 1 - nxt
-    out = np.zeros(S.MAX_TRACK + 2, np.int64)
-    v = 0.0
-    for c in range(len(table.values)):
-        cv = int(table.values[c])
-        nr = M.legal_moves(after, R, nxt, cv, out)
-        if nr == 0:
-            v += table.probs[c] * plain_value(after, R, table, p, nn)
-            continue
-        bv = -np.inf
-        for r in range(nr):
-            reply = copy_of(after)
-            M.apply_move(reply, R, nxt, int(out[r]), cv)
-            if reply.dead[1 - nxt] >= R.warriors:
-                bv = SB.WIN_VALUE
-                break
-            bv = max(bv, plain_value(reply, R, table, nxt, nn))
-        v += table.probs[c] * (bv if nxt == p else -bv)
-    return v
-
-
 @pytest.mark.parametrize("variant", [{}, {"track": 4, "warriors": 3}, {"casts_per_turn": 2},
                                      {"drag": "reverse", "entry": "cast"}],
                          ids=lambda v: ",".join(f"{k}={v[k]}" for k in v) or "rulebook")
@@ -161,7 +147,7 @@ def test_depth_three_is_expectiminimax_over_the_replies_depth_two_values(variant
             for left in range(cpt):            # casts p still makes this turn after this one
                 nxt = p if left > 0 else 1 - p
                 nxt_left = left - 1 if nxt == p else cpt - 1
-                want = plain_depth3(after, R, table, p, nxt, nxt_left)
+                want = plain_value(after, R, table, p, nxt, 3, nxt_left)
                 S.copy_state(scratch.after, after)
                 got = SB.depth3_value(R, table, p, nxt, nxt_left, scratch)
                 assert got == want, (variant, p, nxt, cast, int(moves[k]), got, want)
