@@ -63,5 +63,5 @@ def test_bots_choice():
         g.choose_bots("gready,random", 2)
     with pytest.raises(UsageError, match="needs 2 bots"):
         g.choose_bots("greedy,random,random", 2)
-    with pytest.raises(ParamError, match="'depth' must be in 1..2"):
+    with pytest.raises(ParamError, match="'depth' must be in 1..4"):
         g.choose_bots("search:depth=7,random", 2)

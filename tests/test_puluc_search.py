@@ -47,13 +47,16 @@ def copy_of(st):
 def plain_value(after, R, table, p, nxt, depth=2, nxt_left=0):
     """The search's value for ``p`` of ``after`` as defined, a copy per reply: over every
     cast of ``nxt``, its best reply (a winning one at WIN_VALUE) valued for ``nxt`` by
-    ``evaluate`` (depth 2, ``move_value``) or by this at depth 2 with the caster after
-    ``nxt`` (depth 3, ``depth3_value``; ``nxt_left``: casts of ``nxt``'s turn left after
-    this one); a cast with no move leaves the position itself, valued so for ``p``."""
+    ``evaluate`` (depth 2, ``move_value``) or by this one depth less with the caster after
+    ``nxt`` (depth 3 and 4, ``deep_value``; ``nxt_left``: casts of ``nxt``'s turn left
+    after this one); a cast with no move leaves the position itself, valued so for ``p``."""
     nn = nxt if nxt_left > 0 else 1 - nxt
+    nn_left = nxt_left - 1 if nxt_left > 0 else int(R.casts_per_turn) - 1
 
     def value(pos, side):
-        return SB.evaluate(pos, R, side) if depth == 2 else plain_value(pos, R, table, side, nn)
+        if depth == 2:
+            return SB.evaluate(pos, R, side)
+        return plain_value(pos, R, table, side, nn, depth - 1, nn_left)
     out = np.zeros(S.MAX_TRACK + 2, np.int64)
     v = 0.0
     for c in range(len(table.values)):
@@ -127,19 +130,24 @@ def test_the_fast_expectation_is_the_plain_one_bit_for_bit(variant):
         assert wins > 0, "no position with a winning reply was compared"
 
 
-@pytest.mark.parametrize("variant", [{}, {"track": 4, "warriors": 3}, {"casts_per_turn": 2},
-                                     {"drag": "reverse", "entry": "cast"}],
-                         ids=lambda v: ",".join(f"{k}={v[k]}" for k in v) or "rulebook")
-def test_depth_three_is_expectiminimax_over_the_replies_depth_two_values(variant):
+DEEP = [(3, {}), (3, {"track": 4, "warriors": 3}), (3, {"casts_per_turn": 2}),
+        (3, {"drag": "reverse", "entry": "cast"}), (4, {}), (4, {"casts_per_turn": 2})]
+
+
+@pytest.mark.parametrize("depth,variant", DEEP,
+                         ids=lambda v: (",".join(f"{k}={v[k]}" for k in v) or "rulebook")
+                         if isinstance(v, dict) else f"depth{v}")
+def test_deeper_values_are_expectiminimax_over_the_replies_values_one_depth_less(depth, variant):
     R, table = GAME.prepare(GAME.resolve_rules(variant), 2)
     rng = np.random.default_rng(11)
     scratch = S.new_scratch()[0]
     moves = np.zeros(S.MAX_TRACK + 2, np.int64)
     cpt = int(R.casts_per_turn)
     compared = 0
-    for st, p, cast in positions(R, rng, 30):
+    count, per = (30, 3) if depth == 3 else (6, 2)     # depth 4 in Python: about 0.1 s a value
+    for st, p, cast in positions(R, rng, count):
         n = M.legal_moves(st, R, p, cast, moves)
-        for k in range(min(n, 3)):
+        for k in range(min(n, per)):
             after = copy_of(st)
             M.apply_move(after, R, p, int(moves[k]), cast)
             if after.dead[1 - p] >= R.warriors:
@@ -147,12 +155,12 @@ def test_depth_three_is_expectiminimax_over_the_replies_depth_two_values(variant
             for left in range(cpt):            # casts p still makes this turn after this one
                 nxt = p if left > 0 else 1 - p
                 nxt_left = left - 1 if nxt == p else cpt - 1
-                want = plain_value(after, R, table, p, nxt, 3, nxt_left)
-                S.copy_state(scratch.after, after)
-                got = SB.depth3_value(R, table, p, nxt, nxt_left, scratch)
-                assert got == want, (variant, p, nxt, cast, int(moves[k]), got, want)
+                want = plain_value(after, R, table, p, nxt, depth, nxt_left)
+                S.copy_state(scratch.levels[0].after, after)
+                got = SB.deep_value(R, table, p, nxt, nxt_left, scratch.levels, 0, depth)
+                assert got == want, (depth, variant, p, nxt, cast, int(moves[k]), got, want)
                 compared += 1
-    assert compared >= 30, compared
+    assert compared >= (30 if depth == 3 else 6), compared
 
 
 def test_a_lone_legal_move_is_played_without_a_search_or_a_draw():

@@ -66,8 +66,9 @@ BOTS = (
         "caster and that side's best reply, scored by a material-and-progress evaluation; "
         "equal values (within 1e-9, relative): a uniform draw on its own stream",
         params=(Param("depth", 2, "1: evaluate own move only; 2: also every next cast and reply; "
-                      "3: each such reply valued at depth 2 for its side (about 25x the work)",
-                      "int", 1, 3),)),
+                      "3: each such reply valued at depth 2 for its side, 4: at depth 3 (each "
+                      "depth about 8x the work of the one before)",
+                      "int", 1, 4),)),
 )
 
 COLUMNS = (

@@ -109,7 +109,10 @@ def run_games(seed, start, count, R, table, bot_ids, bot_par, out, buf, snaps):
             out.rescues[j, s] = st.rescues[s]
             out.forfeits[j, s] = st.forfeits[s]
     sc = scratches[0]
-    return sc.stats[0], sc.stats[1] + sc.inner.stats[1]
+    replies = sc.stats[1]
+    for k in range(sc.levels.shape[0]):
+        replies += sc.levels[k].stats[1]
+    return sc.stats[0], replies
 
 
 #: the search bot's decisions searched (a lone legal move is played without a search) and

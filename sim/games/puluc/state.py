@@ -113,14 +113,17 @@ _LEVEL_FIELDS = [
     ("factor_track", np.int64),               # ... for this track length (0: not filled)
     ("stats", np.int64, (2,)),                # search: decisions searched, replies scored
 ]
-#: depth 3: the position after the next caster's reply, valued at depth 2 for that side
+#: the search's deepest setting (``search:depth``)
+MAX_SEARCH_DEPTH = 4
+#: below depth 2, each level of the tree: the position after a reply, valued at depth 2
+#: for the side that played it (level k + 1 holds the replies to level k's position)
 LEVEL_DTYPE = np.dtype((np.record, np.dtype(_LEVEL_FIELDS, align=True)))
 #: (the snapshot first: a record whose first fields were the level's would be taken by numba
 #: for a subtype of it, an experimental feature that warns)
 SCRATCH_DTYPE = np.dtype((np.record, np.dtype([
     ("snapshot", np.int64, (SNAPSHOT_MAX,)),  # the flat state written to a record
 ] + _LEVEL_FIELDS + [
-    ("inner", LEVEL_DTYPE),                   # search at depth 3: the level below
+    ("levels", LEVEL_DTYPE, (MAX_SEARCH_DEPTH - 1,)),  # search at depth 3 and more
 ], align=True)))
 
 

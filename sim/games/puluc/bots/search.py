@@ -1,6 +1,6 @@
 """The search bot: expectiminimax over its move, every cast of the next caster and that
-side's best reply (depth 2; at depth 3 that reply is valued, for its side, at depth 2),
-scored by a material-and-progress evaluation."""
+side's best reply (depth 2; at depth 3 that reply is valued, for its side, at depth 2, at
+depth 4 at depth 3), scored by a material-and-progress evaluation."""
 from __future__ import annotations
 
 import numpy as np
@@ -295,39 +295,48 @@ def move_value_after(state, R, table, p, mv, cast, nxt, scratch, M, H):
 
 
 @helper
-def depth3_value(R, table, p, nxt, nxt_left, scratch):
-    """The depth-3 value for ``p`` of ``scratch.after`` (our move played): over every cast
+def deep_value(R, table, p, nxt, nxt_left, levels, k, depth):
+    """The value for ``p`` at ``depth`` (3 or more) of ``levels[k].after``: over every cast
     of ``nxt`` (who casts next, with ``nxt_left`` casts of its turn left after this one), in
-    the cast table's order, the probability times the value of ``nxt``'s best reply, each
-    reply valued for ``nxt`` at depth 2 (:func:`move_value`, the same value as ``nxt``'s own
-    depth-2 search gives it) and a winning reply at ``WIN_VALUE``.  A cast that leaves
-    ``nxt`` no move passes to the caster after it: the position's depth-2 value for ``p``."""
-    after = scratch.after
-    inner = scratch.inner
+    the cast table's order, the probability times the value of ``nxt``'s best reply (played
+    in ``levels[k + 1]``), each reply valued for ``nxt`` one depth less (at depth 2 by
+    :func:`move_value`, the value ``nxt``'s own depth-2 search gives it) and a winning reply
+    at ``WIN_VALUE``.  A cast that leaves ``nxt`` no move passes to the caster after it: the
+    position's value for ``p`` one depth less.  Recursive with one signature (numba caches a
+    self-recursive function whose calls keep their types)."""
+    after = levels[k].after
+    below = levels[k + 1]
     W = R.warriors
     T = R.track
-    nn = nxt if nxt_left > 0 else 1 - nxt   # who casts after nxt
+    nn = nxt if nxt_left > 0 else 1 - nxt   # who casts after nxt, and its casts left after
+    nn_left = nxt_left - 1 if nxt_left > 0 else R.casts_per_turn - 1
     v = 0.0
     stay = 0.0
     have_stay = False
     for c in range(table.values.shape[0]):
         cast = table.values[c]
-        n = legal_moves(after, R, nxt, cast, inner.moves)
+        n = legal_moves(after, R, nxt, cast, below.moves)
         if n == 0:
             if not have_stay:
-                copy_board(inner.after, after, T)
-                stay = move_value(R, table, p, 2, nn, inner)
+                copy_board(below.after, after, T)
+                if depth <= 3:
+                    stay = move_value(R, table, p, 2, nn, below)
+                else:
+                    stay = deep_value(R, table, p, nn, nn_left, levels, k + 1, depth - 1)
                 have_stay = True
             v += table.probs[c] * stay
             continue
         bv = -np.inf
-        for k in range(n):
-            copy_board(inner.after, after, T)
-            apply_move(inner.after, R, nxt, inner.moves[k], cast)
-            if inner.after.dead[1 - nxt] >= W:
+        for m in range(n):
+            copy_board(below.after, after, T)
+            apply_move(below.after, R, nxt, below.moves[m], cast)
+            if below.after.dead[1 - nxt] >= W:
                 bv = WIN_VALUE
                 break
-            r = move_value(R, table, nxt, 2, nn, inner)
+            if depth <= 3:
+                r = move_value(R, table, nxt, 2, nn, below)
+            else:
+                r = deep_value(R, table, nxt, nn, nn_left, levels, k + 1, depth - 1)
             if r > bv:
                 bv = r
         v += table.probs[c] * (bv if nxt == p else -bv)
@@ -337,8 +346,8 @@ def depth3_value(R, table, p, nxt, nxt_left, scratch):
 @helper
 def search_choice(state, R, table, p, cast, moves, n, depth, casts_left_in_turn, scratch):
     """The move of ``moves[:n]`` with the best :func:`move_value` (``depth`` 1 or 2) or
-    :func:`depth3_value` (``depth`` 3; ``casts_left_in_turn``: casts ``p`` still makes this
-    turn, so who casts next).
+    :func:`deep_value` (``depth`` 3 or 4; ``casts_left_in_turn``: casts ``p`` still makes
+    this turn, so who casts next).
 
     A winning move is played at once: there is at most one (all the enemy's living warriors
     would have to be in the pile it carries off).  Moves whose values are an exact tie
@@ -367,7 +376,8 @@ def search_choice(state, R, table, p, cast, moves, n, depth, casts_left_in_turn,
             return moves[k]
         if depth >= 3:
             nxt_left = casts_left_in_turn - 1 if nxt == p else R.casts_per_turn - 1
-            v = depth3_value(R, table, p, nxt, nxt_left, scratch)
+            copy_board(scratch.levels[0].after, after, T)
+            v = deep_value(R, table, p, nxt, nxt_left, scratch.levels, 0, depth)
         elif depth >= 2:
             v = move_value_after(state, R, table, p, moves[k], cast, nxt, scratch, M, H)
         else:
