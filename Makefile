@@ -8,8 +8,7 @@ GAMES  ?= 1e6
 TEST_JOBS ?= auto
 # Python may write its bytecode caches (__pycache__, git-ignored): where the environment says
 # not to (PYTHONDONTWRITEBYTECODE=1, as on this project's machines), every `sim` process the
-# tests start compiled the project's sources again (about 0.25 s each) and each pytest worker
-# rewrote every test module's asserts again (about 5 s each)
+# tests start compiled the project's sources again (about 0.25 s each)
 unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := help
@@ -33,19 +32,14 @@ run: install
 
 ## test: install (and Debian's chromium for the report test, where missing), lint, compile every kernel once, then run the whole test suite (slow fault tests included) in parallel
 # chromium's download and unpacking (about 100 s on a machine without it) waits on the network and
-# the disk, the warmup on the CPU: they run side by side, with the collection that writes the tests'
-# bytecode once (pytest's assert-rewritten modules) instead of once in each worker
+# the disk, the warmup on the CPU: the three run side by side
 test: install
-	@$(MAKE) --no-print-directory -j4 chromium lint warmup collect
+	@$(MAKE) --no-print-directory -j3 chromium lint warmup
 	$(PY) -m pytest -q -n $(TEST_JOBS) --dist worksteal
 
 ## warmup: compile every game's kernels once, the games spread over the cores (seconds when numba's cache is warm)
 warmup: install
 	$(PY) tests/warmup.py
-
-# import every test module once (writes their bytecode caches; runs no test)
-collect: install
-	@$(PY) -m pytest -q --collect-only -p no:cacheprovider >/dev/null
 
 ## lint: ruff over the whole repository (pyflakes and pycodestyle; settings in pyproject.toml)
 lint: install
@@ -91,4 +85,4 @@ clean:
 	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 	rm -rf reports/*/ .pytest_cache
 
-.PHONY: help install run test test-fast test-numba-min warmup lint coverage fixtures bench clean chromium collect
+.PHONY: help install run test test-fast test-numba-min warmup lint coverage fixtures bench clean chromium

@@ -22,3 +22,7 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.path.name in INTEGRATION:
             item.add_marker(pytest.mark.slow)
+    # the slow tests first (a stable sort: each group keeps its order): under xdist the
+    # suite's last minutes are then short tests that the two workers share, not one worker
+    # finishing a long integration test while the other waits
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
