@@ -32,8 +32,9 @@ run: install
 
 ## test: install (and Debian's chromium for the report test, where missing), lint, compile every kernel once, then run the whole test suite (slow fault tests included) in parallel
 # chromium's download and unpacking (about 100 s on a machine without it) waits on the network and
-# the disk, the warmup on the CPU: the three run side by side
-test: install
+# the disk, the install and the warmup on the network and the CPU: chromium starts with the
+# install (lint and warmup wait for the install, not for chromium)
+test:
 	@$(MAKE) --no-print-directory -j3 chromium lint warmup
 	$(PY) -m pytest -q -n $(TEST_JOBS) --dist worksteal
 
