@@ -91,7 +91,7 @@ def play_game(g, seed, R, table, bot_ids, bot_par, states, scratches, buf, snaps
 def run_games(seed, start, count, R, table, bot_ids, bot_par, out, buf, snaps):
     """Play games ``start .. start + count - 1`` of ``seed`` into the :class:`Columns` ``out``
     (recording into ``buf`` and ``snaps``: see :func:`play_game`); returns the search bot's
-    decisions searched and replies scored (``Scratch.stats``, the depth-3 level's included)."""
+    decisions searched and replies scored (``Scratch.stats`` and every level's below it)."""
     states = np.zeros(1, STATE_DTYPE)
     scratches = np.zeros(1, SCRATCH_DTYPE)
     for j in range(count):

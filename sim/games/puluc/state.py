@@ -166,8 +166,22 @@ def reset_state(state, R):
 
 
 @helper_inline
+def copy_board(dst, src, T):
+    """``dst`` gets ``src``'s board (the first ``T`` spaces), home and dead: all that the
+    moves and the evaluation read (the tallies and streams are left as they were)."""
+    for s in range(2):
+        dst.home[s] = src.home[s]
+        dst.dead[s] = src.dead[s]
+    for i in range(T):
+        dst.commander[i] = src.commander[i]
+        dst.count[0, i] = src.count[0, i]
+        dst.count[1, i] = src.count[1, i]
+
+
+@helper_inline
 def copy_state(dst, src):
-    """``dst`` becomes a copy of ``src`` (every field)."""
+    """``dst`` becomes a copy of ``src`` (every field: the tallies and streams, then the
+    whole board with :func:`copy_board`)."""
     for k in range(N_STREAMS):
         dst.streams[k] = src.streams[k]
     dst.turn = src.turn
@@ -180,25 +194,7 @@ def copy_state(dst, src):
         dst.captures[s] = src.captures[s]
         dst.rescues[s] = src.rescues[s]
         dst.forfeits[s] = src.forfeits[s]
-        dst.home[s] = src.home[s]
-        dst.dead[s] = src.dead[s]
-    for i in range(MAX_TRACK):
-        dst.commander[i] = src.commander[i]
-        dst.count[0, i] = src.count[0, i]
-        dst.count[1, i] = src.count[1, i]
-
-
-@helper_inline
-def copy_board(dst, src, T):
-    """``dst`` gets ``src``'s board (the first ``T`` spaces), home and dead: all that the
-    moves and the evaluation read (the tallies and streams are left as they were)."""
-    for s in range(2):
-        dst.home[s] = src.home[s]
-        dst.dead[s] = src.dead[s]
-    for i in range(T):
-        dst.commander[i] = src.commander[i]
-        dst.count[0, i] = src.count[0, i]
-        dst.count[1, i] = src.count[1, i]
+    copy_board(dst, src, MAX_TRACK)
 
 
 @helper

@@ -378,7 +378,7 @@ def search_choice(state, R, table, p, cast, moves, n, depth, casts_left_in_turn,
             nxt_left = casts_left_in_turn - 1 if nxt == p else R.casts_per_turn - 1
             copy_board(scratch.levels[0].after, after, T)
             v = deep_value(R, table, p, nxt, nxt_left, scratch.levels, 0, depth)
-        elif depth >= 2:
+        elif depth == 2:
             v = move_value_after(state, R, table, p, moves[k], cast, nxt, scratch, M, H)
         else:
             v = move_value(R, table, p, depth, nxt, scratch)
