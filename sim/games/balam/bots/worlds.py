@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....jit import helper
+from ....jit import helper, helper_inline
 from ....rng import next_u64
 from ....search import shuffle, sort_ascending
 from ..state import (END_BALLS, END_CAP, END_DECK, GS_DPOS, GS_KNOWN, GS_LEFT,
@@ -124,7 +124,7 @@ def rollout_turns(st, ru, sc, cur):
         cur = (cur + 1) % NP
 
 
-@helper
+@helper_inline
 def rollout(st, ru, sc, deck, ndeck, p, horizon):
     """Play on after king p's turn: the round's other turns, then rounds as the game
     loop plays them until the game ends (its end reason) or ``horizon`` rounds after
