@@ -22,7 +22,7 @@ from .bots.values import pay_orders
 from .katun import turn_card
 from .bots.heuristic import heuristic_turn
 from .bots.random import random_turn
-from .bots.search import new_search, search_choose, search_turn
+from .bots.search import new_search, search_turn
 from .bots.worlds import WI_CAND, WI_NDECK, reshuffle_unseen
 from .rounds import close_round, deal_round
 
@@ -195,7 +195,7 @@ def take_turn(st, ru, sc, p, se, deck):
     """King p's turn by his bot.  ``se``: the search bot's work, or None at a table without
     it (search_turn compiled for None is empty: such a table never compiles the search)."""
     if ru.bot_ids[p] == BOT_SEARCH:
-        search_turn(st, ru, sc, p, se, deck)
+        search_turn(st, ru, sc, p, se, deck, True)
     elif ru.bot_ids[p] == BOT_RANDOM:
         random_turn(st, ru, sc, p)
     else:
@@ -390,7 +390,7 @@ def search_probe(seed, g, ctx, bot_ids, bot_par, rounds, key):
         krs = np.zeros(1, np.uint64)
         krs[0] = mix64(np.uint64(key))
         reshuffle_unseen(gs, dk[0], ndeck, R, ru.ctype, cur, krs, 0, se.wi, False)
-    n, best = search_choose(st, ru, cur, se, dk[0])
+    n, best = search_turn(st, ru, sc, cur, se, dk[0], False)   # (the kernel's compiled search)
     cand = se.wi[WI_CAND:WI_CAND + n].copy()
     means = se.wf[0, :n] / se.wf[1, :n]
     return (cur, cand, means, se.wf[1, :n].copy(), st.rs[1 + cur], dk[0][:ndeck].copy(),
