@@ -27,9 +27,9 @@ a table without the search bot compiles empty); ``search_choose``, ``paired_halv
 ``prune_same``, ``counted_rollout`` and ``worlds.rollout`` are inlined into it
 (``helper_inline``).  Compiled on their own, each linked and optimised again the code of
 everything below it (the heuristic and the rules): the search kernel's cold compile, after
-the plain kernel's, went from 49.5 to 34.5 s of CPU, its games as fast (16 games of
-``search:iters=100``, 4.03-4.05 against 4.06-4.15 CPU-s, alternated) and the same
-(behaviour fixtures).  ``apply_action`` and ``worlds.rollout_turns`` stay compiled on their own:
+the plain kernel's, went from 49.5 to 34.5-37.6 s of CPU, its games the same (behaviour
+fixtures) and as fast (16 games of ``search:iters=100``, alternated: before 4.03-4.05,
+after 4.06-4.15 CPU-s).  ``apply_action`` and ``worlds.rollout_turns`` stay compiled on their own:
 inlined too (four and two call sites), they made it slower to compile (85 s)."""
 from __future__ import annotations
 

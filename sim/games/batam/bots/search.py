@@ -17,8 +17,8 @@ ties, the keep rule and the shuffle are the shared search layer's (``sim/search.
 Compile: ``halving_search``, ``ucb_search`` and ``rollout`` are inlined into ``decide``
 (``helper_inline``): compiled on their own, each linked and optimised again the code below
 it (the search kernel's cold compile after the plain one 29.6 -> 25.0 s of CPU, its games the
-same and as fast: 1.36-1.38 against 1.39-1.41 CPU-s for 16 games of ``search:iters=400``,
-alternated).  ``decide`` itself inlined into the game loop compiled slower (26.8 s)."""
+same and as fast: 16 games of ``search:iters=400``, alternated, before 1.39-1.41, after
+1.36-1.38 CPU-s).  ``decide`` itself inlined into the game loop compiled slower (26.8 s)."""
 from __future__ import annotations
 
 import numpy as np
