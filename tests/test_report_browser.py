@@ -33,33 +33,45 @@ def render_url(url, tmp_path):
     return p.stdout, p.stderr
 
 
-@pytest.fixture(scope="module")
-def reports(tmp_path_factory):
+#: the reports the browser opens: each written once per test process, when a test first
+#: asks for it (a module fixture writing them all was written again each time a worker
+#: came back to this module, and by both workers)
+RUNS = {
+    "run": ["puluc", "--games", "3000", "--jobs", "1", "-q"],
+    "compare": ["compare", "puluc", "--games", "2000", "--variant", "base:", "--variant",
+                "nine:track=9", "--jobs", "1", "-q"],
+    "sweep": ["sweep", "puluc", "--param", "track=7..9", "--games", "1000", "--jobs", "1", "-q"],
+    "skill": ["skill", "puluc", "--bots", "random,greedy", "--games", "500", "--jobs", "1", "-q"],
+    "impact-all": ["impact", "batam", "--card", "all", "--games", "300", "--jobs", "1", "-q"],
+    "maya-4p": ["maya", "--players", "4", "--games", "1000", "--jobs", "1", "-q"],
+    "robust": ["robust", "puluc", "--games", "1e4", "-q"],
+    "tune": ["tune", "puluc", "--param", "track=6..10", "--param", "exit=any,pile", "--target",
+             "length=min", "--target", "first_player=fair", "--budget", "6000", "--final", "1000",
+             "--jobs", "1", "-q"],
+}
+
+
+@pytest.fixture(scope="session")
+def report(tmp_path_factory):
+    """report(kind): the folder of that kind's report, written on first use."""
     root = tmp_path_factory.mktemp("reports")
-    runs = {
-        "run": ["puluc", "--games", "3000", "--jobs", "1", "-q"],
-        "compare": ["compare", "puluc", "--games", "2000", "--variant", "base:", "--variant",
-                    "nine:track=9", "--jobs", "1", "-q"],
-        "sweep": ["sweep", "puluc", "--param", "track=7..9", "--games", "1000", "--jobs", "1", "-q"],
-        "skill": ["skill", "puluc", "--bots", "random,greedy", "--games", "500", "--jobs", "1", "-q"],
-        "impact-all": ["impact", "batam", "--card", "all", "--games", "300", "--jobs", "1", "-q"],
-        "maya-4p": ["maya", "--players", "4", "--games", "1000", "--jobs", "1", "-q"],
-        "robust": ["robust", "puluc", "--games", "1e4", "-q"],
-        "tune": ["tune", "puluc", "--param", "track=6..10", "--param", "exit=any,pile", "--target",
-                 "length=min", "--target", "first_player=fair", "--budget", "6000", "--final", "1000",
-                 "--jobs", "1", "-q"],
-    }
-    for name, args in runs.items():
-        r = CliRunner().invoke(cli, args + ["--out", str(root / name)])
-        assert r.exit_code == 0, r.output
-    return root
+    done = set()
+
+    def get(kind):
+        out = root / kind
+        if kind not in done:
+            r = CliRunner().invoke(cli, RUNS[kind] + ["--out", str(out)])
+            assert r.exit_code == 0, r.output
+            done.add(kind)
+        return out
+    return get
 
 
-@pytest.mark.parametrize("kind", ["run", "compare", "sweep", "skill", "impact-all", "maya-4p", "robust",
-                                  "tune"])
+# (kind the outer loop: a kind's two pages are neighbours, so one process writes its report)
 @pytest.mark.parametrize("page", ["index.html", "report-standalone.html"])
-def test_every_image_loads_and_no_script_error(reports, kind, page, tmp_path):
-    path = reports / kind / page
+@pytest.mark.parametrize("kind", list(RUNS))
+def test_every_image_loads_and_no_script_error(report, kind, page, tmp_path):
+    path = report(kind) / page
     html = path.read_text()
     n_img = len(re.findall(r"<img ", html))
     assert n_img >= 1
@@ -71,11 +83,11 @@ def test_every_image_loads_and_no_script_error(reports, kind, page, tmp_path):
     assert not console_errors, console_errors
 
 
-def test_robust_page_has_a_tornado_per_headline_with_one_bar_per_condition(reports):
+def test_robust_page_has_a_tornado_per_headline_with_one_bar_per_condition(report):
     """The robust report's tornado charts: one per headline, each drawing every condition."""
     import json
-    data = json.loads((reports / "robust" / "robust.json").read_text())
-    html = (reports / "robust" / "index.html").read_text()
+    data = json.loads((report("robust") / "robust.json").read_text())
+    html = (report("robust") / "index.html").read_text()
     assert len(data["conditions"]) >= 4
     for key, bars in data["tornado"].items():
         assert len(bars) == len(data["conditions"])

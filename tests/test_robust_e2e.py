@@ -11,7 +11,9 @@ from click.testing import CliRunner
 from sim.cli import cli
 
 
-@pytest.fixture(scope="module")
+# session scope: written once per test process (a module fixture was written again each
+# time a worker came back to this module from another)
+@pytest.fixture(scope="session")
 def folder(tmp_path_factory):
     root = tmp_path_factory.mktemp("reports")
     runs = {
