@@ -3,10 +3,13 @@ same command into the same folder reuses them (it says how many) and saves resul
 an uninterrupted run's, field for field, the timing fields excepted
 (``analysis.checkpoints.TIMING_FIELDS``: when it started and ended, wall and CPU seconds).
 
-Each command is played three times in processes of its own: whole, into ``a/out``; stopped
-after a few chunk files are on disk, into ``b/out``; and again into ``b/out``.  The process is
-frozen (SIGSTOP) as soon as enough chunk files are there, so the chunks counted are the ones
-it had written, then sent SIGTERM (a clean stop, exit status 143) or SIGKILL."""
+Each command is played three times: whole, into ``a/out``, in this process (the command as
+``sim`` would run it: its arguments, folder and ``sys.argv``, which the manifest records;
+a process of its own cost a second more of start-up and kernel loading); stopped after a
+few chunk files are on disk, into ``b/out``; and again into ``b/out``, both in processes of
+their own.  That process is frozen (SIGSTOP) as soon as enough chunk files are there, so
+the chunks counted are the ones it had written, then sent SIGTERM (a clean stop, exit
+status 143) or SIGKILL."""
 import json
 import os
 import re
@@ -42,6 +45,20 @@ def _whole(cwd: Path, args) -> str:
     out, err = p.communicate(timeout=900)
     assert p.returncode == 0, err
     return err
+
+
+def _whole_here(cwd: Path, args, monkeypatch) -> None:
+    """The uninterrupted run, in this process, with what a ``sim`` process would see."""
+    from click.testing import CliRunner
+
+    from sim.cli import cli
+    argv = [*args, "-q", "-o", "out"]
+    cwd.mkdir(parents=True, exist_ok=True)
+    with monkeypatch.context() as m:
+        m.chdir(cwd)
+        m.setattr(sys, "argv", [str(ROOT / "sim" / "__main__.py"), *argv])
+        r = CliRunner().invoke(cli, argv)
+    assert r.exit_code == 0, (r.output, r.exception)
 
 
 def _stopped(cwd: Path, args, after: int, sig) -> int:
@@ -84,8 +101,8 @@ def _same_results(a: Path, b: Path) -> list[str]:
     return names
 
 
-def _check(tmp_path, args, after=3, sig=signal.SIGTERM, exact=True) -> list[str]:
-    _whole(tmp_path / "a", args)
+def _check(tmp_path, monkeypatch, args, after=3, sig=signal.SIGTERM, exact=True) -> list[str]:
+    _whole_here(tmp_path / "a", args, monkeypatch)
     left = _stopped(tmp_path / "b", args, after, sig)
     assert left >= after
     err = _whole(tmp_path / "b", args)
@@ -100,61 +117,62 @@ PULUC = ["--games", "1e5", "--chunk-size", "2000", "--jobs", "1"]
 
 
 @pytest.mark.slow
-def test_compare_resumes_after_sigterm(tmp_path):
-    names = _check(tmp_path, ["compare", "puluc", "--variant", "base:", "--variant", "nine:track=9", *PULUC])
+def test_compare_resumes_after_sigterm(tmp_path, monkeypatch):
+    names = _check(tmp_path, monkeypatch,
+                   ["compare", "puluc", "--variant", "base:", "--variant", "nine:track=9", *PULUC])
     assert "experiment.json" in names
 
 
 @pytest.mark.slow
-def test_compare_resumes_after_kill_9_on_two_workers(tmp_path):
+def test_compare_resumes_after_kill_9_on_two_workers(tmp_path, monkeypatch):
     args = ["compare", "puluc", "--variant", "base:", "--variant", "nine:track=9", "--games", "1e5",
             "--chunk-size", "2000", "--jobs", "2"]
-    names = _check(tmp_path, args, after=4, sig=signal.SIGKILL)
+    names = _check(tmp_path, monkeypatch, args, after=4, sig=signal.SIGKILL)
     assert "experiment.json" in names
 
 
 @pytest.mark.slow
-def test_sweep_resumes_after_sigterm(tmp_path):
-    names = _check(tmp_path, ["sweep", "puluc", "--param", "track=8..10", "--games", "6e4",
+def test_sweep_resumes_after_sigterm(tmp_path, monkeypatch):
+    names = _check(tmp_path, monkeypatch, ["sweep", "puluc", "--param", "track=8..10", "--games", "6e4",
                               "--chunk-size", "2000", "--jobs", "1"])
     assert "experiment.json" in names
 
 
 @pytest.mark.slow
-def test_skill_resumes_after_sigterm(tmp_path):
+def test_skill_resumes_after_sigterm(tmp_path, monkeypatch):
     # stopped inside the second pairing: the first pairing's chunks and some of the second's
-    names = _check(tmp_path, ["skill", "puluc", "--bots", "random,greedy", "--games", "4e4",
+    names = _check(tmp_path, monkeypatch, ["skill", "puluc", "--bots", "random,greedy", "--games", "4e4",
                               "--chunk-size", "2000", "--jobs", "1"], after=24)
     assert "skill.json" in names
 
 
 @pytest.mark.slow
-def test_ladder_resumes_after_kill_9(tmp_path):
-    names = _check(tmp_path, ["skill", "puluc", "--ladder", "random,greedy", "--games", "4e4",
+def test_ladder_resumes_after_kill_9(tmp_path, monkeypatch):
+    names = _check(tmp_path, monkeypatch, ["skill", "puluc", "--ladder", "random,greedy", "--games", "4e4",
                               "--chunk-size", "2000", "--jobs", "1"], after=25, sig=signal.SIGKILL)
     assert "ladder.json" in names
 
 
 @pytest.mark.slow
-def test_impact_resumes_after_sigterm(tmp_path):
+def test_impact_resumes_after_sigterm(tmp_path, monkeypatch):
     # Batam: Puluc records no card draws (the kernel compiles in the first of the three runs)
-    names = _check(tmp_path, ["impact", "batam", "--card", "pirate_0", "--games", "1e4",
+    names = _check(tmp_path, monkeypatch, ["impact", "batam", "--card", "pirate_0", "--games", "1e4",
                               "--chunk-size", "250", "--jobs", "1"])
     assert "experiment.json" in names
 
 
 @pytest.mark.slow
-def test_robust_resumes_after_sigterm(tmp_path):
+def test_robust_resumes_after_sigterm(tmp_path, monkeypatch):
     # early stops decided on the kept chunks are decided again, the same
-    names = _check(tmp_path, ["robust", "puluc", "--games", "3e4", "--chunk-size", "1000", "--jobs", "1"])
+    names = _check(tmp_path, monkeypatch, ["robust", "puluc", "--games", "3e4", "--chunk-size", "1000", "--jobs", "1"])
     assert "robust.json" in names
 
 
 @pytest.mark.slow
-def test_robust_resumes_after_kill_9(tmp_path):
+def test_robust_resumes_after_kill_9(tmp_path, monkeypatch):
     # (1e4 games: ten chunks a condition, enough to be killed in; the SIGTERM test above
     # plays 3e4, where the early stops happen)
-    names = _check(tmp_path, ["robust", "puluc", "--games", "1e4", "--chunk-size", "1000", "--jobs", "1"],
+    names = _check(tmp_path, monkeypatch, ["robust", "puluc", "--games", "1e4", "--chunk-size", "1000", "--jobs", "1"],
                    after=5, sig=signal.SIGKILL)
     assert "robust.json" in names
 
@@ -164,16 +182,16 @@ TUNE = ["tune", "puluc", "--param", "track=7..15", "--param", "lots=2..6", "--ta
 
 
 @pytest.mark.slow
-def test_tune_resumes_after_sigterm(tmp_path):
+def test_tune_resumes_after_sigterm(tmp_path, monkeypatch):
     # SIGTERM ends the search there and re-plays its finalists (exit 143, chunks kept);
     # the same command again searches on from the kept chunks to the uninterrupted verdict
-    names = _check(tmp_path, TUNE, after=8, exact=False)
+    names = _check(tmp_path, monkeypatch, TUNE, after=8, exact=False)
     assert {"tune.json", "manifest.json", "variants.toml"} <= set(names)
 
 
 @pytest.mark.slow
-def test_tune_resumes_after_kill_9(tmp_path):
-    names = _check(tmp_path, TUNE, after=8, sig=signal.SIGKILL)
+def test_tune_resumes_after_kill_9(tmp_path, monkeypatch):
+    names = _check(tmp_path, monkeypatch, TUNE, after=8, sig=signal.SIGKILL)
     assert "tune.json" in names
 
 
