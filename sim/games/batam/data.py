@@ -308,17 +308,14 @@ def derive(b: Board) -> dict:
         for j in range(b.deg[cn]):
             padj[c, b.nbr[cn, j]] = 1
     V = len(comp_nodes) + 1
-    D = np.zeros((V, n, n), np.int16)
-    W = np.zeros((V, n, n), np.int16)
-    L = np.zeros((V, n, n), np.int16)
-    all_pairs(b.nbr, b.deg, comp_nodes, padj, np.int64(PIRATE_PENALTY), D, W, L)
     harb_nodes = np.flatnonzero(b.kind == HARBOUR).astype(np.int64)
     special = np.concatenate([harb_nodes, comp_nodes])
-    DS = np.ascontiguousarray(D[:, special, :])
-    WS = np.ascontiguousarray(W[:, special, :])
-    LS = np.ascontiguousarray(L[:, special, :])
+    DS = np.zeros((V, len(special), n), np.int16)
+    WS = np.zeros((V, len(special), n), np.int16)
+    LS = np.zeros((V, len(special), n), np.int16)
+    all_pairs(b.nbr, b.deg, comp_nodes, padj, np.int64(PIRATE_PENALTY), special, DS, WS, LS)
     return dict(comp=comp, comp_nodes=comp_nodes, padj=padj, harb_nodes=harb_nodes, special=special,
-                D=D, W=W, L=L, DS=DS, WS=WS, LS=LS, DSS=np.ascontiguousarray(DS[:, :, special]),
+                DS=DS, WS=WS, LS=LS, DSS=np.ascontiguousarray(DS[:, :, special]),
                 LSS=np.ascontiguousarray(LS[:, :, special]))
 
 

@@ -19,7 +19,7 @@ Distance tables are indexed ``[variant, target, from]``: variant 0 is the open
 map, variant ``1 + c`` the map with a pirate tile on compass space c (its space
 blocked).  ``D`` counts spaces; ``W`` weighs entering a space next to the
 pirate as ``1 + PIRATE_PENALTY``; ``L`` is the number of spaces along the
-W-shortest route.  The kernel keeps only the rows of the *special* spaces (the
+W-shortest route.  They are computed for the *special* spaces only (the
 harbours, then the compass spaces: the only targets the route planner uses):
 ``DS, WS, LS`` [variant, special, from space] and ``DSS, LSS`` [variant,
 special target, special from].
