@@ -4,7 +4,7 @@
 would compile the same kernel when their first tests of a game meet (numba has no lock
 between processes), and a game's first test would wait for its compile while the other
 worker idles.  This script compiles each game's kernels once, as separate tasks spread
-over the cores (a game's plain kernel, its search kernel and its recorder's, longest first),
+over the cores (a game's plain and search kernels, one task; its recorder's; longest first),
 so the suite then loads them from the cache.  On a warm cache it takes a few seconds.
 
 What it compiles, for each game: a short run with every bot (all seats equal) at every
@@ -41,14 +41,17 @@ def tables(game) -> list[tuple[int, str]]:
 
 
 def tasks(name: str) -> list[tuple[str, str]]:
-    """A game's compiles as separate tasks, so that two processes can share one game: its
-    plain tables (one kernel), its tables with a search bot (a kernel of their own), and a
-    recorded game (the recorder's kernel)."""
+    """A game's compiles as separate tasks, so that two processes can share the games: its
+    tables (its plain kernel, then, in the same process, its search bot's kernel) and a
+    recorded game (the recorder's kernel).  The search kernel is not a task of its own: it
+    reuses the functions the plain kernel typed in its process (Balam's: 38 s after the
+    plain kernel there, 41 s in another process once the plain kernel is cached, 89 s in a
+    fresh one, single runs), and as its own task it went to whichever process freed first
+    (the other games' plain kernels ended within a second of Balam's), so the schedule
+    changed from run to run; now it does not."""
     from sim.games import get
     game = get(name)
-    out = [(name, "plain")]
-    if any("search" in bots for _, bots in tables(game)):
-        out.append((name, "search"))
+    out = [(name, "tables")]
     if game.actions:
         out.append((name, "record"))
     return out
@@ -67,9 +70,7 @@ def warm(task: tuple[str, str]) -> tuple[str, str, float, int]:
     if kind == "record":
         record_run(game, [0], players=game.players[0])
         return name, kind, time.perf_counter() - t0, 1
-    for players, bots in tables(game):
-        if ("search" in bots) != (kind == "search"):
-            continue
+    for players, bots in sorted(tables(game), key=lambda t: "search" in t[1]):   # plain first
         spec = make_spec(name, 2, None, bots, players)
         execute(spec, jobs=1, progress=False, rows="memory")
         n += 1
@@ -82,9 +83,9 @@ def main(argv: list[str]) -> int:
     if unknown:
         print(f"warmup: unknown games {', '.join(unknown)} (known: {', '.join(ORDER)})", file=sys.stderr)
         return 2
-    # the longest compiles first (every game's plain kernel, then the search and record ones)
+    # the longest compiles first (every game's tables, then the recorders)
     todo = sorted((t for g in names for t in tasks(g)),
-                  key=lambda t: (("plain", "search", "record").index(t[1]), ORDER.index(t[0])))
+                  key=lambda t: (("tables", "record").index(t[1]), ORDER.index(t[0])))
     workers = max(1, min(2, os.cpu_count() or 1, len(todo)))
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers) as pool:
