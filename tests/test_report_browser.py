@@ -86,8 +86,9 @@ def test_every_image_loads_and_no_script_error(report, kind, page, tmp_path):
 def test_robust_page_has_a_tornado_per_headline_with_one_bar_per_condition(report):
     """The robust report's tornado charts: one per headline, each drawing every condition."""
     import json
-    data = json.loads((report("robust") / "robust.json").read_text())
-    html = (report("robust") / "index.html").read_text()
+    d = report("robust")
+    data = json.loads((d / "robust.json").read_text())
+    html = (d / "index.html").read_text()
     assert len(data["conditions"]) >= 4
     for key, bars in data["tornado"].items():
         assert len(bars) == len(data["conditions"])
