@@ -10,7 +10,9 @@ so the suite then loads them from the cache.  On a warm cache it takes a few sec
 What it compiles, for each game: a short run with every bot (all seats equal) at every
 player count, a table mixing the bots, and a recorded game (``sim show``, the replay
 tests): the kernels the suite and the default runs use.  A search bot's table compiles
-a kernel of its own, included here.
+a kernel of its own, included here.  Last, in whichever process is free by then (the
+other one is still compiling Balam's kernels), the jitted functions that Batam's and
+Puluc's tests call from Python rather than through a kernel (``DIRECT``).
 
     python tests/warmup.py            # every game, on as many processes as cores (at most 2)
     python tests/warmup.py puluc maya
@@ -54,7 +56,57 @@ def tasks(name: str) -> list[tuple[str, str]]:
     out = [(name, "tables")]
     if game.actions:
         out.append((name, "record"))
+    if name in DIRECT:
+        out.append((name, "direct"))
     return out
+
+
+def direct_batam() -> int:
+    """Batam's game loops as the rules and search tests call them, from Python: a game
+    (``kernel.play_game``) and the loop that stops at a search seat's decision
+    (``play.play_from``)."""
+    import numpy as np
+
+    from sim.games.batam import GAME
+    from sim.games.batam import kernel as K
+    from sim.games.batam import play as PL
+    from tests.test_batam_rules import make_ctx
+    from tests.test_batam_search import setup_game
+    ctx = make_ctx(2)
+    ids, par = GAME.bot_arrays(GAME.choose_bots("heuristic", 2))
+    bp = np.zeros((2, K.N_BOTPAR))
+    bp[:, :par.shape[1]] = par
+    K.play_game(0, np.uint64(5), ctx, ids, bp, K.new_state(), np.zeros(K.N_RS, np.uint64),
+                K.new_scratch(ctx), K.NO_RECORD, K.NO_SNAPS)
+    ctx, ids, bp, st, rs, sc, srch = setup_game(2, "search:iters=4,heuristic")
+    PL.play_from(st, ctx, ids, srch.ppar, rs, sc, K.NO_RECORD, K.NO_SNAPS)
+    return 2
+
+
+def direct_puluc() -> int:
+    """Puluc's search as its tests call it, from Python: a move's choice
+    (``search_choice``) and a position's value below the first ply (``deep_value``)."""
+    import numpy as np
+
+    from sim.games.puluc import GAME
+    from sim.games.puluc import move as M
+    from sim.games.puluc import state as S
+    from sim.games.puluc.bots import search as SB
+    R, table = GAME.prepare(GAME.resolve_rules({}), 2)
+    st = S.new_states(R)[0]
+    moves = np.zeros(S.MAX_TRACK + 2, np.int64)
+    n = M.legal_moves(st, R, 0, 3, moves)
+    scratch = S.new_scratch()[0]
+    SB.search_choice(st, R, table, 0, 3, moves, n, 2, 0, scratch)
+    S.copy_state(scratch.levels[0].after, st)
+    SB.deep_value(R, table, 0, 1, 0, scratch.levels, 0, 3)
+    return 2
+
+
+#: the jitted functions that tests call from Python rather than through a kernel (each
+#: compiled on its own, 5-6 s of CPU a game on a cold cache), compiled where a process
+#: is free once the kernels are: the other process still compiles Balam's
+DIRECT = {"batam": direct_batam, "puluc": direct_puluc}
 
 
 def warm(task: tuple[str, str]) -> tuple[str, str, float, int]:
@@ -70,6 +122,9 @@ def warm(task: tuple[str, str]) -> tuple[str, str, float, int]:
     if kind == "record":
         record_run(game, [0], players=game.players[0])
         return name, kind, time.perf_counter() - t0, 1
+    if kind == "direct":
+        n = DIRECT[name]()
+        return name, kind, time.perf_counter() - t0, n
     for players, bots in sorted(tables(game), key=lambda t: "search" in t[1]):   # plain first
         spec = make_spec(name, 2, None, bots, players)
         execute(spec, jobs=1, progress=False, rows="memory")
@@ -85,12 +140,13 @@ def main(argv: list[str]) -> int:
         return 2
     # the longest compiles first (every game's tables, then the recorders)
     todo = sorted((t for g in names for t in tasks(g)),
-                  key=lambda t: (("tables", "record").index(t[1]), ORDER.index(t[0])))
+                  key=lambda t: (("tables", "record", "direct").index(t[1]), ORDER.index(t[0])))
     workers = max(1, min(2, os.cpu_count() or 1, len(todo)))
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for name, kind, sec, n in pool.map(warm, todo):
-            print(f"warmup: {name} ({kind}): {n} table{'s' if n != 1 else ''} ready in {sec:.1f} s", flush=True)
+            what = "function" if kind == "direct" else "table"
+            print(f"warmup: {name} ({kind}): {n} {what}{'s' if n != 1 else ''} ready in {sec:.1f} s", flush=True)
     print(f"warmup: every kernel ready in {time.perf_counter() - t0:.1f} s on {workers} processes", flush=True)
     return 0
 
