@@ -67,17 +67,11 @@ def direct_batam() -> int:
     (``play.play_from``)."""
     import numpy as np
 
-    from sim.games.batam import GAME
     from sim.games.batam import kernel as K
     from sim.games.batam import play as PL
-    from tests.test_batam_rules import make_ctx
     from tests.test_batam_search import setup_game
-    ctx = make_ctx(2)
-    ids, par = GAME.bot_arrays(GAME.choose_bots("heuristic", 2))
-    bp = np.zeros((2, K.N_BOTPAR))
-    bp[:, :par.shape[1]] = par
-    K.play_game(0, np.uint64(5), ctx, ids, bp, K.new_state(), np.zeros(K.N_RS, np.uint64),
-                K.new_scratch(ctx), K.NO_RECORD, K.NO_SNAPS)
+    ctx, ids, bp, st, rs, sc, _ = setup_game(2, "heuristic")
+    K.play_game(0, np.uint64(5), ctx, ids, bp, st, rs, sc, K.NO_RECORD, K.NO_SNAPS)
     ctx, ids, bp, st, rs, sc, srch = setup_game(2, "search:iters=4,heuristic")
     PL.play_from(st, ctx, ids, srch.ppar, rs, sc, K.NO_RECORD, K.NO_SNAPS)
     return 2
@@ -110,7 +104,8 @@ DIRECT = {"batam": direct_batam, "puluc": direct_puluc}
 
 
 def warm(task: tuple[str, str]) -> tuple[str, str, float, int]:
-    """Compile one task's kernels: a game or two per table, or a recorded game."""
+    """Compile one task's kernels: a game or two per table, a recorded game, or the
+    functions the tests call directly (``DIRECT``)."""
     from sim.games import get
     from sim.record import record_run
     from sim.runner import execute, make_spec
@@ -138,7 +133,7 @@ def main(argv: list[str]) -> int:
     if unknown:
         print(f"warmup: unknown games {', '.join(unknown)} (known: {', '.join(ORDER)})", file=sys.stderr)
         return 2
-    # the longest compiles first (every game's tables, then the recorders)
+    # the longest compiles first (every game's tables, then the recorders, then DIRECT)
     todo = sorted((t for g in names for t in tasks(g)),
                   key=lambda t: (("tables", "record", "direct").index(t[1]), ORDER.index(t[0])))
     workers = max(1, min(2, os.cpu_count() or 1, len(todo)))
