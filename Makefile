@@ -60,12 +60,15 @@ test-numba-min:
 	NUMBA_CACHE_DIR=$$(mktemp -d) .venv-numba-min/bin/python -m pytest -q tests/test_jit_cache.py tests/test_rng.py \
 	  tests/test_puluc_rules.py tests/test_puluc_invariants.py tests/test_puluc_replay.py tests/test_engine.py
 
-# the browser test opens reports in headless Chromium; installed where missing and possible
+# the browser test opens reports in headless Chromium; installed where missing and possible,
+# without Debian's recommended packages (avahi, udev, samba's libraries, printer tools, perl's
+# web modules: 115 packages instead of 25, 17.3 s of CPU to unpack and set up instead of 11.6,
+# measured from apt's cache; the browser test passes the same without them)
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing Debian's chromium for the report browser test"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null \
 	      || echo "could not install chromium: the browser test will be skipped"; \
 	  else echo "chromium missing and not root: the browser test will be skipped"; fi; }
 
