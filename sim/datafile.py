@@ -12,15 +12,55 @@ element of an array by its number counted from 1 (``card[3].count``: the third
 ``[[card]]``; ``faces[2]``).  TOML itself refuses a key given twice in one table;
 :meth:`Node.only` refuses a key the game does not read, and a spelling variant of one it
 reads (``Count`` beside or instead of ``count``).
+
+A loader that builds a game's tables from a file can be cached on the file's content
+(:func:`by_content`): a run, a sweep or a replay reads the same board once, not at every
+chunk or step.
 """
 from __future__ import annotations
 
+import copy
 import difflib
+import threading
+from collections import OrderedDict
+from functools import wraps
 
 from . import toml as TOML
 from .params import ParamError
 
 REQUIRED = object()
+
+
+def by_content(what: str, keep: int = 16):
+    """Decorate ``load(path)``, a loader that reads one ``what`` file and checks it, so that
+    the same bytes at the same path are read, parsed and checked once: a call reads the
+    file (checked and recorded for the manifest like any read, :func:`sim.toml.digest`),
+    and where its content was loaded before returns a deep copy of what that load
+    returned (a caller may change it).  An edited file is loaded afresh; a file that
+    fails its checks is never kept, so its message is the same at every call; the last
+    ``keep`` files are kept."""
+    def wrap(load):
+        kept: OrderedDict = OrderedDict()
+        lock = threading.Lock()
+
+        @wraps(load)
+        def loader(path):
+            key = (str(path), TOML.digest(path, what))
+            with lock:
+                value = kept.get(key)
+                if value is not None:
+                    kept.move_to_end(key)
+            if value is None:
+                value = load(path)
+                if TOML.digest(path, what) == key[1]:   # not edited while it was read
+                    with lock:
+                        kept[key] = value
+                        while len(kept) > keep:
+                            kept.popitem(last=False)
+            return copy.deepcopy(value)
+        loader.uncached = load
+        return loader
+    return wrap
 
 
 def load(path, what: str) -> "Node":

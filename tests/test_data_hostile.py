@@ -256,6 +256,31 @@ def test_the_shipped_files_load_as_they_are():
     BALAM.load_board(SEEDS / "balam" / "board_small.toml")
 
 
+def test_a_file_loaded_again_is_parsed_once_and_an_edit_is_seen(tmp_path, monkeypatch):
+    """``datafile.by_content``: the same bytes are parsed once (each call still reads the
+    file and records it for the manifest), the caller gets its own copy, an edited file is
+    read afresh, and a refused file is refused again with its message."""
+    from sim import datafile
+    path = tmp_path / "board.toml"
+    path.write_text((SEEDS / "balam" / "board.toml").read_text())
+    parsed, real = [], datafile.load
+    monkeypatch.setattr(datafile, "load", lambda p, what: parsed.append(p) or real(p, what))
+    with TOML.recording() as files:
+        a = BALAM.load_board(path)
+        a.info[0, 0] = 99                      # the caller's copy
+        b = BALAM.load_board(path)
+    assert len(parsed) == 1 and b.info[0, 0] != 99
+    assert [name for name, _ in files] == ["board.toml"]
+    path.write_text(path.read_text().replace("[layout]", "[layout]\n# edited", 1))
+    c = BALAM.load_board(path)
+    assert len(parsed) == 2 and (c.info == b.info).all()
+    path.write_text(path.read_text() + "\nextra = 1\n")
+    for _ in range(2):
+        with pytest.raises(ParamError, match="extra"):
+            BALAM.load_board(path)
+    assert len(parsed) == 4
+
+
 # ------------------------------------------------------------------ key_lines
 def _leaves(obj, path=()):
     if isinstance(obj, dict):

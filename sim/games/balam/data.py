@@ -64,6 +64,7 @@ MAX_GRID = 64        # rows, and cells per row, of a board's grid
 MAX_EXTRA = 1000     # extra paths
 
 
+@datafile.by_content("board")
 def load_board(path) -> Board:
     d = datafile.load(path, "board")
     d.only("layout", "tile")
@@ -210,6 +211,7 @@ def parse_gain(node, key) -> np.ndarray:
     return g
 
 
+@datafile.by_content("katun")
 def load_deck(path) -> Deck:
     d = datafile.load(path, "katun")
     d.only("type", "exceptional", "prosperous", "favourable")
@@ -301,6 +303,7 @@ class Components:
     chaak_maize: int
 
 
+@datafile.by_content("components")
 def load_components(path) -> Components:
     d = datafile.load(path, "components")
     d.only("supply", "pyramids", "tiles", "costs", "ceremony", "dice", "setup")

@@ -134,7 +134,11 @@ def load_board(spec: str) -> dict:
     """Read and check a board file; returns rows, cols, levels, colours (every value read
     through :mod:`sim.datafile`: its type and range checked, the message naming the file,
     the line and the field)."""
-    path = BOARDS.get(spec, Path(spec))
+    return _load_board(BOARDS.get(spec, Path(spec)))
+
+
+@datafile.by_content("board")
+def _load_board(path) -> dict:
     doc = datafile.load(path, "board")
     doc.only("rows", "cols", "levels", "colours")
     # booleans are not integers (TOML's true is Python's True, an int): datafile refuses them
