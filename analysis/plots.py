@@ -35,14 +35,20 @@ def render(jobs, here=(), fork: bool | None = None) -> list:
     """Draw the figures ``jobs``, each ``(draw, args, kwargs)`` writing its PNG, and run the
     callables ``here`` in this process; returns what each of ``here`` returned.
 
-    Where the platform forks and a second core is free, a forked copy of this process
-    (matplotlib loaded already) draws half of the figures while this one draws the rest and
-    runs ``here``; else all is done here, one after the other.  What the copy did not write
-    (it failed or was stopped) is drawn here afterwards, so every figure is written."""
+    Where the platform forks, a second core is free and this process runs no other thread,
+    a forked copy of this process (matplotlib loaded already) draws half of the figures
+    while this one draws the rest and runs ``here``; else all is done here, one after the
+    other.  (A copy forked beside another thread inherits any lock that thread held, and
+    can wait on it for ever: the command line's runs have no other thread left when they
+    draw, a program calling the API may.)  What the copy did not write (it failed or was
+    stopped) is drawn here afterwards, so every figure is written."""
     import os
+    import threading
+
     from sim.validate import cores
     if fork is None:
-        fork = hasattr(os, "fork") and cores() > 1 and len(jobs) + len(here) > 1
+        fork = (hasattr(os, "fork") and cores() > 1 and len(jobs) + len(here) > 1
+                and threading.active_count() == 1)
     theirs, mine = (jobs[0::2], jobs[1::2]) if fork and here else (jobs[1::2], jobs[0::2]) if fork else ([], jobs)
     pid = _fork_drawing(theirs) if theirs else None
     if pid is None:
@@ -62,8 +68,8 @@ def render(jobs, here=(), fork: bool | None = None) -> list:
 
 
 #: how long the report waits for the forked copy's figures (it draws a few in about a
-#: second) before it ends the copy and draws them itself: a copy forked beside another
-#: thread could inherit a lock that thread held, and must not hang the run
+#: second) before it ends the copy and draws them itself: a copy that hangs all the same
+#: (a lock held at the fork by a thread started outside Python, say) must not hang the run
 COPY_WAIT_S = 60.0
 
 

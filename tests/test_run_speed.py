@@ -186,6 +186,24 @@ def test_the_report_modules_load_once_the_first_chunk_is_collected(tmp_path, mon
     importer("no_such_module_here")()  # an import error is left to the import that needs it
 
 
+def test_render_draws_everything_here_while_another_thread_runs(tmp_path, monkeypatch):
+    """No copy is forked while another thread runs (it could inherit a lock that thread
+    holds): the figures are all drawn in this process."""
+    from analysis import plots
+    jobs = [(_fails_in_a_copy, (os.getpid(), tmp_path / f"f{i}.txt"), {}) for i in range(4)]
+    forks, real = [], os.fork
+    monkeypatch.setattr(os, "fork", lambda: forks.append(1) or real())
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        plots.render(jobs)
+    finally:
+        stop.set()
+        other.join()
+    assert forks == [] and len(list(tmp_path.iterdir())) == 4
+
+
 def _hangs_in_a_copy(parent_pid, path):
     if os.getpid() != parent_pid:
         time.sleep(600)      # a copy that inherited a held lock, say
