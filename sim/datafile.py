@@ -58,7 +58,6 @@ def by_content(what: str, keep: int = 16):
                         while len(kept) > keep:
                             kept.popitem(last=False)
             return copy.deepcopy(value)
-        loader.uncached = load
         return loader
     return wrap
 
