@@ -62,8 +62,8 @@ test-numba-min:
 
 # the browser test opens reports in headless Chromium; installed where missing and possible,
 # without Debian's recommended packages (avahi, udev, samba's libraries, printer tools, perl's
-# web modules: 115 packages instead of 25, 17.3 s of CPU to unpack and set up instead of 11.6,
-# measured from apt's cache; the browser test passes the same without them)
+# web modules): 25 packages instead of 115, 11.6 s of CPU to unpack and set up instead of 17.3,
+# measured from apt's cache; the browser test passes the same without them
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \

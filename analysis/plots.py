@@ -156,13 +156,11 @@ def win_rates(seats, positions, players: int, path, title_suffix="", fair: float
 
 
 def _unit_edges(values) -> np.ndarray:
-    """The bin edges of consecutive whole values, each bin centred on its value."""
+    """The bin edges of consecutive whole values, each bin centred on its value.  The
+    histograms of such values are drawn with them as one filled outline (``ax.stairs``):
+    the same picture as touching bars without an artist per bar (a 120-bin game-length
+    histogram with its horizon layer: 0.08 s of CPU instead of 0.21)."""
     return np.append(values - 0.5, values[-1] + 0.5) if len(values) else np.zeros(1)
-
-
-# Histograms of consecutive values are drawn as one filled outline (``ax.stairs``), the
-# same picture as touching bars without an artist per bar: a Balam game-length histogram
-# (120 bins, two layers) drew in 0.08 s of CPU instead of 0.21.
 
 
 def length_histogram(S, column: str, unit: str, path):
