@@ -90,6 +90,20 @@ def first_player_advantage(S: Summary) -> dict:
             "advantage": r["rate"] - fair, "adv_lo": r["lo"] - fair, "adv_hi": r["hi"] - fair}
 
 
+def largest_turn_order_gap(S: Summary) -> dict:
+    """The turn-order position furthest from the fair share 1/sides (the first on a tie), as
+    :func:`first_player_advantage` gives it for the first, with ``position`` (0 = first) and
+    ``label`` ("3rd player") added: with three or more sides the first side's gap alone can hide
+    a larger one further down the turn order."""
+    pos = position_win_rates(S)
+    fair = 1.0 / S.n_sides
+    gaps = (pos["rate"] - fair).abs().fillna(-1.0).to_numpy()
+    k = int(np.argmax(gaps)) if len(gaps) else 0
+    r = pos.iloc[k]
+    return {"position": k, "label": str(r["label"]), "rate": r["rate"], "lo": r["lo"], "hi": r["hi"],
+            "fair": fair, "advantage": r["rate"] - fair, "adv_lo": r["lo"] - fair, "adv_hi": r["hi"] - fair}
+
+
 def balance(S: Summary) -> float:
     """1 minus the largest gap between sides' win rates (1 = perfectly even)."""
     if S.n == 0:

@@ -36,6 +36,7 @@ def summarize(S, manifest: dict, game) -> dict:
         "positions": metrics.position_win_rates(S),
         "decisive_positions": metrics.decisive_position_rates(S),
         "first": metrics.first_player_advantage(S),
+        "gap": metrics.largest_turn_order_gap(S),
         "balance": metrics.balance(S),
         "outcomes": metrics.outcome_counts(S),
         "end_reasons": metrics.end_reasons(S, game.end_reasons),
@@ -72,6 +73,11 @@ def figures_table(s: dict, game) -> list[tuple[str, str, str]]:
     rows.append((f"{who} advantage (win rate minus fair share {_pct(f['fair'])})",
                  f"{100 * f['advantage']:+.2f} points",
                  f"{100 * f['adv_lo']:+.2f} to {100 * f['adv_hi']:+.2f}"))
+    g = s.get("gap")
+    if g is not None and s["summary"].n_sides >= 3:
+        rows.append((f"largest turn-order gap: {g['label']} (win rate minus fair share)",
+                     f"{100 * g['advantage']:+.2f} points",
+                     f"{100 * g['adv_lo']:+.2f} to {100 * g['adv_hi']:+.2f}"))
     for _, r in s["decisive_positions"].iterrows():
         rows.append((f"win rate among decisive games, {r['label']}", _pct(r["rate"]),
                      f"{_pct(r['lo'])} to {_pct(r['hi'])}"))
@@ -134,6 +140,9 @@ def headline(s: dict, manifest: dict, game) -> list[str]:
                      f"(95% interval {_pct(r['lo'])} to {_pct(r['hi'])}).")
     f = s["first"]
     fair = f["fair"]
+    lead = gap_sentence(s)
+    if lead:
+        lines.append(lead)
     who = "The team whose player moves first" if teams else "The player who moves first"
     lines.append(f"{who} wins {_pct(f['rate'])} against a fair share of {_pct(fair)} "
                  f"(95% interval {_pct(f['lo'])} to {_pct(f['hi'])}): "
@@ -155,6 +164,19 @@ def headline(s: dict, manifest: dict, game) -> list[str]:
                  + length_caveat(o, game.length_unit, s.get("length_ended")) + ".")
     lines.append(bots_sentence(manifest))
     return lines
+
+
+def gap_sentence(s: dict) -> str | None:
+    """With three or more sides, the turn-order position furthest from its fair share, said
+    before the first side's figure (which can hide a larger gap further down the turn order);
+    None with two sides, or where the first side is the furthest."""
+    g = s.get("gap")
+    if g is None or s["summary"].n_sides < 3 or g["position"] == 0:
+        return None
+    return (f"Of the {s['summary'].n_sides} turn-order positions, the {g['label']} is furthest from "
+            f"fair: it wins {_pct(g['rate'])} against a fair share "
+            f"of {_pct(g['fair'])} (95% interval {_pct(g['lo'])} to {_pct(g['hi'])}): "
+            f"{edge_phrase(g['advantage'], g['adv_lo'], g['adv_hi'], scale=100)}.")
 
 
 def length_caveat(o: dict, unit: str, ended: float | None = None) -> str:
@@ -209,6 +231,11 @@ def text_summary(s: dict, manifest: dict, game) -> str:
     lines.append(f"{game.length_unit + ' mean/median/p95':<24}{_num(L['mean'], 1):>10}   "
                  f"{_num(L['median'])} / {_num(L['p95'])}")
     f = s["first"]
+    g = s.get("gap")
+    if gap_sentence(s):
+        lines.append(f"furthest from fair, {g['label']}: "
+                     f"{edge_phrase(g['advantage'], g['adv_lo'], g['adv_hi'], scale=100)} "
+                     f"({_pct(g['rate'])} against {_pct(g['fair'])})")
     lines.append(f"{'first team' if teams else 'first player'}: "
                  f"{edge_phrase(f['advantage'], f['adv_lo'], f['adv_hi'], scale=100)}")
     lines.append(f"These figures depend on the bots ({', '.join(manifest['bots'])}).")
