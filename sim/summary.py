@@ -303,7 +303,7 @@ class Summary:
                     side_dec_pos=x.side_dec_pos + y.side_dec_pos,
                     end_reason_names=self.end_reason_names or o.end_reason_names,
                     watch=merge_watch(self.watch, o.watch, self.n, o.n))
-        for k in set(self.hists) | set(o.hists):
+        for k in sorted(set(self.hists) | set(o.hists)):  # one order in every process
             a, b = self.hists.get(k), o.hists.get(k)
             s.hists[k] = a.merge(b) if a is not None and b is not None else (a or b)
         if self.events and o.events:
@@ -368,7 +368,9 @@ class Summary:
         return s
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict())
+        """Canonical text (keys sorted): the same data give the same text, and so the same
+        ``summary_sha256``, in every process, whatever order the histograms were built in."""
+        return json.dumps(self.to_dict(), sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> "Summary":
