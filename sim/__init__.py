@@ -16,6 +16,12 @@ nor pandas.
 """
 __version__ = "0.1.0"
 
+from .mplconfig import ensure as _writable_mplconfig  # noqa: E402
+
+# matplotlib's folders, where HOME cannot hold them, chosen before anything imports it (the
+# API's reports draw figures): no multi-line cache warning, a font cache kept between runs
+_writable_mplconfig()
+
 #: name -> (module, attribute) of what is loaded on first use
 _LAZY = {
     "run": ("sim.api", "simulate"),

@@ -148,3 +148,15 @@ def check_writable_dir(path) -> Path:
     probe = tempfile.NamedTemporaryFile(dir=path, prefix=".probe-", delete=True)
     probe.close()
     return path
+
+
+def why_unwritable(path) -> str:
+    """Why a folder that ``os.access`` says we cannot write refuses us, in the words of the
+    remedy: "read-only file system" (EROFS: remount it, or write elsewhere) or "permission
+    denied" (EACCES: the folder is not ours)."""
+    try:
+        if os.statvfs(os.fspath(path)).f_flag & getattr(os, "ST_RDONLY", 1):
+            return "read-only file system"
+    except (OSError, AttributeError):  # pragma: no cover - no statvfs here
+        pass
+    return "permission denied"

@@ -6,14 +6,14 @@ made (a read-only or missing ``HOME``, a container's user without one), it print
 multi-line warning on every run and builds its font cache again in a temporary folder.  The
 command line calls :func:`ensure` first: when ``MPLCONFIGDIR`` is not set and a default
 folder is not writable, it points ``MPLCONFIGDIR`` at a folder of this user's own in the
-temporary folder, kept between runs (the font cache is built once).
+temporary folder, kept between runs (the font cache is built once).  ``import sim`` calls it
+too, so the Python API (whose reports import matplotlib) is as quiet as the command line.
 """
 from __future__ import annotations
 
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 
@@ -41,6 +41,7 @@ def _defaults() -> list[Path]:
 def _own_folder() -> str | None:
     """``<tmp>/sim-matplotlib-<uid>``, made private to this user; None if that name is taken
     by something that is not such a folder."""
+    import tempfile
     path = Path(tempfile.gettempdir()) / f"sim-matplotlib-{os.getuid()}"
     try:
         path.mkdir(mode=0o700, exist_ok=True)
@@ -64,6 +65,7 @@ def ensure() -> str | None:
     if folder is None:  # a folder for this process only, removed at its exit
         import atexit
         import shutil
+        import tempfile
         folder = tempfile.mkdtemp(prefix="sim-matplotlib-")
         atexit.register(shutil.rmtree, folder, True)
     os.environ["MPLCONFIGDIR"] = folder

@@ -194,6 +194,19 @@ def probe_scheduler(address: str, timeout: float | None = None) -> None:
 #: names a run of this tool leaves in its directory besides its files: lock and temp files
 _OWN_HIDDEN = re.compile(r"^\.(lock|.+\.part|probe-.+|sim-probe-.+)$")
 EXPERIMENT_FILES = ("experiment.json", "skill.json", "ladder.json")
+#: what an experiment's folder holds: its kind, game and settings, written (under the folder's
+#: writer lock, ``sim.lock``) before anything is played, and marked finished at the end; the
+#: same command into the same folder resumes, any other experiment there is refused
+RECORD = ".experiment.json"
+#: the file that marks and rebuilds each kind of experiment folder (``analysis.kinds``), by the
+#: kind its manifest (and its record) gives
+RESULT_FILES = {"compare": "experiment.json", "sweep": "experiment.json", "impact": "experiment.json",
+                "skill": "skill.json", "ladder": "ladder.json", "strength": "strength.json",
+                "robust": "robust.json", "robust-compare": "robust.json", "tune": "tune.json"}
+#: each kind in words, for the one-line refusals
+KIND_WORDS = {"compare": "comparison", "sweep": "sweep", "impact": "card impact", "skill": "skill table",
+              "ladder": "skill ladder", "strength": "strength climb", "robust": "robustness check",
+              "robust-compare": "robustness check of a comparison", "tune": "tune search"}
 
 
 def _json_obj(path: Path):
@@ -221,7 +234,7 @@ def dir_kind(path) -> str:
         return "empty"
     if "run.json" in names:
         return "run"
-    if any(n in names for n in EXPERIMENT_FILES) or ".chunks" in names:
+    if any(n in names for n in EXPERIMENT_FILES) or ".chunks" in names or RECORD in names:
         return "experiment"  # (.chunks: the kept chunks of a stopped experiment)
     man = _json_obj(p / "manifest.json") if "manifest.json" in names else None
     if man is not None and man.get("tool") == "sim":
@@ -255,12 +268,80 @@ def check_out_dir(path, kind: str) -> Path:
     if not q.is_dir():
         raise UsageError(f"cannot write to --out {shown}: {safe(str(q))} is not a directory")
     if not os.access(q, os.W_OK | os.X_OK):
-        raise UsageError(f"cannot write to --out {shown}: permission denied")
+        from .io import why_unwritable
+        raise UsageError(f"cannot write to --out {shown}: {why_unwritable(q)}")
     try:  # access() says yes to root everywhere: try it (a folder made and removed at once)
         os.rmdir(tempfile.mkdtemp(prefix=".sim-probe-", dir=q))
     except OSError as e:
         raise UsageError(f"cannot write to --out {shown}: {safe(e.strerror or str(e))}") from None
     return p
+
+
+def kind_words(kind) -> str:
+    """An experiment's kind in words (a comparison, a sweep, ...)."""
+    return KIND_WORDS.get(kind, safe(str(kind)))
+
+
+def read_record(path) -> dict | None:
+    """The record (:data:`RECORD`) of what the experiment folder ``path`` holds, or None: none,
+    or one that does not read back as sim's (it is then judged by its files, as a folder of
+    an earlier sim)."""
+    rec = _json_obj(Path(path) / RECORD)
+    if rec is None or rec.get("tool") != "sim" or not isinstance(rec.get("kind"), str):
+        return None
+    return rec
+
+
+def held_kind(path) -> str | None:
+    """The kind of experiment a folder holds, read from its record, else its manifest, else
+    the file its result is saved as (None: none of these)."""
+    p = Path(path)
+    rec = read_record(p)
+    if rec is not None:
+        return rec["kind"]
+    man = _json_obj(p / "manifest.json")
+    if man is not None and man.get("tool") == "sim" and isinstance(man.get("kind"), str):
+        return man["kind"]
+    exp = _json_obj(p / "experiment.json")
+    if exp is not None and isinstance(exp.get("kind"), str):
+        return exp["kind"]
+    return next((k for k, f in RESULT_FILES.items() if f != "experiment.json" and (p / f).is_file()), None)
+
+
+def _family(kind) -> str | None:
+    """The kind as a manifest names it (a robust comparison's manifest says robust)."""
+    return "robust" if kind == "robust-compare" else kind
+
+
+def check_result_folder(path, file: str) -> None:
+    """``sim report``: refuse to rebuild a page from a folder that holds the files of more than
+    one experiment (a result file of another kind beside ``file``; a manifest, record or
+    ``experiment.json`` of another kind than the one ``file`` rebuilds): the page would mix
+    them.  Such folders came from an earlier sim, which let one experiment replace another."""
+    p = Path(path)
+    shown = safe(str(path))
+    others = sorted({f for f in RESULT_FILES.values()
+                     if f != file and f != "robust.json" and (p / f).is_file()})
+    if file == "robust.json":
+        others = [f for f in others if f != "experiment.json"]  # (robust folders may hold one)
+    if others:
+        raise UsageError(f"{shown} holds the files of more than one experiment ({file} and "
+                         f"{', '.join(others)}): its page would mix them; play it again into a new folder")
+    kinds = {}
+    rec = read_record(p)
+    if rec is not None:
+        kinds["its record"] = rec["kind"]
+    man = _json_obj(p / "manifest.json")
+    if man is not None and man.get("tool") == "sim" and isinstance(man.get("kind"), str):
+        kinds["manifest.json"] = man["kind"]
+    if file == "experiment.json":
+        exp = _json_obj(p / file)
+        if exp is not None and isinstance(exp.get("kind"), str):
+            kinds[file] = exp["kind"]
+    if any(RESULT_FILES.get(k) != file for k in kinds.values()) or len({_family(k) for k in kinds.values()}) > 1:
+        said = "; ".join(f"{w}: a {kind_words(k)}" for w, k in kinds.items())
+        raise UsageError(f"{shown} holds the files of more than one experiment ({said}): its page "
+                         "would mix them; play it again into a new folder")
 
 
 def create_out_dir(path) -> tuple[Path, Path | None]:
