@@ -39,7 +39,8 @@ from .tune_targets import (Z95, TUNABLE_ROLES, metric_table, _side_labels, _side
                            _num, parse_params, _TARGET, parse_targets, _target_number, Candidate,  # noqa: F401
                            _fmtv, TuneResult)  # noqa: F401
 from .tune_verdict import (interval, _guard_rails, verdict_lines, inside_lines, loss_text, _crossing,  # noqa: F401
-                           game_sides, variants_toml, _toml_value, tune_text)  # noqa: F401
+                           game_sides, variants_toml, _toml_value, tune_text, beside_lines, beside_notes,  # noqa: F401
+                           beside_metrics, beside_value, followup_command)  # noqa: F401
 
 
 # -------------------------------------------------------------------- search
@@ -265,6 +266,7 @@ def tune(game_name: str, params, targets, budget="2e5", players=None, bots=None,
     res = TuneResult(game, p, spaces, tg, cands, ladder, finalists, final, final_seed, final_n,
                      spent, seconds, bots_l, seed, notes, [], {})
     res.verdict = verdict_lines(res)
+    res.notes[:0] = beside_notes(res)   # what moved notably beside the targets, first
     from sim import __version__
     res.manifest = {
         "tool": "sim", "kind": "tune", "sim_version": __version__, "game": game.name,

@@ -13,8 +13,8 @@ import numpy as np  # noqa: E402
 
 from . import plots  # noqa: E402
 from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page  # noqa: E402
-from .tune import (TuneResult, _fmtv as _v, _losses, _show, estimate, game_sides, interval, loss_text,  # noqa: E402
-                   tune_text, variants_toml)
+from .tune import (TuneResult, _fmtv as _v, _losses, _show, beside_metrics, beside_value, estimate,  # noqa: E402
+                   followup_command, game_sides, interval, loss_text, tune_text, variants_toml)
 
 METHOD = ("Candidates are proposed by optuna ({sampler}, seeded with the run's seed) and raced: "
           "each plays the first {n0:,} games, and is promoted to {eta} times more games (rungs "
@@ -43,13 +43,19 @@ def write_tune_report(res: TuneResult, out_dir) -> Path:
     front = len(res.targets) > 1
     if front:
         _front_figure(res, out_dir / "tune_front.png", sides)
-    header = ["candidate"] + [f"{t.metric.name} (wanted {t.wanted()})" for t in res.targets] + ["games"]
+    beside = beside_metrics(res)
+    header = (["candidate"] + [f"{t.metric.name} (wanted {t.wanted()})" for t in res.targets]
+              + [f"length ({name})" if metric.name == "length" else name for name, metric in beside] + ["games"])
     rows = []
     for label, _, M in res.final:
         cells = [label]
         for t in res.targets:
             v, lo, hi = interval(t.metric, M, sides)
             cells.append(f"{_show(t.metric, v)} [{_show(t.metric, lo)}, {_show(t.metric, hi)}]")
+        for _, metric in beside:    # beside the targets: what a target may not watch
+            v, se = beside_value(res, metric, M)
+            cells.append(f"{_show(metric, v)} [{_show(metric, v - 1.96 * se)}, {_show(metric, v + 1.96 * se)}]"
+                         if se == se else _show(metric, v))
         rows.append(cells + [f"{M.n:,}"])
     search_header = (["#"] + [s.name for s in res.spaces] + ["games"]
                      + [t.metric.name for t in res.targets]
@@ -67,7 +73,7 @@ def write_tune_report(res: TuneResult, out_dir) -> Path:
     sub = (f"{res.players} players · targets {', '.join(t.text for t in res.targets)} · ranges "
            + ", ".join(f"{s.name}={s.text()}" for s in res.spaces)
            + f" · seed {res.seed} · {m['seconds']:.0f} s")
-    compare_cmd = (f"sim compare {res.game.name} --players {res.players} --variants variants.toml")
+    compare_cmd = followup_command(res)
     page = render("tune.html", title=title, css=Markup(CSS), self_check=Markup(SELF_CHECK), sub=sub,
                   verdict=res.verdict, notes=res.notes, final_games=f"{res.final_games:,}",
                   final_seed=res.final_seed, compare_cmd=compare_cmd, final_rows=rows,

@@ -3,7 +3,10 @@ target or cannot be told from it, where the target lies between neighbouring val
 rulebook's own values, and the variants file for `sim compare`."""
 from __future__ import annotations
 
-from .tune_targets import TuneResult, Z95, _fmtv, _show, estimate
+import math
+import shlex
+
+from .tune_targets import Metric, TuneResult, Z95, _fmtv, _rows, _show, estimate
 
 
 def interval(metric, M, sides):
@@ -76,7 +79,109 @@ def verdict_lines(res: TuneResult) -> list[str]:
             lines.append(f"No candidate found reaches {t.metric.name} {t.wanted()}: the best's 95% "
                          "interval excludes it." + _crossing(res, t, sides))
         lines += inside_lines(res.targets, M, rb[2], sides)
+    lines += [text for text, _ in beside_lines(res)]
     return lines
+
+
+#: a move beside the targets is called out from this size on: 3 points of a share (the
+#: wording's medium change), 3% of the rulebook's mean length, and only where it is real
+NOTABLE_POINTS = 0.03
+NOTABLE_LENGTH = 0.03
+
+
+def beside_metrics(res) -> list[tuple[str, Metric]]:
+    """What a tune's candidates are shown by beside their targets: the games without a
+    winner, the mean length, the horizon's share, and the first side's share of the games
+    someone won (where draws rise, the first side's score moves toward fair whoever wins)."""
+    rows = _rows(res.game, res.players)
+    return [("games without a winner", Metric("draws", rows.index("draws"), "rate")),
+            (res.game.length, Metric("length", rows.index("length"), "mean")),
+            ("stopped by the horizon", Metric("capped", rows.index("capped"), "rate")),
+            ("first side's share of the games won", Metric("first_won", rows.index("first_player_wins"), "rate"))]
+
+
+def beside_value(res, metric: Metric, M) -> tuple[float, float]:
+    """(mean, standard error) of a metric of :func:`beside_metrics` from moments ``M``; the
+    first side's share of the games won is the ratio of its wins to the games with a winner
+    (its standard error that of a share of those games)."""
+    if metric.name != "first_won":
+        return estimate(metric, M, game_sides(res))
+    rows = _rows(res.game, res.players)
+    won = M.n - float(M.s[rows.index("draws")])
+    if won <= 0:
+        return float("nan"), float("nan")
+    p = float(M.s[metric.row]) / won
+    return p, math.sqrt(max(p * (1 - p), 0.0) / max(won - 1, 1))
+
+
+def _notable(res, metric: Metric, a: tuple, b: tuple) -> str:
+    """Words for a notable move from the rulebook's ``a`` to the candidate's ``b`` ((mean,
+    se) each), or ""."""
+    (ma, sa), (mb, sb) = a, b
+    if not (math.isfinite(ma) and math.isfinite(mb)):
+        return ""
+    d = mb - ma
+    real = abs(d) > Z95 * math.hypot(sa, sb)
+    if metric.name == "first_won":
+        fair = 1.0 / game_sides(res)
+        if (ma - Z95 * sa > fair and mb + Z95 * sb < fair) or (ma + Z95 * sa < fair and mb - Z95 * sb > fair):
+            return "the first side's edge among the games won changes sides"
+    if not real:
+        return ""
+    if metric.kind == "rate" and abs(d) >= NOTABLE_POINTS:
+        return f"{'rises' if d > 0 else 'falls'} notably: {100 * d:+.1f} points"
+    if metric.name == "length" and ma and abs(d) >= NOTABLE_LENGTH * abs(ma):
+        way = "longer" if d > 0 else "shorter"
+        return f"notably {way}: {100 * d / abs(ma):+.0f}%"
+    return ""
+
+
+def beside_lines(res) -> list[tuple[str, list[str]]]:
+    """For every re-played candidate: its games without a winner, length, horizon share and
+    the first side's share of the games won beside the rulebook's (the same fresh games),
+    and the notable moves called out; [(line, [notable moves])]."""
+    if len(res.final) < 2:
+        return []
+    rb = res.final[0][2]
+    out = []
+    for i, (label, _, M) in enumerate(res.final[1:]):
+        parts, moves = [], []
+        for name, metric in beside_metrics(res):
+            a, b = beside_value(res, metric, rb), beside_value(res, metric, M)
+            part = f"{name} {_show(metric, a[0])} → {_show(metric, b[0])}"
+            move = _notable(res, metric, a, b)
+            if move:
+                part += f" ({move})"
+                moves.append(f"{name} {_show(metric, a[0])} → {_show(metric, b[0])}: {move}")
+            parts.append(part)
+        lead = ("On the front" if len(res.targets) > 1 else "Best" if i == 0 else f"#{i + 1}")
+        out.append((f"{lead}, beside the rulebook on the same fresh games: {label}: " + "; ".join(parts) + ".",
+                    moves))
+    return out
+
+
+def beside_notes(res) -> list[str]:
+    """The notable moves of the proposed candidate (the first re-played), for the warnings."""
+    lines = beside_lines(res)
+    if not lines or not lines[0][1]:
+        return []
+    label = res.final[1][0]
+    return [f"the proposed {label} moves what no target watches: " + "; ".join(lines[0][1])
+            + " (against the rulebook on the same fresh games); a compare of it shows the rest"]
+
+
+def followup_command(res, variants: str = "variants.toml") -> str:
+    """The ``sim compare`` that plays the re-played candidates again with every option the
+    search ran with: the players, the bots, the rules held fixed, and the verdict's fresh
+    seed and games (so it shows every other figure of the very games the verdict rests on)."""
+    m = res.manifest
+    bots = list(res.bots)
+    parts = ["sim", "compare", res.game.name, "--players", str(res.players),
+             "--bots", bots[0] if len(set(bots)) == 1 else ",".join(bots)]
+    for k, v in (m.get("fixed") or {}).items():
+        parts += ["--set", f"{k}={v}"]
+    parts += ["--seed", str(res.final_seed), "--games", str(res.final_games), "--variants", str(variants)]
+    return " ".join(shlex.quote(x) for x in parts)
 
 
 def inside_lines(targets, M, rulebook, sides) -> list[str]:
@@ -140,7 +245,10 @@ def variants_toml(res: TuneResult) -> str:
     """A ``sim compare --variants`` file: the rulebook first, then the best candidates."""
     out = [f"# sim tune {res.game.name}: " + " ".join(f"--param {x}" for x in res.manifest["params"])
            + " " + " ".join(f"--target {t.text}" for t in res.targets),
-           f"# players {res.players}, seed {res.seed}; re-played on seed {res.final_seed}", ""]
+           f"# players {res.players}, bots {', '.join(res.bots)}, seed {res.seed}; re-played on seed "
+           f"{res.final_seed}",
+           "# follow up (the same bots, players and seed as the verdict): "
+           + followup_command(res).replace("\n", " "), ""]
     fixed = res.manifest.get("fixed", {})
     out.append("[variants.rulebook]")
     for k, v in fixed.items():
@@ -166,7 +274,7 @@ def _toml_value(v) -> str:
     return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def tune_text(res: TuneResult) -> str:
+def tune_text(res: TuneResult, variants: str = "variants.toml") -> str:
     m = res.manifest
     lines = [f"{res.game.title}, {res.players} players, bots {', '.join(res.bots)}: "
              f"{len(res.candidates)} candidates, {res.search_games:,} games of search "
@@ -174,4 +282,5 @@ def tune_text(res: TuneResult) -> str:
              f"{m['seconds']:.0f} s in all"]
     lines += res.verdict
     lines += [f"note: {n}" for n in res.notes]
+    lines.append(f"follow up: {followup_command(res, variants)}")
     return "\n".join(lines)

@@ -47,7 +47,7 @@ def tune_cmd(game, params, targets, budget, final_games, sets, bots, players, se
                    backend=backend, final_games=fn, fixed=fixed, echo=echo)
         path = write_tune_report(res, out_dir)
     if not quiet:
-        click.echo(tune_text(res))
+        click.echo(tune_text(res, variants=safe(str(out_dir / "variants.toml"))))
     click.echo(f"variants: {safe(str(out_dir / 'variants.toml'))}")
     click.echo(f"report: {safe(str(path))}")
     return _experiment_status(res.manifest["partial"], out_dir)
