@@ -55,8 +55,11 @@ def forest_variants(tab: pd.DataFrame, key: str, most: int | None = None) -> lis
     return [variants[0]] + [v for v in variants[1:] if v in far]
 
 
-def forest_plot(tab: pd.DataFrame, keys, path, title):
-    """Differences from the first variant with 95% intervals, one panel per metric."""
+def forest_plot(tab: pd.DataFrame, keys, path, title, fair: dict | None = None):
+    """Differences from the first variant with 95% intervals, one panel per metric.  ``fair``:
+    metric -> its fair share (a seat or side share), drawn as a dashed line where the difference
+    would bring the first variant's share to exactly fair, so closer to and further from fair read
+    off the panel."""
     variants = [v for v in tab["variant"].unique()][1:]
     fig, axes = plt.subplots(1, len(keys), figsize=(4.0 * len(keys) + 0.5, 0.6 * len(variants) + 2.2),
                              squeeze=False)
@@ -68,6 +71,12 @@ def forest_plot(tab: pd.DataFrame, keys, path, title):
         err = np.vstack([d - t["diff_lo"].to_numpy() * scale, t["diff_hi"].to_numpy() * scale - d])
         ax.errorbar(d, y, xerr=err, fmt="o", color=plots.OKABE_ITO[0], capsize=5)
         ax.axvline(0, color="black", linewidth=1)
+        f = (fair or {}).get(key)
+        if f is not None:
+            at = (f - tab[tab["key"] == key]["value"].iloc[0]) * scale
+            ax.axvline(at, color=plots.OKABE_ITO[5], linestyle="--", linewidth=1.2,
+                       label=f"here the share would be fair ({100 * f:.1f}%)")
+            ax.legend(frameon=False, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18))
         ax.set_yticks(y, t["variant"].tolist())
         ax.invert_yaxis()
         unit = " (percentage points)" if _is_rate(key) else (
@@ -80,16 +89,20 @@ def forest_plot(tab: pd.DataFrame, keys, path, title):
     plots.save(fig, path)
 
 
-def ranked_forest_plot(tab: pd.DataFrame, key: str, path, title: str, labels=None):
+def ranked_forest_plot(tab: pd.DataFrame, key: str, path, title: str, labels=None, sign: float = 1.0,
+                       xlabel: str | None = None):
     """One metric's difference from the first variant for every other variant, ranked by the
-    difference, with 95% paired intervals (card impact: one row per card)."""
+    difference, with 95% paired intervals (card impact: one row per card).  ``sign`` -1 draws
+    the first variant minus each other (what a card does: the full deck minus the deck with
+    the card changed); ``xlabel`` replaces the axis label."""
     t = tab[tab["key"] == key].iloc[1:]
     t = t.iloc[np.argsort(-t["diff"].abs().to_numpy(), kind="stable")]  # largest effect on top
-    scale = 100.0 if _is_rate(key) else 1.0
+    scale = (100.0 if _is_rate(key) else 1.0) * (-1.0 if sign < 0 else 1.0)
     fig, ax = plt.subplots(figsize=(8.0, 0.32 * len(t) + 1.8))
     y = np.arange(len(t))
     d = t["diff"].to_numpy() * scale
-    err = np.vstack([d - t["diff_lo"].to_numpy() * scale, t["diff_hi"].to_numpy() * scale - d])
+    ends = np.sort(np.vstack([t["diff_lo"].to_numpy() * scale, t["diff_hi"].to_numpy() * scale]), axis=0)
+    err = np.vstack([d - ends[0], ends[1] - d])
     colours = [plots.OKABE_ITO[5] if (lo > 0 or hi < 0) else plots.OKABE_ITO[0]
                for lo, hi in zip(t["diff_lo"], t["diff_hi"])]
     for yi, di, e0, e1, c in zip(y, d, err[0], err[1], colours):
@@ -99,7 +112,7 @@ def ranked_forest_plot(tab: pd.DataFrame, key: str, path, title: str, labels=Non
     ax.set_yticks(y, names)
     ax.invert_yaxis()
     unit = " (percentage points)" if _is_rate(key) else (f" ({u})" if (u := _unit(key, tab)) else "")
-    ax.set_xlabel(f"{t['metric'].iloc[0]}: change against '{tab['variant'].iloc[0]}'{unit}")
+    ax.set_xlabel(xlabel or f"{t['metric'].iloc[0]}: change against '{tab['variant'].iloc[0]}'{unit}")
     ax.set_title(title, fontsize=11, loc="left")
     ax.spines[["top", "right"]].set_visible(False)
     ax.grid(axis="x", alpha=0.3)

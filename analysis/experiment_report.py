@@ -14,7 +14,8 @@ import pandas as pd  # noqa: E402
 from . import metrics  # noqa: E402
 from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page  # noqa: E402
 from .stats import mean_from_sums, paired_mean_diff, pentanomial  # noqa: E402
-from .wording import (WEAK_PAIRING, diff_text, edge_phrase, p_text, pairing_phrase, sprt_sentence,  # noqa: E402
+from .wording import (WEAK_PAIRING, diff_text, edge_phrase, fair_phrase, p_text, pairing_phrase,  # noqa: E402
+                      sprt_sentence,
                       multiple_comparisons_sentence, value_text, variance_reduction)
 from .experiment_plots import (metric_label, _is_rate, _unit, FOREST_MAX, forest_variants, forest_plot,  # noqa: E402,F401
                                ranked_forest_plot, sweep_plot, _isnum)  # noqa: F401
@@ -165,15 +166,19 @@ def compare_headline(res, tab: pd.DataFrame | None = None) -> list[str]:
             if r is None:
                 continue
             what = _label(res, k)
+            games = int(r["games"]) if r["games"] == r["games"] else None
             if _is_rate(k):
                 words = edge_phrase(r["diff"], r["diff_lo"], r["diff_hi"], scale=100, noun="change",
-                                    up="rise", down="fall")
+                                    up="rise", down="fall", games=games)
+                fair = fair_words(res, k, rows, v)
+                if fair:
+                    words += f"; {fair}"
             else:
                 unit = res.game.length_unit if k == length else ""
                 small = _small_length(b["value"])
                 words = edge_phrase(r["diff"], r["diff_lo"], r["diff_hi"], unit=unit, noun="change",
                                     up="rise", down="fall", small=small, medium=3 * small,
-                                    large=10 * small)
+                                    large=10 * small, games=games)
             lines.append(f"'{v}' against '{base}', {what}: {_value(k, b['value'], tab)} → "
                          f"{_value(k, r['value'], tab)}, {words}.")
         pr = pt[pt["variant"] == v] if len(pt) else pt
@@ -181,8 +186,6 @@ def compare_headline(res, tab: pd.DataFrame | None = None) -> list[str]:
             w = pr.iloc[0]["words"]
             lines.append(f"Pairing of '{v}' with '{base}' ({_label(res, key)}): {w}.")
         out += lines
-    from .experiment_runs import exercise_lines
-    out += exercise_lines(res)   # how often each change came into play (a warning where rarely)
     many = multiple_note(res, tab)
     if many:
         out.append(many)
@@ -191,6 +194,33 @@ def compare_headline(res, tab: pd.DataFrame | None = None) -> list[str]:
         out.insert(0, ref)
     out.append(bots_sentence(res.manifest))
     return out
+
+
+def fair_share(res, key: str, rows: dict, variant: str) -> float | None:
+    """The fair share of a seat or side share metric in one variant's games: 1/sides for the
+    first-player score (a game without a winner counts as the fair share), (1 - draws)/sides
+    for a win rate that counts a game without a winner as a loss; None for other metrics."""
+    if not (key.startswith("first player") or (key.startswith("win ") and key[4:].isdigit())):
+        return None
+    seats, sides, _ = _names(res.manifest)
+    fair = 1.0 / max(len(sides or seats), 1)
+    if key == "first player score":
+        return fair
+    draws = rows.get(("no winner", variant))
+    return fair * (1.0 - draws["value"]) if draws is not None and draws["value"] == draws["value"] else fair
+
+
+def fair_words(res, key: str, rows: dict, variant: str) -> str | None:
+    """Whether ``variant`` moves a seat or side share (``key``) closer to or further from its
+    fair share than the reference, by how much and how sure (:func:`analysis.wording.fair_phrase`);
+    None for a metric that is no share.  ``rows``: (key, variant) -> row of :func:`compare_table`."""
+    base = res.variants[0][0]
+    r, b = rows.get((key, variant)), rows.get((key, base))
+    fb, fv = fair_share(res, key, rows, base), fair_share(res, key, rows, variant)
+    if r is None or b is None or fb is None:
+        return None
+    return fair_phrase(b["value"], r["diff"], r["diff_lo"], r["diff_hi"], fb, fv,
+                       games=int(r["games"]) if r["games"] == r["games"] else None)
 
 
 def reference_note(res) -> str | None:
@@ -254,8 +284,11 @@ def write_compare_report(res, out_dir) -> Path:
         what = ("Each variant" if len(shown) == len(res.variants) else
                 f"The {len(shown) - 1} of {len(res.variants) - 1:,} variants furthest from the first "
                 f"on {_label(res, key)}")
+        rows = {(r["key"], r["variant"]): r for r in tab.to_dict("records")}
+        fair = {k: f for k in key_metrics if (f := fair_share(res, k, rows, res.variants[0][0])) is not None}
         forest_plot(tab[tab["variant"].isin(shown)], key_metrics, out_dir / "differences.png",
-                    f"{what} against the first, on the same seeds (bars: 95% interval)")
+                    f"{what} against the first, on the same seeds (bars: 95% interval"
+                    + ("; dashed: where the share would be fair)" if fair else ")"), fair=fair)
         figs.append(("differences.png", "Differences from the first variant" + (
             "" if len(shown) == len(res.variants) else
             f" ({len(shown) - 1} of {len(res.variants) - 1:,} variants: the largest differences "
@@ -365,6 +398,11 @@ def compare_text(res, keys=None) -> str:
                          f"{value_text(r['value'], pct):>12}{diff_text(r['diff'], pct) if r['p'] == r['p'] else '':>12}"
                          + (f"  {diff_text(r['diff_lo'], pct)} .. {diff_text(r['diff_hi'], pct)}  {p_text(r['p'])}"
                             if r["p"] == r["p"] else ""))
+    rows = {(r["key"], r["variant"]): r for r in tab.to_dict("records")}
+    for v, _ in res.variants[1:]:
+        fair = fair_words(res, keys[0], rows, v)
+        if fair:
+            lines.append(f"'{v}' against '{res.variants[0][0]}', {_label(res, keys[0])}: {fair}")
     many = multiple_note(res, tab)
     if many:
         lines.append(many)
@@ -378,7 +416,5 @@ def compare_text(res, keys=None) -> str:
     if len(res.variants) > 1:
         for _, r in pairing_table(res, tab=tab).iterrows():
             lines.append(f"pairing of '{r['variant']}': {r['words']}")
-        from .experiment_runs import exercise_lines
-        lines += exercise_lines(res)   # how often each change came into play (a warning where rarely)
     lines.append(f"bots: {', '.join(res.manifest['bots'])} (these figures depend on the bots)")
     return "\n".join(lines)

@@ -147,7 +147,7 @@ def effect_words(d, lo, hi, key: str, metric: str, mode, drawn, games: int) -> s
     first = key.startswith("first player")
     who = "the first player" if first else metric
     phrase = edge_phrase(d, lo, hi, scale=scale, noun="effect", up="rise", down="fall",
-                         unit="points" if rate else "")
+                         unit="points" if rate else "", games=games)
     if phrase.startswith("no effect"):
         return phrase
     head, colon, tail = phrase.partition(":")
@@ -222,11 +222,16 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
                          "intervals are close to those of independent runs.")
         causal["short"] = short
         if card == "all":
+            done = DONE.get(mode, mode or "changed")
+            unit = " (percentage points)" if _is_rate(key) else ""
             ranked_forest_plot(compare_table(res), key, out_dir / "impact_ranking.png",
                                "Every card, largest effect on top (bars: 95% paired interval; "
                                "orange: excludes 0)",
-                               labels=dict(zip(it["variant"], it["card"])))
-            figs.append(("impact_ranking.png", "Every card, ranked"))
+                               labels=dict(zip(it["variant"], it["card"])), sign=-1.0,
+                               xlabel=f"what the card does to {_label(res, key)}: with the card in play "
+                                      f"minus {done}{unit}; right of 0: the card raises it")
+            figs.append(("impact_ranking.png", f"Every card, ranked by what it does in play: {_label(res, key)} "
+                         f"with the card in play minus with it {done} (right of 0: the card raises it)"))
             causal["ranked"] = True
         pct = _is_rate(key)
         rows = [(r["card"], r["event"] or "", diff_text(r["diff"], pct),

@@ -146,7 +146,7 @@ def headline(s: dict, manifest: dict, game) -> list[str]:
     who = "The team whose player moves first" if teams else "The player who moves first"
     lines.append(f"{who} wins {_pct(f['rate'])} against a fair share of {_pct(fair)} "
                  f"(95% interval {_pct(f['lo'])} to {_pct(f['hi'])}): "
-                 f"{edge_phrase(f['advantage'], f['adv_lo'], f['adv_hi'], scale=100)}.")
+                 f"{edge_phrase(f['advantage'], f['adv_lo'], f['adv_hi'], scale=100, games=n)}.")
     lines.append(outcome_sentence(s["outcomes"]))
     o = s["outcomes"]
     dp = s["decisive_positions"]
@@ -176,7 +176,7 @@ def gap_sentence(s: dict) -> str | None:
     return (f"Of the {s['summary'].n_sides} turn-order positions, the {g['label']} is furthest from "
             f"fair: it wins {_pct(g['rate'])} against a fair share "
             f"of {_pct(g['fair'])} (95% interval {_pct(g['lo'])} to {_pct(g['hi'])}): "
-            f"{edge_phrase(g['advantage'], g['adv_lo'], g['adv_hi'], scale=100)}.")
+            f"{edge_phrase(g['advantage'], g['adv_lo'], g['adv_hi'], scale=100, games=s['outcomes']['games'])}.")
 
 
 def length_caveat(o: dict, unit: str, ended: float | None = None) -> str:
@@ -234,10 +234,10 @@ def text_summary(s: dict, manifest: dict, game) -> str:
     g = s.get("gap")
     if gap_sentence(s):
         lines.append(f"furthest from fair, {g['label']}: "
-                     f"{edge_phrase(g['advantage'], g['adv_lo'], g['adv_hi'], scale=100)} "
+                     f"{edge_phrase(g['advantage'], g['adv_lo'], g['adv_hi'], scale=100, games=o['games'])} "
                      f"({_pct(g['rate'])} against {_pct(g['fair'])})")
     lines.append(f"{'first team' if teams else 'first player'}: "
-                 f"{edge_phrase(f['advantage'], f['adv_lo'], f['adv_hi'], scale=100)}")
+                 f"{edge_phrase(f['advantage'], f['adv_lo'], f['adv_hi'], scale=100, games=o['games'])}")
     lines.append(f"These figures depend on the bots ({', '.join(manifest['bots'])}).")
     return "\n".join(lines)
 

@@ -54,14 +54,69 @@ def size_of(d: float, lo: float, hi: float, small: float = SMALL, medium: float 
 
 
 def _num(x: float, unit: str) -> str:
-    return f"{abs(x):.1f} {unit}" if unit else f"{abs(x):.2f}"
+    """The size of ``x``, never rounded to a bare zero: "0.012 rounds", not "0.0 rounds"."""
+    a = abs(x)
+    if unit:
+        return (f"{a:.2g} {unit}" if 0 < a < 0.05 else f"{a:.1f} {unit}")
+    return f"{a:.2g}" if 0 < a < 0.005 else f"{a:.2f}"
+
+
+def _signed(x: float, unit: str = "points") -> str:
+    """A signed bound of an interval, never "+0.0" for a bound that is not zero."""
+    if x == 0:
+        return "0"
+    if not unit:
+        return f"{x:+.2g}" if 0 < abs(x) < 0.005 else f"{x:+.2f}"
+    return f"{x:+.2g}" if 0 < abs(x) < 0.05 else f"{x:+.1f}"
+
+
+def settle_games(n: int, d: float, lo: float, hi: float, small: float = SMALL) -> float:
+    """About how many games in all would settle an effect the run could not tell: after them an
+    interval of this width, shrinking as 1/sqrt(games), would clear the nearest bound it
+    straddles (+-``small`` while ``d`` lies within them, else 0); inf where ``d`` sits on it,
+    nan where the number of games is not known."""
+    if not n or not all(math.isfinite(x) for x in (d, lo, hi)) or hi <= lo:
+        return float("nan")
+    bounds = [b for b in ((-small, small) if abs(d) < small else (0.0,)) if lo <= b <= hi]
+    if not bounds:
+        return float(n)
+    # the half of the interval on the bound's side shrinks until it no longer reaches the bound
+    need = []
+    for b in bounds:
+        dist, half = abs(d - b), (hi - d) if b > d else (d - lo)
+        need.append(math.inf if dist <= 1e-9 * (hi - lo) else n * (half / dist) ** 2)
+    return float(math.ceil(max(need))) if max(need) < math.inf else math.inf
+
+
+def settle_text(n: int | None, d: float, lo: float, hi: float, small: float = SMALL) -> str:
+    """"more games would tell" with about how many: "about 24,000 games in all (6 times these)
+    would tell"; the bare words where the number of games is not known."""
+    need = settle_games(n, d, lo, hi, small) if n else float("nan")
+    if need != need:
+        return "more games would tell"
+    if need == math.inf:
+        return ("the estimate sits on the bound, so more games narrow the interval without "
+                "settling it soon")
+    need = _round_games(need)
+    return f"about {need:,} games in all ({need / n:.3g} times these) would tell"
+
+
+def _round_games(x: float) -> int:
+    """A count of games to two significant figures (an estimate, not a promise)."""
+    x = int(x)
+    if x < 100:
+        return x
+    k = 10 ** (len(str(x)) - 2)
+    return int(math.ceil(x / k) * k)
 
 
 def edge_phrase(d: float, lo: float, hi: float, *, scale: float = 1.0, unit: str = "points",
                 up: str = "advantage", down: str = "disadvantage", noun: str = "edge",
-                small: float = SMALL, medium: float = MEDIUM, large: float = LARGE) -> str:
+                small: float = SMALL, medium: float = MEDIUM, large: float = LARGE,
+                games: int | None = None) -> str:
     """Words for an edge or a change: ``d`` and its interval times ``scale`` (100 turns a
-    difference of rates into percentage points) are judged by :func:`size_of`.
+    difference of rates into percentage points) are judged by :func:`size_of`.  ``games``:
+    the games behind the interval, so that "more games would tell" says about how many.
 
     >>> edge_phrase(0.003, 0.001, 0.005, scale=100)
     'a real but small advantage of 0.3 points: too small to matter in play'
@@ -72,14 +127,14 @@ def edge_phrase(d: float, lo: float, hi: float, *, scale: float = 1.0, unit: str
     """
     d, lo, hi = d * scale, lo * scale, hi * scale
     kind = size_of(d, lo, hi, small, medium, large)
-    ival = f"95% interval {lo:+.1f} to {hi:+.1f}" + (f" {unit}" if unit else "")
+    ival = f"95% interval {_signed(lo, unit)} to {_signed(hi, unit)}" + (f" {unit}" if unit else "")
     if kind == "none":
         article = "an" if noun[:1] in "aeiou" else "a"
         return (f"no {noun} that matters: the {ival} rules out {article} {noun} of "
                 f"{_num(small, unit)} or more")
     if kind == "unclear":
-        return (f"no {noun} this run can detect, but it cannot rule one out ({ival}): more "
-                f"games would tell")
+        return (f"no {noun} this run can detect, but it cannot rule one out ({ival}): "
+                f"{settle_text(games, d, lo, hi, small)}")
     word = up if d > 0 else down
     if kind == "negligible":  # the direction too: a first player at 49.6% has no "edge"
         return f"a real but small {word} of {_num(d, unit)}: too small to matter in play"
@@ -88,6 +143,51 @@ def edge_phrase(d: float, lo: float, hi: float, *, scale: float = 1.0, unit: str
     if kind == "medium":
         return f"a medium {word} of {_num(d, unit)}"
     return f"a large {word} of {_num(d, unit)}"
+
+
+def fair_phrase(base: float, d: float, lo: float, hi: float, fair: float, fair_new: float | None = None,
+                *, scale: float = 100.0, unit: str = "points", small: float = SMALL,
+                games: int | None = None) -> str | None:
+    """Whether a change ``d`` (95% interval lo..hi) of a share at ``base`` moves it closer to or
+    further from its fair share ``fair`` (``fair_new`` for the changed arm, where draws move it),
+    by how much and how sure: the change of the distance from fair, with its interval (the
+    distance is not linear where the interval crosses the fair share).  None where there is no
+    interval (the reference itself).
+
+    >>> fair_phrase(0.487, 0.100, 0.092, 0.108, 0.5)
+    'further from fair (50.0%): 1.3 → 8.7 points away (7.4 points further, 95% interval 6.6 to 8.2)'
+    >>> fair_phrase(0.58, -0.05, -0.06, -0.04, 0.5)
+    'closer to fair (50.0%): 8.0 → 3.0 points away (5.0 points closer, 95% interval 4.0 to 6.0)'
+    """
+    if any(x is None or not math.isfinite(x) for x in (base, d, lo, hi, fair)):
+        return None
+    new_fair = fair if fair_new is None or not math.isfinite(fair_new) else fair_new
+    far = abs(base - fair)
+
+    def moved(x):  # the change of the distance from fair when the share changes by x
+        return abs(base + x - new_fair) - far
+    c = moved(d)
+    ends = [moved(lo), moved(hi)] + ([moved(new_fair - base)] if lo <= new_fair - base <= hi else [])
+    c_lo, c_hi = min(ends), max(ends)
+    c, c_lo, c_hi = c * scale, c_lo * scale, c_hi * scale
+    shown = (f"fair ({100 * fair:.1f}%)" if fair_new is None or abs(new_fair - fair) < 5e-4 else
+             f"fair ({100 * fair:.1f}% → {100 * new_fair:.1f}%, draws counted as losses)")
+    kind = size_of(c, c_lo, c_hi, small)
+    if kind == "none":
+        return (f"neither closer to nor further from {shown} by {_num(small, unit)} or more (95% "
+                f"interval of the change of its distance from fair {_signed(c_lo, unit)} to "
+                f"{_signed(c_hi, unit)} {unit})")
+    if kind == "unclear":
+        return (f"whether it moves closer to or further from {shown} this run cannot tell (its "
+                f"distance from fair changes by {_signed(c, unit)} {unit}, 95% interval {_signed(c_lo, unit)} "
+                f"to {_signed(c_hi, unit)}): {settle_text(games, c, c_lo, c_hi, small)}")
+    way, a, b = ("further from", c_lo, c_hi) if c > 0 else ("closer to", -c_hi, -c_lo)
+    dist = f"{_num(far * scale, unit).removesuffix(' ' + unit)} → {_num(abs(base + d - new_fair) * scale, unit)} away"
+    text = (f"{way} {shown}: {dist} ({_num(c, unit)} {way.split()[0]}, 95% interval "
+            f"{_signed(a, unit).lstrip('+')} to {_signed(b, unit).lstrip('+')})")
+    if kind == "negligible":
+        text += ": too small to matter in play"
+    return text
 
 
 def pairing_phrase(same: float | None, vr: float) -> str:

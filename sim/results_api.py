@@ -70,12 +70,9 @@ class RunResult(_Result):
 @dataclass(repr=False, kw_only=True)
 class CompareResult(_Result):
     """:func:`sim.api.compare`: ``frame`` has one row per (metric, variant) with the value,
-    its 95% interval, the paired difference from the first variant and its p-value, the keys
-    naming the seats (``win Jade``, as a run's ``win_Jade`` column); ``turn_order`` one row per
-    (variant, turn-order position): its share of every game and of the decisive ones."""
+    its 95% interval, the paired difference from the first variant and its p-value."""
 
     variants: list = field(default_factory=list)
-    turn_order: Any = None
 
 
 @dataclass(repr=False, kw_only=True)

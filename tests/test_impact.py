@@ -140,7 +140,7 @@ def test_cli_impact_prints_the_table_for_one_card(tmp_path):
     # an interval across zero: no direction claimed for the card
     (-0.010, -0.023, 0.002, "first player score", 10,
      "no effect this run can detect, but it cannot rule one out (95% interval -2.3 to +0.2 points): "
-     "more games would tell"),
+     "about 870 games in all (1.45 times these) would tell"),
     # exactly zero: why
     (0.0, 0.0, 0.0, "first player score", 0,
      "no effect to measure: the card was never turned in these 600 games (it cannot come up in this "

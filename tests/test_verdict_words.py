@@ -4,6 +4,7 @@ gap, a compare says whether a variant moves a share closer to or further from fa
 standalone report carries no broken link, and a difference rounded to zero is not called real.
 """
 import numpy as np
+import pytest
 
 from analysis.report import headline, summarize, text_summary
 from sim.games import get
@@ -53,3 +54,108 @@ def test_two_player_headline_still_judges_the_first_player():
     two = headline(summarize(S, m, g), m, g)
     assert not any("furthest from" in line for line in two)
     assert any(line.startswith("The player who moves first wins 56.0%") for line in two)
+
+
+# ----------------------------------------------------------------- item 7: closer to / further from fair
+
+def test_fair_phrase_says_closer_to_or_further_from_fair():
+    from analysis.wording import fair_phrase
+    # lengthened Balam: the first king 48.7% -> 58.7% is further from fair, now 8.7 points away
+    up = fair_phrase(0.487, 0.100, 0.092, 0.108, 0.5)
+    assert up.startswith("further from fair (50.0%)") and "1.3 → 8.7 points away" in up, up
+    assert "7.4 points further" in up and "95% interval 6.6 to 8.2" in up, up
+    down = fair_phrase(0.58, -0.05, -0.06, -0.04, 0.5)
+    assert down.startswith("closer to fair (50.0%)") and "5.0 points closer" in down, down
+    # an interval that straddles: says it cannot tell, and about how many games would
+    unsure = fair_phrase(0.50, 0.001, -0.01, 0.012, 0.5, games=2000)
+    assert "cannot tell" in unsure and "games in all" in unsure, unsure
+    # a win rate that counts draws as losses: its fair share moves with the draws
+    draws = fair_phrase(0.40, 0.05, 0.04, 0.06, 0.5, 0.45)
+    assert "closer to fair" in draws and "draws counted as losses" in draws, draws
+
+
+@pytest.fixture(scope="module")
+def puluc_compare():
+    from analysis.experiment_runs import compare
+    return compare("puluc", [("base", {}), ("w1", {"warriors": 1}), ("t5", {"track": 5})], 600, seed=2, jobs=1)
+
+
+def test_compare_and_sweep_sentences_on_a_share_say_closer_or_further(puluc_compare):
+    from analysis.experiment_report import compare_headline, compare_text
+    res = puluc_compare
+    fairness = ("closer to fair", "further from fair", "neither closer to nor further from",
+                "closer to or further from fair")
+    short = [line for line in compare_headline(res) if "first-player score" in line and "→" in line]
+    assert len(short) == 2, short
+    assert all(any(w in line for w in fairness) for line in short), short
+    text = [line for line in compare_text(res).splitlines() if line.startswith("'")]
+    assert len(text) == 2 and all(any(w in line for w in fairness) for line in text), text
+
+
+def _capture_figures(monkeypatch):
+    from analysis import plots
+    figs = []
+    real = plots.save
+
+    def keep(fig, path):
+        figs.append(fig)
+        fig.canvas.draw()
+        real(fig, path)
+    monkeypatch.setattr(plots, "save", keep)
+    return figs
+
+
+def test_differences_plot_has_a_fair_reference(puluc_compare, tmp_path, monkeypatch):
+    from analysis.experiment_report import write_compare_report
+    figs = _capture_figures(monkeypatch)
+    write_compare_report(puluc_compare, tmp_path)
+    ax = figs[0].axes[0]
+    fair = [line for line in ax.get_lines() if "fair" in str(line.get_label())]
+    assert fair, [line.get_label() for line in ax.get_lines()]
+    base = puluc_compare.summaries[0]
+    # the dashed line sits where the difference makes the first player's score 50%
+    from analysis.experiment_report import compare_table
+    tab = compare_table(puluc_compare)
+    value = tab[(tab["key"] == "first player score")]["value"].iloc[0]
+    assert fair[0].get_xdata()[0] == pytest.approx(100 * (0.5 - value)) and base.n == 600
+
+
+def test_impact_chart_plots_what_the_card_does(tmp_path, monkeypatch):
+    from analysis.experiment_report import compare_table
+    from analysis.experiment_runs import impact
+    from analysis.impact import write_impact_report
+    res = impact("batam", "all", None, 200, workdir=tmp_path / "w", seed=4, jobs=1)
+    figs = _capture_figures(monkeypatch)
+    write_impact_report(res.game, res, tmp_path / "r")
+    ax = figs[-1].axes[0]
+    assert "with the card in play minus" in ax.get_xlabel(), ax.get_xlabel()
+    tab = compare_table(res)
+    t = tab[tab["key"] == "first player score"].iloc[1:]
+    top = t.iloc[np.argsort(-t["diff"].abs().to_numpy(), kind="stable")].iloc[0]
+    # the top row's point is the card's own effect: the full deck minus the deck without it
+    points = [line for line in ax.get_lines() if line.get_marker() == "o"]
+    assert points[0].get_xdata()[0] == pytest.approx(-100 * top["diff"]) and top["diff"] != 0
+
+
+# ----------------------------------------------------------------- item 18: the words on a number
+
+def test_a_real_difference_is_never_rounded_to_zero():
+    from analysis.wording import edge_phrase
+    # a length change of 0.03 rounds, real (its interval excludes 0): once "a real but small rise
+    # of 0.0 rounds"
+    text = edge_phrase(0.03, 0.01, 0.05, unit="rounds", noun="change", up="rise", down="fall", small=0.04)
+    assert "0.0 rounds" not in text and "rise of 0.03 rounds" in text, text
+    assert "+0.0 " not in text, text
+
+
+def test_more_games_would_tell_says_about_how_many():
+    from analysis.wording import edge_phrase
+    # -1.0 points, interval -2.3 to +0.2 from 600 games: the upper end (1.2 points from the
+    # estimate) must come within 1.0 of it: 600 * 1.2^2 = 864 games, about 870
+    text = edge_phrase(-0.010, -0.023, 0.002, scale=100, games=600)
+    assert text.endswith("about 870 games in all (1.45 times these) would tell"), text
+    # a run's headline passes its number of games
+    s, manifest, game = _four_player_batam(n=400, pos=(0.26, 0.25, 0.245, 0.245))
+    lines = headline(s, manifest, game)
+    first = next(line for line in lines if "moves first" in line)
+    assert "games in all" in first and "times these) would tell" in first, first
