@@ -19,6 +19,7 @@ The rungs are a ladder (``analysis.ladder``): its table, Elo scale and report ar
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from dataclasses import dataclass, field
 
@@ -123,31 +124,34 @@ def _label(bot: str, param: str, value) -> str:
     return f"{name}:" + ",".join(kept + [f"{param}={value}"])
 
 
-def climb(game_name: str, bot: str, games, *, param: str | None = None, factor: float = 4.0,
-          add: float | None = None, rungs: int = 4, tol: float = 0.02, length_tol: float = 5.0,
-          minutes: float | None = None,
-          players=None, seed=1, rules=None, jobs=None, chunk_size=None, backend=None,
-          scheduler=None, progress=None, echo=None, clock=time.monotonic) -> StrengthResult:
-    """Climb ``bot``'s budget until the two strongest rungs agree on every headline (see the
-    module docstring).  ``bot`` gives the first rung (``search:iters=50``); each rung
-    multiplies ``param`` by ``factor`` (or adds ``add`` to it: a search depth); at most
-    ``rungs`` rungs and ``minutes`` of wall time (a rung predicted to overrun it, from the
-    last rung's time times the growth of the last step, or the factor, is not started).
-    ``tol``: a share's tolerance as a fraction (0.02 = 2 points)."""
-    game = get_game(game_name)
-    n = parse_games(games)
-    if add is None and not factor > 1:
-        raise UsageError("--factor must be above 1 (each rung a larger budget)")
-    if add is not None and not add > 0:
-        raise UsageError("--add must be positive (each rung a larger budget)")
-    if not 2 <= int(rungs) <= 12:
-        raise UsageError("--rungs must be between 2 and 12")
-    if not 0 < tol < 0.5:
+#: the largest --factor and --add: a climb of a few rungs, not an overflow (inf: a traceback)
+FACTOR_MAX, ADD_MAX = 1_000.0, 1_000_000.0
+
+
+def check_climb(factor, add, rungs, tol, length_tol, minutes) -> None:
+    """The climb's own options, checked before anything is played or written (the command
+    line's and the API's): finite, and in range."""
+    def num(x):
+        return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)
+    if add is None and not (num(factor) and 1 < factor <= FACTOR_MAX):
+        raise UsageError(f"--factor must be above 1 (each rung a larger budget) and at most {FACTOR_MAX:,.0f}, "
+                         f"not {factor!r}")
+    if add is not None and not (num(add) and 0 < add <= ADD_MAX):
+        raise UsageError(f"--add must be positive (each rung a larger budget) and at most {ADD_MAX:,.0f}, "
+                         f"not {add!r}")
+    if isinstance(rungs, bool) or not isinstance(rungs, numbers.Integral) or not 2 <= rungs <= 12:
+        raise UsageError(f"--rungs must be a whole number between 2 and 12, not {rungs!r}")
+    if not (num(tol) and 0 < tol < 0.5):
         raise UsageError("--tol is a share's tolerance in points, between 0 and 50")
-    if not 0 < length_tol < 100:
+    if not (num(length_tol) and 0 < length_tol < 100):
         raise UsageError("--length-tol is a percentage of the mean length, between 0 and 100")
-    if minutes is not None and not minutes > 0:
-        raise UsageError("--minutes must be positive")
+    if minutes is not None and not (num(minutes) and 0 < minutes <= 10 ** 6):
+        raise UsageError(f"--minutes must be positive (and at most a million), not {minutes!r}")
+
+
+def rung_budgets(game, bot: str, param, factor, add, rungs, players) -> tuple[str, list, list, int]:
+    """The climb's rungs: (the budget parameter, its value per rung, the rungs' bots, the
+    players); a rung past the parameter's upper bound, or equal to the one below, ends it."""
     name, p = budget_param(game, bot, param)
     chosen = game.choose_bots(bot, game.check_players(players))[0]
     start = dict(chosen.settings)[name]
@@ -162,10 +166,28 @@ def climb(game_name: str, bot: str, games, *, param: str | None = None, factor: 
         values.append(v)
         v = v + add if add is not None else v * factor
     ladder = [_label(bot, name, x) for x in values]
-    top_bound = len(values) < int(rungs)
     pl = check_ladder(game, ladder, players) if len(ladder) >= 2 else None
     if pl is None:
         raise UsageError(f"{bot}: one rung only ({name}={values[0]}, the bound is {p.hi}): nothing to climb")
+    return name, values, ladder, pl
+
+
+def climb(game_name: str, bot: str, games, *, param: str | None = None, factor: float = 4.0,
+          add: float | None = None, rungs: int = 4, tol: float = 0.02, length_tol: float = 5.0,
+          minutes: float | None = None,
+          players=None, seed=1, rules=None, jobs=None, chunk_size=None, backend=None,
+          scheduler=None, progress=None, echo=None, clock=time.monotonic) -> StrengthResult:
+    """Climb ``bot``'s budget until the two strongest rungs agree on every headline (see the
+    module docstring).  ``bot`` gives the first rung (``search:iters=50``); each rung
+    multiplies ``param`` by ``factor`` (or adds ``add`` to it: a search depth); at most
+    ``rungs`` rungs and ``minutes`` of wall time (a rung predicted to overrun it, from the
+    last rung's time times the growth of the last step, or the factor, is not started).
+    ``tol``: a share's tolerance as a fraction (0.02 = 2 points)."""
+    game = get_game(game_name)
+    n = parse_games(games)
+    check_climb(factor, add, rungs, tol, length_tol, minutes)
+    name, values, ladder, pl = rung_budgets(game, bot, param, factor, add, rungs, players)
+    top_bound = len(values) < int(rungs)
     sides = game.side_labels(pl)
     plays = Plays(game, n, pl, seed, rules, jobs, chunk_size, backend, scheduler, progress)
     t0 = clock()

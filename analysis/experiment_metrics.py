@@ -131,15 +131,34 @@ def _play_arms(game_name, ctxs, arm_specs, players, seed, start, count):
     stats["same"] = np.zeros(A, np.int64)
     stats["same_length"] = np.zeros(A, np.int64)
     stats["fingerprint"] = np.zeros(A, np.uint64)
+    # whether the change came into play: the games that played out differently from the same
+    # game of the reference (any recorded column differs; an identical game is one the change
+    # did nothing to), and the games in which each declared event happened (in this arm; in
+    # this arm or the reference's same game)
+    E = len(game.events)
+    stats["differ"] = np.zeros(A, np.int64)
+    stats["event_games"] = np.zeros((A, E), np.int64)
+    stats["event_either"] = np.zeros((A, E), np.int64)
+    stats["any_event_either"] = np.zeros(A, np.int64)
     summaries, pent = [], []
     V0 = o0 = score = None
+    refs: dict = {}                                      # seating (swapped?) -> its reference's rows
     for k, (ctx, (ids, par, swapped)) in enumerate(zip(ctxs, arm_specs)):
         cols = game.play_chunk(ctx, players, seed, start, count, ids, par)
         summaries.append(Summary.from_columns(game, players, cols, start))
         V = per_game_metrics(game, players, cols)        # (metrics, games) of this arm
         o = outcome_codes(game, players, cols)
         win = np.asarray(cols["win"], np.float64).reshape(-1, players)
+        rows = game_rows(game, cols, count)
+        ev = event_rows(game, cols, count)
         del cols
+        ref = refs.setdefault(bool(swapped), (rows, ev))  # the first arm of this seating
+        stats["differ"][k] = int(rows_differ(rows, ref[0]).sum())
+        if E:
+            stats["event_games"][k] = ev.sum(axis=1)
+            either = ev | ref[1]
+            stats["event_either"][k] = either.sum(axis=1)
+            stats["any_event_either"][k] = int(either.any(axis=0).sum())
         if k == 0:
             V0, o0 = V, o
         stats["sum"][k], stats["sum2"][k] = V.sum(axis=1), (V * V).sum(axis=1)
@@ -161,8 +180,30 @@ def _play_arms(game_name, ctxs, arm_specs, players, seed, start, count):
     return start, count, summaries, stats, time.perf_counter() - t0
 
 
+def game_rows(game: Game, cols: dict, count: int) -> list[np.ndarray]:
+    """Every recorded column of a chunk as (games, width) arrays, for comparing games."""
+    return [np.asarray(cols[c.name]).reshape(count, -1) for c in game.all_columns()]
+
+
+def rows_differ(a: list, b: list) -> np.ndarray:
+    """Per game: whether any recorded column of two plays of the same games differs."""
+    out = np.zeros(a[0].shape[0] if a else 0, bool)
+    for x, y in zip(a, b):
+        out |= (x != y).any(axis=1)
+    return out
+
+
+def event_rows(game: Game, cols: dict, count: int) -> np.ndarray:
+    """(events, games) bool: whether each declared event (``Game.events``) happened in a
+    game (to any seat)."""
+    if not game.events:
+        return np.zeros((0, count), bool)
+    return np.vstack([np.asarray(cols[e]).reshape(count, -1).sum(axis=1) > 0 for e in game.events])
+
+
 def _merge_stats(a, b):
     if a is None:
         return {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in b.items()}
     with np.errstate(over="ignore"):  # fingerprints add modulo 2**64
-        return {k: a[k] + b[k] for k in a}
+        # (a chunk kept by an older version may lack a newer figure: that figure is dropped)
+        return {k: a[k] + b[k] for k in a if k in b}

@@ -186,6 +186,8 @@ def compare_headline(res, tab: pd.DataFrame | None = None) -> list[str]:
             w = pr.iloc[0]["words"]
             lines.append(f"Pairing of '{v}' with '{base}' ({_label(res, key)}): {w}.")
         out += lines
+    from .experiment_runs import exercise_lines
+    out += exercise_lines(res)   # how often each change came into play (a warning where rarely)
     many = multiple_note(res, tab)
     if many:
         out.append(many)
@@ -416,5 +418,7 @@ def compare_text(res, keys=None) -> str:
     if len(res.variants) > 1:
         for _, r in pairing_table(res, tab=tab).iterrows():
             lines.append(f"pairing of '{r['variant']}': {r['words']}")
+        from .experiment_runs import exercise_lines
+        lines += exercise_lines(res)   # how often each change came into play (a warning where rarely)
     lines.append(f"bots: {', '.join(res.manifest['bots'])} (these figures depend on the bots)")
     return "\n".join(lines)

@@ -25,15 +25,16 @@ from typing import Any
 from sim.game import Game
 from sim.games import get as get_game
 from sim.params import UsageError, parse_assignments
-from sim.runner import (RunSpec, _progress_bar, check_backend, default_backend, machine_info, make_spec, parse_games,
-                        plan_chunks, resolve_jobs, run_chunks)
+from sim.runner import (RunSpec, _progress_bar, check_backend, default_backend, logging_progress, machine_info,
+                        make_spec, parse_games, plan_by_cost, plan_chunks, resolve_jobs, run_chunks, seconds_per_game)
 from sim.summary import Summary
 
 from . import checkpoints
 from .wording import sprt_sentence
 from .experiment_metrics import (HEADLINE, metric_names, _seat_metric_columns, side_shares,  # noqa: F401
                                  outcome_rows, per_game_metrics, outcome_codes, _M1, _GOLD, _mix,  # noqa: F401
-                                 fingerprint, _play_arms, _merge_stats)  # noqa: F401
+                                 fingerprint, _play_arms, _merge_stats, game_rows, rows_differ,  # noqa: F401
+                                 event_rows)  # noqa: F401
 
 
 @dataclass
@@ -114,13 +115,15 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
         arm_specs.append((ids, par, a.swapped))
     for ctx, (ids, par, _) in zip(ctxs, arm_specs):
         game.play_chunk(ctx, players, seed, 0, 0, ids, par)  # compile once, here
-    chunks = plan_chunks(games, chunk_size, jobs)
+    # the plan: where the SPRT looks and what the kept chunks are keyed by; the chunks played
+    # are its pieces of about CHUNK_TARGET_S seconds where the bots are slow (sim.runner)
+    looks = plan_chunks(games, chunk_size, jobs)
     summaries = [Summary(players) for _ in arms]
     stats = None
     partial = False
     log = []
     done = 0
-    bar = _progress_bar(games * len(arms), progress and echo is None, f"{game.name} x{len(arms)} arms")
+    desc = f"{game.name} x{len(arms)} arms"
 
     watched = metric_names(game, arms[0].spec.players)[sprt_metric] if sprt is not None else None
 
@@ -133,7 +136,7 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
         done += count
         if bar is not None:
             bar.update(count * len(arms))
-        if sprt is None:
+        if sprt is None or start + count not in look_ends:  # the SPRT looks at the plan's ends only
             return False
         m = sprt_metric
         verdicts = []
@@ -155,8 +158,15 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
 
     # the finished chunks kept by an earlier try of this experiment (analysis.checkpoints)
     root = checkpoints.active()
-    store = (checkpoints.GroupStore(root, checkpoints.group_key(game, arms, games, seed, chunks))
+    store = (checkpoints.GroupStore(root, checkpoints.group_key(game, arms, games, seed, looks))
              if root is not None else None)
+    look_ends = {s + c for s, c in looks}
+    size = kept_chunk_size(store.dir) if store is not None else None
+    cost = 0.0 if size is not None or chunk_size is not None else seconds_per_game(
+        game, [(ctx, ids, par) for ctx, (ids, par, _) in zip(ctxs, arm_specs)], players, seed,
+        max((c for _, c in looks), default=1))
+    chunks, size = plan_by_cost(looks, chunk_size, cost, jobs, desc, bool(progress) or logging_progress(), size)
+    bar = _progress_bar(games * len(arms), progress and echo is None, desc)
     kept = {}
     if store is not None:
         for s, c in chunks:
@@ -201,7 +211,20 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
     if failure is not None:
         raise failure            # a dead worker or a full disk: an error, as before
     partial = stopped is not None
-    return summaries, stats, partial, log, done, chunks
+    return summaries, stats, partial, log, done, looks
+
+
+def kept_chunk_size(folder) -> int | None:
+    """The size an earlier try of an experiment cut its chunks to, read from the names of the
+    chunks it kept there (``START-COUNT.json``): a resume plays the same pieces and finds them."""
+    import os
+    import re
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return None
+    counts = [int(m.group(2)) for m in (re.match(r"^(\d+)-(\d+)\.json$", n) for n in names) if m]
+    return max(counts) if counts else None
 
 
 def build_arms(game: Game, variants: list[tuple[str, dict]], bots, players, seed, games,
@@ -396,6 +419,154 @@ def impact(game_name: str, card: str | None, mode: str | None, games, rules=None
                               "events": {c: game.event_of_card(c) for c in cards},
                               "neutral_supported": neutral or mode == "neutral"}
     return res
+
+
+# ------------------------------------------------------- whether the change came into play
+#: a change that came into play in fewer than this share of the games is called rarely exercised
+RARELY = 0.25
+
+
+def _words(name: str) -> set:
+    return {w[:-1] if w.endswith("s") else w for w in str(name).lower().split("_") if w and not w.isdigit()}
+
+
+def changed_params(game: Game, ref: dict, var: dict) -> dict:
+    """The parameters two variants (their changes from the rulebook) set differently, with
+    the variant's value (the rulebook's where only the reference changes it)."""
+    by_name = {p.name: p for p in game.params}
+    out = {}
+    for k in dict.fromkeys([*ref, *var]):
+        default = by_name[k].default if k in by_name else None
+        a, b = ref.get(k, default), var.get(k, default)
+        if _fmt(a) != _fmt(b):
+            out[k] = b if k in var else a
+    return out
+
+
+def relevant_events(game: Game, changed: dict) -> list[str]:
+    """The declared events (``Game.events``) a rule change bears on: an event whose name
+    shares a word with a changed parameter's (Batam's compass -> compass_*, pirate_fee ->
+    compass_pirate; Balam's ball_games -> katun_ball_game), and, for a parameter naming cards
+    (Batam's neutral=pirate_0), the event of each card named (:meth:`Game.event_of_card`)."""
+    out = []
+    for name, value in changed.items():
+        words = _words(name)
+        out += [e for e in game.events if words & _words(e)]
+        for label in (value if isinstance(value, tuple) else str(value).split(",")):
+            e = game.event_of_card(str(label).strip()) if game.events else None
+            if e:
+                out.append(e)
+    return list(dict.fromkeys(e for e in game.events if e in out))
+
+
+def exercise(res) -> list[dict]:
+    """For every variant against the reference (the first seating of each): how often the
+    change came into play.  ``differ``: the share of paired games that played out
+    differently at all (any recorded column; an identical game is one the change did nothing
+    to: an upper bound, since a change may also move the chance streams); ``events`` and
+    ``event_share``: the declared events the change bears on and the share of games in which
+    one happened in the variant's game or the reference's (``event_exact`` False: a lower
+    bound, the largest single event's); ``came_into_play``: the smaller of the two; and the
+    headline's paired difference over the games that played out differently (the others add
+    exactly 0 to every paired sum)."""
+    from .stats import paired_mean_diff
+    st = res.stats or {}
+    if "differ" not in st or not st.get("n"):
+        return []
+    n = int(st["n"])
+    names = res.manifest["metrics"]
+    key = res.manifest.get("headline") or HEADLINE
+    m = names.index(key) if key in names else 0
+    ref_rules = res.variants[0][1]
+    out = []
+    for k, a in enumerate(res.arms):
+        if a.swapped or a.variant == 0:
+            continue
+        name, rules = res.variants[a.variant]
+        nd = int(st["differ"][k])
+        row = {"variant": name, "arm": k, "games": n, "differ_games": nd, "differ": nd / n,
+               "events": [], "event_share": float("nan"), "event_exact": True, "metric": key}
+        evs = relevant_events(res.game, changed_params(res.game, ref_rules, rules))
+        if evs and "event_either" in st:
+            idx = [list(res.game.events).index(e) for e in evs]
+            if len(idx) == len(res.game.events) and "any_event_either" in st:
+                row["event_share"] = int(st["any_event_either"][k]) / n
+            else:
+                row["event_share"] = max(int(st["event_either"][k][i]) for i in idx) / n
+                row["event_exact"] = len(idx) == 1
+            row["events"] = evs
+        share = row["differ"]
+        if row["event_share"] == row["event_share"]:
+            share = min(share, row["event_share"])
+        row["came_into_play"] = share
+        d = paired_mean_diff(max(nd, 1), float(st["dsum"][k, m]), float(st["dsum2"][k, m])) if nd else None
+        row["changed"] = None if d is None else (float(d["mean"]), float(d["lo"]), float(d["hi"]))
+        whole = paired_mean_diff(n, float(st["dsum"][k, m]), float(st["dsum2"][k, m]))
+        row["overall"] = (float(whole["mean"]), float(whole["lo"]), float(whole["hi"]))
+        out.append(row)
+    return out
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def exercise_lines(res) -> list[str]:
+    """How often each variant's change came into play, in words, and a warning where it did
+    in only a small share of the games (under :data:`RARELY`): a difference near 0 over all
+    the games then says little about the rule itself, so the headline's difference over the
+    games it changed is given, and a 'no difference' verdict (:func:`analysis.wording.size_of`
+    of the headline) is named as such."""
+    from .wording import size_of
+    rows = exercise(res)
+    base = res.variants[0][0]
+    lines = []
+    many = len(rows) > 3
+    if many:  # a sweep of many values: the range, then only the rarely exercised
+        lo, hi = min(r["came_into_play"] for r in rows), max(r["came_into_play"] for r in rows)
+        lines.append(f"Against '{base}', the changes came into play in {_pct(lo)} to {_pct(hi)} of the games "
+                     "(games that played out differently" + (", or had an event they bear on" if any(
+                         r["events"] for r in rows) else "") + ").")
+    rate = bool(rows) and (rows[0]["metric"] in (HEADLINE, "first player wins", "decisive", "no winner", "capped")
+                           or rows[0]["metric"].startswith("win "))
+    rare = [r for r in rows if r["differ_games"] and r["came_into_play"] < RARELY]
+    if many and len(rare) > 3:  # one warning for them all
+        lines.append(f"Warning: {len(rare)} of the {len(rows)} variants came into play in under {_pct(RARELY)} of "
+                     "the games (" + ", ".join(f"'{r['variant']}' {_pct(r['came_into_play'])}" for r in rare[:8])
+                     + (", ..." if len(rare) > 8 else "") + "): a difference near 0 over all the games says little "
+                     "about those rules themselves; they are rarely exercised with these bots and rules.")
+        rows = [r for r in rows if r not in rare]
+    for r in rows:
+        v = r["variant"]
+        if r["differ_games"] == 0:
+            lines.append(f"'{v}' against '{base}': no paired game played out differently: on these seeds, with "
+                         "these bots, the change did nothing.")
+            continue
+        ev = ""
+        if r["events"]:
+            what = (r["events"][0] if len(r["events"]) == 1 else
+                    ", ".join(r["events"][:-1]) + " or " + r["events"][-1])
+            ev = (f"; {'' if r['event_exact'] else 'at least '}{_pct(r['event_share'])} had an event it bears "
+                  f"on ({what}) in either variant")
+        text = (f"'{v}' against '{base}': the change came into play in {_pct(r['came_into_play'])} of the games: "
+                f"{r['differ_games']:,} of {r['games']:,} ({_pct(r['differ'])}) played out differently, the other "
+                f"{r['games'] - r['differ_games']:,} identically (there it changed nothing){ev}.")
+        if not many:
+            lines.append(text)
+        if r["came_into_play"] < RARELY:
+            o = r["overall"]
+            kind = size_of(*(100 * x for x in o)) if rate else None
+            said = {"none": "'no change that matters' over all the games", "unclear": "'no change this run can "
+                    "detect' over all the games", "negligible": "a negligible change over all the games"}.get(
+                        kind, "a difference over all the games")
+            c = r["changed"]
+            scale, unit = (100.0, " points") if rate else (1.0, "")
+            among = (f" Over the {r['differ_games']:,} games that played out differently, {r['metric']} moved by "
+                     f"{scale * c[0]:+.1f}{unit} (95% interval {scale * c[1]:+.1f} to {scale * c[2]:+.1f}).")
+            lines.append(f"Warning: '{v}' came into play in only {_pct(r['came_into_play'])} of the games, so "
+                         f"{said} says little about the rule itself: it is rarely exercised with these bots "
+                         f"and rules.{among}")
+    return lines
 
 
 _MOVED = {name: "skill_runs" for name in ("skill", "skill_ratings", "identical_bots",)}

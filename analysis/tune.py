@@ -55,8 +55,9 @@ def _losses(targets, M: Moments, sides) -> tuple[np.ndarray, np.ndarray]:
     return np.array(L), np.array(SE)
 
 
-def _play_batch(game, cands, spaces, players, bots, seed, start, count, jobs, backend, fixed):
-    """Games start..start+count-1 of every candidate in ``cands`` (added to their moments)."""
+def _play_batch(game, cands, spaces, players, bots, seed, start, count, jobs, backend, fixed, paired=False):
+    """Games start..start+count-1 of every candidate in ``cands`` (added to their moments);
+    ``paired``: each also compared game by game with the first (the replay: the rulebook)."""
     specs = [make_spec(game, 1, {**fixed, **c.values}, bots, players, seed) for c in cands]
     ctxs = [s.ctx for s in specs]
     arm_specs = [game.bot_arrays(s.bots) for s in specs]
@@ -69,9 +70,12 @@ def _play_batch(game, cands, spaces, players, bots, seed, start, count, jobs, ba
     store = checkpoints.task_store("tune", game.name, game.version, players, seed, plan,
                                    [s.data for s in specs], arm_specs)
     kept = {s: store.load(s, c) for s, c in plan} if store is not None else {}
-    kept = {s: r for s, r in kept.items() if isinstance(r, tuple) and len(r) == 3 and len(r[2]) == len(cands)}
+    width = 6 if paired else 3
+    kept = {s: r for s, r in kept.items() if isinstance(r, tuple) and len(r) == 3 and len(r[2]) == len(cands)
+            and all(len(x) == width for x in r[2])}
     out = list(kept.values())
-    tasks = [(game.name, ctxs, arm_specs, players, seed, s, c) for s, c in plan if kept.get(s) is None]
+    tasks = [(game.name, ctxs, arm_specs, players, seed, s, c) + ((True,) if paired else ())
+             for s, c in plan if kept.get(s) is None]
 
     def collect(res):
         if store is not None:
@@ -87,8 +91,8 @@ def _play_batch(game, cands, spaces, players, bots, seed, start, count, jobs, ba
     if stopped is not None:
         raise KeyboardInterrupt
     for _, c, per in sorted(out, key=lambda r: r[0]):  # chunk order, kept or new
-        for cand, (s, s2, cross) in zip(cands, per):
-            cand.moments.add(c, s, s2, cross)
+        for cand, sums in zip(cands, per):
+            cand.moments.add(c, *sums)
 
 
 def tune(game_name: str, params, targets, budget="2e5", players=None, bots=None, seed=1,
@@ -240,7 +244,8 @@ def tune(game_name: str, params, targets, budget="2e5", players=None, bots=None,
         f"{final_n:,} games each")
     rulebook = Candidate(-1, {s.name: _rulebook_value(game, s) for s in spaces})
     replay = [Candidate(c.number, c.values) for c in finalists]
-    _play_batch(game, [rulebook] + replay, spaces, p, bots, final_seed, 0, final_n, jobs, backend, fixed)
+    _play_batch(game, [rulebook] + replay, spaces, p, bots, final_seed, 0, final_n, jobs, backend, fixed,
+                paired=True)
     # the verdict's order: the replay's own losses (independent of the search's games)
     replay.sort(key=lambda c: (float(_losses(tg, c.moments, sides)[0].sum()), c.number))
     final = [("rulebook", rulebook.values, rulebook.moments)] + \

@@ -98,7 +98,7 @@ def tune_json(res: TuneResult) -> dict:
     sums, losses per rung and why it stopped; the finalists; the replay; the verdict."""
     def moments(M):
         return {"n": int(M.n), **{k: None if getattr(M, k) is None else np.asarray(getattr(M, k)).tolist()
-                                  for k in ("s", "s2", "cross")}}
+                                  for k in ("s", "s2", "cross", "differ", "event_either", "any_event_either")}}
 
     return {"rungs": list(res.rungs), "search_games": int(res.search_games),
             "candidates": [{"number": c.number, "values": {k: _v(x) for k, x in c.values.items()},
@@ -136,7 +136,10 @@ def tune_from_json(data: dict) -> TuneResult:
 
     def moments(d) -> Moments:
         arr = {k: None if d.get(k) is None else np.asarray(d[k], np.float64) for k in ("s", "s2", "cross")}
-        return Moments(int(d["n"]), arr["s"], arr["s2"], arr["cross"])
+        ev = None if d.get("event_either") is None else np.asarray(d["event_either"], np.int64)
+        return Moments(int(d["n"]), arr["s"], arr["s2"], arr["cross"],
+                       None if d.get("differ") is None else int(d["differ"]), ev,
+                       None if d.get("any_event_either") is None else int(d["any_event_either"]))
 
     cands = [Candidate(int(c["number"]), typed(c["values"]), moments(c["moments"]),
                        {int(r): np.asarray(v, np.float64) for r, v in c["rung_losses"].items()}, c["stopped"])

@@ -14,7 +14,7 @@ from sim.game import Game
 from sim.games import get as get_game
 from sim.params import UsageError
 
-from .experiment_runs import outcome_rows
+from .experiment_runs import event_rows, game_rows, outcome_rows, rows_differ
 
 
 Z95 = 1.959963984540054
@@ -80,17 +80,27 @@ def _per_game(game: Game, players: int, cols: dict) -> np.ndarray:
     return np.vstack(rows)
 
 
-def _play(game_name, ctxs, arm_specs, players, seed, start, count):
+def _play(game_name, ctxs, arm_specs, players, seed, start, count, paired=False):
     """Worker task: games start..start+count-1 of every candidate, as sums, sums of squares
-    and the side shares' cross products (for the spread's interval)."""
+    and the side shares' cross products (for the spread's interval).  ``paired`` (the
+    verdict's replay, the rulebook first): also, per candidate, the games that played out
+    differently from the first's and the games in which each declared event happened in its
+    game or the first's (:func:`analysis.experiment_runs.exercise`)."""
     game = get_game(game_name)
     m = game.n_sides(players)
     out = []
+    ref = None
     for ctx, (ids, par) in zip(ctxs, arm_specs):
         cols = game.play_chunk(ctx, players, seed, start, count, ids, par)
         V = _per_game(game, players, cols)
         S = V[2:2 + m]
-        out.append((V.sum(axis=1), (V * V).sum(axis=1), S @ S.T))
+        sums = (V.sum(axis=1), (V * V).sum(axis=1), S @ S.T)
+        if paired:
+            rows, ev = game_rows(game, cols, count), event_rows(game, cols, count)
+            ref = ref or (rows, ev)
+            either = ev | ref[1]
+            sums += (int(rows_differ(rows, ref[0]).sum()), either.sum(axis=1), int(either.any(axis=0).sum()))
+        out.append(sums)
     return start, count, out
 
 
@@ -101,12 +111,22 @@ class Moments:
     s: np.ndarray = None
     s2: np.ndarray = None
     cross: np.ndarray = None
+    # the verdict's replay only (None elsewhere): games that played out differently from the
+    # rulebook's, and games with each declared event (any of them) in either
+    differ: int | None = None
+    event_either: np.ndarray | None = None
+    any_event_either: int | None = None
 
-    def add(self, count, s, s2, cross):
+    def add(self, count, s, s2, cross, *paired):
         if self.s is None:
             self.s, self.s2, self.cross = s.copy(), s2.copy(), cross.copy()
         else:
             self.s, self.s2, self.cross = self.s + s, self.s2 + s2, self.cross + cross
+        if paired:
+            d, ev, anyev = paired
+            self.differ = (self.differ or 0) + int(d)
+            self.event_either = np.asarray(ev) + (0 if self.event_either is None else self.event_either)
+            self.any_event_either = (self.any_event_either or 0) + int(anyev)
         self.n += count
 
 

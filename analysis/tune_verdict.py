@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import shlex
 
+from .experiment_runs import RARELY, relevant_events
 from .tune_targets import Metric, TuneResult, Z95, _fmtv, _rows, _show, estimate
 
 
@@ -79,7 +80,7 @@ def verdict_lines(res: TuneResult) -> list[str]:
             lines.append(f"No candidate found reaches {t.metric.name} {t.wanted()}: the best's 95% "
                          "interval excludes it." + _crossing(res, t, sides))
         lines += inside_lines(res.targets, M, rb[2], sides)
-    lines += [text for text, _ in beside_lines(res)]
+    lines += [text for text, *_ in beside_lines(res)]
     return lines
 
 
@@ -136,15 +137,16 @@ def _notable(res, metric: Metric, a: tuple, b: tuple) -> str:
     return ""
 
 
-def beside_lines(res) -> list[tuple[str, list[str]]]:
+def beside_lines(res) -> list[tuple[str, list[str], list[str]]]:
     """For every re-played candidate: its games without a winner, length, horizon share and
     the first side's share of the games won beside the rulebook's (the same fresh games),
-    and the notable moves called out; [(line, [notable moves])]."""
+    the notable moves called out, and how often its change came into play;
+    [(line, [notable moves], [warnings: rarely in play])]."""
     if len(res.final) < 2:
         return []
     rb = res.final[0][2]
     out = []
-    for i, (label, _, M) in enumerate(res.final[1:]):
+    for i, (label, values, M) in enumerate(res.final[1:]):
         parts, moves = [], []
         for name, metric in beside_metrics(res):
             a, b = beside_value(res, metric, rb), beside_value(res, metric, M)
@@ -154,20 +156,60 @@ def beside_lines(res) -> list[tuple[str, list[str]]]:
                 part += f" ({move})"
                 moves.append(f"{name} {_show(metric, a[0])} → {_show(metric, b[0])}: {move}")
             parts.append(part)
+        play = came_into_play(res, values, M)
+        warn = []
+        if play is not None:
+            parts.append(play["text"])
+            if play["share"] < RARELY:
+                warn.append(play["warning"])
         lead = ("On the front" if len(res.targets) > 1 else "Best" if i == 0 else f"#{i + 1}")
         out.append((f"{lead}, beside the rulebook on the same fresh games: {label}: " + "; ".join(parts) + ".",
-                    moves))
+                    moves, warn))
     return out
+
+
+def came_into_play(res, values: dict, M) -> dict | None:
+    """How often a re-played candidate's change from the rulebook came into play on the fresh
+    games (:func:`analysis.experiment_runs.exercise`: the games that played out differently
+    from the rulebook's, and those with an event the change bears on): {share, text,
+    warning}, or None where the replay did not compare them."""
+    rb_values = res.final[0][1]
+    if M.differ is None or not M.n:
+        return None
+    changed = {k: v for k, v in values.items() if _fmtv(v) != _fmtv(rb_values.get(k))}
+    evs = relevant_events(res.game, changed)
+    share = M.differ / M.n
+    text = f"played out differently from the rulebook in {_pct(share)} of the games"
+    if evs and M.event_either is not None:
+        idx = [list(res.game.events).index(e) for e in evs]
+        exact = len(idx) in (1, len(res.game.events))
+        ev = (M.any_event_either if len(idx) == len(res.game.events) else max(int(M.event_either[i]) for i in idx))
+        ev_share = ev / M.n
+        text += (f", {'' if exact else 'at least '}{_pct(ev_share)} had an event it bears on ("
+                 + (evs[0] if len(evs) == 1 else ", ".join(evs[:-1]) + " or " + evs[-1]) + ")")
+        share = min(share, ev_share)
+    if not M.differ:
+        text = "played out exactly as the rulebook's in every game: the change did nothing"
+    warning = (f"it came into play in only {_pct(share)} of the games (under {_pct(RARELY)}): how near it "
+               "comes to the target says little about the rule itself")
+    return {"share": share, "text": text, "warning": warning}
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
 
 
 def beside_notes(res) -> list[str]:
     """The notable moves of the proposed candidate (the first re-played), for the warnings."""
     lines = beside_lines(res)
-    if not lines or not lines[0][1]:
+    if not lines:
         return []
-    label = res.final[1][0]
-    return [f"the proposed {label} moves what no target watches: " + "; ".join(lines[0][1])
-            + " (against the rulebook on the same fresh games); a compare of it shows the rest"]
+    label, out = res.final[1][0], []
+    if lines[0][1]:
+        out.append(f"the proposed {label} moves what no target watches: " + "; ".join(lines[0][1])
+                   + " (against the rulebook on the same fresh games); a compare of it shows the rest")
+    out += [f"the proposed {label}: {w}" for w in lines[0][2]]
+    return out
 
 
 def followup_command(res, variants: str = "variants.toml") -> str:

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from .params import UsageError
 from .results_api import CompareResult, RunResult, ShowResult, SweepResult
-from .api_common import (_bot_list, _canonical_rules, _check_arms, _check_experiment, _check_run,  # noqa: F401
-                         _echo, _experiment_manifest, _finish, _items, _manifest, _out, _variants)  # noqa: F401
+from .api_common import (_api, _arm_plays, _bot_list, _canonical_rules, _check_arms, _check_experiment,  # noqa: F401
+                         _check_run, _echo, _experiment_manifest, _finish, _guard, _items, _manifest, _out,  # noqa: F401
+                         _variants)  # noqa: F401
 from .api_study import impact, ladder, robust, skill, strength, tune  # noqa: F401 (sim.api.X)
 
 __all__ = ["simulate", "compare", "sweep", "skill", "ladder", "strength", "impact", "robust", "tune", "show"]
@@ -65,6 +66,7 @@ def _run_summary(s: dict, manifest: dict, game) -> dict:
     return {k: v.item() if hasattr(v, "item") else v for k, v in out.items()}  # numpy scalars: plain numbers
 
 
+@_api
 def simulate(game: str, games=100_000, *, rules: dict | None = None, bots=None, players: int | None = None,
              seed=1, jobs: int | None = None, chunk_size: int | None = None, backend: str | None = None,
              scheduler: str | None = None, progress: bool = False, out=None) -> RunResult:
@@ -128,22 +130,58 @@ def simulate(game: str, games=100_000, *, rules: dict | None = None, bots=None, 
 
 
 # ------------------------------------------------------------------- experiments
+def seat_keys(manifest: dict, keys) -> dict:
+    """An experiment's metric keys named after the seats: ``win 0`` -> ``win Jade`` (a side's
+    name, ``win team Gold`` in a team game), a per-seat metric ``score 2`` -> ``score Cobalt``;
+    the others as they are."""
+    seats = list(manifest["seats"])
+    teams = bool(manifest.get("teams"))
+    sides = [f"team {x}" if teams else x for x in (manifest.get("sides") or seats)]
+    out = {}
+    for key in keys:
+        base, _, k = str(key).rpartition(" ")
+        names = sides if base == "win" else seats
+        out[key] = f"{base} {names[int(k)]}" if base and k.isdigit() and int(k) < len(names) else key
+    return out
+
+
+def turn_order_frame(res):
+    """Per variant and turn-order position: the share of every game it won (``share``) and of
+    the decisive ones (``share_decisive``, what ``sim compare`` prints as "among decisive
+    games"), with 95% intervals."""
+    import pandas as pd
+    from analysis.metrics import decisive_position_rates, position_win_rates
+    rows = []
+    for k, a in enumerate(res.arms):
+        if a.swapped:
+            continue
+        S = res.summaries[k]
+        dec = decisive_position_rates(S)
+        for (_, r), (_, d) in zip(position_win_rates(S).iterrows(), dec.iterrows()):
+            rows.append({"variant": res.variants[a.variant][0], "position": r["label"], "games": int(r["games"]),
+                         "share": r["rate"], "lo": r["lo"], "hi": r["hi"], "decisive_games": int(d["games"]),
+                         "share_decisive": d["rate"], "decisive_lo": d["lo"], "decisive_hi": d["hi"]})
+    return pd.DataFrame(rows)
+
+
 def _compare_result(cls, res, **extra):
     from analysis.experiment_report import compare_headline, compare_table, headline_key, write_compare_report
     tab = compare_table(res)
     keys = [headline_key(res), "no winner", "capped", res.game.length]
-    summary = tab[tab["key"].isin(keys)][["key", "metric", "variant", "value", "lo", "hi", "diff", "diff_lo",
-                                          "diff_hi", "p"]].reset_index(drop=True)
-    return cls(game=res.game.name, frame=tab, summary=summary, verdicts=compare_headline(res, tab),
+    named = tab.assign(key=tab["key"].map(seat_keys(res.manifest, tab["key"].unique())))
+    summary = named[tab["key"].isin(keys)][["key", "metric", "variant", "value", "lo", "hi", "diff", "diff_lo",
+                                            "diff_hi", "p"]].reset_index(drop=True)
+    return cls(game=res.game.name, frame=named, summary=summary, verdicts=compare_headline(res, tab),
                manifest=res.manifest, partial=res.partial, result=res, variants=list(res.variants),
-               _write=lambda out_dir: write_compare_report(res, out_dir), **extra)
+               turn_order=turn_order_frame(res), _write=lambda out_dir: write_compare_report(res, out_dir), **extra)
 
 
+@_api
 def compare(game: str, variants, *, variants_file=None, games=100_000, bots=None, players: int | None = None,
             seed=1, sprt: bool = False, sprt_d: float = 0.02, sprt_metric: str = "first player score",
             alpha: float = 0.05, beta: float = 0.05, jobs: int | None = None, chunk_size: int | None = None,
             backend: str | None = None, scheduler: str | None = None, progress: bool = False,
-            out=None) -> CompareResult:
+            out=None, yes: bool = False) -> CompareResult:
     """Compare rule variants on the same seeds (``sim compare``): paired differences.
 
     Parameters
@@ -157,11 +195,17 @@ def compare(game: str, variants, *, variants_file=None, games=100_000, bots=None
         Stop as soon as a sequential test decides (``--sprt``...).
     games, bots, players, seed, jobs, chunk_size, backend, scheduler, progress, out
         As for :func:`simulate` (``games`` per variant).
+    yes : bool
+        Start a comparison expected to take more than two hours (else refused, with the
+        estimate: one core's rate on its bots, times its arms and games, over ``jobs``).
 
     Returns
     -------
     CompareResult
-        ``frame``: one row per (metric, variant), with ``diff``, ``diff_lo``, ``diff_hi``, ``p``.
+        ``frame``: one row per (metric, variant), with ``diff``, ``diff_lo``, ``diff_hi``, ``p``;
+        the keys and metrics name the seats (``win Jade``); ``turn_order``: each variant's
+        share of the games won by each turn-order position, among every game and among the
+        decisive ones (what the command prints).
 
     Examples
     --------
@@ -177,6 +221,7 @@ def compare(game: str, variants, *, variants_file=None, games=100_000, bots=None
     vs = _variants(variants, variants_file)
     built = check_compare(g, vs, bots, players, seed_v, n, sprt, sprt_d, sprt_metric, alpha, beta)
     out = _out(out, "experiment")
+    _guard("comparison", built[0][0].spec, _arm_plays(built[0], n), jobs, yes, backend)
     res = play(g.name, vs, n, bots=bots, players=players, seed=seed_v, jobs=jobs, chunk_size=chunk_size,
                backend=backend, scheduler=scheduler, progress=progress and not sprt,
                sprt_d=sprt_d if sprt else None, sprt_metric=sprt_metric, alpha=alpha, beta=beta,
@@ -184,17 +229,18 @@ def compare(game: str, variants, *, variants_file=None, games=100_000, bots=None
     return _finish(_compare_result(CompareResult, res), out)
 
 
+@_api
 def sweep(game: str, params, *, games=100_000, bots=None, players: int | None = None, seed=1,
           jobs: int | None = None, chunk_size: int | None = None, backend: str | None = None,
-          scheduler: str | None = None, progress: bool = False, out=None) -> SweepResult:
+          scheduler: str | None = None, progress: bool = False, out=None, yes: bool = False) -> SweepResult:
     """Sweep rule parameters (``sim sweep``): every metric at every point of the grid.
 
     Parameters
     ----------
     params : sequence of str or dict
         ``["track=7..15:2"]``, ``{"track": "7..15", "exit": ["any", "pile"]}``; several: a grid.
-    games, bots, players, seed, jobs, chunk_size, backend, scheduler, progress, out
-        As for :func:`simulate` (``games`` per point).
+    games, bots, players, seed, jobs, chunk_size, backend, scheduler, progress, out, yes
+        As for :func:`compare` (``games`` per point).
 
     Returns
     -------
@@ -220,12 +266,14 @@ def sweep(game: str, params, *, games=100_000, bots=None, players: int | None = 
                          f"{GRID_MAX:,} (sweep fewer values, or fewer parameters at once)")
     import itertools
 
-    from analysis.experiment_runs import _fmt
+    from analysis.experiment_runs import _fmt, sweep_variants
 
     from .validate import check_variant_name
     for combo in itertools.product(*[vals for _, vals in grid]):  # each point's name, as the command checks it
         check_variant_name(",".join(f"{k}={_fmt(v)}" for (k, _), v in zip(grid, combo)))
     out = _out(out, "experiment")
+    arms, _ = _check_arms(g, sweep_variants(g, grid, {})[0], bots, players, seed_v, n, labels=False)
+    _guard("sweep", arms[0].spec, _arm_plays(arms, n), jobs, yes, backend)
     res = play(g.name, _items(params), n, bots=bots, players=players, seed=seed_v, jobs=jobs,
                chunk_size=chunk_size, backend=backend, scheduler=scheduler, progress=progress)
     return _finish(_compare_result(SweepResult, res, grid=res.manifest.get("sweep", [])), out)
@@ -240,6 +288,7 @@ def _told(t) -> dict:
     return {"step": getattr(t, "step", None), "text": t.text, "board": t.board}
 
 
+@_api
 def show(game: str, index: int = 0, *, seed=1, players: int | None = None, bots=None,
          rules: dict | None = None, html=None) -> ShowResult:
     """Play one game of a run again, recorded, and tell it turn by turn (``sim show``).

@@ -2,11 +2,177 @@
 the report folder, variants and bots as given, the manifest of a study."""
 from __future__ import annotations
 
+import functools
+import inspect
+import math
+import numbers
+import os
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
 from .params import UsageError
+
+
+# -------------------------------------------------- arguments of the wrong type; flags as keywords
+def _shown(value) -> str:
+    from .validate import safe
+    text = repr(value)
+    return safe(text if len(text) <= 60 else text[:57] + "...")
+
+
+def _bad(name: str, wants: str, value) -> UsageError:
+    return UsageError(f"{name}= must be {wants}, not {_shown(value)}")
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+def _is_real(v) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, bool)
+
+
+def _is_path(v) -> bool:
+    return isinstance(v, (str, os.PathLike))
+
+
+def _bot_item(v) -> bool:
+    from .game import BotChoice
+    return (isinstance(v, str) and bool(v.strip())) or isinstance(v, BotChoice)
+
+
+def _check_games(name, v):
+    if not (isinstance(v, str) or _is_real(v)):
+        raise _bad(name, "a number of games such as 20_000 or '1e5'", v)
+
+
+def _check_rules(name, v):
+    if v is not None and not (isinstance(v, Mapping) and all(isinstance(k, str) for k in v)):
+        raise _bad(name, "a dict of rule parameters such as {'track': 9}", v)
+
+
+def _check_bots(name, v):
+    if v is None or (isinstance(v, str) and v.strip()):
+        return
+    if isinstance(v, (list, tuple)) and v and all(_bot_item(b) for b in v):
+        return
+    raise _bad(name, "a bot's name, names separated by commas ('search:depth=1,greedy') or a list of names", v)
+
+
+def _check_variants(name, v):
+    """Variants as ``compare`` takes them (see :func:`_variants`)."""
+    wants = "{'base': {}, 'nine': {'track': 9}}, [('base', {}), ...] or ['base:', 'nine:track=9']"
+    if isinstance(v, str):
+        return
+    if isinstance(v, Mapping):
+        items = list(v.items())
+    elif isinstance(v, (list, tuple)):
+        items = list(v)
+    else:
+        raise _bad(name, wants, v)
+    for it in items:
+        if isinstance(it, str):
+            continue
+        if not (isinstance(it, (list, tuple)) and len(it) == 2 and isinstance(it[0], str)
+                and (it[1] is None or isinstance(it[1], (str, Mapping)))):
+            raise _bad(name, wants, it if not isinstance(v, Mapping) else dict([it]))
+
+
+def _check_items(name, v, example):
+    """``params`` and ``targets``: a string, a dict or a list of strings."""
+    if isinstance(v, (str, Mapping)) or (isinstance(v, (list, tuple)) and v and all(isinstance(x, str) for x in v)):
+        return
+    raise _bad(name, f"a string, a dict or a list of strings such as {example}", v)
+
+
+def _kind(test, wants):
+    def check(name, v):
+        if not test(v):
+            raise _bad(name, wants, v)
+    return check
+
+
+_STR = _kind(lambda v: isinstance(v, str), "a string")
+_OPT_STR = _kind(lambda v: isinstance(v, str), "a string or None")
+_BOOL = _kind(lambda v: isinstance(v, bool), "True or False")
+_OPT_INT = _kind(_is_int, "a whole number or None")
+_PATH = _kind(_is_path, "a path (a string or a pathlib.Path) or None")
+_FINITE = _kind(lambda v: _is_real(v) and math.isfinite(v), "a finite number")
+
+#: the check of every argument of the API's functions, by its name (a name means the same in each);
+#: None passes where it is the argument's default
+ARG_CHECKS = {
+    "game": _kind(lambda v: isinstance(v, str), "a game's name such as 'puluc' (sim games lists them)"),
+    "games": _check_games, "budget": _check_games, "final_games": _check_games,
+    "rules": _check_rules, "bots": _check_bots,
+    "players": _OPT_INT, "jobs": _OPT_INT, "chunk_size": _OPT_INT,
+    "seed": _kind(lambda v: _is_int(v) or isinstance(v, str), "a whole number (0 .. 2**64-1)"),
+    "backend": _OPT_STR, "scheduler": _OPT_STR, "param": _OPT_STR, "card": _OPT_STR, "mode": _OPT_STR,
+    "metric": _OPT_STR, "sprt_metric": _STR, "bot": _kind(lambda v: isinstance(v, str) and v.strip(),
+                                                         "a bot with its settings such as 'search:iters=50'"),
+    "progress": _BOOL, "sprt": _BOOL, "early_stop": _BOOL, "combine": _BOOL, "yes": _BOOL,
+    "out": _PATH, "variants_file": _PATH, "html": _PATH,
+    "variants": _check_variants, "params": lambda n, v: _check_items(n, v, "['track=7..15:2']"),
+    "targets": lambda n, v: _check_items(n, v, "['first_player=fair']"),
+    **dict.fromkeys(("factor", "add", "tol", "length_tol", "minutes", "sprt_d", "alpha", "beta"), _FINITE),
+    "rungs": _kind(_is_int, "a whole number"),
+    "index": _kind(lambda v: _is_int(v) or isinstance(v, str), "a game index such as 0 or 17"),
+}
+
+#: a command-line flag -> the API's keyword argument, where the name differs (``--x-y`` is ``x_y=``
+#: otherwise); a flag is named as a keyword only where the function takes that argument
+_FLAG_ARGS = {"set": "rules", "variant": "variants", "variants": "variants_file", "param": "params",
+              "target": "targets", "final": "final_games", "game": "index", "ladder": "bots"}
+#: switches: the keyword with its value
+_SWITCHES = {"yes": "yes=True", "sprt": "sprt=True"}
+_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9-]*)")
+
+
+def api_words(message: str, fn) -> str:
+    """A message of the command line's checks as the API function ``fn`` says it: each
+    ``--flag`` that ``fn`` takes as an argument named as that keyword (``--seed`` -> ``seed=``,
+    ``--set`` -> ``rules=``, ``--yes`` -> ``yes=True``), and ``sim skill`` as ``sim.skill``."""
+    names = set(inspect.signature(fn).parameters)
+    cmd = "run" if fn.__name__ == "simulate" else fn.__name__
+    if cmd == "ladder":
+        message = message.replace("sim skill --ladder", "sim.ladder")
+    message = re.sub(rf"\bsim {cmd}\b", f"sim.{cmd}", message)
+
+    def keyword(m):
+        flag = m.group(1)
+        if flag in _SWITCHES and flag in names:
+            return _SWITCHES[flag]
+        for arg in (_FLAG_ARGS.get(flag), flag.replace("-", "_")):
+            if arg and arg in names:
+                return f"{arg}="
+        return m.group(0)
+    return _FLAG.sub(keyword, message)
+
+
+def _api(fn):
+    """A function of the Python API: every argument checked for its type first
+    (:data:`ARG_CHECKS`: a wrong one is a :class:`UsageError` naming it), and the command
+    line's messages naming its flags said with the keyword arguments (:func:`api_words`)."""
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        bound = sig.bind(*args, **kwargs)
+        bound.apply_defaults()
+        try:
+            for name, value in bound.arguments.items():
+                check = ARG_CHECKS.get(name)
+                if check is not None and not (value is None and sig.parameters[name].default is None):
+                    check(name, value)
+            return fn(*args, **kwargs)
+        except UsageError as e:
+            text = api_words(str(e), fn)
+            if text == str(e):
+                raise
+            raise type(e)(text) from None
+    return call
 
 
 def _check_run(jobs, chunk_size, backend, scheduler, note=None) -> tuple[int, int | None]:
@@ -41,7 +207,7 @@ def _out(out, kind: str):
         return None
     from .validate import check_out_dir
     if not str(out).strip():
-        raise UsageError("--out: the path is empty")
+        raise UsageError("out= is an empty path: give a folder, or None for no report")
     return check_out_dir(Path(out), kind)
 
 
@@ -136,3 +302,50 @@ def _experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games,
     from .output import write_experiment_manifest
     files = sorted(f.name for f in Path(out_dir).iterdir() if f.is_file() and f.name != "manifest.json")
     write_experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games, partial, files, None)
+
+
+# ------------------------------------------------------------ the time guard of an experiment
+def _guard(what, spec, plays, jobs, yes, backend, ask=False, progress=False, limit=None) -> None:
+    """Refuse (or, ``ask``: on a terminal, ask about) an experiment expected to take more than
+    two hours, unless ``yes`` (:func:`sim.longrun.check_long_experiment`)."""
+    from .longrun import check_long_experiment
+    check_long_experiment(what, spec, plays, jobs, yes, backend, ask=ask, progress=progress, limit=limit)
+
+
+def _arm_plays(arms, n) -> list:
+    """Every arm of a comparison or a sweep (its seats swapped too): (bots, games, 1)."""
+    return [(a.spec.bots, n, 1.0) for a in arms]
+
+
+def _seatings(g, p, a, b) -> list[list[str]]:
+    """Bot ``a`` on each side in turn (every side where more than two), the others ``b``: the
+    seatings of a round robin's pairing and of a ladder's head-to-head."""
+    sides = g.sides(p)
+    m = len(set(sides))
+    return [[a if sides[s] == sd else b for s in range(p)] for sd in range(m)]
+
+
+def _skill_plays(g, names, p, n) -> list:
+    """A round robin's pairings (:func:`analysis.skill_runs.skill`): every ordered pair, on the
+    first side only where there are two sides, on each side in turn where more."""
+    import itertools
+    m = len(set(g.sides(p)))
+    out = []
+    for i, j in itertools.permutations(range(len(names)), 2):
+        for seats in _seatings(g, p, names[i], names[j])[:m if m > 2 else 1]:
+            out.append((g.choose_bots(seats, p), n, 1.0))
+    return out
+
+
+def _ladder_plays(g, names, p, n, scale=None) -> list:
+    """A ladder's rungs (every seat the rung's bot) and each neighbouring pair on each side in
+    turn (:func:`analysis.ladder.skill_ladder`); ``scale``: each rung's cost per game against
+    the first's, where only the first rung's bot is to be measured (a strength climb)."""
+    def play(seats):
+        if scale is None:
+            return (g.choose_bots(seats, p), n, 1.0)
+        return (g.choose_bots(names[0], p), n, sum(scale[names.index(s)] for s in seats) / len(seats))
+    out = [play([b] * p) for b in names]
+    for k in range(len(names) - 1):
+        out += [play(seats) for seats in _seatings(g, p, names[k], names[k + 1])]
+    return out

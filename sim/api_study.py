@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from .params import UsageError
 from .results_api import ImpactResult, LadderResult, RobustResult, SkillResult, StrengthResult, TuneResult
-from .api_common import (_bot_list, _canonical_rules, _check_arms, _check_experiment, _check_run,
-                         _echo, _experiment_manifest, _finish, _items, _manifest, _out, _variants)
+from .api_common import (_api, _bot_list, _canonical_rules, _check_arms, _check_experiment, _check_run,
+                         _echo, _experiment_manifest, _finish, _guard, _items, _ladder_plays, _manifest, _out,
+                         _skill_plays, _variants)
 
 
+@_api
 def skill(game: str, bots=None, *, games=100_000, rules: dict | None = None, players: int | None = None,
           seed=1, jobs: int | None = None, chunk_size: int | None = None, backend: str | None = None,
-          scheduler: str | None = None, progress: bool = False, out=None) -> SkillResult:
+          scheduler: str | None = None, progress: bool = False, out=None,
+          yes: bool = False) -> SkillResult:
     """Round robin of bots in every seat on the same seeds (``sim skill``): ratings.
 
     Parameters
@@ -20,6 +23,8 @@ def skill(game: str, bots=None, *, games=100_000, rules: dict | None = None, pla
         The bots (``"random,greedy,search"``); default every bot of the game.
     games, rules, players, seed, jobs, chunk_size, backend, scheduler, progress, out
         As for :func:`simulate` (``games`` per pairing).
+    yes : bool
+        Start a round robin expected to take more than two hours (as for :func:`sim.api.compare`).
 
     Returns
     -------
@@ -46,8 +51,11 @@ def skill(game: str, bots=None, *, games=100_000, rules: dict | None = None, pla
         raise UsageError("sim skill needs at least two bots")
     for b in names:
         g.choose_bots(b, p)  # names and settings
-    make_spec(g, n, rules, None, p, seed_v)  # rules and data files
+    if len(set(names)) != len(names):
+        raise UsageError("sim skill: every bot must differ: " + ", ".join(names))
+    spec = make_spec(g, n, rules, None, p, seed_v)  # rules and data files
     out = _out(out, "experiment")
+    _guard("round robin", spec, _skill_plays(g, names, p, n), jobs, yes, backend)
     res = play(g.name, names, n, players=players, seed=seed_v, rules=rules, jobs=jobs, chunk_size=chunk_size,
                backend=backend, scheduler=scheduler, progress=progress)
     bt, unb = res["bt"], res.get("unbounded", {})
@@ -71,9 +79,11 @@ def skill(game: str, bots=None, *, games=100_000, rules: dict | None = None, pla
                                _write=write), out)
 
 
+@_api
 def ladder(game: str, bots=None, *, games=100_000, rules: dict | None = None, players: int | None = None,
            seed=1, jobs: int | None = None, chunk_size: int | None = None, backend: str | None = None,
-           scheduler: str | None = None, progress: bool = False, out=None) -> LadderResult:
+           scheduler: str | None = None, progress: bool = False, out=None,
+           yes: bool = False) -> LadderResult:
     """Balance by skill (``sim skill --ladder``): the edges and the length against strength.
 
     Parameters
@@ -82,6 +92,8 @@ def ladder(game: str, bots=None, *, games=100_000, rules: dict | None = None, pl
         The rungs, weakest first (``"random,greedy,search"``); default the game's own ladder.
     games, rules, players, seed, jobs, chunk_size, backend, scheduler, progress, out
         As for :func:`simulate` (``games`` per rung and per neighbouring pair).
+    yes : bool
+        Start a ladder expected to take more than two hours (as for :func:`sim.api.compare`).
 
     Returns
     -------
@@ -103,8 +115,9 @@ def ladder(game: str, bots=None, *, games=100_000, rules: dict | None = None, pl
     jobs, chunk_size, n, seed_v, p = _check_experiment(g, games, None, players, seed, jobs, chunk_size, backend,
                                                        scheduler)
     check_ladder(g, names, p)
-    make_spec(g, n, rules, None, p, seed_v)
+    spec = make_spec(g, n, rules, None, p, seed_v)
     out = _out(out, "experiment")
+    _guard("ladder", spec, _ladder_plays(g, names, p, n), jobs, yes, backend)
     res = skill_ladder(g.name, names, n, players=players, seed=seed_v, rules=rules, jobs=jobs,
                        chunk_size=chunk_size, backend=backend, scheduler=scheduler, progress=progress)
     sides = g.side_labels(res.players)
@@ -134,11 +147,13 @@ def ladder(game: str, bots=None, *, games=100_000, rules: dict | None = None, pl
                                 manifest=manifest, partial=res.partial, result=res, pairs=pairs, _write=write), out)
 
 
+@_api
 def strength(game: str, bot: str = "search", *, param: str | None = None, factor: float = 4.0,
              add: float | None = None, rungs: int = 4, tol: float = 2.0, length_tol: float = 5.0,
              minutes: float | None = None, games=2_000, rules: dict | None = None, players: int | None = None,
              seed=1, jobs: int | None = None, chunk_size: int | None = None, backend: str | None = None,
-             scheduler: str | None = None, progress: bool = False, out=None) -> StrengthResult:
+             scheduler: str | None = None, progress: bool = False, out=None,
+             yes: bool = False) -> StrengthResult:
     """Climb a search bot's budget until the verdict for strong play settles (``sim strength``).
 
     Parameters
@@ -153,6 +168,9 @@ def strength(game: str, bot: str = "search", *, param: str | None = None, factor
         budget (no rung starts that would overrun it).
     games, rules, players, seed, jobs, chunk_size, backend, scheduler, progress, out
         As for :func:`simulate` (``games`` per rung and per head-to-head seating).
+    yes : bool
+        Start a climb expected to take more than two hours (as for :func:`sim.api.compare`;
+        a rung's games cost its budget over the first rung's times the first rung's).
 
     Returns
     -------
@@ -171,6 +189,8 @@ def strength(game: str, bot: str = "search", *, param: str | None = None, factor
     jobs, chunk_size, n, seed_v, p = _check_experiment(g, games, None, players, seed, jobs, chunk_size, backend,
                                                        scheduler)
     g.resolve_rules(dict(rules or {}))
+    _check_strength(g, bot, param, factor, add, rungs, tol, length_tol, minutes, players, rules, n, seed_v,
+                    jobs, yes, backend)
     out = _out(out, "experiment")
     res = climb(g.name, bot, n, param=param, factor=factor, add=add, rungs=rungs, tol=tol / 100,
                 length_tol=length_tol, minutes=minutes, players=players, seed=seed_v, rules=rules, jobs=jobs,
@@ -201,10 +221,12 @@ def strength(game: str, bot: str = "search", *, param: str | None = None, factor
                                   _write=write), out)
 
 
+@_api
 def impact(game: str, card: str | None = None, *, mode: str | None = None, metric: str | None = None,
            games=100_000, rules: dict | None = None, bots=None, players: int | None = None, seed=1,
            jobs: int | None = None, chunk_size: int | None = None, backend: str | None = None,
-           scheduler: str | None = None, progress: bool = False, out=None) -> ImpactResult:
+           scheduler: str | None = None, progress: bool = False, out=None,
+           yes: bool = False) -> ImpactResult:
     """Card impact (``sim impact``): observational for every card; causal for ``card`` (or
     ``"all"``), the same seeds played with the card removed or made neutral.
 
@@ -219,6 +241,8 @@ def impact(game: str, card: str | None = None, *, mode: str | None = None, metri
     games, rules, bots, players, seed, jobs, chunk_size, backend, scheduler, progress, out
         As for :func:`simulate`.  A changed deck file is written into ``out`` (else into a
         temporary folder, removed afterwards).
+    yes : bool
+        Start an impact run expected to take more than two hours (as for :func:`sim.api.compare`).
 
     Returns
     -------
@@ -241,8 +265,10 @@ def impact(game: str, card: str | None = None, *, mode: str | None = None, metri
     g = get_game(game)
     jobs, chunk_size, n, seed_v, _ = _check_experiment(g, games, bots, players, seed, jobs, chunk_size, backend,
                                                        scheduler)
-    check_impact(g, card, mode, make_spec(g, n, rules, bots, players, seed_v))  # rules, data files, bots
+    spec = make_spec(g, n, rules, bots, players, seed_v)
+    check_impact(g, card, mode, spec)  # rules, data files, bots
     out, top = _out(out, "experiment"), None
+    _guard("impact run", spec, impact_plays(g, card, spec, n), jobs, yes, backend)
     if out is not None:
         out, top = create_out_dir(out)  # the changed deck files go there, as the command's do
     try:
@@ -275,6 +301,7 @@ def impact(game: str, card: str | None = None, *, mode: str | None = None, metri
                                 _write=lambda out_dir: write_impact_report(g, res, out_dir, card)), out)
 
 
+@_api
 def robust(game: str, *, variants=None, variants_file=None, rules: dict | None = None, metric: str | None = None,
            early_stop: bool = True, combine: bool = True, games=100_000, bots=None, players: int | None = None,
            seed=1, jobs: int | None = None, chunk_size: int | None = None, backend: str | None = None,
@@ -340,6 +367,7 @@ def robust(game: str, *, variants=None, variants_file=None, rules: dict | None =
                                 _write=lambda out_dir: write_robust_report(res, out_dir)), out)
 
 
+@_api
 def tune(game: str, params, targets, *, budget="2e5", final_games=None, rules: dict | None = None, bots=None,
          players: int | None = None, seed=1, jobs: int | None = None, backend: str | None = None,
          progress: bool = False, out=None) -> TuneResult:
@@ -455,3 +483,26 @@ def check_impact(g, card, mode, spec) -> None:
                              f"known: all, {', '.join(known)}")
     if mode is not None and mode not in ("remove", "neutral"):
         raise UsageError(f"--mode must be remove or neutral, not {safe(repr(mode))}")
+
+
+def _check_strength(g, bot, param, factor, add, rungs, tol, length_tol, minutes, players, rules, n, seed_v, jobs,
+                    yes, backend, ask=False, progress=False) -> None:
+    """``sim strength``'s own checks (the command line's too), before anything is written: the
+    climb's options (finite, in range), its rungs, and the time it would take (the first rung's
+    rate, each rung's games costing its budget over the first's)."""
+    from analysis.converge import check_climb, rung_budgets
+
+    from .runner import make_spec
+    check_climb(factor, add, rungs, tol / 100 if isinstance(tol, (int, float)) else tol, length_tol, minutes)
+    _, values, names, pl = rung_budgets(g, bot, param, factor, add, rungs, players)
+    first = values[0] if values[0] > 0 else 1
+    scale = [max(v, first) / first for v in values]
+    spec = make_spec(g, n, rules, names[0], pl, seed_v)
+    _guard("climb", spec, _ladder_plays(g, names, pl, n, scale), jobs, yes, backend, ask=ask, progress=progress,
+           limit=None if minutes is None else 60 * minutes)
+
+
+def impact_plays(g, card, spec, n) -> list:
+    """An impact run's arms: the base, and one per card changed (every card with ``all``)."""
+    cards = 0 if card is None else (len(g.card_names(spec.rules)) if card == "all" and g.card_names else 1)
+    return [(spec.bots, n, 1.0)] * (1 + cards)

@@ -7,6 +7,11 @@ is the one a run announces (:func:`sim.runner.estimate`: one core's rate on the 
 first games, on the local workers), made before the run's folder is created (so the kernel
 is loaded before it; a Ctrl-C then leaves nothing).  ``--yes``, a resume (the run was
 started already) and a Dask run (the cluster's size is not known here) skip it.
+
+An experiment (``sim compare``, ``sweep``, ``skill``, ``skill --ladder``, ``strength``,
+``impact``; ``sim.compare(...)`` and the others in the API) is guarded alike by
+:func:`check_long_experiment`: one core's rate measured on its bots, times its arms and games,
+over the workers; refused before its folder is created unless ``--yes`` (``yes=True``).
 """
 from __future__ import annotations
 
@@ -49,3 +54,64 @@ def check_long_run(spec, chunks, jobs: int, rows: str, yes: bool, progress: bool
 def _terminal() -> bool:
     """Whether someone at a terminal can answer."""
     return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def one_core_rate(spec, progress: bool = False, budget: float = 0.05) -> float:
+    """Games per second of one core on ``spec`` (its kernel loaded or compiled first): a
+    doubling number of its first games, from one, timed until they take ``budget`` seconds
+    (a slow bot costs a game or two, not the sixteen of :func:`sim.runner.measure_rate`)."""
+    import time
+
+    from .runner import _compile_notice
+    game = spec.game
+    ids, par = game.bot_arrays(spec.bots)
+    with _compile_notice(game, progress):
+        game.play_chunk(spec.ctx, spec.players, spec.seed, 0, 0, ids, par)
+    n = 1
+    while True:
+        t0 = time.perf_counter()
+        game.play_chunk(spec.ctx, spec.players, spec.seed, 0, n, ids, par)
+        dt = time.perf_counter() - t0
+        if dt >= budget or n >= 1 << 14:
+            return n / max(dt, 1e-9)
+        n *= 2
+
+
+def check_long_experiment(what: str, spec, plays, jobs: int, yes: bool, backend: str | None = None,
+                          ask: bool = False, progress: bool = False, limit: float | None = None) -> None:
+    """Refuse an experiment expected to take more than :data:`ASK_AFTER` seconds on ``jobs``
+    workers, unless ``yes`` (``ask``: on a terminal, the command line asks instead).
+
+    ``spec``: one arm's spec (its game, rules, data and seed); ``plays``: ``(bots, games,
+    scale)`` for every arm, ``bots`` one per seat, ``scale`` the arm's cost per game against
+    those bots' (a strength rung's budget over the first's; 1 otherwise).  One core's rate is
+    measured per bot (every seat that bot, on ``spec``); a game costs the mean over its seats.
+    ``limit``: seconds the experiment stops by itself (``sim strength --minutes``).  Skipped
+    with ``yes`` and on Dask (the cluster's size is not known here)."""
+    import dataclasses
+
+    from .runner import _duration
+    if yes or backend == "dask" or not plays:
+        return
+    cost = {}  # one bot's seconds per game, every seat that bot
+    for bots, _, _ in plays:
+        for b in bots:
+            if b.label not in cost:
+                one = dataclasses.replace(spec, bots=(b,) * spec.players)
+                cost[b.label] = 1.0 / one_core_rate(one, progress)
+    games = sum(n for _, n, _ in plays)
+    sec = sum(n * s * sum(cost[b.label] for b in bots) / len(bots) for bots, n, s in plays) / max(jobs, 1)
+    rate = games / sec / max(jobs, 1)
+    if limit is not None:
+        sec = min(sec, limit)
+    if sec <= ASK_AFTER:
+        return
+    tell = (f"this {what} would take about {_duration(sec)} ({len(plays):,} arms, {games:,} games on {jobs} "
+            f"worker{'s' if jobs != 1 else ''} at about {rate:,.0f} games/s each)")
+    if ask and _terminal():
+        import click
+        if click.confirm(f"sim: {tell}. Start it?", default=False, err=True):
+            return
+        raise UsageError("not started (--yes starts it without asking)")
+    raise UsageError(f"{tell}; add --yes to start an experiment expected to take more than "
+                     f"{ASK_AFTER / 3600:g} hours")

@@ -70,9 +70,12 @@ class RunResult(_Result):
 @dataclass(repr=False, kw_only=True)
 class CompareResult(_Result):
     """:func:`sim.api.compare`: ``frame`` has one row per (metric, variant) with the value,
-    its 95% interval, the paired difference from the first variant and its p-value."""
+    its 95% interval, the paired difference from the first variant and its p-value, the keys
+    naming the seats (``win Jade``, as a run's ``win_Jade`` column); ``turn_order`` one row per
+    (variant, turn-order position): its share of every game and of the decisive ones."""
 
     variants: list = field(default_factory=list)
+    turn_order: Any = None
 
 
 @dataclass(repr=False, kw_only=True)

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 import sim
 from sim import api
+from sim.api_common import api_words
 from sim.cli import cli
 from sim.games import get
 from sim.params import UsageError
@@ -154,7 +155,9 @@ def test_bad_input_raises_the_commands_usage_error(args, call, words, tmp_path, 
     line = next(x for x in r.output.splitlines() if x.startswith("sim: error: "))
     with pytest.raises(UsageError) as e:
         call()
-    assert str(e.value) == line[len("sim: error: "):]
+    # the command's message, its flags named as the function's keyword arguments (--seed: seed=)
+    fn = getattr(api, next(n for n in call.__code__.co_names if n in api.__all__))
+    assert str(e.value) == api_words(line[len("sim: error: "):], fn)
     assert words in str(e.value)
     assert list(tmp_path.iterdir()) == []  # nothing written, by either
 
@@ -190,7 +193,10 @@ def test_a_compare_is_the_library_compare():
     from analysis.experiment_runs import compare
     res = api.compare("puluc", {"base": {}, "nine": {"track": "9"}}, games=1500, seed=2, jobs=1)
     lib = compare("puluc", [("base", {}), ("nine", {"track": "9"})], 1500, seed=2, jobs=1, progress=False)
-    pd.testing.assert_frame_equal(res.frame, compare_table(lib))
+    tab = compare_table(lib)  # the library's table, its keys named after the seats
+    pd.testing.assert_frame_equal(res.frame, tab.assign(key=tab["key"].map(api.seat_keys(lib.manifest,
+                                                                                       tab["key"].unique()))))
+    assert {"win Jade", "win Cinnabar", "kills Jade", "kills Cinnabar"} <= set(res.frame["key"])
     nine = res.frame[(res.frame["variant"] == "nine") & (res.frame["key"] == "casts")].iloc[0]
     assert nine["diff"] < 0  # a shorter track makes shorter games
 

@@ -8,11 +8,17 @@ import click
 
 from ..games import get as get_game
 from ..params import UsageError
+from ..api_common import _arm_plays, _guard
 from ..validate import safe
 from .common import (
     _assignments, _check_arms, _check_experiment, _cleanup_on_refusal, _common_experiment_options,
     _experiment_dir, _experiment_status, _kept_chunks, _note, _over, _sigterm_stops_cleanly)
 from .robust import _robust
+
+#: ``--yes``: start an experiment expected to take more than two hours (refused otherwise, or
+#: asked on a terminal: :func:`sim.longrun.check_long_experiment`)
+YES = click.option("--yes", "-y", is_flag=True,
+                   help="start an experiment expected to take more than 2 hours (else refused, or asked on a terminal)")
 
 
 @click.command("compare")
@@ -33,8 +39,9 @@ from .robust import _robust
               help="judge the variant's effect under every bot, reading and setup (sim robust compare)")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
               help="a rule every variant plays with (a variant's own value wins); repeatable")
+@YES
 @_common_experiment_options
-def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha, beta, robust_, sets, games,
+def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha, beta, robust_, sets, yes, games,
                 bots, players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
     """Compare rule variants on the same seeds (paired differences, seat-swapped pairs).
 
@@ -59,6 +66,7 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
                        backend, scheduler, out, quiet)
     from ..api import check_compare
     built = check_compare(g, vs, bots, players, seed_v, n, sprt, sprt_d, sprt_metric, alpha, beta)
+    _guard("comparison", built[0][0].spec, _arm_plays(built[0], n), jobs, yes, backend, ask=True, progress=not quiet)
     out_dir, top = _experiment_dir(out, game, "compare")
     echo = None if quiet else (lambda line: click.echo(line, err=True))
     with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
@@ -91,7 +99,7 @@ def _sweep_rate(g, grid, bots, players, seed) -> float:
 @click.option("--param", "params", multiple=True, metavar="NAME=LO..HI[:STEP] | NAME=V1,V2",
               help="a parameter to sweep; several make a grid")
 @click.option("--yes", "-y", is_flag=True,
-              help="run a grid of more than 50 variants (the command says how long it takes)")
+              help="run a grid of more than 50 variants, or one expected to take more than 2 hours")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
               help="a rule held fixed in every variant; repeatable")
 @_common_experiment_options
@@ -126,7 +134,9 @@ def sweep_cmd(game, params, yes, sets, games, bots, players, seed, jobs, chunk_s
     if ref["added"]:
         _note(f"the range does not hold the rulebook's {ref['label']}: it is played too, as the "
               "reference every difference is measured from")
-    _check_arms(g, variants, bots, players, seed_v, n, labels=False)
+    arms, _ = _check_arms(g, variants, bots, players, seed_v, n, labels=False)
+    if size <= GRID_ASK:  # a larger grid was asked about already (with its duration)
+        _guard("sweep", arms[0].spec, _arm_plays(arms, n), jobs, yes, backend, ask=True, progress=not quiet)
     # the checked grid, as value lists (no range is expanded again)
     canonical = [f"{k}=" + ",".join(_fmt(v) for v in vals) for k, vals in grid]
     out_dir, top = _experiment_dir(out, game, "sweep")

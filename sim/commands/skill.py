@@ -8,10 +8,13 @@ import click
 
 from ..games import get as get_game
 from ..params import UsageError
+from ..api_common import _guard, _ladder_plays, _skill_plays
+from ..api_study import _check_strength
 from ..validate import safe
 from .common import (
     _assignments, _check_experiment, _cleanup_on_refusal, _common_experiment_options, _experiment_dir,
     _experiment_manifest, _experiment_status, _kept_chunks, _sigterm_stops_cleanly)
+from .compare import YES
 
 
 @click.command("skill")
@@ -22,8 +25,9 @@ from .common import (
                    "random,heuristic,search:iters=100); each plays with every seat equal and "
                    "against its neighbours (Elo), and the report draws the seat and turn-order "
                    "shares and the game length against strength")
+@YES
 @_common_experiment_options
-def skill_cmd(game, sets, ladder, games, bots, players, seed, jobs, chunk_size, backend, scheduler,
+def skill_cmd(game, sets, ladder, yes, games, bots, players, seed, jobs, chunk_size, backend, scheduler,
               out, quiet):
     """Round robin of bots in every seat on the same seeds: win matrix and ratings; with
     --ladder, the edges and the length against playing strength.
@@ -53,10 +57,16 @@ def skill_cmd(game, sets, ladder, games, bots, players, seed, jobs, chunk_size, 
         raise UsageError("sim skill needs at least two bots")
     for b in names:
         g.choose_bots(b, p)  # names and settings
-    make_spec(g, n, rules, None, p, seed_v)  # rules and data files
+    spec = make_spec(g, n, rules, None, p, seed_v)  # rules and data files
     if ladder is not None:
+        from analysis.ladder import check_ladder
+        check_ladder(g, names, players)
+        _guard("ladder", spec, _ladder_plays(g, names, p, n), jobs, yes, backend, ask=True, progress=not quiet)
         return _ladder(game, names, games, players, seed_v, rules, jobs, chunk_size, backend,
                        scheduler, out, quiet)
+    if len(set(names)) != len(names):
+        raise UsageError("sim skill: every bot must differ: " + ", ".join(names))
+    _guard("round robin", spec, _skill_plays(g, names, p, n), jobs, yes, backend, ask=True, progress=not quiet)
     out_dir, top = _experiment_dir(out, game, "skill")
     with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
         res = skill(game, names, games, players=players, seed=seed_v, rules=rules,
@@ -105,9 +115,10 @@ def _ladder(game, names, games, players, seed_v, rules, jobs, chunk_size, backen
               help="tolerance of the mean length, in percent of it")
 @click.option("--minutes", type=float, default=None, help="wall-time budget: no rung starts that would overrun it")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="rule parameter; repeatable")
+@YES
 @_common_experiment_options
-def strength_cmd(game, bot, param, factor, add, rungs, tol, length_tol, minutes, sets, games, bots, players, seed,
-                 jobs, chunk_size, backend, scheduler, out, quiet):
+def strength_cmd(game, bot, param, factor, add, rungs, tol, length_tol, minutes, sets, yes, games, bots, players,
+                 seed, jobs, chunk_size, backend, scheduler, out, quiet):
     """Climb a search bot's budget until the verdict for strong play settles.
 
     Each rung multiplies the budget by --factor and plays every seat the same bot, and the
@@ -123,6 +134,8 @@ def strength_cmd(game, bot, param, factor, add, rungs, tol, length_tol, minutes,
                                                     chunk_size, backend, scheduler)
     rules = _assignments(game, sets)
     g.resolve_rules(rules)
+    _check_strength(g, bot, param, factor, add, rungs, tol, length_tol, minutes, players, rules, n, seed_v, jobs,
+                    yes, backend, ask=True, progress=not quiet)
     out_dir, top = _experiment_dir(out, game, "strength")
     echo = None if quiet else (lambda line: click.echo(line, err=True))
     with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
