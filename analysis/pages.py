@@ -93,16 +93,77 @@ def write_pages(out_dir: Path, parts: list[str], figs) -> Path:
 
 
 def write_page(out_dir: Path, page: str, figs) -> Path:
-    """index.html (images beside it) and report-standalone.html (images embedded), atomically."""
+    """index.html (images beside it) and report-standalone.html (images embedded), atomically.
+
+    Neither carries a link that breaks when the folder moves or the standalone copy is mailed:
+    a document linked by its absolute ``file://`` address (the game's RULES.md) is copied beside
+    index.html and linked by its name, and written into the standalone copy itself (linked by
+    an anchor); any other link to a file of the folder (an exemplar game's page, variants.toml)
+    becomes plain text in the standalone copy, naming the file."""
     from sim.io import write_text
+    page, docs = _local_documents(out_dir, page)
     write_text(out_dir / "index.html", page)
     standalone = page
     for fig in figs:
         fn = fig[0]
         data = base64.b64encode((out_dir / fn).read_bytes()).decode("ascii")
         standalone = standalone.replace(f"src='{fn}'", f"src='data:image/png;base64,{data}'")
-    write_text(out_dir / "report-standalone.html", standalone)
+    write_text(out_dir / "report-standalone.html", _standalone_links(standalone, docs))
     return out_dir / "index.html"
+
+
+_LINK = re.compile(r"""<a href=(['"])([^'"]*)\1>(.*?)</a>""", re.S)
+
+
+def _doc_id(name: str) -> str:
+    return "doc-" + re.sub(r"[^A-Za-z0-9_-]", "-", name)
+
+
+def _local_documents(out_dir: Path, page: str) -> tuple[str, dict]:
+    """The page with each ``file://`` link replaced by a copy of the file beside it (linked by
+    its name), and {name: text} of the copies; a link to a file that is not there loses its
+    anchor (its words stay)."""
+    from urllib.parse import unquote, urlparse
+
+    from sim.io import write_text
+    docs = {}
+
+    def local(m):
+        href = m.group(2)
+        if not href.startswith("file:"):
+            return m.group(0)
+        src = Path(unquote(urlparse(href).path))
+        try:
+            text = src.read_text(encoding="utf-8")
+        except (OSError, ValueError):
+            return m.group(3)
+        name = src.name
+        if (out_dir / name).resolve() != src.resolve():
+            write_text(out_dir / name, text)
+        docs[name] = text
+        return f"<a href='{name}'>{m.group(3)}</a>"
+    return _LINK.sub(local, page), docs
+
+
+def _standalone_links(page: str, docs: dict) -> str:
+    """The standalone copy's links: one to a document copied beside index.html points into the
+    page, where its text is appended; one to any other file of the folder becomes plain text
+    naming the file (a mailed copy has no folder); web links and anchors stay."""
+    def link(m):
+        href, words = m.group(2), m.group(3)
+        if href.startswith(("http:", "https:", "mailto:", "#", "data:")):
+            return m.group(0)
+        if href in docs:
+            return f"<a href='#{_doc_id(href)}'>{words}</a>"
+        return f"{words} (<code>{escape(href)}</code> in the report's folder)"
+    page = _LINK.sub(link, page)
+    if docs:
+        parts = "".join(
+            f"<details id='{_doc_id(name)}'><summary>{escape(name)}, as copied into this page</summary>"
+            f"<pre style='white-space:pre-wrap'>{escape(text)}</pre></details>" for name, text in docs.items())
+        at = page.rfind("</body>")
+        page = page[:at] + parts + page[at:] if at >= 0 else page + parts
+    return page
 
 _ENV = None
 

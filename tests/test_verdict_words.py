@@ -159,3 +159,36 @@ def test_more_games_would_tell_says_about_how_many():
     lines = headline(s, manifest, game)
     first = next(line for line in lines if "moves first" in line)
     assert "games in all" in first and "times these) would tell" in first, first
+
+
+# ----------------------------------------------------------------- item 17: no broken link in a report
+
+def _hrefs(page: str) -> list[str]:
+    import re
+    return re.findall(r"""href=['"]([^'"]*)['"]""", page)
+
+
+def test_the_reports_links_work_in_the_folder_and_in_the_standalone_copy(tmp_path):
+    import re
+    from click.testing import CliRunner
+    from sim.cli import cli
+    out = tmp_path / "run"
+    r = CliRunner().invoke(cli, ["puluc", "--games", "200", "--jobs", "1", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    index = (out / "index.html").read_text()
+    standalone = (out / "report-standalone.html").read_text()
+    assert "file://" not in index and "file://" not in standalone
+    # the folder's page links RULES.md copied beside it, and every local link resolves
+    assert "RULES.md" in _hrefs(index)
+    assert (out / "RULES.md").read_text().startswith("#")
+    for h in _hrefs(index):
+        if not h.startswith(("http:", "https:", "#", "data:")):
+            assert (out / h).is_file(), h
+    # the copy meant to be mailed carries no link to a file: RULES.md is in the page itself
+    ids = set(re.findall(r"""id=['"]([^'"]+)['"]""", standalone))
+    for h in _hrefs(standalone):
+        assert h.startswith(("http:", "https:", "#")), h
+        if h.startswith("#"):
+            assert h[1:] in ids, h
+    assert any(h.startswith("#") and "RULES" in h for h in _hrefs(standalone))
+    assert "Puluc — the rules as implemented" in standalone and "Source of truth: the rulebook" in standalone
