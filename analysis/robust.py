@@ -180,6 +180,8 @@ def robust_text(res, evs: dict | None = None) -> str:
         lines.append("* stopped early: its status was decided (at 99.9%) before --games")
     for what, why in res.skipped:
         lines.append(f"skipped {what}: {why}")
+    if m.get("strong_play"):   # which bot the strong condition used, and why that one
+        lines.append(f"strong play: {m['strong_play']['why']}")
     need = ev["verdict"].get("games_needed", float("nan"))
     again = rerun_command(m.get("command"), need) if ev["verdict"].get("kind") == "cannot tell" else None
     if again:

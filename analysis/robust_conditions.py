@@ -21,6 +21,7 @@ class Condition:
     stats: dict | None = None   # n, s, S2 over [baseline quantities, condition quantities]
     stopped: bool = False       # stopped early: its status was decided before --games
     stage: int = 1
+    note: str = ""              # the strong play's condition: which bot, and why (strong_play)
 
     def describe(self) -> str:
         parts = []
@@ -29,12 +30,14 @@ class Condition:
         if self.seatings:
             parts.append("bots " + "; ".join(",".join(s) for s in self.seatings)
                          + (" (seatings averaged game by game)" if len(self.seatings) > 1 else ""))
+        if self.note:
+            parts.append(f"strong play: {self.note}")
         return "; ".join(parts)
 
     def as_dict(self) -> dict:
         return {"label": self.label, "kind": self.kind, "assumption": self.assumption,
                 "rules": self.rules, "seatings": self.seatings, "stats": self.stats,
-                "stopped": self.stopped, "stage": self.stage}
+                "stopped": self.stopped, "stage": self.stage, "note": self.note}
 
 
 def _show(v) -> str:
@@ -43,6 +46,21 @@ def _show(v) -> str:
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return str(v)
+
+
+def strong_play(game: Game, players: int) -> dict:
+    """The bot of robust's strong condition (the first of ``Game.bot_strength``) and why it is
+    the one: the game declares it in ``notes["strong_play"]`` (a text, or one per player
+    count), from its `sim strength` climb where that settled, else the strongest affordable
+    budget and that stronger play may still move the figures.  {"bot": label, "why": text}."""
+    spec = game.bot_strength(players)[0]
+    label = game.choose_bots(spec, players)[0].label
+    why = game.notes.get("strong_play") or ""
+    if isinstance(why, dict):
+        why = why.get(players, "")
+    return {"bot": label, "why": str(why) or f"the first of {game.name}'s declared strength list "
+            "(no strength climb is declared for it: `sim strength` tells whether stronger play moves "
+            "the figures)"}
 
 
 def build_conditions(game: Game, players: int, base_rules: dict, base_bots: list[str],
@@ -65,10 +83,12 @@ def build_conditions(game: Game, players: int, base_rules: dict, base_bots: list
             continue
         if label not in strength:
             strength.append(label)
+    strong = strong_play(game, P) if strength else None
     for b in strength:
         if list(base_bots) == [b] * P:
             continue
-        conds.append(Condition(f"{b} (all seats)", "bots", "bots", {}, [[b] * P]))
+        note = strong["why"] if strong and b == strong["bot"] else ""
+        conds.append(Condition(f"{b} (all seats)", "bots", "bots", {}, [[b] * P], note=note))
     if len(strength) > 1:
         strong = strength[0]
         for w in strength[1:]:

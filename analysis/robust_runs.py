@@ -38,7 +38,8 @@ import numpy as np
 from sim.game import Game
 from sim.games import get as get_game
 from sim.params import UsageError
-from .robust_conditions import (Condition, _show, build_conditions, _with_alternatives, worst_pair)  # noqa: F401
+from .robust_conditions import (Condition, _show, build_conditions, strong_play, _with_alternatives,  # noqa: F401
+                                worst_pair)  # noqa: F401
 
 #: a condition is not stopped before this many games (nor before its second chunk)
 MIN_STOP_GAMES = 2000
@@ -65,7 +66,7 @@ class RobustResult:
     @classmethod
     def from_dict(cls, data: dict) -> "RobustResult":
         conds = [Condition(c["label"], c["kind"], c["assumption"], c["rules"], c["seatings"],
-                           _stats_np(c["stats"]), c["stopped"], c.get("stage", 1))
+                           _stats_np(c["stats"]), c["stopped"], c.get("stage", 1), c.get("note", ""))
                  for c in data["conditions"]]
         return cls(get_game(data["game"]), int(data["players"]), data["mode"], data["metric"],
                    data["layout"], _stats_np(data["base_stats"]), conds,
@@ -416,6 +417,7 @@ def robust(game_name: str, games, rules: dict | None = None, bots=None, players=
         "metric": metric, "seed": int(seed), "games_requested": n, "chunk_size": chunks[0][1] if chunks else 0,
         "jobs": jobs_n, "backend": backend or default_backend(jobs_n),
         "early_stop": bool(early_stop), "conditions": [c.label for c in conds],
+        "strong_play": strong_play(game, P),     # the strong condition's bot, and why that one
         "condition_games": {c.label: int(c.stats["n"]) for c in conds},
         "baseline_games": int(base["n"]) if base else 0, "games_played": int(played),
         "partial": partial, "started": started.isoformat(timespec="seconds"),

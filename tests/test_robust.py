@@ -256,9 +256,9 @@ def test_conditions_agree_with_independent_runs():
     d = greedy["casts"].to_numpy(float) - base["casts"].to_numpy(float)
     assert st["S2"][Q + li, Q + li] - 2 * st["S2"][Q + li, li] + st["S2"][li, li] == pytest.approx((d * d).sum())
     # every seating of an unequal pair, averaged game by game
-    a = simulate("puluc", 1500, bots=("search", "random"), seed=5)
-    b = simulate("puluc", 1500, bots=("random", "search"), seed=5)
-    st = by["search vs random (every seating)"].stats
+    a = simulate("puluc", 1500, bots=("search:depth=3", "random"), seed=5)
+    b = simulate("puluc", 1500, bots=("random", "search:depth=3"), seed=5)
+    st = by["search:depth=3 vs random (every seating)"].stats
     assert st["s"][Q + li] == pytest.approx((a["casts"].sum() + b["casts"].sum()) / 2)
     first = (np.where(a["first_player"] == 0, a["win_0"], a["win_1"])
              + np.where(b["first_player"] == 0, b["win_0"], b["win_1"])) / 2

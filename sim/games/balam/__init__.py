@@ -445,5 +445,10 @@ GAME = Game(
     ),
     notes={"board_file": str(D.SEEDS / "board.toml"),
            "board_png": "sim.games.balam.draw:draw_board (board_file, png_path)",
-           "tiles_png": "sim.games.balam.draw:draw_tiles (board_file, png_path)"},
+           "tiles_png": "sim.games.balam.draw:draw_tiles (board_file, png_path)",
+           # which strong play sim robust uses (strength[0]), and why
+           "strong_play": "search:iters=25, a quarter of its default budget, for cost (about 0.05 s a game): "
+                          "`sim strength balam` has not settled Balam (iters 25 to 100 moved no headline "
+                          "measurably, at 600-1,000 games a rung; docs/FINDINGS.md): stronger play may move "
+                          "these figures"},
 )

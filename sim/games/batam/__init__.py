@@ -424,3 +424,8 @@ GAME = Game(
     ),
 )
 GAME.notes.update(_notes())
+# which strong play sim robust uses (strength[0]), and why
+GAME.notes["strong_play"] = (
+    "search:iters=25, an eighth of its default budget, for cost (about 0.01 s a game): `sim strength batam` "
+    "has not settled Batam (two players: from iters=100 on the second player gains 9-13 points; "
+    "docs/FINDINGS.md): stronger play may move these figures")
