@@ -154,7 +154,7 @@ def beside_lines(res) -> list[tuple[str, list[str], list[str]]]:
             move = _notable(res, metric, a, b)
             if move:
                 part += f" ({move})"
-                moves.append(f"{name} {_show(metric, a[0])} → {_show(metric, b[0])}: {move}")
+                moves.append(f"{name} {_show(metric, a[0])} → {_show(metric, b[0])} ({move})")
             parts.append(part)
         play = came_into_play(res, values, M)
         warn = []
