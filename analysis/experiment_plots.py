@@ -142,7 +142,7 @@ def sweep_plot(tab: pd.DataFrame, key: str, grid, path, seats, sides=None, teams
     if key in ("first player wins", "first player score") or key.startswith("win "):
         ax.axhline(100.0 / len(sides or seats), color="black", linestyle="--", linewidth=1)
     if len(grid) > 1:
-        ax.legend(frameon=False, title=",".join(g["param"] for g in grid[1:]))
+        plots.legend_outside(ax, title=",".join(g["param"] for g in grid[1:]))
     unit = " (%)" if _is_rate(key) else ""
     label = metric_label(key, seats, sides, teams)
     plots._style(ax, f"{label} against {first}", first, label + unit)

@@ -37,7 +37,7 @@ def _figure(res: LadderResult, path: Path) -> None:
     x = x[o]
     res = LadderResult(**{**res.__dict__, "rungs": [res.rungs[i] for i in o]})
     sides = res.game.side_labels(res.players)
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(13, 4.2))
     fs = np.array([r.first_share for r in res.rungs])
     lo = np.array([r.first_lo for r in res.rungs])
     hi = np.array([r.first_hi for r in res.rungs])
@@ -50,11 +50,13 @@ def _figure(res: LadderResult, path: Path) -> None:
         ax.errorbar(x, 100 * s, yerr=100 * np.vstack([s - slo, shi - s]), fmt="s--", capsize=3,
                     color=plots.OKABE_ITO[k % 7], alpha=0.8, label=name)
     ax.axhline(100.0 / len(sides), color="grey", lw=1, ls=":", label="fair share")
-    for xi, r in zip(x, res.rungs):
-        ax.annotate(r.bot, (xi, 100 * r.first_share), textcoords="offset points", xytext=(4, 6),
-                    fontsize=7)
+    # each rung by its number beside its point (names overlapped where rungs lie close), the
+    # numbers' names in the legend beside the panel
+    from matplotlib.lines import Line2D
+    for k, r in enumerate(res.rungs):
+        ax.add_line(Line2D([], [], ls="none", marker=f"${k + 1}$", color="black", label=f"rung {k + 1}: {r.bot}"))
     plots._style(ax, "Win shares with equal bots, by strength", xlabel, "share of games (%)")
-    ax.legend(fontsize=7)
+    plots.legend_outside(ax, fontsize=7)
     ln = np.array([r.length for r in res.rungs])
     bx.plot(x, ln, "o-", color=plots.OKABE_ITO[2])
     cap = np.array([r.capped for r in res.rungs])
@@ -63,6 +65,7 @@ def _figure(res: LadderResult, path: Path) -> None:
         tx.plot(x, 100 * cap, "x:", color=plots.OKABE_ITO[5])
         tx.set_ylabel("stopped by the horizon (%)")
     plots._style(bx, "Game length by strength", xlabel, f"mean {res.game.length_unit}")
+    plots.place_labels(ax, x, 100 * fs, [str(k + 1) for k in range(len(res.rungs))])
     plots.save(fig, path)
 
 

@@ -24,6 +24,45 @@ def _style(ax, title, xlabel, ylabel):
     ax.grid(axis="y", alpha=0.3)
 
 
+def legend_outside(ax, **kw):
+    """The axes' legend to the right of its panel, never over the data."""
+    kw = {"fontsize": 8, "frameon": False, **kw}
+    return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **kw)
+
+
+#: offsets (points) a point's label tries in turn, the first that overlaps no label placed before
+_LABEL_OFFSETS = [(0, 7), (0, -13), (9, -3), (-9, -3), (0, 19), (0, -25), (14, 7), (-14, 7),
+                  (14, -13), (-14, -13), (0, 31), (0, -37), (22, -3), (-22, -3)]
+
+
+_LABEL_BOX = {"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.85}
+
+
+def place_labels(ax, xs, ys, texts, fontsize: float = 8) -> list:
+    """Short labels beside points, each at the first offset of :data:`_LABEL_OFFSETS` where it
+    overlaps no label placed before (points that coincide get labels side by side, not one on
+    another); the figure is laid out first so the positions are those drawn."""
+    fig = ax.figure
+    fig.tight_layout()
+    renderer = fig.canvas.get_renderer()
+    placed, boxes = [], []
+    for x, y, t in zip(xs, ys, texts):
+        for dx, dy in _LABEL_OFFSETS:
+            a = ax.annotate(t, (x, y), textcoords="offset points", xytext=(dx, dy), fontsize=fontsize,
+                            ha="center", va="center", bbox=_LABEL_BOX)
+            box = a.get_window_extent(renderer)
+            if not any(box.overlaps(b) for b in boxes):
+                break
+            a.remove()
+        else:
+            a = ax.annotate(t, (x, y), textcoords="offset points", xytext=_LABEL_OFFSETS[0],
+                            fontsize=fontsize, ha="center", va="center", bbox=_LABEL_BOX)
+            box = a.get_window_extent(renderer)
+        placed.append(a)
+        boxes.append(box)
+    return placed
+
+
 def save(fig, path):
     from sim.io import atomic_write
     fig.tight_layout()

@@ -153,7 +153,7 @@ def tune_from_json(data: dict) -> TuneResult:
 
 
 def _response(res, t, s, best, path, sides):
-    fig, ax = plt.subplots(figsize=(7, 3.6))
+    fig, ax = plt.subplots(figsize=(8.8, 3.6))
     scale = 100.0 if t.metric.kind == "rate" else 1.0
     if s.kind == "choice":
         pos = {repr(v): k for k, v in enumerate(s.choices)}
@@ -185,18 +185,18 @@ def _response(res, t, s, best, path, sides):
                     color=plots.OKABE_ITO[2], ms=7, capsize=4, label="best, re-played")
     unit = " (%)" if scale == 100 else ""
     plots._style(ax, f"{t.metric.name} against {s.name}", s.name, t.metric.name + unit)
-    ax.legend(fontsize=8, frameon=False)
+    plots.legend_outside(ax, fontsize=8)
     plots.save(fig, path)
 
 
 def _front_figure(res, path, sides):
     a, b = res.targets[0], res.targets[1]
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = plt.subplots(figsize=(8.5, 4.5))
     L = np.array([_losses(res.targets, c.moments, sides)[0][:2] for c in res.candidates])
     ax.scatter(L[:, 0], L[:, 1], color="#aaa", s=12, label="every candidate (search)")
     for k, (label, _, M) in enumerate(res.final):
         la, _ = _losses(res.targets, M, sides)
         ax.scatter([la[0]], [la[1]], s=40, color=plots.OKABE_ITO[k % 8], label=label[:40])
     plots._style(ax, "Losses of the first two targets", f"loss of {a.metric.name}", f"loss of {b.metric.name}")
-    ax.legend(fontsize=7, frameon=False)
+    plots.legend_outside(ax, fontsize=7)
     plots.save(fig, path)

@@ -98,9 +98,10 @@ def _capture_figures(monkeypatch):
     real = plots.save
 
     def keep(fig, path):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
         figs.append(fig)
-        fig.canvas.draw()
         real(fig, path)
+        FigureCanvasAgg(fig).draw()   # closed by save: a canvas again, laid out as saved
     monkeypatch.setattr(plots, "save", keep)
     return figs
 
@@ -192,3 +193,57 @@ def test_the_reports_links_work_in_the_folder_and_in_the_standalone_copy(tmp_pat
             assert h[1:] in ids, h
     assert any(h.startswith("#") and "RULES" in h for h in _hrefs(standalone))
     assert "Puluc — the rules as implemented" in standalone and "Source of truth: the rulebook" in standalone
+
+
+# ----------------------------------------------------------------- item 18: figures
+
+def _overlap(a, b) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def _legends_off_the_data(fig):
+    r = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        leg = ax.get_legend()
+        if leg is not None:
+            assert not _overlap(leg.get_window_extent(r), ax.get_window_extent(r)), ax.get_title()
+
+
+def test_ladder_rung_labels_do_not_overlap_and_the_legend_is_off_the_data(tmp_path, monkeypatch):
+    from analysis.ladder import LadderResult, Rung
+    from analysis.ladder_report import write_ladder_report
+    game = get("puluc")
+    # four rungs, two of them with identical figures and a third close by: the names sat on one another
+    shares = [0.50, 0.53, 0.53, 0.531]
+    rungs = [Rung(b, 1000, s, s - 0.03, s + 0.03, [s, 1 - s], [s - 0.03, 0.47 - s + 0.5],
+                  [s + 0.03, 0.53 - s + 0.5], 0.0, 0.0, 60.0, 5.0)
+             for b, s in zip(["random", "search:depth=1", "search:depth=2", "search:depth=3"], shares)]
+    res = LadderResult(game, 2, rungs, np.array([0.0, 150.0, 150.0, 160.0]), np.array([0.0, 100, 100, 110]),
+                       np.array([0.0, 200, 200, 210]), [], {}, 1)
+    figs = _capture_figures(monkeypatch)
+    write_ladder_report(res, tmp_path)
+    fig = figs[0]
+    r = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    labels = [t for t in ax.texts if t.get_text().strip()]
+    assert len(labels) == 4, [t.get_text() for t in ax.texts]
+    boxes = [t.get_window_extent(r) for t in labels]
+    for i in range(len(boxes)):
+        for j in range(i):
+            assert not _overlap(boxes[i], boxes[j]), (labels[i].get_text(), labels[j].get_text())
+    _legends_off_the_data(fig)
+    # every rung is named in the legend by its number
+    assert {"rung 1: random", "rung 4: search:depth=3"} <= {t.get_text() for t in ax.get_legend().get_texts()}
+
+
+def test_tune_legends_are_off_the_data(tmp_path, monkeypatch):
+    from analysis.tune import tune
+    from analysis.tune_report import write_tune_report
+    res = tune("puluc", ["track=6..14"], ["first_player=fair", "length=min"], budget=3000, jobs=1,
+               final_games=400, seed=3)
+    figs = _capture_figures(monkeypatch)
+    write_tune_report(res, tmp_path)
+    assert len(figs) >= 3       # a response per target, and the front of the two
+    for fig in figs:
+        assert any(ax.get_legend() is not None for ax in fig.axes)
+        _legends_off_the_data(fig)
