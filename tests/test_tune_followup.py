@@ -36,8 +36,7 @@ def test_the_follow_up_command_carries_every_option_and_replays_the_verdicts_gam
     assert ("--bots", "greedy") in pairs and ("--players", "2") in pairs
     assert ("--set", "exit=pile") in pairs
     manifest = json.loads((out / "manifest.json").read_text())
-    assert ("--seed", str(manifest["final_seed"])) in pairs and ("--games", "1,000") not in pairs
-    assert ("--games", "1000") in pairs
+    assert ("--seed", str(manifest["final_seed"])) in pairs and ("--games", "1000") in pairs
     # the page and tune.txt name the same command (the page: variants.toml beside it)
     html = (out / "index.html").read_text()
     assert "--bots greedy" in html and "--set exit=pile" in html
