@@ -198,6 +198,82 @@ def compare_headline(res, tab: pd.DataFrame | None = None) -> list[str]:
     return out
 
 
+#: an 'In short' longer than this is cut to the sentences that matter (the rest follow below)
+SHORT_MOST = 10
+
+
+def short_headline(res, tab: pd.DataFrame, full: list[str], most: int = SHORT_MOST) -> tuple[list[str], list[str]]:
+    """'In short' cut to the few sentences that matter, and the rest (said below it on the page):
+    with many variants every variant had a sentence per metric and a pairing sentence (a sweep
+    of 11 values gave 53 bullets).  Kept: the sentences on the whole experiment (the reference,
+    how often the changes came into play, the count of comparisons), the headline metric's
+    largest differences that the run detects (at most three), the largest detected change of
+    draws, horizon and length, the pairing in one sentence, and how many sentences more there are."""
+    if len(full) <= most:
+        return full, []
+    base = res.variants[0][0]
+    key = headline_key(res)
+    length = res.game.length
+    per = {}           # (variant, metric key) -> its sentence
+    pairing = set()
+    for v, _ in res.variants[1:]:
+        for k in (key, "no winner", "capped", length):
+            head = f"'{v}' against '{base}', {_label(res, k)}: "
+            per.update({(v, k): x for x in full if x.startswith(head)})
+        pairing.update(x for x in full if x.startswith(f"Pairing of '{v}' with '{base}'"))
+    said = set(per.values()) | pairing
+    keep = [x for x in full if x not in said]      # the reference, exercise, many comparisons
+    t = tab[tab["variant"] != base]
+    chosen = []
+    for k, top in ((key, 3), ("no winner", 1), ("capped", 1), (length, 1)):
+        r = t[(t["key"] == k) & ((t["diff_lo"] > 0) | (t["diff_hi"] < 0))]
+        r = r.iloc[np.argsort(-r["diff"].abs().to_numpy(), kind="stable")[:top]]
+        chosen += [per[(v, k)] for v in r["variant"] if (v, k) in per]
+    if not any(x in chosen for x in (per.get((v, key)) for v, _ in res.variants[1:])):
+        r = t[t["key"] == key]
+        if len(r):
+            v = r.iloc[int(np.argmax(np.nan_to_num(r["diff"].abs().to_numpy(), nan=-1.0)))]["variant"]
+            if (v, key) in per:
+                chosen.insert(0, f"No variant changes {_label(res, key)} beyond chance; the largest "
+                              f"difference: {per[(v, key)]}")
+    pt = pairing_table(res, tab=tab)
+    short_pairing = []
+    if len(pt):
+        same = pt["same outcome"].dropna()
+        vr = pt["variance reduction"].replace(math.inf, np.nan).dropna()
+        text = "Pairing with '" + base + "': " + (
+            f"{_pct(same.min())} to {_pct(same.max())} of paired games had the same outcome" if len(same) else "")
+        if len(vr):
+            text += f"{'; ' if len(same) else ''}pairing cut the variance {vr.min():.1f}- to {vr.max():.1f}-fold"
+        weak = pt[pt["weak"]]["variant"].tolist()
+        if weak:
+            text += (f"; weak (under {WEAK_PAIRING:g}-fold) for {len(weak)} of {len(pt)} variants: their "
+                     "intervals are close to those of independent runs")
+        short_pairing = [text + "."]
+    rest = [x for x in full if x not in keep and x not in chosen]
+    shown = keep[:1] + chosen + keep[1:] + short_pairing
+    if rest:
+        shown.append(f"{len(rest)} more sentences, one per variant and metric, with every pairing, are under "
+                     "'Every variant in words' below.")
+    return shown, rest
+
+
+def _short_and_rest(res, tab) -> dict:
+    """The page's 'In short' (:func:`short_headline`), the sentences below it, and a sweep's note
+    on its bands."""
+    full = compare_headline(res, tab)[:-1] if len(res.variants) > 1 else []
+    short, rest = short_headline(res, tab, full)
+    note = (SWEEP_BANDS if res.kind == "sweep" else None)
+    return {"headline": short, "headline_more": rest, "sweep_note": note}
+
+
+SWEEP_BANDS = ("Shaded bands: each value's own 95% interval, as wide as if every value had been "
+               "played on seeds of its own. Every value was played on the same seeds as the reference, "
+               "so its difference from the reference is measured paired, with a narrower interval "
+               "('In short' and the table's difference columns): two bands that overlap can still "
+               "differ clearly.")
+
+
 def fair_share(res, key: str, rows: dict, variant: str) -> float | None:
     """The fair share of a seat or side share metric in one variant's games: 1/sides for the
     first-player score (a game without a winner counts as the fair share), (1 - draws)/sides
@@ -340,7 +416,7 @@ def write_compare_report(res, out_dir) -> Path:
         n_variants=len(res.variants), games=f"{m['games_completed']:,}", bots=", ".join(m["bots"]),
         seed=m["seed"], bots_sentence=bots_sentence(m),
         teams_named=" against ".join(sides) if teams else None, partial=m.get("partial"),
-        headline=compare_headline(res, tab)[:-1] if len(res.variants) > 1 else [],
+        **_short_and_rest(res, tab),
         how_sure=Markup(how_sure), sprt=sprt,
         variants=[(n, ", ".join(f"{k}={v}" for k, v in ch.items()) or "rulebook rules")
                   for n, ch in res.variants],

@@ -247,3 +247,26 @@ def test_tune_legends_are_off_the_data(tmp_path, monkeypatch):
     for fig in figs:
         assert any(ax.get_legend() is not None for ax in fig.axes)
         _legends_off_the_data(fig)
+
+
+def test_a_sweeps_in_short_keeps_the_few_that_matter_and_says_how_many_more(tmp_path):
+    import re
+    from analysis.experiment_report import compare_headline, write_compare_report
+    from analysis.experiment_runs import sweep
+    res = sweep("puluc", ["track=5..15"], 300, seed=5, jobs=1)
+    full = compare_headline(res)[:-1]
+    assert len(full) > 26
+    page = write_compare_report(res, tmp_path).read_text()
+    short = page.split("<h2>In short</h2>", 1)[1].split("</ul>", 1)[0]
+    bullets = re.findall(r"<li>(.*?)</li>", short, re.S)
+    assert 3 <= len(bullets) <= 12, len(bullets)
+    more = [b for b in bullets if "more sentences" in b]
+    assert more and re.search(r"\d+ more sentences", more[0]), bullets
+    import html
+    n = int(re.search(r"(\d+) more sentences", more[0]).group(1))
+    shown = {html.unescape(b) for b in bullets}
+    assert n == sum(x not in shown for x in full) and n > 20, (n, len(full))
+    # nothing is lost: every sentence is still on the page, below
+    assert "Every variant in words" in page
+    # the sweep's bands are each value's own interval: the page says the differences are paired
+    assert "overlap" in page and "paired" in page.split("In short", 1)[1]
