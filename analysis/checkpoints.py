@@ -10,7 +10,10 @@ content, bots, players and seed, whether its seats are swapped, the number of ga
 chunk plan.  Running the same command again into the same folder finds the chunks of every
 group already played and plays only the rest; the figures are the same, bit for bit, as an
 uninterrupted experiment's (chunks are merged in the same order).  A chunk file that does
-not read back (truncated, edited, another key) is played again.
+not read back (truncated, edited, another key) is played again.  Only that same command
+gets so far: the folder's record (``sim.validate.RECORD``: kind, game and settings, checked
+under the folder's writer lock by ``sim.commands.common``) refuses another experiment, other
+settings, a finished experiment and a second process before anything is played.
 
 ``sim robust`` and ``sim tune`` play through tasks of their own (a chunk of the baseline and
 the conditions still running; a chunk of a batch of candidates): :func:`task_store` keeps

@@ -300,7 +300,8 @@ def show(game: str, index: int = 0, *, seed=1, players: int | None = None, bots=
     seed, players, bots, rules
         As the run had them (game ``index`` of a run depends on these only).
     html : path, optional
-        Also write the page with the board after each turn (``--html``).
+        Also write the page with the board after each turn to this file (``--html``): a file
+        in an existing folder, not a folder.
 
     Returns
     -------
@@ -318,8 +319,10 @@ def show(game: str, index: int = 0, *, seed=1, players: int | None = None, bots=
 
     from .games import get as get_game
     from .runner import parse_seed
+    from .validate import check_page_file
     g = get_game(game)
     i = check_show(g, index)
+    page = None if html is None else check_page_file(html, "html=")  # as sim show --html: a file, not a folder
     shown = show_game(g, parse_seed(seed), i, rules, bots, players)
     rec = shown.record
     summary = {"title": shown.title, "subtitle": shown.subtitle, "outcome": shown.outcome,
@@ -330,8 +333,12 @@ def show(game: str, index: int = 0, *, seed=1, players: int | None = None, bots=
                      summary=summary, verdicts=[shown.outcome], result=shown,
                      lines=[t["text"] for t in told], text=show_text(shown),
                      _write=lambda path: write_show_page(shown, path))
-    if html is not None:
-        res.write_report(html)
+    if page is not None:
+        try:
+            write_show_page(shown, page)
+        except OSError as e:
+            from .validate import safe
+            raise UsageError(f"cannot write html={safe(repr(str(page)))}: {safe(e.strerror or str(e))}") from None
     return res
 
 

@@ -69,10 +69,11 @@ class OneLineErrors(click.Group):
             if standalone_mode:
                 sys.exit(EXIT_TERMINATED)
             raise
-        except (click.Abort, KeyboardInterrupt):
-            click.echo("sim: aborted", err=True)
+        except (click.Abort, KeyboardInterrupt) as e:
+            term = isinstance(e.__cause__, Terminated)  # click turns a SIGTERM's stop into Abort
+            click.echo("sim: terminated" if term else "sim: aborted", err=True)
             if standalone_mode:
-                sys.exit(EXIT_INTERRUPTED)
+                sys.exit(EXIT_TERMINATED if term else EXIT_INTERRUPTED)
             raise
         if standalone_mode:
             sys.exit(rv if isinstance(rv, int) else 0)
@@ -112,7 +113,13 @@ def __getattr__(name):  # sim.cli._run_command, as before the split
 
 def main():  # console-script entry point
     atexit.register(gc.freeze)  # the exit need not collect numba's objects (a second, once a kernel is loaded)
-    cli()
+    try:
+        cli()
+    except SystemExit as e:
+        if e.code in (EXIT_INTERRUPTED, EXIT_TERMINATED):  # stopped: a second Ctrl-C while the process
+            import signal                                  # ends (its threads finishing) is not a traceback
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise
 
 
 if __name__ == "__main__":  # pragma: no cover

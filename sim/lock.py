@@ -1,7 +1,8 @@
-"""One process at a time in a run directory.
+"""One process at a time in a run or experiment directory.
 
-``RunLock`` takes an exclusive ``flock`` on ``DIR/.lock`` for as long as a run (or a report
-rebuild) works in the directory, so two processes never play, or write, the same chunks.
+``RunLock`` takes an exclusive ``flock`` on ``DIR/.lock`` for as long as a run, an experiment
+(``sim.commands.common._kept_chunks``) or a report rebuild works in the directory, so two
+processes never play, or write, the same chunks; the second is refused (:class:`Busy`).
 The kernel drops the lock when the process ends, however it ends (``kill -9`` included):
 a stale lock file is never a problem.
 """
@@ -20,6 +21,11 @@ except ImportError:  # pragma: no cover - Windows: no locking
     fcntl = None
 
 NAME = ".lock"
+
+
+class Busy(UsageError):
+    """The folder is locked by another process: the refusal leaves the folder alone (the other
+    process may have created it, and is writing there)."""
 
 
 class RunLock:
@@ -46,8 +52,8 @@ class RunLock:
             os.close(fd)
             if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                 who = f" (process {other})" if other.isdigit() else ""
-                raise UsageError(f"{safe(str(self.dir))} is in use by another sim process{who}; "
-                                 "wait for it to finish, or choose another --out") from None
+                raise Busy(f"{safe(str(self.dir))} is in use by another sim process{who}; "
+                           "wait for it to finish, or choose another --out") from None
             raise UsageError(f"cannot lock {safe(str(self.dir))}: {e.strerror or e}") from None
         try:
             os.ftruncate(fd, 0)

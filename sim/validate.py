@@ -344,6 +344,20 @@ def check_result_folder(path, file: str) -> None:
                          "would mix them; play it again into a new folder")
 
 
+def check_page_file(path, what: str) -> Path:
+    """A page to write (``sim show --html``, ``sim.show(html=...)``): a file in an existing
+    folder, never a folder (whose ``index.html`` a user may have written); ``what`` names the
+    option as the message starts (``"--html "``, ``"html="``)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise UsageError(f"{what}{safe(repr(path))}: give a page's path such as game17.html")
+    text = str(os.fspath(path))
+    p = Path(text)
+    if not text.strip() or p.is_dir() or not p.parent.is_dir():
+        raise UsageError(f"{what}{safe(repr(text))}: not a file in an existing folder (a page such as "
+                         "game17.html)")
+    return p
+
+
 def create_out_dir(path) -> tuple[Path, Path | None]:
     """Create ``path`` (validated by :func:`check_out_dir`); returns it and the topmost folder
     this call created (None if it existed), for removal if the command then fails."""

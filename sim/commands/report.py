@@ -47,6 +47,8 @@ def report_cmd(run_dir):
     kind = kind_of(d)
     if kind is not None:
         data, res = parsed(kind.file, kind.load)
+        from ..validate import check_result_folder
+        check_result_folder(d, kind.file)  # not a page over the files of two experiments
 
         def write():
             return kind.write(res, data, d)
