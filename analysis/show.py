@@ -40,6 +40,7 @@ class Shown:
     extra_boards: list = field(default_factory=list)
     extra_svgs: list = field(default_factory=list)   # beside extra_boards ("" where no SVG)
     step_word: str = "Turn"                          # what the game calls a numbered step
+    key: list = field(default_factory=list)          # [(fill, symbol, meaning)]: how to read the board
 
 
 def show_command(game, seed, index, players=None, bots=None, rules_changed=None) -> str:
@@ -119,6 +120,7 @@ def show_game(game, seed, index: int, rules=None, bots=None, players=None) -> Sh
         extra_boards=[b for b, _ in extra],
         extra_svgs=[v for _, v in extra],
         step_word=getattr(mod, "STEP_WORD", "Turn"),
+        key=list(mod.key(rec)) if mod is not None and hasattr(mod, "key") else [],
     )
 
 
@@ -167,7 +169,8 @@ def write_show_page(s: Shown, path) -> str:
                   intro=[line(t) for t in intro], result=[line(t) for t in result],
                   steps=[{"number": st["number"], "lines": [line(t) for t in st["lines"]]} for st in steps],
                   extra=[{"board": b, "svg": Markup(v) if v else ""}
-                         for b, v in zip(s.extra_boards, s.extra_svgs)])
+                         for b, v in zip(s.extra_boards, s.extra_svgs)],
+                  key=[{"fill": f, "symbol": sym, "meaning": m} for f, sym, m in s.key])
     return write_text(path, page)
 
 

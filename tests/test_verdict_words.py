@@ -270,3 +270,35 @@ def test_a_sweeps_in_short_keeps_the_few_that_matter_and_says_how_many_more(tmp_
     assert "Every variant in words" in page
     # the sweep's bands are each value's own interval: the page says the differences are paired
     assert "overlap" in page and "paired" in page.split("In short", 1)[1]
+
+
+@pytest.mark.parametrize("name", ["balam", "batam", "maya", "puluc"])
+def test_a_game_page_has_a_key_to_its_board(name, tmp_path):
+    import html
+    import re
+    from analysis.show import show_game, write_show_page
+    game = get(name)
+    shown = show_game(game, 1, 0)
+    write_show_page(shown, tmp_path / "g.html")
+    page = (tmp_path / "g.html").read_text()
+    assert "How to read the board" in page
+    key = html.unescape(page.split("How to read the board", 1)[1].split("</ul>", 1)[0])
+    items = re.findall(r"<li>(.*?)</li>", key, re.S)
+    text = " ".join(re.sub(r"<[^>]+>", " ", i) for i in items)
+    if name == "balam":     # every building code, tile colour and riches token
+        from sim.games.balam import data as D
+        from sim.games.balam.show import BUILDING_FILL, LETTERS, TILE_FILL
+        for code, building in enumerate(D.BUILDINGS, start=1):
+            assert re.search(rf"<b class=\"sym\">{LETTERS[code]}</b>\s*an? {building}", key), building
+            assert BUILDING_FILL[code] in key
+        for i, c in enumerate(D.COLOURS):
+            assert TILE_FILL[i] in key and f"produces {c}" in text
+    if name == "batam":     # every island's letter
+        from sim.games.batam.show import _load
+        b = _load(shown.record)["board"]
+        for letter, island in zip(b.letters, b.island_names):
+            assert re.search(rf"<b class=\"sym\">{letter}</b>\s*the harbour of {island}", key), island
+    if name == "maya":      # every block colour
+        from sim.games.maya.show import _colours
+        assert all(f" {c} block" in text for c in _colours(shown.record))
+    assert len(items) >= 5

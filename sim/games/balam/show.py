@@ -428,3 +428,19 @@ def svg(snapshot_row, record) -> str:
                    f'<text x="20" y="{y + 24}" font-size="10" fill="#444">{escape(hand)}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def key(record) -> list[tuple[str, str, str]]:
+    """How to read the board (the game page's key): (fill, symbol, meaning) of each tile
+    colour, king, building code and riches token :func:`svg` and :func:`draw` use."""
+    names = ("Purple", "Grey", "Ochre", "Teal")
+    out = [(TILE_FILL[i], "", f"a site tile that produces {c}") for i, c in enumerate(D.COLOURS)]
+    out.append(("#cfe6f5", "~", "sea"))
+    out += [(SEAT_FILL[q], names[q][0], f"{names[q]}'s site (frame and initial; P G O T in the text board)")
+            for q in range(record.players)]
+    out.append((BUILDING_FILL[0], ".", "an empty building space (dashed)"))
+    out += [(BUILDING_FILL[b], LETTERS[b], _a(BUILDINGS[b])) for b in range(1, len(BUILDINGS))]
+    out.append(("", "o", "a palace's or temple's second space (drawn joined to the first)"))
+    out += [(TOKEN_FILL[t], RICHES[t][0], f"{_a(RICHES[t])} token on a building space (a disc; "
+             f"{RICHES[t][0]} in the text board's third line, - none)") for t in range(len(RICHES))]
+    return out

@@ -309,3 +309,17 @@ def svg(snapshot_row, record) -> str:
                    f'<text x="18" y="{y + 10}" font-size="11">{escape(text)}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def key(record) -> list[tuple[str, str, str]]:
+    """How to read the map (the game page's key): (fill, symbol, meaning) of the sea, land,
+    compass spaces, each harbour's island letter and each ship :func:`svg` and :func:`draw` use."""
+    b = _load(record)["board"]
+    names = ["Red", "Blue", "Green", "Yellow"]
+    out = [("#cfe6f5", "~", "sea"), ("#b9a676", "#", "land"), ("#f3c530", "*", "a compass space"),
+           ("", "o", "a compass space whose tile was taken (a hollow ring)")]
+    out += [("#f6ecd0", letter, f"the harbour of {name}" + (" (the start)" if i == 0 else ""))
+            for i, (letter, name) in enumerate(zip(b.letters, b.island_names))]
+    out += [(SHIP[s], names[s][0].lower(), f"{names[s]}'s ship (a disc; its initial in lower case in "
+             "the text map, a number where several share a space)") for s in range(record.players)]
+    return out

@@ -331,3 +331,23 @@ def svg(snapshot_row, record) -> str:
         out.append(f'<text x="{ml}" y="{height - 6}">{escape("; ".join(about))}.</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def key(record) -> list[tuple[str, str, str]]:
+    """How to read the board (the game page's key): (fill, symbol, meaning) of the towers'
+    letters, each block colour, and (two players) the ladders, priests and Raven."""
+    colours = _colours(record)
+    rows, cols, L = _shape(record)
+    out = [("", f"A..{tower_name(rows * cols - 1)}", "the towers, named row by row; 'done' a completed tower "
+            "(framed)")]
+    out += [(_fill(colours, c), "", f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name} block (its colour "
+             "named inside; level 1 at the bottom)")
+            for c, name in enumerate(colours)]
+    if record.players == 2:
+        out += [("", "L w/b", "the tower's ladders: White's / Black's"),
+                ("#ffffff", "P", "White's priest on the tower (P W in the text board)"),
+                ("#222222", "P", "Black's priest on the tower (P B in the text board)")]
+        if record.rules.get("raven", True):
+            out.append(("", "Raven", "the Raven's level, beside each row of towers"))
+    out.append(("", "Monolith", "the Monolith: a bar between its two towers"))
+    return out

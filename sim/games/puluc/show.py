@@ -246,3 +246,15 @@ def svg(snapshot_row, record) -> str:
     out.append(f'<text x="{width // 2}" y="{base + 38}" text-anchor="middle" fill="#555">'
                f"{names[0]} runs 1 \u2192 {T}; {names[1]} runs {T} \u2192 1</text></svg>")
     return "".join(out)
+
+
+def key(record) -> list[tuple[str, str, str]]:
+    """How to read the track (the game page's key): (fill, symbol, meaning) of each side's
+    warriors, the spaces and the highlighted landing space."""
+    return [(COLOURS[0], LETTERS[0], "a Jade warrior (a disc; J in the text board)"),
+            (COLOURS[1], LETTERS[1], "a Cinnabar warrior (a disc; C in the text board)"),
+            ("", "1..", "the track's spaces, numbered from Jade's end; a pile's commander stands on top, "
+             "its prisoners below, the counts above it"),
+            ("#fff1b8", "", "the space the last move landed on"),
+            ("", "home / dead", "each side's warriors waiting to enter, and those killed, at the end it "
+             "enters from")]
