@@ -202,14 +202,17 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
     games played, cpu seconds, partial)."""
     from . import checkpoints
     from .robust import Z_STOP, evaluate
-    from sim.runner import (_progress_bar, _signals_deferred, check_backend, default_backend, digest, resolve_jobs,
-                            run_chunks)
+    from sim.runner import (_progress_bar, _signals_deferred, check_backend, default_backend, digest, logging_progress,
+                            plan_by_cost, resolve_jobs, run_chunks, seconds_per_game)
     jobs = resolve_jobs(jobs)
     backend = backend or default_backend(jobs)
     check_backend(backend)
     for ci, ids, par in arms.arms:  # compile (or load) once, here
         game.play_chunk(arms.ctxs[ci], players, seed, 0, 0, ids, par)
-    chunks = _chunks(n, chunk_size)
+    # the plan (where a condition may stop, what the kept chunks are keyed by), played in
+    # pieces of about CHUNK_TARGET_S seconds where the bots are slow (sim.runner.plan_by_cost)
+    looks = _chunks(n, chunk_size)
+    look_at = {s + c: i for i, (s, c) in enumerate(looks)}
     K = len(cond_parts)
     state = {"active": frozenset(range(K))}
     stopped = [False] * K
@@ -219,7 +222,6 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
     played = 0
     cpu = 0.0
     partial = False
-    bar = _progress_bar(n * K, progress, desc)
 
     def tasks():
         for start, count in chunks:
@@ -233,7 +235,7 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
         """Merge one chunk (in chunk order); True when every condition is decided."""
         nonlocal base, cpu, played, done
         start, count, bst, cst, sec, _ = result
-        i = chunks.index((start, count))
+        i = look_at.get(start + count, -1)  # -1: inside a chunk of the plan (no stop there)
         base = _merge(base, bst)
         cpu += sec
         merged = 0
@@ -268,8 +270,15 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
 
     # the finished chunks of an earlier try of this stage (analysis.checkpoints): the
     # leading ones are merged first, so the early stops they decided are made again, the same
-    store = checkpoints.task_store("robust", game.name, game.version, players, seed, n, chunks,
+    store = checkpoints.task_store("robust", game.name, game.version, players, seed, n, looks,
                                    [digest(c) for c in arms.ctxs], arms.arms, base_parts, cond_parts)
+    from .experiment_runs import kept_chunk_size
+    size = kept_chunk_size(store.dir) if store is not None else None
+    cost = 0.0 if size is not None or chunk_size is not None else seconds_per_game(
+        game, [(arms.ctxs[ci], ids, par) for ci, ids, par in arms.arms], players, seed,
+        max((c for _, c in looks), default=1))
+    chunks, _ = plan_by_cost(looks, chunk_size, cost, jobs, desc, bool(progress) or logging_progress(), size)
+    bar = _progress_bar(n * K, progress, desc)
     resumed = 0
     if store is not None:
         for start, count in chunks:
@@ -305,7 +314,7 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
     if failure is not None:
         raise failure            # a dead worker or a full disk: an error, as before
     partial = why is not None
-    return base, stats, stopped, played, cpu, partial, chunks
+    return base, stats, stopped, played, cpu, partial, looks
 
 
 def robust(game_name: str, games, rules: dict | None = None, bots=None, players=None, seed=1,

@@ -43,6 +43,15 @@ class OneLineErrors(click.Group):
     """Bad input: one line on stderr and exit status 2, never a traceback."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        from .parallel import log_progress  # a log (stderr not a terminal) gets progress lines
+        argv = sys.argv[1:] if args is None else list(args)
+        log_progress(not ({"-q", "--quiet"} & set(map(str, argv))))
+        try:
+            return self._main(args, prog_name, complete_var, standalone_mode, **extra)
+        finally:
+            log_progress(False)  # the Python API in the same process draws progress only when asked
+
+    def _main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         from .faults import DaskLost
         from .mplconfig import ensure
         from .runner import Terminated

@@ -205,3 +205,116 @@ def _dask_client(scheduler: str | None, jobs: int):
         if main:
             signal.signal(signal.SIGINT, old)
     return Client(cluster), cluster
+
+
+# ------------------------------------------------------------- chunks sized by their cost
+#: a chunk of default size aims at about this many seconds of one worker: a slow bot's run keeps
+#: (and reports) its work every few seconds, not once an hour
+CHUNK_TARGET_S = 20.0
+#: an experiment expected to take longer than this says how long before it starts
+ESTIMATE_AFTER_S = 60.0
+#: the most seconds between two progress lines in a log (stderr not a terminal)
+PROGRESS_EVERY_S = 20.0
+
+
+def sized_chunk(seconds_per_game: float, cap: int, target: float = CHUNK_TARGET_S) -> int:
+    """Games per chunk where one game (of every arm a chunk plays) costs ``seconds_per_game``
+    on one worker: ``cap`` (the chunk the plan would make) where that takes at most ``target``
+    seconds, else the largest power of two that does (at least 1).  A power of two: a few
+    per cent of noise in the measured cost rarely changes the choice."""
+    cap = max(1, int(cap))
+    if not seconds_per_game or seconds_per_game <= 0 or cap * seconds_per_game <= target:
+        return cap
+    fit = max(1, int(target / seconds_per_game))
+    return min(cap, 1 << (fit.bit_length() - 1))
+
+
+def split_chunks(chunks: list[tuple[int, int]], size: int | None) -> list[tuple[int, int]]:
+    """Each chunk of ``chunks`` cut into consecutive pieces of at most ``size`` games.  The
+    chunks' own boundaries are kept: an experiment decides (a sequential test, an early stop)
+    only there, so what it decides does not depend on how finely the games were dealt out."""
+    if not size:
+        return list(chunks)
+    size = max(1, int(size))
+    return [(s + k, min(size, c - k)) for s, c in chunks for k in range(0, c, size)]
+
+
+_LOG_PROGRESS = [False]
+
+
+def log_progress(on: bool) -> None:
+    """Whether progress goes to a log as lines when stderr is not a terminal (the command line
+    turns it on, but for ``--quiet``; the Python API draws a bar only when asked)."""
+    _LOG_PROGRESS[0] = bool(on)
+
+
+def logging_progress() -> bool:
+    import sys
+    return _LOG_PROGRESS[0] and not _isatty(sys.stderr)
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def duration(sec: float) -> str:
+    if sec < 90:
+        return f"{sec:.0f} s"
+    if sec < 5400:
+        return f"{sec / 60:.0f} min"
+    if sec < 2 * 86400:
+        return f"{sec / 3600:.1f} hours"
+    return f"{sec / 86400:.1f} days"
+
+
+class LineProgress:
+    """Progress for a log: a line on stderr (games done of the total, elapsed, an ETA) when a
+    chunk finishes at least ``every`` seconds after the last line (or the start).  Quiet for
+    anything faster.  Stands in for the terminal's tqdm bar (``update``, ``total``,
+    ``refresh``, ``close``)."""
+
+    def __init__(self, total: int, desc: str, initial: int = 0, every: float | None = None,
+                 clock=None, stream=None):
+        import sys
+        import time
+        self.total, self.desc, self.n = int(total), desc, int(initial)
+        self.every = PROGRESS_EVERY_S if every is None else every
+        self._initial = int(initial)
+        self._clock = clock or time.monotonic
+        self._stream = stream
+        self._start = self._last = self._clock()
+        self.lines = 0
+        self._sys = sys
+
+    def update(self, n: int = 1) -> None:
+        self.n += int(n)
+        now = self._clock()
+        if now - self._last >= self.every:
+            self._last = now
+            self._line(now)
+
+    def _line(self, now: float) -> None:
+        el = now - self._start
+        done = self.n - self._initial
+        total = max(self.total, 1)
+        text = f"{self.desc}: {self.n:,}/{self.total:,} games ({100 * self.n / total:.0f}%), {duration(el)} so far"
+        if done > 0 and self.total > self.n:
+            text += f", about {duration(el / done * (self.total - self.n))} left"
+        print(text, file=self._stream or self._sys.stderr, flush=True)
+        self.lines += 1
+
+    def refresh(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def estimate_line(what: str, seconds: float, jobs: int, chunks: int, size: int) -> str:
+    """The one line said before a long experiment starts."""
+    return (f"sim: {what}: about {duration(seconds)} on {jobs} worker{'s' if jobs != 1 else ''} "
+            f"({chunks:,} chunk{'s' if chunks != 1 else ''} of up to {size:,} game{'s' if size != 1 else ''}; "
+            "Ctrl-C keeps the finished ones)")

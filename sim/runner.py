@@ -18,9 +18,10 @@ from typing import Sequence
 from .game import Game
 from .params import UsageError
 # moved by role (each still importable as sim.runner.X, as before the split)
-from .parallel import (PARALLEL_KW, _dask_client, _quiet_cancellations, _quiet_dask,  # noqa: F401
-                       check_backend, default_backend, loky_config, plan_chunks, resolve_jobs, run_chunks,
-                       run_tasks)
+from .parallel import (CHUNK_TARGET_S, ESTIMATE_AFTER_S, PARALLEL_KW, PROGRESS_EVERY_S,  # noqa: F401
+                       LineProgress, _dask_client, _quiet_cancellations, _quiet_dask, check_backend,
+                       default_backend, estimate_line, log_progress, logging_progress, loky_config, plan_chunks,
+                       resolve_jobs, run_chunks, run_tasks, sized_chunk, split_chunks)
 from .provenance import _cpu_model, build_manifest, machine_info  # noqa: F401
 from .resources import (REPORT_BYTES, _free_space, _one_game_files, _size, available_memory,  # noqa: F401
                         bytes_per_game, check_disk, check_memory, disk_needed)
@@ -102,8 +103,11 @@ def _compile_notice(game, enabled: bool, after: float = 2.0):
 
 
 def _progress_bar(total: int, enabled: bool, desc: str, initial: int = 0):
+    """The terminal's bar where ``enabled``; else, where the command line writes to a log (stderr
+    not a terminal, no ``--quiet``), a line every :data:`PROGRESS_EVERY_S` seconds at most
+    (:class:`sim.parallel.LineProgress`); else None."""
     if not enabled:
-        return None
+        return LineProgress(total, desc, initial) if logging_progress() else None
     from tqdm import tqdm
     return tqdm(total=total, initial=initial, unit="games", unit_scale=True, desc=desc,
                 dynamic_ncols=True, smoothing=0.1, file=sys.stderr)
@@ -115,16 +119,49 @@ CHUNK_OVERHEAD_S = 0.01
 
 
 def measure_rate(game: Game, ctx, players: int, seed: int, bot_ids, bot_par,
-                 budget: float = 0.05) -> float:
-    """Games per second of one core on this run (a few of its first games, timed)."""
-    n = 16
+                 budget: float = 0.05, fast: float | None = None) -> float:
+    """Games per second of one core on this run (its first games, timed: one, then twice as
+    many until they take ``budget`` seconds; a slow bot's game is timed once).  ``fast``: stop
+    as soon as a game is known to take less than that many seconds (precise enough to size
+    the chunks, about a millisecond for a fast game)."""
+    n = 1
     while True:
         t0 = time.perf_counter()
         game.play_chunk(ctx, players, seed, 0, n, bot_ids, bot_par)
         dt = time.perf_counter() - t0
-        if dt >= budget or n >= 1 << 14:
+        if dt >= budget or n >= 1 << 14 or (fast is not None and dt < fast * n):
             return n / max(dt, 1e-9)
         n *= 2
+
+
+def seconds_per_game(game: Game, plays, players: int, seed: int, cap: int) -> float:
+    """One worker's seconds to play one game index in every arm of ``plays`` ((ctx, bot ids,
+    bot parameters) each, kernels loaded already), timed on the first games: precise where it
+    decides something (a chunk of ``cap`` games near :data:`CHUNK_TARGET_S` or longer), a
+    millisecond's check for a fast game."""
+    fast = CHUNK_TARGET_S / max(cap, 1) / max(len(plays), 1) / 8
+    return sum(1.0 / measure_rate(game, ctx, players, seed, ids, par, fast=fast) for ctx, ids, par in plays)
+
+
+def plan_by_cost(looks: list, chunk_size, seconds: float, jobs: int, what: str, announce: bool,
+                 kept_size: int | None = None) -> tuple[list, int | None]:
+    """The chunks an experiment plays: its plan (``looks``, where it decides) cut into pieces of
+    about :data:`CHUNK_TARGET_S` seconds where one game index of every arm costs ``seconds``
+    (``kept_size``: the size an earlier try of it used, read back from its kept chunks; a
+    ``chunk_size`` the user gave is kept as it is).  With ``announce``, an experiment expected
+    to take more than :data:`ESTIMATE_AFTER_S` says so in one line first.  Returns (chunks, the
+    size they were cut to or None)."""
+    size = kept_size
+    if size is None and chunk_size is None and looks:
+        size = sized_chunk(seconds, max(c for _, c in looks))
+    tasks = split_chunks(looks, size)
+    games = sum(c for _, c in looks)
+    workers = max(1, min(jobs, len(tasks)))
+    sec = games * seconds / workers + len(tasks) * CHUNK_OVERHEAD_S / workers
+    if announce and sec > ESTIMATE_AFTER_S:
+        print(estimate_line(what, sec, workers, len(tasks), max((c for _, c in tasks), default=0)),
+              file=sys.stderr, flush=True)
+    return tasks, size
 
 
 def _duration(sec: float) -> str:
@@ -145,6 +182,38 @@ def estimate(spec: RunSpec, todo: list, rate: float, workers: int, rows: str) ->
     return sec, disk_needed(sub, len(todo), rows) - REPORT_BYTES
 
 
+
+
+def _recorded(out_dir) -> bool:
+    """Whether ``out_dir`` holds a run already (a resume: its chunk size is recorded there)."""
+    if out_dir is None:
+        return False
+    from .store import ChunkStore
+    store = ChunkStore(out_dir)
+    return (store.dir / store.SPEC).exists()
+
+
+def _size_by_cost(spec: RunSpec, jobs: int, progress: bool, rate: float | None, warmed: bool,
+                  precise: bool) -> tuple[float | None, int | None]:
+    """(one core's games/s, the chunk size) of a run whose chunk size is not given: the plan's
+    chunk, or a smaller one of about :data:`CHUNK_TARGET_S` seconds where a game is slow.
+    ``rate``: measured already (the long-run check); else measured here (``precise``: with
+    the full budget, as the announced estimate needs it)."""
+    cap = plan_chunks(spec.games, None, jobs)[0][1]
+    if rate is None:
+        game = spec.game
+        ctx = spec.ctx if spec.ctx is not None else game.prepare(spec.rules, spec.players)
+        bot_ids, bot_par = game.bot_arrays(spec.bots)
+        if not warmed:
+            with _compile_notice(game, progress):
+                game.play_chunk(ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
+        fast = None if precise else CHUNK_TARGET_S / cap / 8
+        r = measure_rate(game, ctx, spec.players, spec.seed, bot_ids, bot_par, fast=fast)
+        rate = r if precise else None
+    else:
+        r = rate
+    size = sized_chunk(1.0 / r, cap)
+    return rate, (size if size < cap else None)
 
 
 def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = None,
@@ -191,6 +260,10 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
         check_disk(spec, out_dir, rows, len(plan_chunks(spec.games, chunk_size, jobs)))
     if progress is None:
         progress = sys.stderr.isatty()
+    if chunk_size is None and not _recorded(out_dir):
+        # a slow bot's chunks sized to seconds, not hours (a resume keeps the recorded size)
+        rate, chunk_size = _size_by_cost(spec, jobs, progress, rate, warmed and backend == "loky",
+                                         precise=note is not None)
     store = None
     if out_dir is not None:
         store = ChunkStore(out_dir)
