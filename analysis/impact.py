@@ -10,7 +10,7 @@ import pandas as pd
 
 from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page
 from .stats import newcombe_diff, ols_from_moments, two_proportion_p
-from .wording import diff_text, edge_phrase, multiple_comparisons_sentence, p_text
+from .wording import diff_text, edge_phrase, fair_phrase, multiple_comparisons_sentence, p_text
 
 OBSERVATIONAL = ("Observational: compares games in which a seat turned/received the card with "
                  "games in which it did not, and regresses each seat's win share on how many of "
@@ -94,6 +94,11 @@ def impact_table(res) -> pd.DataFrame:
     n = st["n"]
     rows = []
     drawn = _times_drawn(res.summaries[0])
+    from .experiment_report import fair_share
+    rows_ = {(x["key"], x["variant"]): x for x in tab.to_dict("records")}
+    fair = fair_share(res, key, rows_, res.variants[0][0])
+    b = rows_.get((key, res.variants[0][0]))
+    base_value = b["value"] if b is not None else None
     for c, (v, _) in zip(info["cards"], res.variants[1:]):
         r = tab[(tab["key"] == key) & (tab["variant"] == v)].iloc[0]
         L = tab[(tab["key"] == length) & (tab["variant"] == v)].iloc[0]
@@ -104,7 +109,7 @@ def impact_table(res) -> pd.DataFrame:
                      "lo": r["diff_lo"], "hi": r["diff_hi"], "p": r["p"],
                      "words": effect_words(r["diff"], r["diff_lo"], r["diff_hi"], key, r["metric"],
                                            info.get("mode"), drawn.get(ev) if ev else None,
-                                           res.summaries[0].n),
+                                           res.summaries[0].n, base=base_value, fair=fair),
                      "same outcome": r["same"], "variance reduction": r["vr"],
                      "length changed": (1 - same_len[k] / n) if same_len is not None and n else np.nan,
                      "length diff": L["diff"], "length lo": L["diff_lo"], "length hi": L["diff_hi"]})
@@ -125,13 +130,15 @@ def _times_drawn(S) -> dict:
 DONE = {"remove": "removed", "neutral": "made neutral"}
 
 
-def effect_words(d, lo, hi, key: str, metric: str, mode, drawn, games: int) -> str:
+def effect_words(d, lo, hi, key: str, metric: str, mode, drawn, games: int, base=None, fair=None) -> str:
     """One card's effect in words: which way (who gains with the card in play), how big (in
     points for a rate), how sure; and why an effect of exactly zero is zero.
 
     ``d``: the change of metric ``key`` (label ``metric``) when the card is ``mode`` (removed
     or made neutral); the card itself pushes the other way.  ``drawn``: times the card's
-    event was turned in the base games (None where it has no event column)."""
+    event was turned in the base games (None where it has no event column).  ``base`` and
+    ``fair``: the metric with the full deck and its fair share (a seat or side share), so the
+    words say whether the card brings it closer to or further from fair."""
     from .experiment_report import _is_rate
     done = DONE.get(mode, mode or "changed")
     if d == 0 and lo == 0 and hi == 0:  # no paired game differs
@@ -155,6 +162,11 @@ def effect_words(d, lo, hi, key: str, metric: str, mode, drawn, games: int) -> s
     if not (lo <= 0 <= hi):
         text += (f"; in play the card {'favours' if d < 0 else 'works against'} the first player" if first
                  else f"; in play the card {'raises' if d < 0 else 'lowers'} it")
+    if base is not None and fair is not None and rate:
+        # what the card does: from the deck without it (base + d) to the full deck (base)
+        moved = fair_phrase(base + d, -d, -hi, -lo, fair, games=games)
+        if moved:
+            text += f"; the card brings it {moved}" if moved.startswith(("closer", "further")) else f"; {moved}"
     return text
 
 

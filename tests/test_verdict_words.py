@@ -302,3 +302,15 @@ def test_a_game_page_has_a_key_to_its_board(name, tmp_path):
         from sim.games.maya.show import _colours
         assert all(f" {c} block" in text for c in _colours(shown.record))
     assert len(items) >= 5
+
+
+def test_a_cards_effect_says_whether_it_brings_the_share_closer_to_or_further_from_fair():
+    from analysis.impact import effect_words
+    # made neutral the first player's score rises from 48.7% to 55.2%: in play the card holds it
+    # at 48.7%, 1.3 points from fair instead of 5.2
+    text = effect_words(0.065, 0.04, 0.09, "first player score", "first-player score", "neutral", 10, 600,
+                        base=0.487, fair=0.5)
+    assert "the card brings it closer to fair (50.0%): 5.2 → 1.3 points away" in text, text
+    text = effect_words(-0.03, -0.04, -0.02, "first player score", "first-player score", "neutral", 10, 600,
+                        base=0.56, fair=0.5)
+    assert "the card brings it further from fair (50.0%): 3.0 → 6.0 points away" in text, text
