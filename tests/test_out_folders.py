@@ -183,6 +183,48 @@ def test_sigterm_while_the_report_is_written(tmp_path, monkeypatch):
     assert (d / "index.html").is_file() and not (d / ".chunks").exists()
 
 
+def test_a_second_ctrl_c_while_the_report_is_written(tmp_path, monkeypatch):
+    """The first Ctrl-C stopped the games; a second one comes while the partial report is
+    written: exit 130 with the line that says how to finish (it was "sim: aborted"), and no
+    part of the report left beside the kept chunks."""
+    import analysis.experiment_report as er
+
+    def stopped_midway(res, out_dir):
+        (Path(out_dir) / "differences.png").write_bytes(b"a figure")
+        raise KeyboardInterrupt
+    monkeypatch.setattr(er, "write_compare_report", stopped_midway)
+    d = tmp_path / "D"
+    sigint = signal.getsignal(signal.SIGINT)
+    try:
+        r = _sim(*COMPARE, "--chunk-size", "100", "-o", d)
+    finally:
+        signal.signal(signal.SIGINT, sigint)
+    assert r.exit_code == 130, (r.exit_code, r.output)
+    assert "aborted" not in r.output and "the report it had begun is removed" in r.output
+    assert "Finish it with the same command into the same folder" in r.output
+    assert sorted(p.name for p in d.iterdir() if not p.name.startswith(".")) == []
+    assert signal.getsignal(signal.SIGINT) == sigint  # the command leaves Ctrl-C as it found it
+
+
+def test_a_stopped_sim_process_ends_deaf_to_another_ctrl_c(monkeypatch):
+    """``sim`` exiting with 130 or 143 ignores a further Ctrl-C while it ends (its threads
+    finishing their chunk): no traceback, no death by SIGINT; any other exit leaves it be."""
+    import sim.cli as cli_module
+    sigint = signal.getsignal(signal.SIGINT)
+    try:
+        for code, ignored in ((130, True), (143, True), (0, False), (2, False)):
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+            def ends(code=code):
+                raise SystemExit(code)
+            monkeypatch.setattr(cli_module, "cli", ends)
+            with pytest.raises(SystemExit):
+                cli_module.main()
+            assert (signal.getsignal(signal.SIGINT) == signal.SIG_IGN) == ignored, code
+    finally:
+        signal.signal(signal.SIGINT, sigint)
+
+
 def test_a_terminated_command_exits_143_whatever_it_was_doing(monkeypatch, tmp_path):
     """Click turns a KeyboardInterrupt (SIGTERM's Terminated is one) escaping a command into
     Abort: the exit status is still 143, and the line says terminated."""
