@@ -317,8 +317,7 @@ def _sigint_held(ctx) -> None:
     if ctx is None or threading.current_thread() is not threading.main_thread():
         return
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if old is not None:
-        ctx.call_on_close(lambda: signal.signal(signal.SIGINT, old))
+    ctx.call_on_close(lambda: signal.signal(signal.SIGINT, signal.SIG_DFL if old is None else old))
 
 
 def _files(out_dir) -> dict:
