@@ -199,7 +199,7 @@ def compare_headline(res, tab: pd.DataFrame | None = None) -> list[str]:
 
 
 #: an 'In short' longer than this is cut to the sentences that matter (the rest follow below)
-SHORT_MOST = 10
+SHORT_MOST = 14
 
 
 def short_headline(res, tab: pd.DataFrame, full: list[str], most: int = SHORT_MOST) -> tuple[list[str], list[str]]:
@@ -251,7 +251,8 @@ def short_headline(res, tab: pd.DataFrame, full: list[str], most: int = SHORT_MO
                      "intervals are close to those of independent runs")
         short_pairing = [text + "."]
     rest = [x for x in full if x not in keep and x not in chosen]
-    shown = keep[:1] + chosen + keep[1:] + short_pairing
+    lead = 1 if keep and keep[0] == reference_note(res) else 0     # the sweep's reference first
+    shown = keep[:lead] + chosen + keep[lead:] + short_pairing
     if rest:
         shown.append(f"{len(rest)} more sentences, one per variant and metric, with every pairing, are under "
                      "'Every variant in words' below.")
