@@ -274,8 +274,9 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
                                    [digest(c) for c in arms.ctxs], arms.arms, base_parts, cond_parts)
     from .experiment_runs import kept_chunk_size
     size = kept_chunk_size(store.dir) if store is not None else None
+    used = sorted({a for parts in [base_parts, *cond_parts] for part in parts for a in part})  # as _play_robust
     cost = 0.0 if size is not None or chunk_size is not None else seconds_per_game(
-        game, [(arms.ctxs[ci], ids, par) for ci, ids, par in arms.arms], players, seed,
+        game, [(arms.ctxs[arms.arms[a][0]], *arms.arms[a][1:]) for a in used], players, seed,
         max((c for _, c in looks), default=1))
     chunks, _ = plan_by_cost(looks, chunk_size, cost, jobs, desc, bool(progress) or logging_progress(), size)
     bar = _progress_bar(n * K, progress, desc)
