@@ -166,3 +166,21 @@ def test_a_resumed_experiment_keeps_the_size_its_kept_chunks_were_cut_to(monkeyp
 def test_the_estimate_line(seconds, want):
     line = P.estimate_line("puluc x2 arms", seconds, 2, 25, 8)
     assert line.startswith(f"sim: puluc x2 arms: about {want} on 2 workers (25 chunks of up to 8 games")
+
+
+def test_a_slow_skill_table_is_cut_the_same_way_with_the_same_table(monkeypatch):
+    """Skill tables (and the strength climb and the ladder, which play through the same
+    ``run_arms``) get the small chunks too, with the same table."""
+    from analysis import experiment_runs as E
+    from analysis.skill_runs import skill
+    fast = skill("puluc", ["random", "greedy"], 100, seed=8, jobs=1, progress=False)
+    played = []
+    real = E._play_arms
+    monkeypatch.setattr(E, "_play_arms", lambda *a: played.append(a[-1]) or real(*a))
+    slow(monkeypatch, 1.0)                               # one arm at 1 s a game: 16 a chunk
+    res = skill("puluc", ["random", "greedy"], 100, seed=8, jobs=1, progress=False)
+    assert played and max(played) == 16
+    np.testing.assert_array_equal(res["wins"], fast["wins"])
+    np.testing.assert_array_equal(res["games"], fast["games"])
+    assert {k: s.to_json() for k, s in res["summaries"].items()} == \
+        {k: s.to_json() for k, s in fast["summaries"].items()}
