@@ -260,10 +260,16 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
         check_disk(spec, out_dir, rows, len(plan_chunks(spec.games, chunk_size, jobs)))
     if progress is None:
         progress = sys.stderr.isatty()
+    stop_first = None  # a Ctrl-C while the cost was measured: the run stops as it did before
     if chunk_size is None and not _recorded(out_dir):
         # a slow bot's chunks sized to seconds, not hours (a resume keeps the recorded size)
-        rate, chunk_size = _size_by_cost(spec, jobs, progress, rate, warmed and backend == "loky",
-                                         precise=note is not None)
+        try:
+            rate, chunk_size = _size_by_cost(spec, jobs, progress, rate, warmed and backend == "loky",
+                                             precise=note is not None)
+        except BaseException as e:  # noqa: BLE001 - only the stops of stop_reason; the rest propagate
+            if stop_reason(e, out_dir) is None:
+                raise
+            stop_first = e
     store = None
     if out_dir is not None:
         store = ChunkStore(out_dir)
@@ -303,6 +309,8 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
             pending_first.pop()()
 
     try:
+        if stop_first is not None:
+            raise stop_first
         ctx = spec.ctx if spec.ctx is not None else game.prepare(spec.rules, spec.players)
         bot_ids, bot_par = game.bot_arrays(spec.bots)
         if not (warmed and backend == "loky" and rate is not None):

@@ -184,3 +184,15 @@ def test_a_slow_skill_table_is_cut_the_same_way_with_the_same_table(monkeypatch)
     np.testing.assert_array_equal(res["games"], fast["games"])
     assert {k: s.to_json() for k, s in res["summaries"].items()} == \
         {k: s.to_json() for k, s in fast["summaries"].items()}
+
+
+def test_a_ctrl_c_while_the_cost_is_measured_stops_the_run_as_before(monkeypatch, tmp_path):
+    """Measuring the cost of a game comes before the run's folder is begun: a Ctrl-C there is
+    the run's clean stop (a partial result of no games), not an exception out of it."""
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(R, "measure_rate", interrupted)
+    res = R.execute(R.make_spec("puluc", 300, seed=4), jobs=1, progress=False, rows="none",
+                    out_dir=tmp_path / "run")
+    assert res.partial and res.stopped == R.Stop.INTERRUPTED and res.summary.n == 0
