@@ -10,7 +10,6 @@ from click.testing import CliRunner
 
 import sim
 from sim import api
-from sim.api_common import api_words
 from sim.cli import cli
 from sim.params import UsageError
 
@@ -157,6 +156,7 @@ def test_the_command_line_names_its_flag_and_the_api_its_keyword(args, call, fla
         call()
     assert keyword in str(e.value) and flag not in str(e.value)
     # the rest of the message is the command's
+    from sim.api_common import api_words
     fn = getattr(api, next(n for n in call.__code__.co_names if n in api.__all__))
     assert str(e.value) == api_words(line[len("sim: error: "):], fn)
 
