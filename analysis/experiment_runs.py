@@ -239,7 +239,7 @@ def build_arms(game: Game, variants: list[tuple[str, dict]], bots, players, seed
         differ = two and spec.bots[0].label != spec.bots[1].label
         if (swap if swap is not None else differ) and two:
             sw = RunSpec(spec.game, spec.players, spec.rules, (spec.bots[1], spec.bots[0]),
-                         spec.games, spec.seed, ctx=spec.ctx, data=spec.data)
+                         spec.games, spec.seed, ctx=spec.ctx, data=spec.data, model=spec.model)
             arms.append(Arm(f"{name} (seats swapped)", v, True, sw))
     names = [n for n, _ in variants]
     if len(set(names)) != len(names):

@@ -160,6 +160,11 @@ class Game:
     # board layout, a uniform or a turn-based setup); each other choice is a condition.
     # A name the game does not declare (yet) is skipped.
     setup_randomness: tuple = ()
+    # learned play (issue #46, ``sim/learn.py``): the module path of the game's features module
+    # (``"sim.games.<game>.features"``: FEATURES_VERSION, n_features(players), TRAIN_BOTS, the
+    # jitted features(...), sample(...) and attach_model(ctx, mp, ms)); None: the game learns
+    # no value model, and a bot setting leaf=model is refused
+    learn: str | None = None
 
     # ------------------------------------------------------------- helpers
     def bot_strength(self, players: int | None = None) -> tuple:
@@ -311,9 +316,17 @@ class Game:
         ids = np.array([c.bot.id for c in choices], dtype=np.int64)
         par = np.zeros((len(choices), width), dtype=np.float64)
         for s, c in enumerate(choices):
-            for j, (_, v) in enumerate(c.settings):
-                par[s, j] = float(v)
+            for j, ((_, v), p) in enumerate(zip(c.settings, c.bot.params)):
+                par[s, j] = setting_number(p, v)
         return ids, par
+
+
+def setting_number(p: Param, value) -> float:
+    """A bot setting as the kernels read it (one float per setting): a choice is its index in
+    the declared choices (``leaf=formula`` 0, ``leaf=model`` 1), anything else its number."""
+    if p.kind == "choice":
+        return float(p.choices.index(value))
+    return float(value)
 
 
 def _split_bots(spec: str) -> list[str]:

@@ -69,4 +69,5 @@ def build_manifest(spec: RunSpec, *, jobs, backend, chunks, chunks_done, games_d
         "games_per_second": round(games_done / sim_s, 1) if sim_s > 0 else None,
         "machine": machine_info(),
         "command": command,
+        **({"model": spec.model} if spec.model else {}),  # the learned value its bots read
     }

@@ -33,6 +33,9 @@ class RunSpec:
     ctx: Any = field(default=None, repr=False, compare=False)
     #: the content of the data files: ``{"files": [[name, sha256], ...], "prepared": sha256}``
     data: dict = field(default_factory=dict)
+    #: the learned value model the bots read (``leaf=model``; sim/learn.py): its key, file,
+    #: kind, training games and held-out log loss; None where no seat's bot reads one
+    model: dict | None = None
 
     @property
     def rules_changed(self) -> dict:
@@ -45,7 +48,8 @@ class RunSpec:
         return {"game": self.game.name, "game_version": self.game.version, "players": self.players,
                 "rules": {k: _show(v) if isinstance(v, tuple) else v for k, v in self.rules.items()},
                 "data": self.data,
-                "bots": [c.label for c in self.bots], "seed": self.seed, "games": self.games}
+                "bots": [c.label for c in self.bots], "seed": self.seed, "games": self.games,
+                **({"model": self.model["key"]} if self.model else {})}
 
     def run_id(self) -> str:
         """sha256 of the fingerprint: every chunk record carries it."""
@@ -101,7 +105,13 @@ def parse_games(value) -> int:
     return n
 
 
-def make_spec(game, games, rules=None, bots=None, players=None, seed=DEFAULT_SEED) -> RunSpec:
+def make_spec(game, games, rules=None, bots=None, players=None, seed=DEFAULT_SEED, *, learn=True,
+              note=None) -> RunSpec:
+    """The spec of a run: rules resolved and prepared, bots chosen.  Where a seat's bot reads
+    the learned value (``leaf=model``), the game's model for these rules and players is
+    loaded, or trained first (``sim.learn.model_for``; ``note`` hears what it trains, by
+    default on stderr), and travels in the context (the features module's
+    ``attach_model``); the spec names it.  ``learn=False``: never (the training's own spec)."""
     from . import toml as TOML
     g = game if isinstance(game, Game) else get_game(game)
     n = parse_games(games)
@@ -122,7 +132,18 @@ def make_spec(game, games, rules=None, bots=None, players=None, seed=DEFAULT_SEE
         if len(_PREPARED) >= 64:
             _PREPARED.pop(next(iter(_PREPARED)))
         _PREPARED[key] = (paths, ctx, data)
-    return RunSpec(g, p, r, b, n, s, ctx=ctx, data=data)
+    model = None
+    if learn and wants_model(b):
+        from .learn import features_module, model_for, note_stderr
+        m = model_for(g, r, p, note=note if note is not None else note_stderr)
+        ctx = features_module(g).attach_model(ctx, m.mp, m.ms)
+        model = m.describe()
+    return RunSpec(g, p, r, b, n, s, ctx=ctx, data=data, model=model)
+
+
+def wants_model(bots) -> bool:
+    """Whether a seat's bot reads the learned value (its setting ``leaf`` is ``model``)."""
+    return any(dict(c.settings).get("leaf") == "model" for c in bots)
 
 
 #: what ``prepare`` built, per (game, version, players, rules): reused while every data file

@@ -29,7 +29,11 @@ BOTS = (
     # a stand-in for a search bot: more budget, better play, with diminishing returns (it
     # runs with probability iters / (iters + 1); running is always the better move)
     Bot("careful", 2, "runs with probability iters / (iters + 1)",
-        (Param("iters", 1, "the budget", "int", 1, 100_000),)),
+        (Param("iters", 1, "the budget", "int", 1, 100_000),
+         # the learned value (tests/toy_game/features.py): with 'model' the bot plays the move
+         # whose position the model values higher for it (running, once it has learned)
+         Param("leaf", "formula", "what values a position: 'formula' (as before) or 'model'", "choice",
+               choices=("formula", "model")))),
 )
 COLUMNS = (
     Column("turns", "int16", "turns played"),
@@ -44,7 +48,9 @@ ACTIONS = (
 
 
 def prepare(rules: dict, players: int):
-    return (int(rules["track"]), int(rules["horizon"]))
+    """(track, horizon, mp, ms): the last two a learned value model, empty without one (as a
+    real game's context carries them, so that its kernel's types never change)."""
+    return (int(rules["track"]), int(rules["horizon"]), np.zeros(0, np.float64), np.zeros(0, np.int64))
 
 
 def _rec(buf, kind, actor, *fields):
@@ -59,8 +65,10 @@ def _rec(buf, kind, actor, *fields):
     buf[0, H_EVENTS] = n + 1
 
 
-def play(track, horizon, players, seed, index, bot_ids, buf, snaps, bot_params=None):
-    """One game: (winner, first seat, turns, cells, overtakes, led_from)."""
+def play(track, horizon, players, seed, index, bot_ids, buf, snaps, bot_params=None, model=None, visit=None):
+    """One game: (winner, first seat, turns, cells, overtakes, led_from).  ``model``: the
+    value model (mp, ms) a careful bot with leaf=model reads; ``visit(turn, seat, cells)``
+    hears each decision point (tests/toy_game/features.py samples positions through it)."""
     rng = np.random.default_rng([seed, index])
     cells = [0] * players
     first = index % players
@@ -71,7 +79,12 @@ def play(track, horizon, players, seed, index, bot_ids, buf, snaps, bot_params=N
         seat = (first + turn) % players
         roll = int(rng.integers(1, 7))
         _rec(buf, ROLL, -1, roll)
-        if bot_ids[seat] == 2:
+        if visit is not None:
+            visit(turn, seat, list(cells))
+        if bot_ids[seat] == 2 and bot_params[seat, 1] == 1 and model is not None and model[1].size:
+            from .features import choose
+            how = choose(model, track, horizon, players, turn, seat, cells, roll)
+        elif bot_ids[seat] == 2:
             k = float(bot_params[seat, 0])
             how = RUN if rng.random() < k / (k + 1) else WALK
         else:
@@ -102,13 +115,13 @@ def play(track, horizon, players, seed, index, bot_ids, buf, snaps, bot_params=N
 
 
 def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None):
-    track, horizon = ctx
+    track, horizon, mp, ms = ctx
     out = allocate(GAME, players, count)     # capped and win are left to Game.play_chunk
     del out["capped"], out["win"]
     buf, snaps = record if record is not None else (np.zeros((1, 8), np.int32), np.zeros((0, 1), np.int64))
     for k in range(count):
         w, first, turns, cells, changes, settled = play(track, horizon, players, int(seed), start + k,
-                                                        bot_ids, buf, snaps, bot_params)
+                                                        bot_ids, buf, snaps, bot_params, (mp, ms))
         out["winner"][k] = w
         out["first_player"][k] = first
         out["end_reason"][k] = 0 if w >= 0 else 1
@@ -141,4 +154,5 @@ GAME = Game(
     actions=ACTIONS,
     record_shape=lambda rules, players: (players, int(rules["horizon"])),
     show_module="tests.toy_game.show",
+    learn="tests.toy_game.features",
 )

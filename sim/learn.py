@@ -1,0 +1,444 @@
+"""Learned values (issue #46): each game learns the win probability of a position from one
+seat's view, from its own games, and its search bots read it at their leaves (``leaf=model``).
+
+The game's side is its features module (``Game.learn``: ``FEATURES_VERSION``,
+``n_features(players)``, ``TRAIN_BOTS``, a jitted ``features``, ``sample(ctx, players, seed,
+start, n, bot_ids, bot_par, per_game)`` and ``attach_model(ctx, mp, ms)``; optionally
+``TRAIN_GAMES`` and ``PER_GAME``, the default size of a training).  This module is the shared
+side:
+
+- :func:`model_for` returns the model of a game under given rules and players: the one kept
+  under its key, or one trained now (it says so, with what it trains and about how long it
+  takes, and again when done);
+- the key (:func:`training_plan`, :func:`model_key`) is a sha256 over everything the model
+  depends on: the game and its version, players, every rule with its value (defaults
+  included) and the content of the data files, the features' version, the training bots,
+  seed and games, and the fitting's settings;
+- a training (:func:`train`) plays the games with the training bots (seed derived from
+  ``seed``, so the games a run plays with the same seed are not the ones it learned from),
+  splits the sampled positions by game (never one game on both sides), fits the candidates
+  with scikit-learn on one part, chooses the one of the smallest log loss on a second and
+  states the held-out figures on a third;
+- the store: one ``.npz`` per key beside numba's cache (:func:`model_root`), written
+  atomically; a damaged or foreign file is refused in one line and trained again.
+
+scikit-learn is imported inside the functions that fit: ``import sim`` and every run without
+``leaf=model`` never load it.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .params import UsageError
+
+#: bumped when the training, the split, the candidates or the file's layout change (part of the key)
+FIT_VERSION = 1
+#: games and positions per game where the features module declares no TRAIN_GAMES / PER_GAME
+DEFAULT_GAMES = 2000
+DEFAULT_PER_GAME = 4
+#: the split by game index: ``game % 20`` below 14 fits, 14..16 chooses the candidate, 17..19
+#: is the held-out set every figure of a model is measured on
+SPLIT = (14, 17, 20)
+#: the candidates, each a name and its settings (part of the key); see :func:`_estimator`
+CANDIDATES = (
+    ("logistic", {"C": 1.0}),
+    ("mlp", {"hidden": [16], "alpha": 1e-3, "epochs": 60}),
+    ("mlp", {"hidden": [32, 16], "alpha": 1e-3, "epochs": 60}),
+)
+#: the arrays of a model file (the held-out set's figures travel with it, for the report)
+ARRAYS = ("mp", "ms", "test_y", "test_p", "test_progress", "test_baseline", "test_seat")
+#: the environment variable that names the model folder (else beside numba's cache)
+ENV_DIR = "BOARDSIM_MODELS"
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """A value model: the arrays a kernel reads (:mod:`sim.value`), its key, the file it is
+    kept in (None where the store could not be written) and what it was measured to be
+    (``meta``: kind, games, positions, held-out log loss and its references, seconds...)."""
+
+    mp: np.ndarray
+    ms: np.ndarray
+    key: str
+    path: str | None
+    meta: dict = field(default_factory=dict)
+    #: the held-out set: outcome, prediction, progress, the game's own evaluation, seat
+    test: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def kind(self) -> str:
+        return str(self.meta.get("kind", "?"))
+
+    def describe(self) -> dict:
+        """What a run's spec and manifest say of the model they used."""
+        m = self.meta
+        return {"key": self.key, "path": self.path, "kind": m.get("kind"), "games": m.get("games"),
+                "positions": m.get("positions"), "log_loss": m.get("log_loss"),
+                "log_loss_base": m.get("log_loss_base")}
+
+    def line(self) -> str:
+        m = self.meta
+        return (f"{m.get('kind')} of {m.get('games'):,} games ({m.get('positions'):,} positions), "
+                f"held-out log loss {m.get('log_loss'):.4f} (base rate {m.get('log_loss_base'):.4f})")
+
+
+# ------------------------------------------------------------------ the game's module
+def features_module(game):
+    """The game's features module (``Game.learn``); a UsageError where it declares none."""
+    if not getattr(game, "learn", None):
+        raise UsageError(f"{game.name} learns no value model (its Game declares no features "
+                         "module), so its bots cannot use leaf=model")
+    return importlib.import_module(game.learn)
+
+
+# ------------------------------------------------------------------ the key
+def _plain(v):
+    if isinstance(v, tuple):
+        return [_plain(x) for x in v]
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+def training_plan(game, rules, players, *, bots=None, games=None, seed=1, per_game=None):
+    """(plan, spec): ``plan`` is the canonical dict the key is the hash of, ``spec`` the run
+    spec of the training games (rules resolved and prepared, bots chosen)."""
+    from .spec import make_spec, parse_games, parse_seed, wants_model
+    from .games import get as get_game
+    from .game import Game
+    g = game if isinstance(game, Game) else get_game(game)
+    mod = features_module(g)
+    n = parse_games(games if games is not None else getattr(mod, "TRAIN_GAMES", DEFAULT_GAMES))
+    s = parse_seed(seed)
+    pg = int(per_game if per_game is not None else getattr(mod, "PER_GAME", DEFAULT_PER_GAME))
+    if pg < 1:
+        raise UsageError(f"positions per game must be at least 1, not {pg}")
+    spec = make_spec(g, n, rules, bots if bots is not None else mod.TRAIN_BOTS, players, s, learn=False)
+    if wants_model(spec.bots):
+        raise UsageError("the training bots cannot use the model they train (leaf=model); "
+                         "train with leaf=formula")
+    plan = {
+        "fit_version": FIT_VERSION,
+        "game": g.name, "game_version": g.version, "players": spec.players,
+        "rules": {k: _plain(v) for k, v in spec.rules.items()},
+        "data": sorted(h for _, h in spec.data.get("files", [])),
+        "features_version": int(mod.FEATURES_VERSION),
+        "n_features": int(mod.n_features(spec.players)),
+        "train_bots": [[c.bot.name, {k: _plain(v) for k, v in c.settings}] for c in spec.bots],
+        "seed": s, "games": n, "per_game": pg,
+        "model": {"candidates": [[name, dict(kw)] for name, kw in CANDIDATES], "split": list(SPLIT)},
+    }
+    return plan, spec
+
+
+def model_key(plan: dict) -> str:
+    text = json.dumps(plan, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# ------------------------------------------------------------------ the store
+def model_root() -> Path:
+    """The model folder: ``$BOARDSIM_MODELS`` where set, else beside numba's cache
+    (``sim/__pycache__/models`` in a checkout, ``~/.cache/boardsim/models`` where the package
+    cannot be written, ``$NUMBA_CACHE_DIR/boardsim-models`` where that variable is set)."""
+    user = os.environ.get(ENV_DIR)
+    if user:
+        return Path(user)
+    from .jitcache import cache_root
+    root = cache_root()
+    return root.parent / "models" if root.name == "numba" else root.with_name(root.name + "-models")
+
+
+def model_path(plan: dict, key: str) -> Path:
+    return model_root() / f"{plan['game']}-{plan['players']}p-{key[:24]}.npz"
+
+
+def _checksum(arrays: dict) -> str:
+    h = hashlib.sha256()
+    for name in ARRAYS:
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}:{a.dtype.str}:{a.shape};".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def save(model: Model, path: Path) -> None:
+    """Write ``model`` to ``path`` atomically (a temporary file, then ``os.replace``)."""
+    arrays = {"mp": model.mp, "ms": model.ms, **{f"test_{k}": v for k, v in model.test.items()}}
+    meta = {**model.meta, "key": model.key, "sha256": _checksum(arrays)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            np.savez(f, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def load(path: Path, key: str, n_features: int | None = None) -> Model:
+    """The model kept in ``path`` under ``key``; ValueError saying why where the file is
+    damaged or foreign (not a zip, an array missing, another key, a failed checksum, a
+    malformed model, another number of features)."""
+    import zipfile
+    from .value import check
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            names = set(z.files)
+            missing = [n for n in ("meta", *ARRAYS) if n not in names]
+            if missing:
+                raise ValueError(f"no {missing[0]}")
+            meta = json.loads(str(z["meta"][()]))
+            arrays = {n: np.array(z[n]) for n in ARRAYS}
+    except (OSError, EOFError, zipfile.BadZipFile, KeyError) as e:
+        raise ValueError(f"not a model file: {type(e).__name__}") from None
+    except json.JSONDecodeError:
+        raise ValueError("its description is not JSON") from None
+    if not isinstance(meta, dict) or meta.get("key") != key:
+        raise ValueError("it holds another model's key")
+    if meta.get("sha256") != _checksum(arrays):
+        raise ValueError("its checksum fails")
+    if arrays["ms"].dtype != np.int64:
+        raise ValueError("its shape array is not int64")
+    check(arrays["mp"], arrays["ms"])
+    if n_features is not None and int(arrays["ms"][0]) != n_features:
+        raise ValueError(f"{int(arrays['ms'][0])} features, not {n_features}")
+    test = {n[5:]: arrays[n] for n in ARRAYS if n.startswith("test_")}
+    return Model(arrays["mp"], arrays["ms"], key, str(path), meta, test)
+
+
+#: models of this process by key (an experiment asks once per arm)
+_MEMO: dict = {}
+
+
+def note_stderr(text: str) -> None:
+    """The default voice of a model's training on the command line: ``sim: ...`` on stderr."""
+    print(f"sim: {text}", file=sys.stderr, flush=True)
+
+
+def model_for(game, rules, players, *, bots=None, games=None, seed=1, note: Callable | None = None,
+              per_game=None, jobs=1, retrain: bool = False) -> Model:
+    """The value model of ``game`` under ``rules`` (resolved: every parameter, defaults
+    included) and ``players``: the one kept under its key, else one trained now.  ``bots``
+    (default the module's ``TRAIN_BOTS``), ``games`` (default ``TRAIN_GAMES``), ``seed``
+    and ``per_game`` are the training's; ``note(text)`` hears one line before a training
+    (what it trains, about how long it takes) and one when it is done, and one where a kept
+    file is damaged.  ``retrain``: train even where a model is kept (and replace it)."""
+    say = note or (lambda text: None)
+    plan, spec = training_plan(game, rules, players, bots=bots, games=games, seed=seed, per_game=per_game)
+    key = model_key(plan)
+    if not retrain and key in _MEMO:
+        return _MEMO[key]
+    path = model_path(plan, key)
+    if not retrain and path.exists():
+        try:
+            m = load(path, key, plan["n_features"])
+            _MEMO[key] = m
+            return m
+        except ValueError as e:
+            say(f"model file {path} is damaged ({e}): training it again")
+    m = train(spec, plan, key, say, jobs=jobs)
+    try:
+        save(m, path)
+        m = Model(m.mp, m.ms, m.key, str(path), m.meta, m.test)
+    except OSError as e:
+        from .jitcache import _why_unwritable
+        say(f"the model cannot be kept in {path.parent} ({_why_unwritable(e)}): it serves this process only")
+    _MEMO[key] = m
+    return m
+
+
+# ------------------------------------------------------------------ the training
+def train_seed(seed: int) -> int:
+    """The seed of the training games: derived from ``seed`` (below 2**60), so that a run with
+    the same seed never plays the very games its model learned from."""
+    return int(hashlib.sha256(f"sim.learn:{seed}".encode()).hexdigest()[:15], 16)
+
+
+def _sample_chunk(module: str, ctx, players, seed, start, n, ids, par, per_game) -> dict:
+    return importlib.import_module(module).sample(ctx, players, seed, start, n, ids, par, per_game)
+
+
+def sample_positions(spec, plan, say=None, jobs=1) -> tuple[dict, float]:
+    """Play the training games and sample their positions: (arrays, seconds).  ``say`` hears
+    the line that opens a training (after the first games measured its speed)."""
+    from .parallel import resolve_jobs
+    g, mod_name = spec.game, spec.game.learn
+    ids, par = g.bot_arrays(spec.bots)
+    seed, n, pg = train_seed(plan["seed"]), plan["games"], plan["per_game"]
+    args = (mod_name, spec.ctx, spec.players, seed)
+    jobs = resolve_jobs(jobs)
+    t0 = time.perf_counter()
+    parts = [_sample_chunk(*args, 0, 1, ids, par, pg)]  # compiles on a first use
+    done = 1
+    t1 = time.perf_counter()
+    probe = min(n - done, max(1, n // 50))
+    if probe > 0:
+        parts.append(_sample_chunk(*args, done, probe, ids, par, pg))
+        done += probe
+    rate = probe / max(time.perf_counter() - t1, 1e-6) if probe > 0 else 1.0 / max(t1 - t0, 1e-6)
+    left = n - done
+    if say is not None:
+        rows = n * pg * spec.players
+        est = left / (rate * jobs) + _fit_seconds(rows, plan["n_features"])
+        bots = ",".join(dict.fromkeys(c.label for c in spec.bots))
+        changed = ",".join(f"{k}={v}" for k, v in spec.rules_changed.items()) or "base rules"
+        say(f"training a value model for {g.name} ({spec.players} players, {changed}): {n:,} games "
+            f"by {bots}, about {_duration(est + time.perf_counter() - t0)} on {jobs} "
+            f"worker{'s' if jobs > 1 else ''}")
+    if left > 0:
+        size = max(1, -(-left // (jobs * 4)))
+        chunks = [(s, min(size, n - s)) for s in range(done, n, size)]
+        if jobs > 1 and len(chunks) > 1:
+            from joblib import Parallel, delayed
+            parts += Parallel(n_jobs=jobs, backend="loky")(
+                delayed(_sample_chunk)(*args, s, c, ids, par, pg) for s, c in chunks)
+        else:
+            parts += [_sample_chunk(*args, s, c, ids, par, pg) for s, c in chunks]
+    data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return data, time.perf_counter() - t0
+
+
+def _fit_seconds(rows: int, n_features: int) -> float:
+    """A rough guess of the fitting's seconds (measured on this project's 2-core machine)."""
+    return 2.0 + rows * (n_features + 40) * 2e-6
+
+
+def _duration(sec: float) -> str:
+    if sec < 90:
+        return f"{max(sec, 1):.0f} s"
+    if sec < 5400:
+        return f"{sec / 60:.0f} min"
+    return f"{sec / 3600:.1f} h"
+
+
+def log_loss(y, p) -> float:
+    """The mean log loss of probabilities ``p`` against outcomes ``y`` in [0, 1] (a share of
+    a victory counts as that share of a win: the cross-entropy)."""
+    y = np.asarray(y, dtype=np.float64)
+    p = np.clip(np.asarray(p, dtype=np.float64), 1e-12, 1 - 1e-12)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log1p(-p))) if y.size else float("nan")
+
+
+def _rows(X, y):
+    """Each position twice, labelled 1 and 0 and weighted by its outcome ``y`` and ``1 - y``
+    (scikit-learn's classifiers take 0/1 labels; the weights make the fit's loss the
+    cross-entropy with fractional outcomes); rows of weight 0 left out."""
+    y = np.asarray(y, dtype=np.float64)
+    keep1, keep0 = y > 0, y < 1
+    Xr = np.concatenate([X[keep1], X[keep0]])
+    lab = np.concatenate([np.ones(int(keep1.sum()), np.int8), np.zeros(int(keep0.sum()), np.int8)])
+    w = np.concatenate([y[keep1], 1 - y[keep0]])
+    return Xr, lab, w
+
+
+def _estimator(name: str, kw: dict, seed: int):
+    if name == "logistic":
+        from sklearn.linear_model import LogisticRegression
+        return LogisticRegression(C=kw["C"], max_iter=1000)
+    from sklearn.neural_network import MLPClassifier
+    return MLPClassifier(hidden_layer_sizes=tuple(kw["hidden"]), alpha=kw["alpha"], max_iter=kw["epochs"],
+                         batch_size=256, random_state=seed % (2 ** 32), early_stopping=False)
+
+
+def _layers(est) -> list:
+    """The fitted estimator's layers as :func:`sim.value.pack` takes them."""
+    if hasattr(est, "coefs_"):
+        if est.out_activation_ != "logistic" or est.activation != "relu":
+            raise ValueError("the exported MLP must have ReLU hidden layers and a logistic output")
+        return [(W, b) for W, b in zip(est.coefs_, est.intercepts_)]
+    return [(est.coef_.T, est.intercept_)]
+
+
+def fit(data: dict, seed: int = 1) -> tuple:
+    """Fit every candidate on the fitting part, choose by the choosing part's log loss.
+    Returns (mp, ms, meta, test): ``test`` the held-out part's outcome, prediction,
+    progress, baseline and seat; ``meta`` the figures."""
+    import warnings
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.preprocessing import StandardScaler
+    from .value import pack, value_np
+    X = np.asarray(data["X"], dtype=np.float64)
+    y = np.clip(np.asarray(data["outcome"], dtype=np.float64), 0.0, 1.0)
+    part = np.asarray(data["game"], dtype=np.int64) % SPLIT[2]
+    fit_m, choose_m, test_m = part < SPLIT[0], (part >= SPLIT[0]) & (part < SPLIT[1]), part >= SPLIT[1]
+    for name, m in (("fitting", fit_m), ("choosing", choose_m), ("held-out", test_m)):
+        if not m.any():
+            raise UsageError(f"too few games to learn from: the {name} part holds no position "
+                             f"(give --games at least {SPLIT[2]})")
+    Xf, Xc, Xt = X[fit_m], X[choose_m], X[test_m]
+    Xr, lab, w = _rows(Xf, y[fit_m])
+    if len(set(lab.tolist())) < 2:
+        raise UsageError("every training game ended the same way for every seat: nothing to learn")
+    scaler = StandardScaler().fit(Xf)
+    Zr, Zc = scaler.transform(Xr), scaler.transform(Xc)
+    scores, fitted = [], []
+    for name, kw in CANDIDATES:
+        est = _estimator(name, kw, seed)
+        t = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            est.fit(Zr, lab, sample_weight=w)
+        label = name if name == "logistic" else f"mlp {'x'.join(str(h) for h in kw['hidden'])}"
+        ll = log_loss(y[choose_m], est.predict_proba(Zc)[:, 1])
+        scores.append({"kind": label, "log_loss_choose": round(ll, 6), "seconds": round(time.perf_counter() - t, 2)})
+        fitted.append((ll, label, est))
+    best = min(range(len(fitted)), key=lambda i: fitted[i][0])
+    _, kind, est = fitted[best]
+    mp, ms = pack(scaler.mean_, scaler.scale_, _layers(est))
+    p_test = value_np(mp, ms, Xt)
+    p_sk = est.predict_proba(scaler.transform(Xt))[:, 1]
+    if not np.allclose(p_test, p_sk, rtol=0, atol=1e-9):
+        raise RuntimeError(f"the exported model differs from scikit-learn's by "
+                           f"{float(np.max(np.abs(p_test - p_sk))):.2e}")
+    seat = np.asarray(data["seat"], dtype=np.int64)
+    base = np.zeros(X.shape[0])
+    for s in np.unique(seat):  # the base rate: each seat's mean outcome in the fitting part
+        m = seat == s
+        base[m] = float(np.mean(y[fit_m & m])) if (fit_m & m).any() else float(np.mean(y[fit_m]))
+    bl = np.asarray(data.get("baseline", np.full(X.shape[0], np.nan)), dtype=np.float64)[test_m]
+    has = np.isfinite(bl)
+    test = {"y": y[test_m].astype(np.float32), "p": p_test.astype(np.float32),
+            "progress": np.asarray(data["progress"], dtype=np.float32)[test_m],
+            "baseline": bl.astype(np.float32), "seat": seat[test_m].astype(np.int16)}
+    meta = {"kind": kind, "candidates": scores,
+            "positions": int(X.shape[0]), "positions_fit": int(fit_m.sum()), "positions_test": int(test_m.sum()),
+            "n_features": int(X.shape[1]), "parameters": int(mp.size),
+            "log_loss": round(log_loss(y[test_m], p_test), 6),
+            "log_loss_base": round(log_loss(y[test_m], base[test_m]), 6),
+            "log_loss_baseline": round(log_loss(y[test_m][has], bl[has]), 6) if has.any() else None,
+            "baseline_share": round(float(has.mean()), 4)}
+    return mp, ms, meta, test
+
+
+def train(spec, plan: dict, key: str, say=None, jobs=1) -> Model:
+    """Play the training games, fit, and say the result: a Model not yet kept on disk."""
+    import sklearn
+    t0 = time.perf_counter()
+    data, play_s = sample_positions(spec, plan, say, jobs=jobs)
+    t1 = time.perf_counter()
+    mp, ms, meta, test = fit(data, seed=plan["seed"])
+    fit_s = time.perf_counter() - t1
+    sec = time.perf_counter() - t0
+    meta.update({"games": plan["games"], "seconds": round(sec, 2), "seconds_play": round(play_s, 2),
+                 "seconds_fit": round(fit_s, 2), "game": plan["game"], "game_version": plan["game_version"],
+                 "players": plan["players"], "rules_changed": {k: _plain(v) for k, v in spec.rules_changed.items()},
+                 "train_bots": [c.label for c in spec.bots], "seed": plan["seed"], "per_game": plan["per_game"],
+                 "features_version": plan["features_version"], "fit_version": FIT_VERSION,
+                 "sklearn": sklearn.__version__,
+                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+    m = Model(mp, ms, key, None, meta, test)
+    if say is not None:
+        say(f"value model trained: {m.line()}, {sec:.0f} s")
+    return m
