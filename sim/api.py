@@ -69,7 +69,7 @@ def _run_summary(s: dict, manifest: dict, game) -> dict:
 @_api
 def simulate(game: str, games=100_000, *, rules: dict | None = None, bots=None, players: int | None = None,
              seed=1, jobs: int | None = None, chunk_size: int | None = None, backend: str | None = None,
-             scheduler: str | None = None, progress: bool = False, out=None) -> RunResult:
+             scheduler: str | None = None, progress: bool = False, out=None, yes: bool = False) -> RunResult:
     """Play ``games`` games (``sim GAME``) and return every game and the run's figures.
 
     Parameters
@@ -92,6 +92,9 @@ def simulate(game: str, games=100_000, *, rules: dict | None = None, bots=None, 
         Draw a progress bar (on stderr).
     out : path, optional
         Also write the run's report into this folder (as ``--out``).
+    yes : bool
+        Start a run expected to take more than two hours (else refused with the estimate, as
+        ``sim GAME`` refuses it without ``--yes``).
 
     Returns
     -------
@@ -110,8 +113,14 @@ def simulate(game: str, games=100_000, *, rules: dict | None = None, bots=None, 
     spec = make_spec(game, games, rules, bots, players, seed)
     check_chunk_count(spec.games, chunk_size)
     out = _out(out, "run")
+    rate = None
+    if backend != "dask":  # the cluster's size is not known here
+        from .longrun import check_long_run
+        from .runner import plan_chunks
+        rate = check_long_run(spec, plan_chunks(spec.games, chunk_size, jobs), jobs, "memory", yes, progress,
+                              ask=False)
     result = execute(spec, jobs=jobs, chunk_size=chunk_size, backend=backend, progress=progress,
-                     rows="memory", scheduler=scheduler)
+                     rows="memory", scheduler=scheduler, rate=rate)
     from analysis.report import headline, summarize
     g, m = spec.game, result.manifest
     s = summarize(result.summary, m, g)

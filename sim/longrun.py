@@ -24,9 +24,10 @@ ASK_AFTER = 2 * 3600.0
 
 
 def check_long_run(spec, chunks, jobs: int, rows: str, yes: bool, progress: bool,
-                   rate: float | None = None) -> float | None:
-    """Refuse (or, on a terminal, ask about) a run of ``chunks`` expected to take more than
-    :data:`ASK_AFTER` seconds on ``jobs`` workers, unless ``yes``.  Returns the one-core rate
+                   rate: float | None = None, ask: bool = True) -> float | None:
+    """Refuse (or, on a terminal and with ``ask``, ask about) a run of ``chunks`` expected to
+    take more than :data:`ASK_AFTER` seconds on ``jobs`` workers, unless ``yes`` (the Python
+    API's ``sim.run(yes=True)`` never asks).  Returns the one-core rate
     (the run's own estimate uses it: ``execute(rate=...)``): ``rate`` where a worker measured
     it already (``sim.prestart``), else measured here; None with ``yes`` and no ``rate``."""
     from .runner import _compile_notice, _duration, estimate, measure_rate
@@ -43,7 +44,7 @@ def check_long_run(spec, chunks, jobs: int, rows: str, yes: bool, progress: bool
         return rate
     what = (f"this run would take about {_duration(sec)} ({len(chunks):,} chunks on {jobs} workers at "
             f"about {rate:,.0f} games/s each)")
-    if _terminal():
+    if ask and _terminal():
         import click
         if click.confirm(f"sim: {what}. Start it?", default=False, err=True):
             return rate

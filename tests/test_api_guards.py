@@ -226,6 +226,15 @@ def test_yes_starts_an_experiment_however_long(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
 
 
+def test_a_run_of_the_api_expected_to_take_hours_needs_yes_too(tmp_path, monkeypatch):
+    _slow(monkeypatch, 1e-9)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UsageError) as e:
+        api.simulate("puluc", 300, jobs=1, out="r")
+    assert "add yes=True to start a run" in str(e.value) and list(tmp_path.iterdir()) == []
+    assert api.simulate("puluc", 300, jobs=1, yes=True).summary["games"] == 300
+
+
 # -------------------------------------------------------- item 16: a compare's frame
 def test_a_compares_frame_names_the_seats_and_holds_the_turn_order_shares():
     from analysis.metrics import decisive_position_rates, position_win_rates
