@@ -181,6 +181,9 @@ def _suggest(word: str, options: Iterable[str]) -> str:
 def resolve(declared: Iterable[Param], given: Mapping[str, Any] | None, what: str = "parameter",
             owner: str = "") -> dict[str, Any]:
     """Defaults overlaid with ``given`` (parsed and checked), in declaration order."""
+    if given is not None and not isinstance(given, Mapping):  # "track=9" or a list: not NAME -> VALUE pairs
+        raise ParamError(f"{what}s must be given as NAME -> VALUE pairs (a dict such as {{'track': 9}}), "
+                         f"not {given!r}"[:200])
     declared = list(declared)
     by_name = {p.name: p for p in declared}
     alias = {a: p.name for p in declared for a in p.aliases}

@@ -37,12 +37,22 @@ class _Result:
         """Write the command's HTML report into the folder ``path`` (created; a folder that
         holds someone else's files is refused, as ``--out`` refuses it); returns the path of
         its ``index.html``."""
-        from .validate import check_out_dir, create_out_dir
+        import os
+
+        from .validate import check_out_dir, create_out_dir, safe
         if self._write is None:
             raise UsageError(f"this {type(self).__name__} has no report to write")
-        if path is None or not str(path).strip():
+        if not isinstance(path, (str, os.PathLike)):
+            raise UsageError(f"write_report takes a folder's path (a string or a pathlib.Path), not "
+                             f"{safe(repr(path))[:60]}")
+        if not str(path).strip():
             raise UsageError("write_report: the path is empty")
-        out, _ = create_out_dir(check_out_dir(Path(path), self._folder))
+        try:
+            checked = check_out_dir(Path(path), self._folder)
+        except UsageError as e:  # the command line's words for its --out
+            text = str(e)
+            raise type(e)("write_report: " + text[len("--out "):] if text.startswith("--out ") else text) from None
+        out, _ = create_out_dir(checked)
         return Path(self._write(out))
 
     def __repr__(self) -> str:

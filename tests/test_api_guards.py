@@ -161,6 +161,19 @@ def test_the_command_line_names_its_flag_and_the_api_its_keyword(args, call, fla
     assert str(e.value) == api_words(line[len("sim: error: "):], fn)
 
 
+def test_a_results_write_report_and_the_rules_resolver_refuse_wrong_types_in_their_own_words(tmp_path):
+    from sim.games import get
+    res = api.compare("puluc", V2, games=200, jobs=1)
+    with pytest.raises(UsageError, match=r"^write_report takes a folder's path"):
+        res.write_report(5)
+    (tmp_path / "f").write_text("mine")
+    with pytest.raises(UsageError) as e:
+        res.write_report(tmp_path / "f")
+    assert str(e.value).startswith("write_report: ") and "--out" not in str(e.value)
+    with pytest.raises(UsageError, match="rule parameters must be given as NAME -> VALUE pairs"):
+        get("puluc").resolve_rules("track=9")  # was an AttributeError in sim/params.py
+
+
 # ----------------------------------------------------------------- item 9: sim strength
 @pytest.mark.parametrize("extra", [["--factor", "inf"], ["--factor", "nan"], ["--factor", "1e300"],
                                    ["--add", "inf"], ["--add", "1e300"],
