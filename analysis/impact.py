@@ -107,6 +107,8 @@ def impact_table(res) -> pd.DataFrame:
         ev = info["events"].get(c)
         rows.append({"card": c, "variant": v, "event": ev, "diff": r["diff"],
                      "lo": r["diff_lo"], "hi": r["diff_hi"], "p": r["p"],
+                     # what the card does in play: the full deck minus the deck with it changed
+                     "does": -r["diff"], "does lo": -r["diff_hi"], "does hi": -r["diff_lo"],
                      "words": effect_words(r["diff"], r["diff_lo"], r["diff_hi"], key, r["metric"],
                                            info.get("mode"), drawn.get(ev) if ev else None,
                                            res.summaries[0].n, base=base_value, fair=fair),
@@ -246,13 +248,15 @@ def write_impact_report(game, res, out_dir, card=None) -> Path:
                          f"with the card in play minus with it {done} (right of 0: the card raises it)"))
             causal["ranked"] = True
         pct = _is_rate(key)
-        rows = [(r["card"], r["event"] or "", diff_text(r["diff"], pct),
-                 f"{diff_text(r['lo'], pct)} to {diff_text(r['hi'], pct)}",
+        rows = [(r["card"], r["event"] or "", diff_text(r["does"], pct),
+                 f"{diff_text(r['does lo'], pct)} to {diff_text(r['does hi'], pct)}",
                  p_text(r["p"]), r["words"], _pct(r["same outcome"]),
                  _vr(r["variance reduction"]), _share(r["length changed"], S.n))
                 for _, r in it.iterrows()]
         causal["rows"] = rows
-        causal["header"] = ["card", "event column", f"change of {_label(res, key)}", "95% interval",
+        done_ = DONE.get(mode, mode or "changed")
+        causal["header"] = ["card", "event column",
+                            f"what the card does to {_label(res, key)} (in play minus {done_})", "95% interval",
                             "p-value", "in words", "same outcome", "variance reduction",
                             "games whose length changed"]
         if card != "all":
@@ -320,12 +324,13 @@ def impact_text(res) -> str:
         it = impact_table(res)  # ranked by the size of the effect
         pct = _is_rate(key)
         done = {"remove": "removed", "neutral": "made neutral"}.get(info.get("mode"), info.get("mode"))
-        lines.append(f"change of {_label(res, key)} with each card {done}, on the same seeds")
+        lines.append(f"what each card does to {_label(res, key)}: with the card in play minus with it {done}, "
+                     "on the same seeds (as the ranking figure)")
         lines.append(f"{'card':<24}{'change':>11}  {'95% interval':<26}{'p':>9}  {'same':>7}  "
                      f"{'pairing':>9}  {'length moved':>14}")
         for _, r in it.iterrows():
-            lines.append(f"{str(r['card'])[:23]:<24}{diff_text(r['diff'], pct):>11}  "
-                         f"{diff_text(r['lo'], pct) + ' .. ' + diff_text(r['hi'], pct):<26}"
+            lines.append(f"{str(r['card'])[:23]:<24}{diff_text(r['does'], pct):>11}  "
+                         f"{diff_text(r['does lo'], pct) + ' .. ' + diff_text(r['does hi'], pct):<26}"
                          f"{p_text(r['p']):>9}  {_pct(r['same outcome']):>7}  {_vr(r['variance reduction'], True):>9}  "
                          f"{_share(r['length changed'], res.summaries[0].n):>14}")
         neutral = info.get("neutral_supported", False)

@@ -174,3 +174,20 @@ def test_the_ranking_says_when_its_leaders_cannot_be_told_apart():
 def test_a_share_of_a_few_games_is_not_printed_as_zero(x, n, want):
     from analysis.impact import _share
     assert _share(x, n) == want
+
+
+def test_the_tables_read_the_same_way_as_the_ranking_figure(batam_all, tmp_path):
+    """The ranking figure plots what a card does (in play minus changed); the terminal and page
+    tables once showed the opposite sign (changed minus in play) beside it."""
+    res, _ = batam_all
+    it = impact_table(res)
+    assert np.allclose(it["does"], -it["diff"]) and (it["does lo"] <= it["does"]).all()
+    text = impact_text(res)
+    assert "with the card in play minus with it removed" in text
+    lines = {line.split(" ")[0]: line for line in text.splitlines()
+             if line.split(" ")[0] in res.manifest["impact"]["cards"]}
+    for _, r in it.iterrows():
+        shown = float(lines[r["card"]].split()[1])
+        assert shown == pytest.approx(100 * r["does"], abs=0.006)
+    page = write_impact_report(res.game, res, tmp_path).read_text()
+    assert "(in play minus removed)" in page
