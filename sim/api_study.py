@@ -305,7 +305,8 @@ def impact(game: str, card: str | None = None, *, mode: str | None = None, metri
 def robust(game: str, *, variants=None, variants_file=None, rules: dict | None = None, metric: str | None = None,
            early_stop: bool = True, combine: bool = True, games=100_000, bots=None, players: int | None = None,
            seed=1, jobs: int | None = None, chunk_size: int | None = None, backend: str | None = None,
-           scheduler: str | None = None, progress: bool = False, out=None) -> RobustResult:
+           scheduler: str | None = None, progress: bool = False, out=None,
+           yes: bool = False) -> RobustResult:
     """Does the verdict hold (``sim robust``; with ``variants``, ``sim robust compare``)?
     The headline figures under every bot, reading and setup, on the same seeds.
 
@@ -320,6 +321,9 @@ def robust(game: str, *, variants=None, variants_file=None, rules: dict | None =
         ``margin``.
     early_stop, combine : bool
         Stop a condition once decided; also play the worst-case combination of two readings.
+    yes : bool
+        Start a robust run expected to take more than two hours (as for :func:`sim.api.compare`;
+        the estimate is its most: every condition played to ``games``).
     games, bots, players, seed, jobs, chunk_size, backend, scheduler, progress, out
         As for :func:`simulate` (``games`` per condition).
 
@@ -351,6 +355,7 @@ def robust(game: str, *, variants=None, variants_file=None, rules: dict | None =
     if vs:
         _check_arms(g, [(k, {**rules, **v}) for k, v in vs], bots, players, seed_v, n)
     out = _out(out, "experiment")
+    _guard("robust run", *robust_plays(g, n, rules, bots, players, seed_v, vs, combine), jobs, yes, backend)
     res = play(g.name, n, rules=rules, bots=bots, players=players, seed=seed_v, variants=vs, metric=metric,
                jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler, progress=progress,
                early_stop=early_stop, combine=combine, command=None)
@@ -506,3 +511,83 @@ def impact_plays(g, card, spec, n) -> list:
     """An impact run's arms: the base, and one per card changed (every card with ``all``)."""
     cards = 0 if card is None else (len(g.card_names(spec.rules)) if card == "all" and g.card_names else 1)
     return [(spec.bots, n, 1.0)] * (1 + cards)
+
+
+def robust_plays(g, n, rules, bots, players, seed_v, variants, combine=True):
+    """What a robust run plays at most (:func:`analysis.robust_runs.robust`), for its time
+    guard: (a baseline spec, [(bots, games, 1)]): the baseline and every condition's seatings,
+    for each compared variant; the worst-case combination (``combine``) as one more condition.
+    Early stops may end it sooner."""
+    from analysis.robust_conditions import build_conditions
+
+    from .runner import make_spec
+    p = g.check_players(players)
+    common = dict(rules or {})
+    parts = [{**common, **dict(v)} for _, v in variants] if variants else [common]
+    specs = [make_spec(g, n, r, bots, p, seed_v) for r in parts]
+    base_bots = [c.label for c in specs[0].bots]
+    exclude = ({k for k in specs[0].rules if specs[0].rules[k] != specs[1].rules[k]} if variants else set())
+
+    def validate(change):
+        for r in parts:
+            make_spec(g, 1, {**r, **change}, base_bots, p, seed_v)
+
+    try:
+        conds, _ = build_conditions(g, p, specs[0].rules, base_bots, exclude, validate)
+    except UsageError:
+        return specs[0], []  # the run itself says why (no condition to try)
+    plays = [(s.bots, n, 1.0) for s in specs]
+    for c in conds + (conds[-1:] if combine and conds else []):
+        for seats in c.seatings or [base_bots]:
+            plays += [(g.choose_bots(list(seats), p), n, 1.0)] * len(parts)
+    return specs[0], plays
+
+
+# ------------------------------------------------------------------------ learned values
+@_api
+def learn(game: str, *, players: int | None = None, rules: dict | None = None, bots=None, games=None,
+          seed=1, jobs: int | None = None, out=None, retrain: bool = False, note=None):
+    """The game's learned value under ``rules`` and ``players`` (``sim learn``): the model kept
+    under its key, or one trained now (issue #46; :func:`sim.learn.model_for`).
+
+    Parameters
+    ----------
+    bots, games, seed
+        The training's: its bots (default the game's ``TRAIN_BOTS``), games (default its
+        ``TRAIN_GAMES``) and seed; each is part of the model's key.
+    jobs : int, optional
+        Threads playing the training games (default every core).
+    out : path, optional
+        Write the report (HTML and figures) into this new folder.
+    retrain : bool
+        Train again even where a model is kept (and replace it).
+    note : callable, optional
+        Hears what a training does (one line before, one after); default silent.
+
+    Returns
+    -------
+    sim.learn.LearnResult
+        ``model`` (its arrays, key, file and held-out figures in ``model.meta``), ``text``
+        (what ``sim learn`` prints), ``report`` (index.html, where ``out`` was given) and
+        ``write_report(path)``.
+
+    Examples
+    --------
+    >>> print(learn("puluc", games=2000).text)
+    """
+    from analysis.learn_report import write_learn_report
+
+    from .games import get as get_game
+    from .learn import LearnResult, model_for, summary_text
+    from .validate import check_jobs
+    g = get_game(game)
+    out = _out(out, "experiment")
+    jobs = check_jobs(0 if jobs is None else jobs)
+    m = model_for(g, rules or {}, players, bots=bots, games=games, seed=seed, note=note, jobs=jobs,
+                  retrain=bool(retrain))
+    res = LearnResult(g.name, int(m.meta.get("players") or g.check_players(players)), m, summary_text(m),
+                      _write=lambda path: write_learn_report(m, path))
+    if out is not None:
+        from .validate import create_out_dir
+        res.report = res.write_report(create_out_dir(out)[0])
+    return res

@@ -203,7 +203,9 @@ def _slow(monkeypatch, seconds=60.0):
     ["skill", "puluc", "--ladder", "random,greedy"],
     ["strength", "puluc", "--bot", "search:depth=1", "--param", "depth", "--add", "1", "--rungs", "2"],
     ["impact", "balam", "--card", "drought"],
-], ids=lambda a: " ".join(a[:2] + a[2:3]))
+    ["robust", "puluc"],
+    ["compare", "puluc", "--variant", "a:", "--variant", "b:track=9", "--robust"],
+], ids=lambda a: " ".join(a[:2] + a[2:3] + a[-1:]))
 def test_an_experiment_expected_to_take_hours_needs_yes(args, tmp_path, monkeypatch):
     _slow(monkeypatch)
     out = tmp_path / "x"
@@ -217,7 +219,7 @@ def test_an_experiment_expected_to_take_hours_needs_yes(args, tmp_path, monkeypa
 @pytest.mark.parametrize("fn,args", [
     ("compare", ("puluc", V2)), ("sweep", ("puluc", {"track": "9..11:2"})), ("skill", ("puluc", "random,greedy")),
     ("ladder", ("puluc", "random,greedy")), ("impact", ("balam", "drought")),
-    ("strength", ("puluc", "search:depth=1")),
+    ("strength", ("puluc", "search:depth=1")), ("robust", ("puluc",)),
 ])
 def test_the_apis_experiments_expected_to_take_hours_need_yes(fn, args, tmp_path, monkeypatch):
     _slow(monkeypatch)

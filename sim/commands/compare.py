@@ -63,7 +63,7 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
         vs = [(name, _over(g, base, rules)) for name, rules in vs]
     if robust_:
         return _robust(game, vs, (), None, True, True, games, bots, players, seed, jobs, chunk_size,
-                       backend, scheduler, out, quiet)
+                       backend, scheduler, out, quiet, yes)
     from ..api import check_compare
     built = check_compare(g, vs, bots, players, seed_v, n, sprt, sprt_d, sprt_metric, alpha, beta)
     _guard("comparison", built[0][0].spec, _arm_plays(built[0], n), jobs, yes, backend, ask=True, progress=not quiet)

@@ -29,8 +29,10 @@ from .common import (
               help="stop a condition once its verdict is decided (99.9%), or play --games each")
 @click.option("--combine/--no-combine", default=True, show_default=True,
               help="also play the worst-case combination of the two readings that move it most")
+@click.option("--yes", "-y", is_flag=True,
+              help="start a robust run expected to take more than 2 hours (else refused, or asked on a terminal)")
 @_common_experiment_options
-def robust_cmd(what, game, variants, variants_file, sets, metric, early_stop, combine, games, bots,
+def robust_cmd(what, game, variants, variants_file, sets, metric, early_stop, combine, yes, games, bots,
                players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
     """Does the verdict hold?  The headline figures under every bot, every reading of a
     silent or ambiguous rule and the setup's randomness, on the same seeds, with a verdict
@@ -59,11 +61,11 @@ def robust_cmd(what, game, variants, variants_file, sets, metric, early_stop, co
         game, vs = what, None
     get_game(game)
     return _robust(game, vs, sets, metric, early_stop, combine, games, bots, players, seed, jobs,
-                   chunk_size, backend, scheduler, out, quiet)
+                   chunk_size, backend, scheduler, out, quiet, yes)
 
 
 def _robust(game, variants, sets, metric, early_stop, combine, games, bots, players, seed, jobs,
-            chunk_size, backend, scheduler, out, quiet):
+            chunk_size, backend, scheduler, out, quiet, yes=False):
     """sim robust (and sim compare --robust): play, write the report, print the verdicts."""
     from analysis.robust import robust_text, write_robust_report
     from analysis.robust_runs import robust
@@ -75,6 +77,10 @@ def _robust(game, variants, sets, metric, early_stop, combine, games, bots, play
     make_spec(g, n, rules, bots, players, seed_v)  # rules, data files, bots
     if variants:
         _check_arms(g, [(k, {**rules, **v}) for k, v in variants], bots, players, seed_v, n)
+    from ..api_common import _guard
+    from ..api_study import robust_plays
+    _guard("robust run", *robust_plays(g, n, rules, bots, players, seed_v, variants, combine), jobs, yes, backend,
+           ask=True, progress=not quiet)
     out_dir, top = _experiment_dir(out, game, "robust-compare" if variants else "robust")
     command = _command_line()
     with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
