@@ -8,7 +8,7 @@
 >>> res.verdicts, res.write_report("reports/nine")
 
 ``sim.run``, ``sim.compare``, ``sim.sweep``, ``sim.skill``, ``sim.ladder``, ``sim.strength``, ``sim.impact``,
-``sim.robust``, ``sim.tune`` and ``sim.show`` are the commands as functions (:mod:`sim.api`),
+``sim.robust``, ``sim.tune``, ``sim.show`` and ``sim.learn`` are the commands as functions (:mod:`sim.api`),
 each returning a typed result (:mod:`sim.results_api`).  ``sim.simulate`` is the engine's own
 call, as before: one row per game as the engine writes it (``win_0``, ``end_reason`` codes),
 ``df.attrs["manifest"]``.  They are loaded on first use: ``import sim`` loads neither numba
@@ -33,7 +33,7 @@ _LAZY = {
     "UsageError": ("sim.params", "UsageError"),
 }
 
-__all__ = ["simulate", "__version__", *_LAZY]
+__all__ = ["simulate", "__version__", "learn", *_LAZY]
 
 
 def simulate(*args, **kwargs):
@@ -44,9 +44,9 @@ def simulate(*args, **kwargs):
 
 
 def __getattr__(name):
-    if name == "api":
+    if name in ("api", "learn"):  # sim.learn: the module, called as sim.api.learn (sim/learn.py's end)
         import importlib
-        return importlib.import_module("sim.api")
+        return importlib.import_module(f"sim.{name}")
     if name in _LAZY:
         import importlib
         module, attr = _LAZY[name]
@@ -57,4 +57,4 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY) | {"api"})
+    return sorted(set(globals()) | set(_LAZY) | {"api", "learn"})

@@ -25,9 +25,10 @@ from .results_api import CompareResult, RunResult, ShowResult, SweepResult
 from .api_common import (_api, _arm_plays, _bot_list, _canonical_rules, _check_arms, _check_experiment,  # noqa: F401
                          _check_run, _echo, _experiment_manifest, _finish, _guard, _items, _manifest, _out,  # noqa: F401
                          _variants)  # noqa: F401
-from .api_study import impact, ladder, robust, skill, strength, tune  # noqa: F401 (sim.api.X)
+from .api_study import impact, ladder, learn, robust, skill, strength, tune  # noqa: F401 (sim.api.X)
 
-__all__ = ["simulate", "compare", "sweep", "skill", "ladder", "strength", "impact", "robust", "tune", "show"]
+__all__ = ["simulate", "compare", "sweep", "skill", "ladder", "strength", "impact", "robust", "tune", "show",
+           "learn"]
 
 
 # ------------------------------------------------------------------ shared checks

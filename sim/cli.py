@@ -35,7 +35,7 @@ COMMANDS = {
     "skill": "skill:skill_cmd", "strength": "skill:strength_cmd",
     "impact": "impact:impact_cmd", "tune": "tune:tune_cmd", "robust": "robust:robust_cmd",
     "games": "info:games_cmd", "rules": "info:rules_cmd", "show": "info:show_cmd",
-    "report": "report:report_cmd",
+    "report": "report:report_cmd", "learn": "learn:learn_cmd",
 }
 
 

@@ -52,8 +52,8 @@ SPLIT = (14, 17, 20)
 #: the candidates, each a name and its settings (part of the key); see :func:`_estimator`
 CANDIDATES = (
     ("logistic", {"C": 1.0}),
-    ("mlp", {"hidden": [16], "alpha": 1e-3, "epochs": 60}),
-    ("mlp", {"hidden": [32, 16], "alpha": 1e-3, "epochs": 60}),
+    ("mlp", {"hidden": [16], "alpha": 1e-3, "epochs": 40}),
+    ("mlp", {"hidden": [32, 16], "alpha": 1e-3, "epochs": 40}),
 )
 #: the arrays of a model file (the held-out set's figures travel with it, for the report)
 ARRAYS = ("mp", "ms", "test_y", "test_p", "test_progress", "test_baseline", "test_seat")
@@ -228,13 +228,15 @@ def note_stderr(text: str) -> None:
 
 
 def model_for(game, rules, players, *, bots=None, games=None, seed=1, note: Callable | None = None,
-              per_game=None, jobs=1, retrain: bool = False) -> Model:
+              per_game=None, jobs=None, retrain: bool = False) -> Model:
     """The value model of ``game`` under ``rules`` (resolved: every parameter, defaults
     included) and ``players``: the one kept under its key, else one trained now.  ``bots``
     (default the module's ``TRAIN_BOTS``), ``games`` (default ``TRAIN_GAMES``), ``seed``
     and ``per_game`` are the training's; ``note(text)`` hears one line before a training
     (what it trains, about how long it takes) and one when it is done, and one where a kept
-    file is damaged.  ``retrain``: train even where a model is kept (and replace it)."""
+    file is damaged.  ``jobs``: threads playing the training games (default every core; the
+    games are played in threads only where they take more than a few seconds).  ``retrain``:
+    train even where a model is kept (and replace it)."""
     say = note or (lambda text: None)
     plan, spec = training_plan(game, rules, players, bots=bots, games=games, seed=seed, per_game=per_game)
     key = model_key(plan)
@@ -270,7 +272,7 @@ def _sample_chunk(module: str, ctx, players, seed, start, n, ids, par, per_game)
     return importlib.import_module(module).sample(ctx, players, seed, start, n, ids, par, per_game)
 
 
-def sample_positions(spec, plan, say=None, jobs=1) -> tuple[dict, float]:
+def sample_positions(spec, plan, say=None, jobs=None) -> tuple[dict, float]:
     """Play the training games and sample their positions: (arrays, seconds).  ``say`` hears
     the line that opens a training (after the first games measured its speed)."""
     from .parallel import resolve_jobs
@@ -289,6 +291,8 @@ def sample_positions(spec, plan, say=None, jobs=1) -> tuple[dict, float]:
         done += probe
     rate = probe / max(time.perf_counter() - t1, 1e-6) if probe > 0 else 1.0 / max(t1 - t0, 1e-6)
     left = n - done
+    if left / rate < PARALLEL_S:
+        jobs = 1
     if say is not None:
         rows = n * pg * spec.players
         est = left / (rate * jobs) + _fit_seconds(rows, plan["n_features"])
@@ -300,9 +304,9 @@ def sample_positions(spec, plan, say=None, jobs=1) -> tuple[dict, float]:
     if left > 0:
         size = max(1, -(-left // (jobs * 4)))
         chunks = [(s, min(size, n - s)) for s in range(done, n, size)]
-        if jobs > 1 and len(chunks) > 1:
+        if jobs > 1 and len(chunks) > 1:  # the games' kernels release Python's lock (nogil)
             from joblib import Parallel, delayed
-            parts += Parallel(n_jobs=jobs, backend="loky")(
+            parts += Parallel(n_jobs=jobs, backend="threading")(
                 delayed(_sample_chunk)(*args, s, c, ids, par, pg) for s, c in chunks)
         else:
             parts += [_sample_chunk(*args, s, c, ids, par, pg) for s, c in chunks]
@@ -310,9 +314,16 @@ def sample_positions(spec, plan, say=None, jobs=1) -> tuple[dict, float]:
     return data, time.perf_counter() - t0
 
 
+#: below this many seconds of play, the training games are played in this thread alone
+PARALLEL_S = 5.0
+
+
 def _fit_seconds(rows: int, n_features: int) -> float:
-    """A rough guess of the fitting's seconds (measured on this project's 2-core machine)."""
-    return 2.0 + rows * (n_features + 40) * 2e-6
+    """A rough guess of the fitting's seconds: the candidates' epochs over the fitting part
+    (about 0.7 of the rows) at about 2 GFLOP/s."""
+    per_row = sum(6 * (n_features * kw["hidden"][0] + sum(a * b for a, b in zip(kw["hidden"], kw["hidden"][1:])))
+                  * kw["epochs"] for name, kw in CANDIDATES if name == "mlp")
+    return 1.0 + 0.7 * rows * (per_row + 50 * n_features) / 2e9
 
 
 def _duration(sec: float) -> str:
@@ -407,8 +418,10 @@ def fit(data: dict, seed: int = 1) -> tuple:
     for s in np.unique(seat):  # the base rate: each seat's mean outcome in the fitting part
         m = seat == s
         base[m] = float(np.mean(y[fit_m & m])) if (fit_m & m).any() else float(np.mean(y[fit_m]))
-    bl = np.asarray(data.get("baseline", np.full(X.shape[0], np.nan)), dtype=np.float64)[test_m]
+    bl_all = np.asarray(data.get("baseline", np.full(X.shape[0], np.nan)), dtype=np.float64)
+    bl = bl_all[test_m]
     has = np.isfinite(bl)
+    bl_fit = _rescaled_baseline(bl_all, y, fit_m, test_m)
     test = {"y": y[test_m].astype(np.float32), "p": p_test.astype(np.float32),
             "progress": np.asarray(data["progress"], dtype=np.float32)[test_m],
             "baseline": bl.astype(np.float32), "seat": seat[test_m].astype(np.int16)}
@@ -418,11 +431,35 @@ def fit(data: dict, seed: int = 1) -> tuple:
             "log_loss": round(log_loss(y[test_m], p_test), 6),
             "log_loss_base": round(log_loss(y[test_m], base[test_m]), 6),
             "log_loss_baseline": round(log_loss(y[test_m][has], bl[has]), 6) if has.any() else None,
-            "baseline_share": round(float(has.mean()), 4)}
+            "log_loss_baseline_fit": (round(log_loss(y[test_m][has], bl_fit[has]), 6)
+                                      if bl_fit is not None and has.any() else None),
+            "baseline_share": round(float(has.mean()), 4),
+            "base_rate": [round(float(np.mean(y[fit_m & (seat == s)])), 6) if (fit_m & (seat == s)).any() else None
+                          for s in range(int(seat.max()) + 1)]}
     return mp, ms, meta, test
 
 
-def train(spec, plan: dict, key: str, say=None, jobs=1) -> Model:
+def _rescaled_baseline(bl, y, fit_m, test_m):
+    """The game's own evaluation at its best scale: a logistic regression of the outcome on
+    its log-odds, fitted on the fitting part (None where the game has none), for the
+    held-out part: so the model is compared with the evaluation, not with a scale chosen by
+    hand."""
+    from sklearn.linear_model import LogisticRegression
+    ok = np.isfinite(bl)
+    if not (ok & fit_m).any() or not (ok & test_m).any():
+        return None
+    p = np.clip(bl, 1e-6, 1 - 1e-6)
+    z = np.log(p / (1 - p))[:, None]
+    zr, lab, w = _rows(z[ok & fit_m], y[ok & fit_m])
+    if len(set(lab.tolist())) < 2:
+        return None
+    est = LogisticRegression(C=1e6, max_iter=1000).fit(zr, lab, sample_weight=w)
+    out = np.full(bl.shape, np.nan)
+    out[ok] = est.predict_proba(z[ok])[:, 1]
+    return out[test_m]
+
+
+def train(spec, plan: dict, key: str, say=None, jobs=None) -> Model:
     """Play the training games, fit, and say the result: a Model not yet kept on disk."""
     import sklearn
     t0 = time.perf_counter()
@@ -442,3 +479,93 @@ def train(spec, plan: dict, key: str, say=None, jobs=1) -> Model:
     if say is not None:
         say(f"value model trained: {m.line()}, {sec:.0f} s")
     return m
+
+
+# ------------------------------------------------------------------ what a model is worth
+def reliability(y, p, bins: int = 10) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The reliability diagram's points: for each of ``bins`` equal bins of the prediction
+    ``p`` that holds a position, (mean outcome, mean prediction, positions): the binning of
+    scikit-learn's ``calibration_curve(strategy="uniform")``, which takes 0/1 outcomes only,
+    here with a share of a victory counted as that share."""
+    y = np.asarray(y, dtype=np.float64)
+    p = np.asarray(p, dtype=np.float64)
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    ids = np.searchsorted(edges[1:-1], p)
+    n = np.bincount(ids, minlength=bins)
+    sy = np.bincount(ids, weights=y, minlength=bins)
+    sp = np.bincount(ids, weights=p, minlength=bins)
+    k = n > 0
+    return sy[k] / n[k], sp[k] / n[k], n[k]
+
+
+def calibration_gap(test: dict, bins: int = 10, least: float = 0.01) -> float:
+    """The largest gap between mean outcome and mean prediction over the reliability bins
+    holding at least ``least`` of the held-out positions."""
+    true, pred, n = reliability(test["y"], test["p"], bins)
+    keep = n >= least * max(int(n.sum()), 1)
+    return float(np.max(np.abs(true - pred)[keep])) if keep.any() else float("nan")
+
+
+def fair_accuracy(y, p, players: int) -> float:
+    """The share of held-out positions whose prediction lies on the same side of the fair
+    share (1/players) as the outcome (positions whose outcome is the fair share left out)."""
+    y = np.asarray(y, dtype=np.float64)
+    p = np.asarray(p, dtype=np.float64)
+    f = 1.0 / players
+    k = np.abs(y - f) > 1e-6
+    return float(np.mean((p[k] > f) == (y[k] > f))) if k.any() else float("nan")
+
+
+def summary_text(m: Model) -> str:
+    """What ``sim learn`` prints: the model, its training and its held-out figures."""
+    d = m.meta
+    changed = ",".join(f"{k}={v}" for k, v in (d.get("rules_changed") or {}).items()) or "base rules"
+    lines = [f"{d.get('game')}, {d.get('players')} players, {changed}: value model {m.kind} "
+             f"({int(m.mp.size):,} parameters, {int(m.ms[0])} features), key {m.key[:16]}",
+             f"  trained on {d.get('games'):,} games by {','.join(dict.fromkeys(d.get('train_bots') or []))} "
+             f"(seed {d.get('seed')}, {d.get('positions'):,} positions), {d.get('seconds', 0):.0f} s",
+             f"  held-out log loss {d['log_loss']:.4f} on {d.get('positions_test'):,} positions of games never "
+             f"fitted: the base rate's {d['log_loss_base']:.4f}"]
+    if d.get("log_loss_baseline") is not None:
+        lines[-1] += f", the game's own evaluation's {d['log_loss_baseline']:.4f}"
+        if d.get("log_loss_baseline_fit") is not None:
+            lines[-1] += f" ({d['log_loss_baseline_fit']:.4f} at its best scale)"
+    if m.test:
+        gap = calibration_gap(m.test)
+        acc = fair_accuracy(m.test["y"], m.test["p"], int(d.get("players") or 2))
+        lines.append(f"  calibration: predictions within {100 * gap:.1f} points of the outcomes in every tenth "
+                     f"of the predictions (holding 1% of the positions or more); right side of the fair share "
+                     f"{100 * acc:.1f}% of the time")
+    lines.append(f"  file: {m.path or 'not kept (the model folder cannot be written)'}")
+    return "\n".join(lines)
+
+
+@dataclass(eq=False)
+class LearnResult:
+    """What ``sim.learn`` returns: the model, the text ``sim learn`` prints, and the report
+    (``write_report(path)``; written already where ``out=`` was given: ``report``)."""
+
+    game: str
+    players: int
+    model: Model
+    text: str
+    report: Path | None = None
+    _write: Callable | None = field(default=None, repr=False)
+
+    def write_report(self, path) -> Path:
+        if self._write is None:
+            raise ValueError("this result has no report writer")
+        return self._write(Path(path))
+
+
+# ------------------------------------------------------------------ sim.learn(...)
+class _CallableModule(type(sys)):
+    """``sim.learn`` is this module and the Python API's function at once: calling it calls
+    :func:`sim.api.learn` (loaded when called, as ``sim/__init__.py`` loads the API), while
+    ``sim.learn.model_for`` and the rest are this module's."""
+
+    def __call__(self, *args, **kwargs):
+        return importlib.import_module("sim.api").learn(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

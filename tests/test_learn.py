@@ -138,3 +138,104 @@ def test_leaf_model_is_refused_where_the_game_learns_nothing(toy, monkeypatch):
         learn.model_for(plain, {}, 2)
     with pytest.raises(UsageError, match="cannot use the model they train"):
         learn.training_plan(toy, {}, 2, bots="careful:leaf=model")
+
+
+def test_an_mlp_exports_to_the_kernels_format_exactly():
+    from sklearn.preprocessing import StandardScaler
+    from sim.value import pack, value_np
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(600, 5)) * [1, 2, 3, 4, 5] + 7
+    y = (rng.random(600) < 1 / (1 + np.exp(-(X[:, 0] - 7) + (X[:, 2] - 7) / 3))).astype(float)
+    sc = StandardScaler().fit(X)
+    Xr, lab, w = learn._rows(sc.transform(X), y)
+    for name, kw in learn.CANDIDATES:
+        est = learn._estimator(name, kw, 1)
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est.fit(Xr, lab, sample_weight=w)
+        mp, ms = pack(sc.mean_, sc.scale_, learn._layers(est))
+        assert np.allclose(value_np(mp, ms, X), est.predict_proba(sc.transform(X))[:, 1], rtol=0, atol=1e-12)
+
+
+def test_reliability_bins_as_scikit_learns_calibration_curve():
+    from sklearn.calibration import calibration_curve
+    rng = np.random.default_rng(5)
+    p = rng.random(2000)
+    y = (rng.random(2000) < p).astype(float)
+    true, pred, n = learn.reliability(y, p, 10)
+    t2, p2 = calibration_curve(y, p, n_bins=10, strategy="uniform")
+    assert np.allclose(true, t2) and np.allclose(pred, p2) and n.sum() == 2000
+
+
+def test_sim_learn_is_the_module_and_the_api_function(toy, tmp_path):
+    import sim
+    assert callable(sim.learn) and sim.learn.model_for is learn.model_for
+    res = sim.learn("toy", games=200, jobs=1, out=str(tmp_path / "rep"))
+    assert res.model.meta["games"] == 200 and "held-out log loss" in res.text
+    assert {"index.html", "report-standalone.html", "reliability.png", "progress.png", "model.json"} <= \
+        {p.name for p in (tmp_path / "rep").iterdir()}
+    html = (tmp_path / "rep" / "index.html").read_text()
+    assert res.model.key[:16] in html and "Reliability" in html
+
+
+def test_sim_learn_on_the_command_line(toy, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+    from sim.cli import cli
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, ["learn", "toy", "--games", "200", "-j", "1", "--set", "track=10"])
+    assert r.exit_code == 0, r.output
+    assert "toy, 2 players, track=10: value model" in r.output and "training a value model" in r.output
+    report = next((tmp_path / "reports").glob("toy-learn-*"))
+    assert (report / "index.html").exists() and f"report: reports/{report.name}/index.html" in r.output
+    r2 = CliRunner().invoke(cli, ["learn", "toy", "--games", "200", "--set", "track=10", "-q"])
+    assert r2.exit_code == 0 and "training" not in r2.output and r2.output.startswith("report: ")
+
+
+@pytest.mark.parametrize("args", [
+    ["learn", "nosuch"], ["learn", "toy", "--games", "0"], ["learn", "toy", "--games", "lots"],
+    ["learn", "toy", "--set", "track=1"], ["learn", "toy", "--set", "tarck=9"], ["learn", "toy", "--players", "5"],
+    ["learn", "toy", "--bots", "careful:leaf=model"], ["learn", "toy", "--bots", "nobody"],
+    ["learn", "toy", "--seed", "-1"], ["learn", "toy", "-o", "afile"], ["learn", "toy", "-o", " "],
+    ["learn", "toy", "--games", "5"],
+])
+def test_bad_input_is_one_line_exit_2_and_nothing_written(toy, tmp_path, monkeypatch, args):
+    from click.testing import CliRunner
+    from sim.cli import cli
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("mine")
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 2, r.output
+    lines = [x for x in r.output.splitlines() if x.startswith("sim: error: ")]
+    assert len(lines) == 1 and "Traceback" not in r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+    assert (tmp_path / "afile").read_text() == "mine"
+
+
+@pytest.mark.slow
+def test_puluc_samples_the_games_run_chunk_plays():
+    """The sampler plays the same games (each game's outcome as run_chunk has it) and its
+    features are one side's view: the two sides' rows of a position mirror each other."""
+    from sim.games import get
+    from sim.games.puluc import features as F
+    g = get("puluc")
+    ctx = g.prepare(g.resolve_rules({}), 2)
+    ids, par = g.bot_arrays(g.choose_bots("search,greedy", 2))
+    d = F.sample(ctx, 2, 11, 5, 60, ids, par, 4)
+    cols = g.play_chunk(ctx, 2, 11, 5, 60, ids, par)
+    got = np.full(60, -9.0)
+    m = d["seat"] == 0
+    got[d["game"][m] - 5] = d["outcome"][m]
+    w = cols["winner"]
+    assert np.array_equal(got, np.where(w < 0, 0.5, (w == 0).astype(float)))
+    X = d["X"]
+    assert X.shape[1] == F.n_features(2) and np.array_equal(d["seat"][0::2], np.zeros(len(X) // 2))
+    T, n = F.MAX_TRACK, 11   # the planes' size, the track's length
+    a, b = X[0::2], X[1::2]   # the same position from Jade's and Cinnabar's side
+    back = list(range(n - 1, -1, -1))  # Jade's space i is Cinnabar's n - 1 - i
+    for own, other in ((0, 2), (1, 3), (2, 0), (3, 1)):
+        assert np.array_equal(a[:, own * T:own * T + n], b[:, other * T:other * T + n][:, back])
+    assert not X[:, n:T].any()
+    assert np.array_equal(a[:, 4 * T], b[:, 4 * T + 1]) and np.array_equal(a[:, 4 * T + 2], b[:, 4 * T + 3])
+    assert np.array_equal(a[:, 4 * T + 4], 1 - b[:, 4 * T + 4])
+    assert np.all((d["progress"] >= 0) & (d["progress"] <= 1)) and np.all(np.isfinite(d["baseline"]))

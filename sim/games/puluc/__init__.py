@@ -101,6 +101,7 @@ GAME = Game(
     actions=ACTIONS,
     record_shape=record_shape,
     show_module="sim.games.puluc.show",
+    learn="sim.games.puluc.features",
     highlight=("kills", "captures", "rescues", "forfeits"),
     # sim robust: bots from the strongest (skill: search > greedy > random); the strong play is
     # the depth `sim strength` settled at (notes["strong_play"]), not the default depth 2

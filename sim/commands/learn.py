@@ -1,0 +1,54 @@
+"""``sim learn``: a game's learned value (issue #46): the model kept for these rules and
+players, or one trained now, and its report (``sim.learn``, which this command calls)."""
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from ..validate import safe
+from .common import _assignments
+
+
+@click.command("learn")
+@click.argument("game")
+@click.option("--players", "-p", type=int, default=None, help="number of players")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="rule parameter; repeatable")
+@click.option("--bots", default=None, help="the training games' bots (default: the game's TRAIN_BOTS)")
+@click.option("--games", "-n", default=None, help="training games (default: the game's TRAIN_GAMES)")
+@click.option("--seed", default="1", show_default=True, help="the training's seed (part of the model's key)")
+@click.option("--jobs", "-j", type=int, default=0, help="threads playing the training games (0: all cores)")
+@click.option("--retrain", is_flag=True, help="train again even where a model is kept (and replace it)")
+@click.option("--out", "-o", default=None, help="report directory (default: reports/<game>-learn-<time>)")
+@click.option("--quiet", "-q", is_flag=True, help="no training lines and no summary, only the report's path")
+def learn_cmd(game, players, sets, bots, games, seed, jobs, retrain, out, quiet):
+    """Learn the game's value (the win probability of a position from one seat's view) from
+    its own games, or find the one kept for these rules, and write its report: held-out log
+    loss against the base rate and the game's own evaluation, a reliability diagram and
+    accuracy by game progress.
+
+    Example: sim learn puluc --games 4000
+    """
+    from ..api_study import learn
+    from ..learn import note_stderr
+    from ..params import UsageError
+    if out is not None and not out.strip():
+        raise UsageError("--out: the path is empty")
+    where = Path(out) if out is not None else _default_out(game)
+    res = learn(game, players=players, rules=_assignments(game, sets), bots=bots, games=games, seed=seed,
+                jobs=jobs, out=str(where), retrain=retrain, note=None if quiet else note_stderr)
+    if not quiet:
+        click.echo(res.text)
+    click.echo(f"report: {safe(str(res.report))}")
+    return 0
+
+
+def _default_out(game: str) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = Path("reports") / f"{safe(game)}-learn-{stamp}"
+    k = 1
+    while path.exists():
+        k += 1
+        path = Path("reports") / f"{safe(game)}-learn-{stamp}-{k}"
+    return path
