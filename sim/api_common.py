@@ -208,13 +208,32 @@ def _out(out, kind: str):
     from .validate import check_out_dir
     if not str(out).strip():
         raise UsageError("out= is an empty path: give a folder, or None for no report")
-    return check_out_dir(Path(out), kind)
+    p = check_out_dir(Path(out), kind)
+    if kind == "experiment":
+        _not_over_an_experiment(p)
+    return p
+
+
+def _not_over_an_experiment(p: Path) -> None:
+    """An experiment of the API writes its report into a new or empty folder: it keeps no
+    chunks to resume, so a folder that holds an experiment already (the command line's, or
+    another call's) is refused rather than written over."""
+    from .validate import dir_kind, held_kind, kind_words, safe
+    if dir_kind(p) == "experiment":
+        kind = held_kind(p)
+        what = f"a {kind_words(kind)}" if kind else "an experiment"
+        raise UsageError(f"out= {safe(str(p))} holds {what} of sim already; an experiment of the API "
+                         "writes into a new or empty folder: choose another out=")
 
 
 def _finish(res, out):
-    """Write the report into ``out`` (checked by :func:`_out` before the games were played)."""
+    """Write the report into ``out`` (checked by :func:`_out` before the games were played; an
+    experiment folder filled meanwhile, by another process, is refused then too)."""
     if out is not None:
+        from .results_api import RunResult
         from .validate import create_out_dir
+        if not isinstance(res, RunResult):
+            _not_over_an_experiment(Path(out))
         res._write(create_out_dir(out)[0])
     return res
 

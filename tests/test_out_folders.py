@@ -257,3 +257,19 @@ def test_show_html_writes_the_page_it_names(tmp_path):
     sim.show("puluc", 0, html=tmp_path / "game0")
     assert (tmp_path / "game0").is_file()
     assert "<html" in (tmp_path / "game0").read_text().lower()
+
+
+def test_the_apis_experiments_do_not_write_over_an_experiment_folder(compared, tmp_path):
+    """sim.compare / sim.sweep(out=D) wrote their report over a folder that held another
+    experiment (the command line refuses it): the API writes into a new or empty folder."""
+    d = _copy(compared, tmp_path)
+    before = _tree(d)
+    with pytest.raises(sim.UsageError, match=r"^out= .* holds a comparison of sim"):
+        sim.sweep("puluc", {"track": [10, 11]}, games=200, jobs=1, out=d)
+    with pytest.raises(sim.UsageError, match="holds a comparison of sim"):
+        sim.compare("puluc", {"base": {}, "nine": {"track": 9}}, games=200, jobs=1, out=d)
+    assert _tree(d) == before
+    fresh = tmp_path / "E"
+    fresh.mkdir()
+    res = sim.compare("puluc", {"base": {}, "nine": {"track": 9}}, games=200, jobs=1, out=fresh)
+    assert (fresh / "index.html").is_file() and res.verdicts
