@@ -283,12 +283,14 @@ def compare(game_name: str, variants: list[tuple[str, dict]], games, bots=None, 
         game, arms, n, int(seed), jobs, chunk_size, backend, scheduler, progress, tests, m_index, echo)
     seconds = time.perf_counter() - t0
     from sim import __version__
+    models = {a.variant: a.spec.model for a in arms if a.spec.model}  # leaf=model: each variant's own
     manifest = {
         "tool": "sim", "kind": kind, "sim_version": __version__, "game": game.name,
         "game_title": game.title, "game_version": game.version, "players": players,
         "seats": game.seat_names(players), "sides": game.side_labels(players),
         "side_of": game.sides(players), "teams": game.n_sides(players) < players,
-        "variants": [{"name": k, "rules_changed": v} for k, v in vlist],
+        "variants": [{"name": k, "rules_changed": v, **({"model": models[i]} if i in models else {})}
+                     for i, (k, v) in enumerate(vlist)],
         "arms": [a.label for a in arms], "bots": [c.label for c in arms[0].spec.bots],
         "headline": headline, "end_reasons": {str(i): r for i, r in enumerate(game.end_reasons)},
         "seed": int(seed), "games_requested": n, "games_completed": done,

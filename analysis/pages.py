@@ -33,7 +33,26 @@ def bots_sentence(manifest: dict) -> str:
         who = ", ".join(f"{n}: {b}" for n, b in zip(seats, bots))
     else:
         who = ", ".join(bots)
-    return f"Bots: {who}. {BOTS_NOTE}" + strength_sentence(manifest)
+    return f"Bots: {who}. {BOTS_NOTE}" + strength_sentence(manifest) + model_sentence(manifest)
+
+
+def model_sentence(manifest: dict) -> str:
+    """The learned value the bots read (``leaf=model``, sim/learn.py), where they read one: a
+    run's ``model``, or each variant's of an experiment (trained under its own rules)."""
+    found = [("", manifest["model"])] if manifest.get("model") else []
+    found += [(v.get("name", ""), v["model"]) for v in manifest.get("variants") or []
+              if isinstance(v, dict) and v.get("model")]
+    if not found:
+        return ""
+
+    def one(name, m):
+        ll, base = m.get("log_loss"), m.get("log_loss_base")
+        fig = (f", held-out log loss {ll:.3f} (base rate {base:.3f})"
+               if isinstance(ll, float) and isinstance(base, float) else "")
+        games = m.get("games")
+        return (f"{name + ': ' if name else ''}{m.get('kind')} of {games:,} games" if isinstance(games, int)
+                else f"{name + ': ' if name else ''}{m.get('kind')}") + f"{fig}, key {str(m.get('key'))[:12]}"
+    return " Learned value (leaf=model): " + "; ".join(one(n, m) for n, m in found) + "."
 
 
 def strength_sentence(manifest: dict) -> str:

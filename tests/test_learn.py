@@ -119,6 +119,8 @@ def test_leaf_model_attaches_the_model_to_the_context_and_the_manifest_names_it(
     assert par[0].tolist() == [1.0, 1.0] and par[1].tolist() == [0.0, 0.0]
     res = execute(spec, jobs=1)
     assert res.manifest["model"]["key"] == spec.model["key"]
+    from analysis.pages import bots_sentence
+    assert f"Learned value (leaf=model): {spec.model['kind']} of 400 games" in bots_sentence(res.manifest)
     # the model-guided bot learned that running is better: it beats the random bot
     assert res.summary.win[0] / res.summary.n > 0.6
 
@@ -239,3 +241,15 @@ def test_puluc_samples_the_games_run_chunk_plays():
     assert np.array_equal(a[:, 4 * T], b[:, 4 * T + 1]) and np.array_equal(a[:, 4 * T + 2], b[:, 4 * T + 3])
     assert np.array_equal(a[:, 4 * T + 4], 1 - b[:, 4 * T + 4])
     assert np.all((d["progress"] >= 0) & (d["progress"] <= 1)) and np.all(np.isfinite(d["baseline"]))
+
+
+def test_a_compare_at_leaf_model_names_each_variants_model(toy):
+    from analysis import experiment_runs as E
+    from analysis.pages import bots_sentence
+    res = E.compare("toy", [("base", {}), ("long", {"track": 20})], 200, bots="careful:leaf=model,random",
+                    seed=3, jobs=1, backend="sequential", progress=False)
+    vs = res.manifest["variants"]
+    assert vs[0]["model"]["key"] != vs[1]["model"]["key"] and vs[1]["model"]["games"] == 400
+    text = bots_sentence(res.manifest)      # what the compare's page says of its bots
+    assert f"Learned value (leaf=model): base: {vs[0]['model']['kind']} of 400 games, held-out log loss" in text
+    assert f"long: {vs[1]['model']['kind']} of 400 games" in text and f"key {vs[1]['model']['key'][:12]}" in text
