@@ -96,8 +96,8 @@ class Model:
 def features_module(game):
     """The game's features module (``Game.learn``); a UsageError where it declares none."""
     if not getattr(game, "learn", None):
-        raise UsageError(f"{game.name} learns no value model (its Game declares no features "
-                         "module), so its bots cannot use leaf=model")
+        raise UsageError(f"{game.name} learns no value model (its Game names no features module): "
+                         "neither sim learn nor a bot's leaf=model applies to it")
     return importlib.import_module(game.learn)
 
 

@@ -253,3 +253,21 @@ def test_a_compare_at_leaf_model_names_each_variants_model(toy):
     text = bots_sentence(res.manifest)      # what the compare's page says of its bots
     assert f"Learned value (leaf=model): base: {vs[0]['model']['kind']} of 400 games, held-out log loss" in text
     assert f"long: {vs[1]['model']['kind']} of 400 games" in text and f"key {vs[1]['model']['key'][:12]}" in text
+
+
+def test_every_game_that_learns_keeps_the_contract():
+    """Each game's features module (Game.learn) has what sim/learn.py reads; its training bots
+    read no model; n_features is a positive count for every player count (nothing compiled)."""
+    import importlib
+    from sim.games import get, names
+    learning = [get(n) for n in names() if get(n).learn]
+    assert "puluc" in {g.name for g in learning}
+    for g in learning:
+        mod = importlib.import_module(g.learn)
+        assert isinstance(mod.FEATURES_VERSION, int) and mod.FEATURES_VERSION >= 1, g.name
+        for attr in ("sample", "attach_model", "features", "n_features"):
+            assert callable(getattr(mod, attr)), (g.name, attr)
+        for p in g.players:
+            assert int(mod.n_features(p)) >= 1
+            bots = g.choose_bots(mod.TRAIN_BOTS, p)
+            assert not any(dict(c.settings).get("leaf") == "model" for c in bots), g.name
