@@ -164,7 +164,7 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
     size = kept_chunk_size(store.dir) if store is not None else None
     cost = 0.0 if size is not None or chunk_size is not None else seconds_per_game(
         game, [(ctx, ids, par) for ctx, (ids, par, _) in zip(ctxs, arm_specs)], players, seed,
-        max((c for _, c in looks), default=1))
+        max((c for _, c in looks), default=1), total=games, jobs=jobs)
     chunks, size = plan_by_cost(looks, chunk_size, cost, jobs, desc, bool(progress) or logging_progress(), size)
     bar = _progress_bar(games * len(arms), progress and echo is None, desc)
     kept = {}

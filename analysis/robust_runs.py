@@ -277,7 +277,7 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
     used = sorted({a for parts in [base_parts, *cond_parts] for part in parts for a in part})  # as _play_robust
     cost = 0.0 if size is not None or chunk_size is not None else seconds_per_game(
         game, [(arms.ctxs[arms.arms[a][0]], *arms.arms[a][1:]) for a in used], players, seed,
-        max((c for _, c in looks), default=1))
+        max((c for _, c in looks), default=1), total=n, jobs=jobs)
     chunks, _ = plan_by_cost(looks, chunk_size, cost, jobs, desc, bool(progress) or logging_progress(), size)
     bar = _progress_bar(n * K, progress, desc)
     resumed = 0

@@ -134,13 +134,21 @@ def measure_rate(game: Game, ctx, players: int, seed: int, bot_ids, bot_par,
         n *= 2
 
 
-def seconds_per_game(game: Game, plays, players: int, seed: int, cap: int) -> float:
+def seconds_per_game(game: Game, plays, players: int, seed: int, cap: int, total: int = 0,
+                     jobs: int = 1) -> float:
     """One worker's seconds to play one game index in every arm of ``plays`` ((ctx, bot ids,
     bot parameters) each, kernels loaded already), timed on the first games: precise where it
     decides something (a chunk of ``cap`` games near :data:`CHUNK_TARGET_S` or longer), a
-    millisecond's check for a fast game."""
+    millisecond's check for a fast game.  That check counts a call's overhead as the game's
+    (a Puluc game at 3 us timed alone: 4-5 times its cost), so where ``total`` game indices on
+    ``jobs`` workers would take more than :data:`ESTIMATE_AFTER_S` by it (the estimate is then
+    printed), the arms it timed are timed again properly."""
     fast = CHUNK_TARGET_S / max(cap, 1) / max(len(plays), 1) / 8
-    return sum(1.0 / measure_rate(game, ctx, players, seed, ids, par, fast=fast) for ctx, ids, par in plays)
+    secs = [1.0 / measure_rate(game, ctx, players, seed, ids, par, fast=fast) for ctx, ids, par in plays]
+    if total * sum(secs) / max(jobs, 1) > ESTIMATE_AFTER_S:
+        secs = [1.0 / measure_rate(game, ctx, players, seed, ids, par) if s < fast else s
+                for s, (ctx, ids, par) in zip(secs, plays)]
+    return sum(secs)
 
 
 def plan_by_cost(looks: list, chunk_size, seconds: float, jobs: int, what: str, announce: bool,

@@ -196,3 +196,31 @@ def test_a_ctrl_c_while_the_cost_is_measured_stops_the_run_as_before(monkeypatch
     res = R.execute(R.make_spec("puluc", 300, seed=4), jobs=1, progress=False, rows="none",
                     out_dir=tmp_path / "run")
     assert res.partial and res.stopped == R.Stop.INTERRUPTED and res.summary.n == 0
+
+
+def test_an_announced_estimate_is_timed_properly_not_from_the_quick_check(monkeypatch):
+    """The quick check (one game, to size chunks) over-states a fast game's cost by its call
+    overhead: a 1e9-game compare of Puluc announced 'about 9.4 hours' and its progress then said
+    2.0.  Where the estimate will be printed, the arms the quick check timed are timed again
+    properly (measure_rate without ``fast``); a slow game's single timing is kept as it is."""
+    import sim.runner as R
+    calls = []
+
+    def rate(game, ctx, players, seed, ids, par, budget=0.05, fast=None):
+        calls.append((ctx, fast))
+        if ctx == "slow":
+            return 0.5                                   # 2 s a game: timed once, precisely
+        return 100_000.0 if fast is not None else 500_000.0  # the quick check: 5x too slow
+
+    monkeypatch.setattr(R, "measure_rate", rate)
+    plays = [("fast", None, None), ("fast", None, None)]
+    # a small experiment: not announced, the quick check suffices
+    assert R.seconds_per_game(None, plays, 2, 1, 1000, total=1000, jobs=1) == pytest.approx(2e-5)
+    assert all(f is not None for _, f in calls)
+    calls.clear()
+    sec = R.seconds_per_game(None, plays, 2, 1, 1000, total=10**9, jobs=1)
+    assert sec == pytest.approx(4e-6)                    # 2 arms at 500,000 games/s
+    assert [f is None for _, f in calls] == [False, False, True, True]
+    calls.clear()
+    R.seconds_per_game(None, [("slow", None, None)], 2, 1, 1000, total=10**6, jobs=1)
+    assert len(calls) == 1                               # no second timing of a slow game
