@@ -138,8 +138,8 @@ def write_learn_report(m: Model, out_dir, title: str | None = None) -> Path:
                  for r in rows]
     cand_rows = [[c["kind"], _fmt(c["log_loss_choose"]), f"{c['seconds']:.1f} s"] for c in d.get("candidates", [])]
     about = [["key", m.key], ["kind", m.kind], ["size", f"{int(m.mp.size):,} parameters, {int(m.ms[0])} features"],
-             ["training games", f"{d.get('games'):,} by {', '.join(d.get('train_bots') or [])} (seed {d.get('seed')}, "
-                                f"{d.get('per_game')} positions a game at most)"],
+             ["training games", f"{d.get('games'):,} by {', '.join(dict.fromkeys(d.get('train_bots') or []))} "
+                                f"(seed {d.get('seed')}, {d.get('per_game')} positions a game at most)"],
              ["positions", f"{d.get('positions'):,} (fitted {d.get('positions_fit'):,}, held out "
                            f"{d.get('positions_test'):,})"],
              ["seconds", f"{d.get('seconds', 0):.1f} (playing {d.get('seconds_play', 0):.1f}, fitting "
@@ -162,7 +162,7 @@ def write_learn_report(m: Model, out_dir, title: str | None = None) -> Path:
              "the best is kept and every figure above is measured on the last 15%.</p>",
              str(_table(cand_rows, ["kind", "log loss (choosing games)", "fitting time"])),
              "<h2>The model</h2>", str(_table(about, ["", ""])),
-             "<h2>Method</h2><p>" + escape(METHOD) + "</p>"]
+             f"<h2>Method</h2><p>{escape(METHOD)}</p>"]
     path = write_pages(out_dir, [Markup(p) if not isinstance(p, Markup) else p for p in parts],
                        [("reliability.png",), ("progress.png",)])
     write_json(out_dir / "model.json", {**d, **m.describe()})

@@ -179,6 +179,7 @@ def test_sim_learn_is_the_module_and_the_api_function(toy, tmp_path):
         {p.name for p in (tmp_path / "rep").iterdir()}
     html = (tmp_path / "rep" / "index.html").read_text()
     assert res.model.key[:16] in html and "Reliability" in html
+    assert "&lt;" not in html and "<h2>Method</h2>" in html   # no markup shown as text
 
 
 def test_sim_learn_on_the_command_line(toy, tmp_path, monkeypatch):
