@@ -162,8 +162,10 @@ class Game:
     setup_randomness: tuple = ()
     # learned play (issue #46, ``sim/learn.py``): the module path of the game's features module
     # (``"sim.games.<game>.features"``: FEATURES_VERSION, n_features(players), TRAIN_BOTS, the
-    # jitted features(...), sample(...) and attach_model(ctx, mp, ms)); None: the game learns
-    # no value model, and a bot setting leaf=model is refused
+    # jitted features(...), sample(...) and attach_model(ctx, mp, ms), which returns a new
+    # context and leaves the one given alone: make_spec caches the prepared context and shares
+    # it with the specs that read no model); None: the game learns no value model, and a bot
+    # setting leaf=model is refused
     learn: str | None = None
 
     # ------------------------------------------------------------- helpers
