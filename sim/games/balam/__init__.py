@@ -165,7 +165,12 @@ BOTS = (
                 Param("prune", 0, "paired=1: 1 first plays every candidate in one sampled world "
                       "and drops those that leave the same position as an earlier one (the "
                       "heuristic's move under another name), so the budget goes to distinct "
-                      "moves; 0: search them all", "int", 0, 1))),
+                      "moves; 0: search them all", "int", 0, 1),
+                Param("leaf", "formula", "how a rollout cut at its horizon is valued: 'formula' a "
+                      "logistic of the prestige margin (`scale`); 'model' the value model learned "
+                      "from merchants' games (sim/games/balam/features.py: the win probability of "
+                      "the king's position at the round's end; trained first when the rules have "
+                      "none)", "choice", choices=("formula", "model")))),
 )
 
 
@@ -321,7 +326,9 @@ def prepare(rules: dict, players: int):
     R[K.R_PTS:K.R_PTS + 6] = comp.points
     R[K.R_FACE:K.R_FACE + len(comp.faces)] = comp.faces
     R[K.R_KCNT:K.R_KCNT + K.NK] = np.bincount(deck.ctype, minlength=K.NK)[:K.NK]
-    return (R, board.nbr, board.nnb, board.info, deck.ctype, deck.cgain, deck.cnopt, deck.cid)
+    # the last two: the learned value's arrays, empty until features.attach_model
+    return (R, board.nbr, board.nnb, board.info, deck.ctype, deck.cgain, deck.cnopt, deck.cid,
+            np.zeros(0, np.float64), np.zeros(0, np.int64))
 
 
 def _record_shape(rules, players):
@@ -348,6 +355,11 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
     # run_games is compiled once for each (play.chunk_arrays)
     searching = True if (ids == K.BOT_SEARCH).any() else None
     ctx = tuple(ctx)
+    from .bots import search as SE
+    if searching and (par[ids == K.BOT_SEARCH, K.NBW + SE.SP_LEAF] == SE.LEAF_MODEL).any() \
+            and ctx[9].shape[0] < 3:
+        raise ValueError("a search bot with leaf=model needs a value model in the rules context "
+                         "(sim.games.balam.features.attach_model; make_spec attaches it)")
     ch = P.chunk_arrays(ctx, ids, par, buf, snaps, searching)
     P.run_games(np.uint64(seed), np.int64(start), np.int64(count), ctx, par, res, ch)
     if searching:
@@ -405,6 +417,7 @@ GAME = Game(
     actions=ACTIONS,
     record_shape=lambda rules, players: _record_shape(rules, players),
     show_module="sim.games.balam.show",
+    learn="sim.games.balam.features",
     rules_doc=RULES_DOC,
     highlight=("prestige", "pp_ceremony", "pp_ballgame", "cities", "wars", "buildings_lost"),
     events=KATUN_COLS,

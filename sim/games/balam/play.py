@@ -23,7 +23,8 @@ from .katun import turn_card
 from .bots.heuristic import heuristic_turn
 from .bots.random import random_turn
 from .bots.search import new_search, search_turn
-from .bots.worlds import WI_CAND, WI_NDECK, reshuffle_unseen
+from .bots.worlds import WI_CAND, WI_NDECK, leaf_value, reshuffle_unseen
+from .features import GF, KF, features
 from .rounds import close_round, deal_round
 
 @helper
@@ -303,7 +304,7 @@ def chunk_arrays(ctx, bot_ids, bot_par, buf, snaps, searching):
     table without the search bot never compiles it).  ``bot_par``: per seat the weights
     (NBW), then (run_chunk's wide rows) the search parameters and the rollout policy's
     weights (bots/search.py)."""
-    R, nbr, nnb, tinfo, ctype, cgain, cnopt, cid = ctx
+    R, nbr, ctype = ctx[0], ctx[1], ctx[4]
     NP = R[R_NP]
     S = nbr.shape[0]
     info = np.zeros((S, 6), np.int64)      # this game's tile on each cell
@@ -314,7 +315,7 @@ def chunk_arrays(ctx, bot_ids, bot_par, buf, snaps, searching):
             W[q, i] = bot_par[q, i]
         pay_orders(W[q], NBW + 2 * S)      # they depend on the weights alone
     st = new_state(S, NP)
-    ru = Rules(R, nbr, nnb, info, ctype, cgain, cnopt, bot_ids, W)
+    ru = Rules(R, nbr, ctx[2], info, ctype, ctx[5], ctx[6], bot_ids, W)
     sc = new_scratch(S, buf, snaps)
     N = ctype.shape[0]
     dk = (np.zeros(N + 1, np.int64), np.zeros(N + 1, np.int64), np.zeros(N + 1, np.int64),
@@ -395,3 +396,71 @@ def search_probe(seed, g, ctx, bot_ids, bot_par, rounds, key):
     means = se.wf[0, :n] / se.wf[1, :n]
     return (cur, cand, means, se.wf[1, :n].copy(), st.rs[1 + cur], dk[0][:ndeck].copy(),
             gs[GS_SLOT:GS_SLOT + 5].copy())
+
+
+@helper
+def sample_games(seed, start, count, ctx, bot_par, res, ch, X, base, nr, scale):
+    """run_games' games (the same calls, so the same games: features.sample) with a look
+    at the start of each round r before its deal: every king q's features (``X[j, r, q]``,
+    features.features) and the search's formula for him (``base[j, r, q]``,
+    worlds.leaf_value of a cut rollout at ``scale``); ``nr[j]``: the rounds begun."""
+    tinfo, cid = ctx[3], ctx[7]
+    st, ru, sc, dk, perm, leaders, se = ch
+    R = ru.R
+    NP = R[R_NP]
+    gs = st.gs
+    for j in range(count):
+        first, ndeck = begin_game(st, ru, sc, seed, start + j, tinfo, cid, bot_par, dk, perm, se)
+        res.layout[j] = layout_hash(ru.info)
+        cur = first
+        r = 0
+        while True:   # play_game, with the look before each round's deal
+            if gs[GS_ROUND] >= R[R_MAXR]:
+                end = END_CAP
+                break
+            n = min(NP + 1, ndeck - gs[GS_DPOS])
+            if n <= 0:
+                end = END_DECK
+                break
+            for q in range(NP):
+                features(st, ru, q, cur, X[j, r, q])
+                base[j, r, q] = leaf_value(st.pl, q, NP, np.int64(-1), scale)
+            r += 1
+            cur, final = play_round(st, ru, sc, dk[0], n, cur, se)
+            leaders[gs[GS_ROUND] - 1] = prestige_leader(st.pl, NP)
+            if final:
+                end = END_BALLS
+                break
+        finish_game(st, ru, sc, j, end, first, leaders, res)
+        nr[j] = r
+
+
+@kernel
+def features_probe(seed, g, ctx, bot_ids, bot_par, rounds, deal, p, key):
+    """Tests: game g played by ``bot_ids`` for ``rounds`` rounds (then, with ``deal``, the
+    next round dealt and divined), then (``key`` != 0) everything king p cannot know
+    scrambled on a stream of ``key``: the cards he has not seen (worlds.reshuffle_unseen,
+    the real order), every seat's stream but his, the chance slot and the game's base.
+    Returns king p's features there (features.features; ``cur``: the king to move)."""
+    tinfo, cid = ctx[3], ctx[7]
+    buf = np.zeros((1, 8), np.int32)
+    st, ru, sc, dk, perm, leaders, se = chunk_arrays(ctx, bot_ids, bot_par, buf,
+                                                     np.zeros((0, 1), np.int64), None)
+    first, ndeck = begin_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm, se)
+    R, gs = ru.R, st.gs
+    cur = first
+    for _ in range(rounds):
+        cur, final = play_round(st, ru, sc, dk[0], min(R[R_NP] + 1, ndeck - gs[GS_DPOS]), cur, se)
+    if deal:
+        deal_round(st, ru, sc, dk[0], min(R[R_NP] + 1, ndeck - gs[GS_DPOS]), cur)
+    if key != 0:
+        krs = np.zeros(1, np.uint64)
+        krs[0] = mix64(np.uint64(key))
+        wi = np.zeros(WI_CAND + 16 + 2 * (dk[0].shape[0] + 6), np.int64)
+        reshuffle_unseen(gs, dk[0], ndeck, R, ru.ctype, p, krs, 0, wi, False)
+        for k in range(st.rs.shape[0]):
+            if k != 1 + p:
+                st.rs[k] = mix64(st.rs[k] + krs[0])
+    x = np.zeros(ru.R[R_NP] * KF + GF)
+    features(st, ru, p, cur, x)
+    return x

@@ -50,11 +50,14 @@ from ..katun import turn_card
 from .heuristic import heuristic_turn
 from .values import pay_orders
 from .worlds import WI_CAND, WI_NDECK, WI_POS, determinize, leaf_value, rollout
+from ..features import model_value
 
 #: search parameters: bot_par columns NBW + SP_* (the Bot's params in declared order);
 #: the rollout policy's weights follow at NBW + NSP
-SP_ITERS, SP_HORIZON, SP_EXPLORE, SP_SCALE, SP_PAIRED, SP_STOP, SP_PRUNE = 0, 1, 2, 3, 4, 5, 6
-NSP = 7
+SP_ITERS, SP_HORIZON, SP_EXPLORE, SP_SCALE, SP_PAIRED, SP_STOP, SP_PRUNE, SP_LEAF = 0, 1, 2, 3, 4, 5, 6, 7
+NSP = 8
+#: SP_LEAF: how a rollout cut at its horizon is valued (the Bot's choices in order)
+LEAF_FORMULA, LEAF_MODEL = 0, 1
 #: se.stats: decisions searched (more than one candidate), rollouts played, turns the
 #: rollouts played (the machine-independent cost; play.SEARCH_STATS sums them)
 ST_DECISIONS, ST_ROLLOUTS, ST_TURNS = 0, 1, 2
@@ -77,9 +80,11 @@ del _n, _v
 #: candidates, positions and cards of the determinization), ``wf`` float work (each
 #: candidate's sum, count, alive flag and this world's value), ``wx`` the sums of the
 #: products of two candidates' values over their common worlds (``stop``), ``hx`` each
-#: candidate's position hash (``prune``), ``stats`` the counts ST_*.
+#: candidate's position hash (``prune``), ``stats`` the counts ST_*; ``mp``/``ms`` the
+#: learned value (from the rules context; empty without one: features.attach_model) and
+#: ``fx``, ``h0``, ``h1`` its work arrays (a row of features, a layer's worth twice).
 Search = namedtuple("Search", ("ru", "st", "wst", "sc", "deck", "par", "wpar", "wi", "wf",
-                               "wx", "hx", "stats"))
+                               "wx", "hx", "stats", "mp", "ms", "fx", "h0", "h1"))
 
 
 @kernel
@@ -88,10 +93,17 @@ def new_search(ctx, info, bot_par):
     chunk's per-game layout array, shared with the real game's Rules; ``bot_par``'s wide
     rows: the search parameters and the rollout policy's weights, whose site terms
     play.begin_game fills per game)."""
-    R, nbr, nnb, tinfo, ctype, cgain, cnopt, cid = ctx
+    R, nbr, nnb, ctype, cgain, cnopt, mp, ms = ctx[0], ctx[1], ctx[2], ctx[4], ctx[5], ctx[6], ctx[8], ctx[9]
     NP = R[R_NP]
     S = nbr.shape[0]
     N = ctype.shape[0]
+    nf = np.int64(0)
+    wide = np.int64(0)
+    if ms.shape[0] > 2:
+        nf = ms[0]
+        wide = ms[0]
+        for i in range(2, ms.shape[0]):
+            wide = max(wide, ms[i])
     par = np.zeros((NP, NSP))
     wpar = np.zeros((NP, NBW))
     if bot_par.shape[1] >= 2 * NBW + NSP:   # (narrower: no seat searches)
@@ -112,7 +124,7 @@ def new_search(ctx, info, bot_par):
     return Search(ru, new_state(S, NP), new_state(S, NP), sc, np.zeros(N + 1, np.int64), par,
                   wpar, np.zeros(WI_POS + 2 * (N + MAXSLOT + 1), np.int64),
                   np.zeros((4, MAXC)), np.zeros((MAXC, MAXC)), np.zeros(MAXC, np.uint64),
-                  np.zeros(3, np.int64))
+                  np.zeros(3, np.int64), mp, ms, np.zeros(nf), np.zeros(wide), np.zeros(wide))
 
 
 # ======================================================================= the turn's options
@@ -255,13 +267,17 @@ def prune_same(st, p, se, deck, n):
 
 
 @helper_inline
-def counted_rollout(se, ndeck, p, NP, horizon, scale):
+def counted_rollout(se, ndeck, p, NP, horizon, scale, leaf):
     """One rollout from ``se.st`` (``worlds.rollout``), counted in ``se.stats`` (a rollout
-    and the turns it played); returns king p's value of its end (``worlds.leaf_value``)."""
+    and the turns it played); returns king p's value of its end (``worlds.leaf_value``;
+    ``leaf`` LEAF_MODEL: a rollout cut at its horizon is valued by the learned model of
+    king p's features there instead, features.model_value)."""
     t0 = se.st.gs[GS_TURNS]
-    end = rollout(se.st, se.ru, se.sc, se.deck, ndeck, p, horizon)
+    end, cur = rollout(se.st, se.ru, se.sc, se.deck, ndeck, p, horizon)
     se.stats[ST_ROLLOUTS] += 1
     se.stats[ST_TURNS] += se.st.gs[GS_TURNS] - t0
+    if leaf == LEAF_MODEL and end < 0 and se.ms.shape[0] > 2:
+        return model_value(se.st, se.ru, p, cur, se.mp, se.ms, se.fx, se.h0, se.h1)
     return leaf_value(se.st.pl, p, NP, end, scale)
 
 
@@ -286,6 +302,7 @@ def paired_halving(st, ru, p, se, deck, n):
     iters = np.int64(se.par[p, SP_ITERS])
     horizon = np.int64(se.par[p, SP_HORIZON])
     scale = se.par[p, SP_SCALE]
+    leaf = np.int64(se.par[p, SP_LEAF])
     stop = se.par[p, SP_STOP]
     tot, cnt, alive, val = se.wf[0], se.wf[1], se.wf[2], se.wf[3]
     ndeck = se.wi[WI_NDECK]
@@ -316,7 +333,7 @@ def paired_halving(st, ru, p, se, deck, n):
                     alive[i] = 0
                     m -= 1
                     continue
-                v = counted_rollout(se, ndeck, p, NP, horizon, scale)
+                v = counted_rollout(se, ndeck, p, NP, horizon, scale, leaf)
                 tot[i] += v
                 cnt[i] += 1.0
                 val[i] = v
@@ -360,6 +377,7 @@ def search_choose(st, ru, p, se, deck):
     horizon = np.int64(se.par[p, SP_HORIZON])
     c = se.par[p, SP_EXPLORE]
     scale = se.par[p, SP_SCALE]
+    leaf = np.int64(se.par[p, SP_LEAF])
     tot = se.wf[0]
     cnt = se.wf[1]
     ndeck = se.wi[WI_NDECK]
@@ -370,7 +388,7 @@ def search_choose(st, ru, p, se, deck):
             tot[i] = -1e12
             cnt[i] = 1e6
             continue
-        tot[i] += counted_rollout(se, ndeck, p, NP, horizon, scale)
+        tot[i] += counted_rollout(se, ndeck, p, NP, horizon, scale, leaf)
         cnt[i] += 1.0
     best = best_mean(rs, bs, tot, cnt, n, TIE_TOL)
     return n, best

@@ -129,7 +129,7 @@ def rollout(st, ru, sc, deck, ndeck, p, horizon):
     """Play on after king p's turn: the round's other turns, then rounds as the game
     loop plays them until the game ends (its end reason) or ``horizon`` rounds after
     this one have been played (horizon 0: no limit; -1: at the end of this round;
-    returns -1 when stopped)."""
+    returns -1 when stopped), and the king who opens the next round."""
     gs = st.gs
     R = ru.R
     NP = R[R_NP]
@@ -138,23 +138,23 @@ def rollout(st, ru, sc, deck, ndeck, p, horizon):
         last = rollout_turns(st, ru, sc, (p + 1) % NP)
     cur, final = close_round(st, ru, sc, last)
     if final:
-        return END_BALLS
+        return END_BALLS, cur
     if horizon < 0:   # only the rest of the current round
-        return np.int64(-1)
+        return np.int64(-1), cur
     r0 = gs[GS_ROUND]
     while True:
         if horizon > 0 and gs[GS_ROUND] >= r0 + horizon:
-            return np.int64(-1)
+            return np.int64(-1), cur
         if gs[GS_ROUND] >= R[R_MAXR]:
-            return END_CAP
+            return END_CAP, cur
         n = min(NP + 1, ndeck - gs[GS_DPOS])
         if n <= 0:
-            return END_DECK
+            return END_DECK, cur
         deal_round(st, ru, sc, deck, n, cur)
         last = rollout_turns(st, ru, sc, cur)
         cur, final = close_round(st, ru, sc, last)
         if final:
-            return END_BALLS
+            return END_BALLS, cur
 
 
 @helper
