@@ -191,7 +191,13 @@ BOTS = (
                       "other seat that gives odds e : 1", "float", 0.1, 1000),
                 Param("paired", 0, "0: UCB1; 1: sequential halving on common sampled worlds (every "
                       "candidate played from the same worlds, the worse half dropped each phase)",
-                      "int", 0, 1))),
+                      "int", 0, 1),
+                Param("leaf", "formula", "how a rollout cut short is valued: 'formula' the logistic "
+                      "of the coin margin (scale); 'model' the win probability the game's learned "
+                      "value gives the seat's view there (sim learn; trained first where none is "
+                      "kept), and the cut then comes `horizon` rounds after the current one, at the "
+                      "end of the current round with horizon=0", "choice",
+                      choices=("formula", "model")))),
 )
 
 SEAT_HELP = dict(
@@ -302,7 +308,9 @@ def prepare(rules: dict, players: int):
                       special=d["special"]),
         routes=S.Routes(DS=d["DS"], WS=d["WS"], LS=d["LS"], DSS=d["DSS"], LSS=d["LSS"]),
         compass=S.Compass(tk=d["tk"], tv=d["tv"], ti=d["ti"], tid=d["tid"], ck=d["ck"], cv=d["cv"],
-                          ci=d["ci"], cid=d["cid"]))
+                          ci=d["ci"], cid=d["cid"]),
+        # no learned value: the search's leaf=model gets one from features.attach_model
+        mp=np.zeros(0, np.float64), ms=np.zeros(0, np.int64))
 
 
 
@@ -397,6 +405,7 @@ GAME = Game(
     actions=ACTIONS,
     record_shape=record_shape,
     show_module="sim.games.batam.show",
+    learn="sim.games.batam.features",
     notes={},
     # sim robust: the strongest first: the search bot at an eighth of its default budget
     # (two players: +90 Elo [+75, +106] over the heuristic in 2,000 games of both seatings;

@@ -7,6 +7,7 @@ import numpy as np
 from ...drama import drama
 from ...jit import helper, helper_inline
 from ...record import NO_RECORD, NO_SNAPS
+from ...value import work_size
 from .bots.search import decide
 from .loop import crew_seat, play_from
 from .setup import setup, start_streams
@@ -41,6 +42,9 @@ from .state import (
     SEAT_FIELDS,
     new_state,
 )
+
+#: room for a seat's features (``features.n_features``: 10 a seat and 7, at most 47)
+FEATURE_ROOM = 64
 
 
 @helper_inline
@@ -132,9 +136,9 @@ def write_out(out, j, P, st, sc, w, e, f, rd):
             out.seat[j, s, 3 + k] = st.tal[k, s]
 
 
-#: decisions searched and rollouts played by the search bot in this process (bench/run.py
-#: reads it for iterations/s)
-SEARCH_STATS = [0, 0]
+#: decisions searched, rollouts played and the rounds those rollouts played (the current one
+#: counted whole) by the search bot in this process (bench/run.py reads it for iterations/s)
+SEARCH_STATS = [0, 0, 0]
 
 
 def new_scratch(rules) -> Scratch:
@@ -154,6 +158,7 @@ def new_search(rules, bot_ids, bot_par) -> Search:
     """The search bot's work space for a chunk (``Search``); ``bot_par`` the seats' parameters
     (the search seats' rows are replaced by the heuristic defaults in ``ppar``)."""
     P = rules.R[R_P]
+    work = max(FEATURE_ROOM, work_size(rules.ms) if rules.ms.size else 0)
     par = np.zeros((MAXP, N_BOTPAR), np.float64)
     par[:, :len(HEURISTIC_DEFAULTS)] = HEURISTIC_DEFAULTS
     ppar = bot_par.copy()
@@ -164,9 +169,10 @@ def new_search(rules, bot_ids, bot_par) -> Search:
                   sc=new_scratch(rules), ids=np.ones(MAXP, np.int64), par=par, ppar=ppar,
                   cand=np.zeros((MAXK, 2), np.int64), tot=np.zeros(MAXK, np.float64),
                   cnt=np.zeros(MAXK, np.int64), buf=NO_RECORD, snaps=NO_SNAPS,
-                  stats=np.zeros(2, np.int64), ru=rules._replace(R=rules.R.copy()),
+                  stats=np.zeros(3, np.int64), ru=rules._replace(R=rules.R.copy()),
                   wst=new_state(), wrs=np.zeros(N_RS, np.uint64),
-                  alive=np.zeros(MAXK, np.int64))
+                  alive=np.zeros(MAXK, np.int64), x=np.zeros(FEATURE_ROOM, np.float64),
+                  h0=np.zeros(work, np.float64), h1=np.zeros(work, np.float64))
 
 
 def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=None):
@@ -191,6 +197,7 @@ def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=No
                          out, new_scratch(rules), new_play(), srch, buf, snaps)
         SEARCH_STATS[0] += int(srch.stats[0])
         SEARCH_STATS[1] += int(srch.stats[1])
+        SEARCH_STATS[2] += int(srch.stats[2])
     else:
         run_games(np.uint64(seed), np.int64(start), np.int64(count), rules, bot_ids, bp, out,
                   new_scratch(rules), new_play(), buf, snaps)

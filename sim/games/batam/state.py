@@ -65,7 +65,9 @@ HEURISTIC_DEFAULTS = (4.0, 1.0, 1.0, 0.5, 0.2, 0.5, 0.0, 1.0, 8.0, 4.0, 1.0, 2.0
 # margin at which a decision's search stops early (0: never), the rounds a rollout plays after
 # the current one (0: to the end), the coin margin that gives odds e : 1 where it stops, and
 # the allocation (0: UCB1, 1: sequential halving on common worlds)
-S_ITERS, S_TOPK, S_EXPLORE, S_KEEP, S_STOP, S_HORIZON, S_SCALE, S_PAIRED = range(8)
+S_ITERS, S_TOPK, S_EXPLORE, S_KEEP, S_STOP, S_HORIZON, S_SCALE, S_PAIRED, S_LEAF = range(9)
+#: ``S_LEAF``: how a cut rollout is valued (0 the coin margin's logistic, 1 the learned model)
+LEAF_FORMULA, LEAF_MODEL = 0, 1
 
 # Where a game stands (``Scratch.cur``, play.play_from): round (0-based), phase (PH_*),
 # position in the crew row, re-rolls paid so far in this turn, the first player, and at the
@@ -304,12 +306,16 @@ class Compass(NamedTuple):
 
 
 class Rules(NamedTuple):
-    """Everything read-only in a game: rule values ``R``, dice faces and the data."""
+    """Everything read-only in a game: rule values ``R``, dice faces and the data, and the
+    learned value the search's ``leaf=model`` reads (``sim.value``'s ``mp``, ``ms``; empty
+    arrays without a model: ``features.attach_model`` puts one in)."""
     R: np.ndarray
     faces: np.ndarray
     board: Board
     routes: Routes
     compass: Compass
+    mp: np.ndarray
+    ms: np.ndarray
 
 
 class Scratch(NamedTuple):
@@ -350,7 +356,8 @@ class Search(NamedTuple):
     (``stats``: decisions searched, rollouts played), and the rules the rollouts play by
     (``ru``: the game's, with their own round horizon when they are cut short); for
     sequential halving the sampled world every candidate is played from (``wst``, ``wrs``)
-    and which candidates are still in (``alive``)."""
+    and which candidates are still in (``alive``); the features of a position the model values
+    (``x``) and its work rows (``h0``, ``h1``)."""
     st: State
     rs: np.ndarray
     sc: Scratch
@@ -367,6 +374,9 @@ class Search(NamedTuple):
     wst: State
     wrs: np.ndarray
     alive: np.ndarray
+    x: np.ndarray
+    h0: np.ndarray
+    h1: np.ndarray
 
 
 class Out(NamedTuple):

@@ -11,7 +11,10 @@ bot stream, the game's chance base, so all future dice, re-rolls and deck reshuf
 fresh; the order of the undrawn compass cards), applies the candidate and plays the game
 to its end with the heuristic in every seat.  The candidate with the best mean win share is
 played (the heuristic's own choice, candidate 0, unless another beats it by a margin:
-``keep``); equal means are broken with the seat's own stream.  The bandit, the argmax with
+``keep``); equal means are broken with the seat's own stream.  ``horizon`` cuts the rollouts
+short, valued by the coin margin (``leaf=formula``) or by the learned value of the seat's
+features there (``leaf=model``, issue #46: ``features.py``; the model travels in the rules,
+``Rules.mp``/``ms``, and a cut at the end of the current round with ``horizon=0``).  The bandit, the argmax with
 ties, the keep rule and the shuffle are the shared search layer's (``sim/search.py``).
 
 Compile: ``halving_search``, ``ucb_search`` and ``rollout`` are inlined into ``decide``
@@ -27,7 +30,9 @@ from ....jit import copy_into, helper, helper_inline
 from ....rng import next_u64
 from ....search import (best_alive, best_mean, clear_best, halve, halving_phases, halving_rest,
                         keeps_default, shuffle, sort_ascending, ucb_pick)
+from ....value import value_eval
 from ..crew import board_total, reroll_price
+from ..features import features
 from ..loop import play_from
 from ..phases import place_options
 from ..state import (
@@ -36,12 +41,14 @@ from ..state import (
     C_N,
     C_PH,
     C_RND,
+    C_ROUNDS,
     END_HORIZON,
     G_DECKN,
     G_ENDED,
     G_PIRC,
     HARBOUR,
     INF,
+    LEAF_MODEL,
     MAXP,
     MODE_CARDS,
     N_CUR,
@@ -63,6 +70,7 @@ from ..state import (
     S_HORIZON,
     S_ITERS,
     S_KEEP,
+    S_LEAF,
     S_PAIRED,
     S_SCALE,
     S_STOP,
@@ -209,11 +217,14 @@ def determinize(R, p, rs, gst, grs):
 
 
 @helper
-def play_candidate(rules, p, sc, srch, k, h, scale):
+def play_candidate(rules, p, sc, srch, k, h, scale, leaf):
     """Candidate k played on the sampled world in ``srch.st`` / ``srch.rs``, the heuristic in
     every seat after it, to the end, or (``h`` > 0) to the end of the h-th round after this
     one; returns seat p's win share, or where the rollout was cut short a logistic of p's
-    coin margin over the best other seat (``scale`` coins: odds e : 1)."""
+    coin margin over the best other seat (``scale`` coins: odds e : 1).  With ``leaf`` =
+    LEAF_MODEL (and a model in ``rules``) the cut comes ``h`` rounds after this one, at the
+    end of this very round for ``h`` = 0, and the learned value of p's features there
+    (``features.features``, ``sim.value.value_eval``) replaces the logistic."""
     gsc = srch.sc
     ru = srch.ru
     for c in range(N_CUR):
@@ -222,12 +233,17 @@ def play_candidate(rules, p, sc, srch, k, h, scale):
     gsc.plan[PL_SEAT] = p
     gsc.plan[PL_A] = srch.cand[k, 0]
     gsc.plan[PL_B] = srch.cand[k, 1]
+    model = leaf == LEAF_MODEL and rules.ms.shape[0] > 0
     cut = rules.R[R_HORIZON]
-    if h > 0 and sc.cur[C_RND] + 1 + h < cut:
+    if (h > 0 or model) and sc.cur[C_RND] + 1 + h < cut:
         cut = sc.cur[C_RND] + 1 + h
     ru.R[R_HORIZON] = cut
     play_from(srch.st, ru, srch.ids, srch.par, srch.rs, gsc, srch.buf, srch.snaps)
+    srch.stats[2] += gsc.cur[C_ROUNDS] - sc.cur[C_RND]
     if cut < rules.R[R_HORIZON] and gsc.cur[C_ER] == END_HORIZON:
+        if model:
+            features(srch.st, rules, gsc.cur, p, srch.x)
+            return value_eval(rules.mp, rules.ms, srch.x, srch.h0, srch.h1)
         best = np.int64(-1 << 40)
         for q in range(rules.R[R_P]):
             if q != p and srch.st.coins[q] > best:
@@ -237,12 +253,12 @@ def play_candidate(rules, p, sc, srch, k, h, scale):
 
 
 @helper_inline
-def rollout(st, rules, p, rs, sc, srch, k, h, scale):
+def rollout(st, rules, p, rs, sc, srch, k, h, scale, leaf):
     """One iteration of UCB1 for candidate k: a world of its own (copy, determinize), then
     ``play_candidate``."""
     copy_state_into(srch.st, st)
     determinize(rules.R, p, rs, srch.st, srch.rs)
-    return play_candidate(rules, p, sc, srch, k, h, scale)
+    return play_candidate(rules, p, sc, srch, k, h, scale, leaf)
 
 
 @helper_inline
@@ -264,6 +280,7 @@ def halving_search(st, rules, p, sp, rs, sc, srch, n):
     iters = max(np.int64(sp[S_ITERS]), np.int64(n))
     h = np.int64(sp[S_HORIZON])
     scale = sp[S_SCALE]
+    leaf = np.int64(sp[S_LEAF])
     phases = halving_phases(n)
     m = np.int64(n)
     spent = np.int64(0)
@@ -278,7 +295,7 @@ def halving_search(st, rules, p, sp, rs, sc, srch, n):
                     continue
                 copy_state_into(srch.st, srch.wst)
                 copy_into(srch.rs, srch.wrs)
-                tot[k] += play_candidate(rules, p, sc, srch, k, h, scale)
+                tot[k] += play_candidate(rules, p, sc, srch, k, h, scale, leaf)
                 cnt[k] += 1
         m = halve(rs, 1 + p, tot, cnt, alive, n, m, ph == phases - 1, 0.0)
     srch.stats[1] += spent
@@ -308,10 +325,11 @@ def ucb_search(st, rules, p, sp, rs, sc, srch, n):
     z = sp[S_STOP]
     h = np.int64(sp[S_HORIZON])
     scale = sp[S_SCALE]
+    leaf = np.int64(sp[S_LEAF])
     done = np.int64(0)
     for t in range(iters):
         k = ucb_pick(rs, 1 + p, tot, cnt, n, t, ce, 0.0)
-        tot[k] += rollout(st, rules, p, rs, sc, srch, k, h, scale)
+        tot[k] += rollout(st, rules, p, rs, sc, srch, k, h, scale, leaf)
         cnt[k] += 1
         done += 1
         # ``stop``: the rest of the budget is not spent once one candidate is clear
