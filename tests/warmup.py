@@ -10,9 +10,11 @@ so the suite then loads them from the cache.  On a warm cache it takes a few sec
 What it compiles, for each game: a short run with every bot (all seats equal) at every
 player count, a table mixing the bots, and a recorded game (``sim show``, the replay
 tests): the kernels the suite and the default runs use.  A search bot's table compiles
-a kernel of its own, included here.  Last, in whichever process is free by then (the
-other one is still compiling Balam's kernels), the jitted functions that Batam's and
-Puluc's tests call from Python rather than through a kernel (``DIRECT``).
+a kernel of its own, included here.  A game that learns its value (``Game.learn``) has its
+sampler compiled too (the training games of ``sim learn`` and ``leaf=model``).  Last, in
+whichever process is free by then (the other one is still compiling Balam's kernels), the
+jitted functions that Batam's and Puluc's tests call from Python rather than through a
+kernel (``DIRECT``).
 
     python tests/warmup.py            # every game, on as many processes as cores (at most 2)
     python tests/warmup.py puluc maya
@@ -56,6 +58,8 @@ def tasks(name: str) -> list[tuple[str, str]]:
     out = [(name, "tables")]
     if game.actions:
         out.append((name, "record"))
+    if game.learn:
+        out.append((name, "learn"))
     if name in DIRECT:
         out.append((name, "direct"))
     return out
@@ -120,6 +124,15 @@ def warm(task: tuple[str, str]) -> tuple[str, str, float, int]:
     if kind == "direct":
         n = DIRECT[name]()
         return name, kind, time.perf_counter() - t0, n
+    if kind == "learn":  # the sampler that plays a value model's training games (sim/learn.py)
+        import importlib
+        mod = importlib.import_module(game.learn)
+        for players in game.players:
+            spec = make_spec(name, 2, None, mod.TRAIN_BOTS, players)
+            ids, par = game.bot_arrays(spec.bots)
+            mod.sample(spec.ctx, spec.players, spec.seed, 0, 2, ids, par, 2)
+            n += 1
+        return name, kind, time.perf_counter() - t0, n
     for players, bots in sorted(tables(game), key=lambda t: "search" in t[1]):   # plain first
         spec = make_spec(name, 2, None, bots, players)
         execute(spec, jobs=1, progress=False, rows="memory")
@@ -135,12 +148,12 @@ def main(argv: list[str]) -> int:
         return 2
     # the longest compiles first (every game's tables, then the recorders, then DIRECT)
     todo = sorted((t for g in names for t in tasks(g)),
-                  key=lambda t: (("tables", "record", "direct").index(t[1]), ORDER.index(t[0])))
+                  key=lambda t: (("tables", "record", "learn", "direct").index(t[1]), ORDER.index(t[0])))
     workers = max(1, min(2, os.cpu_count() or 1, len(todo)))
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for name, kind, sec, n in pool.map(warm, todo):
-            what = "function" if kind == "direct" else "table"
+            what = {"direct": "function", "learn": "sampler"}.get(kind, "table")
             print(f"warmup: {name} ({kind}): {n} {what}{'s' if n != 1 else ''} ready in {sec:.1f} s", flush=True)
     print(f"warmup: every kernel ready in {time.perf_counter() - t0:.1f} s on {workers} processes", flush=True)
     return 0
