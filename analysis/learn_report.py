@@ -12,7 +12,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from sim.learn import Model, calibration_gap, fair_accuracy, log_loss, reliability  # noqa: E402
+from sim.fit import calibration_gap, fair_accuracy, log_loss, reliability  # noqa: E402
+from sim.learn import Model  # noqa: E402
 
 from . import plots  # noqa: E402
 from .pages import Markup, _table, escape, page_head, write_pages  # noqa: E402

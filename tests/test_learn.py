@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import sim.games
-from sim import learn
+from sim import fit, learn
 from sim.params import UsageError
 
 
@@ -149,14 +149,14 @@ def test_an_mlp_exports_to_the_kernels_format_exactly():
     X = rng.normal(size=(600, 5)) * [1, 2, 3, 4, 5] + 7
     y = (rng.random(600) < 1 / (1 + np.exp(-(X[:, 0] - 7) + (X[:, 2] - 7) / 3))).astype(float)
     sc = StandardScaler().fit(X)
-    Xr, lab, w = learn._rows(sc.transform(X), y)
-    for name, kw in learn.CANDIDATES:
-        est = learn._estimator(name, kw, 1)
+    Xr, lab, w = fit._rows(sc.transform(X), y)
+    for name, kw in fit.CANDIDATES:
+        est = fit._estimator(name, kw, 1)
         import warnings
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             est.fit(Xr, lab, sample_weight=w)
-        mp, ms = pack(sc.mean_, sc.scale_, learn._layers(est))
+        mp, ms = pack(sc.mean_, sc.scale_, fit._layers(est))
         assert np.allclose(value_np(mp, ms, X), est.predict_proba(sc.transform(X))[:, 1], rtol=0, atol=1e-12)
 
 
@@ -165,7 +165,7 @@ def test_reliability_bins_as_scikit_learns_calibration_curve():
     rng = np.random.default_rng(5)
     p = rng.random(2000)
     y = (rng.random(2000) < p).astype(float)
-    true, pred, n = learn.reliability(y, p, 10)
+    true, pred, n = fit.reliability(y, p, 10)
     t2, p2 = calibration_curve(y, p, n_bins=10, strategy="uniform")
     assert np.allclose(true, t2) and np.allclose(pred, p2) and n.sum() == 2000
 
