@@ -24,11 +24,11 @@ CANDIDATES = (
     ("mlp", {"hidden": [16], "alpha": 1e-3, "epochs": 40}),
     ("mlp", {"hidden": [32, 16], "alpha": 1e-3, "epochs": 40}),
 )
-def _fit_seconds(rows: int, n_features: int) -> float:
+def _fit_seconds(rows: int, n_features: int, candidates=CANDIDATES) -> float:
     """A rough guess of the fitting's seconds: the candidates' epochs over the fitting part
     (about 0.7 of the rows) at about 3 GFLOP/s (one thread)."""
     per_row = sum(6 * (n_features * kw["hidden"][0] + sum(a * b for a, b in zip(kw["hidden"], kw["hidden"][1:])))
-                  * kw["epochs"] for name, kw in CANDIDATES if name == "mlp")
+                  * kw["epochs"] for name, kw in candidates if name == "mlp")
     return 1.0 + 0.7 * rows * (per_row + 50 * n_features) / 3e9
 
 
@@ -71,18 +71,20 @@ def _layers(est) -> list:
     return [(est.coef_.T, est.intercept_)]
 
 
-def fit(data: dict, seed: int = 1) -> tuple:
-    """Fit every candidate on the fitting part, choose by the choosing part's log loss.
+def fit(data: dict, seed: int = 1, candidates=CANDIDATES) -> tuple:
+    """Fit every candidate (``candidates``: (name, settings) pairs, the shared
+    :data:`CANDIDATES` unless a game names its own) on the fitting part, choose by the
+    choosing part's log loss.
     Returns (mp, ms, meta, test): ``test`` the held-out part's outcome, prediction,
     progress, baseline and seat; ``meta`` the figures."""
     from threadpoolctl import threadpool_limits
     # one BLAS thread: on a busy 2-core machine OpenBLAS's threads fought over the cores
     # (Puluc, 50,400 positions: the 32x16 MLP took 123 s with two threads, 11 s with one)
     with threadpool_limits(1):
-        return _fit(data, seed)
+        return _fit(data, seed, candidates)
 
 
-def _fit(data: dict, seed: int) -> tuple:
+def _fit(data: dict, seed: int, candidates=CANDIDATES) -> tuple:
     import warnings
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.preprocessing import StandardScaler
@@ -102,7 +104,7 @@ def _fit(data: dict, seed: int) -> tuple:
     scaler = StandardScaler().fit(Xf)
     Zr, Zc = scaler.transform(Xr), scaler.transform(Xc)
     scores, fitted = [], []
-    for name, kw in CANDIDATES:
+    for name, kw in candidates:
         est = _estimator(name, kw, seed)
         t = time.perf_counter()
         with warnings.catch_warnings():

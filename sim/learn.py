@@ -129,9 +129,17 @@ def training_plan(game, rules, players, *, bots=None, games=None, seed=1, per_ga
         "n_features": int(mod.n_features(spec.players)),
         "train_bots": [[c.bot.name, {k: _plain(v) for k, v in c.settings}] for c in spec.bots],
         "seed": s, "games": n, "per_game": pg,
-        "model": {"candidates": [[name, dict(kw)] for name, kw in CANDIDATES], "split": list(SPLIT)},
+        "model": {"candidates": [[name, dict(kw)] for name, kw in candidates(mod)], "split": list(SPLIT)},
     }
     return plan, spec
+
+
+def candidates(mod) -> tuple:
+    """The models a game's training fits and chooses from: its features module's
+    ``FIT_CANDIDATES`` where it names them (a search may play better with a model other than
+    the one of the smallest log loss: Batam's with a logistic regression), else the shared
+    :data:`sim.fit.CANDIDATES`."""
+    return tuple(getattr(mod, "FIT_CANDIDATES", CANDIDATES))
 
 
 def model_key(plan: dict) -> str:
@@ -290,7 +298,7 @@ def sample_positions(spec, plan, say=None, jobs=None) -> tuple[dict, float]:
         jobs = 1
     if say is not None:
         rows = n * pg * spec.players
-        est = left / (rate * jobs) + _fit_seconds(rows, plan["n_features"])
+        est = left / (rate * jobs) + _fit_seconds(rows, plan["n_features"], plan["model"]["candidates"])
         bots = ",".join(dict.fromkeys(c.label for c in spec.bots))
         changed = ",".join(f"{k}={v}" for k, v in spec.rules_changed.items()) or "base rules"
         say(f"training a value model for {g.name} ({spec.players} players, {changed}): {n:,} games "
@@ -327,7 +335,7 @@ def train(spec, plan: dict, key: str, say=None, jobs=None) -> Model:
     t0 = time.perf_counter()
     data, play_s = sample_positions(spec, plan, say, jobs=jobs)
     t1 = time.perf_counter()
-    mp, ms, meta, test = fit(data, seed=plan["seed"])
+    mp, ms, meta, test = fit(data, seed=plan["seed"], candidates=plan["model"]["candidates"])
     fit_s = time.perf_counter() - t1
     sec = time.perf_counter() - t0
     meta.update({"games": plan["games"], "seconds": round(sec, 2), "seconds_play": round(play_s, 2),

@@ -54,6 +54,19 @@ def test_the_key_changes_with_a_rule_a_default_and_the_training(toy):
     assert len(keys) == 8
 
 
+def test_a_game_may_name_the_models_its_training_fits(toy, monkeypatch):
+    """Batam's search plays better with a logistic model than with the MLP of the smallest log
+    loss: a features module's FIT_CANDIDATES is what is fitted, and part of the key."""
+    mod = learn.features_module(toy)
+    base, _ = learn.training_plan(toy, {}, 2, games=200)
+    monkeypatch.setattr(mod, "FIT_CANDIDATES", (("logistic", {"C": 1.0}),), raising=False)
+    own, _ = learn.training_plan(toy, {}, 2, games=200)
+    assert own["model"]["candidates"] == [["logistic", {"C": 1.0}]]
+    assert learn.model_key(own) != learn.model_key(base)
+    m, _ = _train(toy)
+    assert m.meta["kind"] == "logistic" and [c["kind"] for c in m.meta["candidates"]] == ["logistic"]
+
+
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "other key", "checksum"])
 def test_a_damaged_model_file_is_refused_in_one_line_and_trained_again(toy, damage):
     m, _ = _train(toy)
