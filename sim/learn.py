@@ -40,6 +40,7 @@ from typing import Callable
 import numpy as np
 
 from .fit import CANDIDATES, FIT_VERSION, SPLIT, _fit_seconds, calibration_gap, fair_accuracy, fit
+from .parallel import duration
 from .params import UsageError
 
 #: games and positions per game where the features module declares no TRAIN_GAMES / PER_GAME
@@ -302,7 +303,7 @@ def sample_positions(spec, plan, say=None, jobs=None) -> tuple[dict, float]:
         bots = ",".join(dict.fromkeys(c.label for c in spec.bots))
         changed = ",".join(f"{k}={v}" for k, v in spec.rules_changed.items()) or "base rules"
         say(f"training a value model for {g.name} ({spec.players} players, {changed}): {n:,} games "
-            f"by {bots}, about {_duration(est + time.perf_counter() - t0)} on {jobs} "
+            f"by {bots}, about {duration(max(est + time.perf_counter() - t0, 1))} on {jobs} "
             f"worker{'s' if jobs > 1 else ''}")
     if left > 0:
         size = max(1, -(-left // (jobs * 4)))
@@ -319,14 +320,6 @@ def sample_positions(spec, plan, say=None, jobs=None) -> tuple[dict, float]:
 
 #: below this many seconds of play, the training games are played in this thread alone
 PARALLEL_S = 5.0
-
-
-def _duration(sec: float) -> str:
-    if sec < 90:
-        return f"{max(sec, 1):.0f} s"
-    if sec < 5400:
-        return f"{sec / 60:.0f} min"
-    return f"{sec / 3600:.1f} h"
 
 
 def train(spec, plan: dict, key: str, say=None, jobs=None) -> Model:

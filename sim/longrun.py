@@ -30,7 +30,8 @@ def check_long_run(spec, chunks, jobs: int, rows: str, yes: bool, progress: bool
     API's ``sim.run(yes=True)`` never asks).  Returns the one-core rate
     (the run's own estimate uses it: ``execute(rate=...)``): ``rate`` where a worker measured
     it already (``sim.prestart``), else measured here; None with ``yes`` and no ``rate``."""
-    from .runner import _compile_notice, _duration, estimate, measure_rate
+    from .parallel import duration
+    from .runner import _compile_notice, estimate, measure_rate
     if yes:
         return rate
     game = spec.game
@@ -42,7 +43,7 @@ def check_long_run(spec, chunks, jobs: int, rows: str, yes: bool, progress: bool
     sec, _ = estimate(spec, chunks, rate, jobs, rows)
     if sec <= ASK_AFTER:
         return rate
-    what = (f"this run would take about {_duration(sec)} ({len(chunks):,} chunks on {jobs} workers at "
+    what = (f"this run would take about {duration(sec)} ({len(chunks):,} chunks on {jobs} workers at "
             f"about {rate:,.0f} games/s each)")
     if ask and _terminal():
         import click
@@ -91,7 +92,7 @@ def check_long_experiment(what: str, spec, plays, jobs: int, yes: bool, backend:
     with ``yes`` and on Dask (the cluster's size is not known here)."""
     import dataclasses
 
-    from .runner import _duration
+    from .parallel import duration
     if yes or backend == "dask" or not plays:
         return
     cost = {}  # one bot's seconds per game, every seat that bot
@@ -107,7 +108,7 @@ def check_long_experiment(what: str, spec, plays, jobs: int, yes: bool, backend:
         sec = min(sec, limit)
     if sec <= ASK_AFTER:
         return
-    tell = (f"this {what} would take about {_duration(sec)} ({len(plays):,} arms, {games:,} games on {jobs} "
+    tell = (f"this {what} would take about {duration(sec)} ({len(plays):,} arms, {games:,} games on {jobs} "
             f"worker{'s' if jobs != 1 else ''} at about {rate:,.0f} games/s each)")
     if ask and _terminal():
         import click

@@ -18,7 +18,7 @@ from typing import Sequence
 from .game import Game
 from .params import UsageError
 # moved by role (each still importable as sim.runner.X, as before the split)
-from .parallel import (CHUNK_TARGET_S, ESTIMATE_AFTER_S, PARALLEL_KW, PROGRESS_EVERY_S,  # noqa: F401
+from .parallel import (CHUNK_TARGET_S, ESTIMATE_AFTER_S, PARALLEL_KW, PROGRESS_EVERY_S, duration,  # noqa: F401
                        LineProgress, _dask_client, _quiet_cancellations, _quiet_dask, check_backend,
                        default_backend, estimate_line, log_progress, logging_progress, loky_config, plan_chunks,
                        resolve_jobs, run_chunks, run_tasks, sized_chunk, split_chunks)
@@ -172,16 +172,6 @@ def plan_by_cost(looks: list, chunk_size, seconds: float, jobs: int, what: str, 
     return tasks, size
 
 
-def _duration(sec: float) -> str:
-    if sec < 90:
-        return f"{sec:.0f} s"
-    if sec < 5400:
-        return f"{sec / 60:.0f} minutes"
-    if sec < 2 * 86400:
-        return f"{sec / 3600:.1f} hours"
-    return f"{sec / 86400:.1f} days"
-
-
 def estimate(spec: RunSpec, todo: list, rate: float, workers: int, rows: str) -> tuple[float, int]:
     """(seconds, bytes on disk) the chunks still to play will take."""
     games = sum(c for _, c in todo)
@@ -333,7 +323,7 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
             sec, need = estimate(spec, todo, rate, workers, rows if store is not None else "none")
             if sec > ANNOUNCE_AFTER:
                 disk = f" and write about {_size(need)}" if store is not None else ""
-                note(f"this run will take about {_duration(sec)} ({len(todo):,} chunks on {workers} "
+                note(f"this run will take about {duration(sec)} ({len(todo):,} chunks on {workers} "
                      f"workers at about {rate:,.0f} games/s each){disk}; Ctrl-C stops it and "
                      "keeps the finished chunks for --resume")
         bar = _progress_bar(spec.games, progress, spec.describe(),

@@ -111,7 +111,7 @@ def sweep_cmd(game, params, yes, sets, games, bots, players, seed, jobs, chunk_s
     """
     from analysis.experiment_report import compare_text, write_compare_report
     from analysis.experiment_runs import _fmt, sweep, sweep_variants
-    from ..runner import _duration
+    from ..parallel import duration
     from ..validate import GRID_ASK, GRID_MAX, grid_size, parse_sweep
     g = get_game(game)
     jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
@@ -123,7 +123,7 @@ def sweep_cmd(game, params, yes, sets, games, bots, players, seed, jobs, chunk_s
                          f"{GRID_MAX:,} (sweep fewer values, or fewer parameters at once)")
     if size > GRID_ASK:
         sec = size * n / (_sweep_rate(g, grid, bots, players, seed_v) * jobs)
-        what = (f"a grid of {size:,} variants of {n:,} games each (about {_duration(sec)} "
+        what = (f"a grid of {size:,} variants of {n:,} games each (about {duration(sec)} "
                 f"on {jobs} workers here)")
         if not yes:
             raise UsageError(f"--param gives {what}; add --yes to run a sweep of more than "
