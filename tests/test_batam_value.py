@@ -185,3 +185,15 @@ def test_a_trained_model_plays_stronger_than_one_that_knows_nothing():
     d = trained - blind
     half = 1.96 * d.std() / math.sqrt(d.size)
     assert trained.mean() > 0.6 and d.mean() - half > 0.1, (trained.mean(), blind.mean(), half)
+
+
+def test_leaf_model_without_a_model_is_refused():
+    """A search seat at leaf=model with no model in the rules context (a caller of play_chunk
+    that skipped make_spec, as bench/strong.py's cost rows do) played the formula's search
+    silently: a measure of another bot.  It is refused, as Balam refuses it."""
+    ctx = GAME.prepare(GAME.resolve_rules({}), 2)
+    ids, par = GAME.bot_arrays(GAME.choose_bots("search:iters=4;leaf=model,heuristic", 2))
+    with pytest.raises(ValueError, match="value model"):
+        GAME.play_chunk(ctx, 2, 1, 0, 1, ids, par)
+    ids, par = GAME.bot_arrays(GAME.choose_bots("search:iters=4,heuristic", 2))
+    assert GAME.play_chunk(ctx, 2, 1, 0, 2, ids, par)["winner"].shape == (2,)

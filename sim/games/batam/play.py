@@ -23,6 +23,7 @@ from .state import (
     G_ENDER,
     G_SHORT,
     HEURISTIC_DEFAULTS,
+    LEAF_MODEL,
     MAXC,
     MAXI,
     MAXK,
@@ -37,6 +38,7 @@ from .state import (
     Play,
     R_HORIZON,
     R_P,
+    S_LEAF,
     Scratch,
     Search,
     SEAT_FIELDS,
@@ -192,6 +194,10 @@ def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=No
               seat=np.empty((count, P, len(SEAT_FIELDS)), np.int64),
               lead_changes=np.empty(count, np.int16), lead_settled=np.empty(count, np.int8))
     if (bot_ids == BOT_SEARCH).any():
+        if (bp[bot_ids == BOT_SEARCH, S_LEAF] == LEAF_MODEL).any() and rules.ms.shape[0] == 0:
+            # (the search would value its cut rollouts by the formula: a measure of another bot)
+            raise ValueError("a search bot with leaf=model needs a value model in the rules context "
+                             "(sim.games.batam.features.attach_model; make_spec attaches it)")
         srch = new_search(rules, bot_ids, bp)
         run_games_search(np.uint64(seed), np.int64(start), np.int64(count), rules, bot_ids, bp,
                          out, new_scratch(rules), new_play(), srch, buf, snaps)
