@@ -232,25 +232,32 @@ def _experiment_dir(out, game, kind):
     """The report folder of an experiment, checked (not a user's folder, not a run, not
     another experiment: :func:`_check_record`) and created; returns it and the topmost folder
     created (removed again on a refusal)."""
-    from datetime import datetime
     from ..validate import check_out_dir, create_out_dir
     if out is not None:
         if not out.strip():
             raise UsageError("--out: the path is empty")
         path = Path(out)
     else:
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = Path("reports") / f"{game}-{kind}-{stamp}"
-        k = 1
-        while path.exists():
-            k += 1
-            path = Path("reports") / f"{game}-{kind}-{stamp}-{k}"
+        path = stamped_dir(game, kind)
     check_out_dir(path, "experiment")
     want = _record(game, kind)
     _check_record(path, want)  # before anything is created (again under the lock: _kept_chunks)
     made = create_out_dir(path)
     _wanted[_key(made[0])] = want
     return made
+
+
+def stamped_dir(game: str, kind: str) -> Path:
+    """The default report folder of a command: ``reports/<game>-<kind>-<time>``, with a count
+    after the time where that folder exists already."""
+    from datetime import datetime
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = Path("reports") / f"{game}-{kind}-{stamp}"
+    k = 1
+    while path.exists():
+        k += 1
+        path = Path("reports") / f"{game}-{kind}-{stamp}-{k}"
+    return path
 
 
 def _seed(seed):

@@ -2,13 +2,12 @@
 players, or one trained now, and its report (``sim.learn``, which this command calls)."""
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 import click
 
 from ..validate import safe
-from .common import _assignments
+from .common import _assignments, stamped_dir
 
 
 @click.command("learn")
@@ -35,7 +34,7 @@ def learn_cmd(game, players, sets, bots, games, seed, jobs, retrain, out, quiet)
     from ..params import UsageError
     if out is not None and not out.strip():
         raise UsageError("--out: the path is empty")
-    where = Path(out) if out is not None else _default_out(game)
+    where = Path(out) if out is not None else stamped_dir(safe(game), "learn")
     res = learn(game, players=players, rules=_assignments(game, sets), bots=bots, games=games, seed=seed,
                 jobs=jobs, out=str(where), retrain=retrain, note=None if quiet else note_stderr)
     if not quiet:
@@ -43,12 +42,3 @@ def learn_cmd(game, players, sets, bots, games, seed, jobs, retrain, out, quiet)
     click.echo(f"report: {safe(str(res.report))}")
     return 0
 
-
-def _default_out(game: str) -> Path:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    path = Path("reports") / f"{safe(game)}-learn-{stamp}"
-    k = 1
-    while path.exists():
-        k += 1
-        path = Path("reports") / f"{safe(game)}-learn-{stamp}-{k}"
-    return path
