@@ -11,8 +11,8 @@ import pytest
 from sim.games.batam import GAME
 from sim.games.batam import features as F
 from sim.games.batam import kernel as K
-from sim.games.batam import play as PL
 from sim.value import pack
+from tests.test_batam_search import setup_game
 
 
 def ctx_bots(players, bots, **rules):
@@ -21,17 +21,11 @@ def ctx_bots(players, bots, **rules):
     return ctx, ids, par
 
 
-def round_starts(ctx, players, bots, seed, game):
+def round_starts(players, bots, seed, game, **rules):
     """The round starts of one game of ``bots`` (state and cursor copies), played as the
     kernel plays it, one round at a time."""
-    ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
-    bp = np.zeros((players, K.N_BOTPAR))
-    bp[:, :par.shape[1]] = par
-    st = K.new_state()
-    rs = np.zeros(K.N_RS, np.uint64)
-    sc = PL.new_scratch(ctx)
+    ctx, ids, bp, st, rs, sc, _ = setup_game(players, bots, seed, game, **rules)
     ru = ctx._replace(R=ctx.R.copy())
-    PL.new_game(game, np.uint64(seed), ctx, st, rs, sc, K.NO_RECORD)
     out = []
     for rnd in range(int(ctx.R[K.R_HORIZON])):
         out.append((K.copy_state(st), rs.copy(), sc.cur.copy()))
@@ -58,7 +52,7 @@ def test_a_seats_features_read_only_what_it_may_know(players, compass):
     n = F.n_features(players)
     seen = 0
     for game in range(4):
-        for st, rs, cur in round_starts(ctx, players, "heuristic", 13, game):
+        for st, rs, cur in round_starts(players, "heuristic", 13, game, compass=compass):
             hidden = K.copy_state(st)
             k = hidden.g[K.G_DECKN]
             hidden.deck[:k] = rng.permutation(hidden.deck[:k])
@@ -73,7 +67,7 @@ def test_a_seats_features_read_only_what_it_may_know(players, compass):
             seen += 1
     assert seen >= 12
     # and what it may know does change it: a coin more
-    st, _, cur = round_starts(ctx, players, "heuristic", 13, 0)[-1]
+    st, _, cur = round_starts(players, "heuristic", 13, 0, compass=compass)[-1]
     more = K.copy_state(st)
     more.coins[0] += 1
     assert row(more, ctx, cur, 0, players)[0] == row(st, ctx, cur, 0, players)[0] + 1
