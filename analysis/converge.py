@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -119,9 +120,15 @@ def budget_param(game, bot: str, param: str | None) -> tuple[str, object]:
 
 
 def _label(bot: str, param: str, value) -> str:
+    """A rung's bot: ``bot`` with ``param`` set to ``value`` (in its place, or last), every other
+    setting kept; settings are separated by ',' or ';' as the bots accept (';' kept if given)."""
     name, _, rest = bot.partition(":")
-    kept = [x for x in rest.split(",") if x and x.split("=", 1)[0].strip() != param]
-    return f"{name}:" + ",".join(kept + [f"{param}={value}"])
+    items = [x for x in re.split(r"[,;]", rest) if x.strip()]
+    keys = [x.split("=", 1)[0].strip() for x in items]
+    items = [f"{param}={value}" if k == param else x for x, k in zip(items, keys)]
+    if param not in keys:
+        items.append(f"{param}={value}")
+    return f"{name}:" + (";" if ";" in rest else ",").join(items)
 
 
 #: the largest --factor and --add: a climb of a few rungs, not an overflow (inf: a traceback)

@@ -127,3 +127,15 @@ def test_a_gain_that_shrinks_but_stays_large_is_not_called_diminishing(toy):
     assert "still large: more budget still buys playing strength" in C.verdict(res)[-1]
     res.gains = [(150.0, 140.0, 160.0), (20.0, 10.0, 30.0)]
     assert C.verdict(res)[-1].endswith("diminishing returns.")
+
+
+def test_every_rung_keeps_the_bots_other_settings_whichever_separator(toy):
+    # 'careful:iters=2;leaf=model' once climbed 'careful:iters=2, 8, ...' with the formula: the
+    # rung's label split the settings on ',' only, and dropped the whole ';'-joined text
+    for bot, sep in (("careful:iters=2;leaf=model", ";"), ("careful:leaf=model,iters=2", ",")):
+        name, values, ladder, _ = C.rung_budgets(toy, bot, None, 4.0, None, 3, 2)
+        assert name == "iters" and values == [2, 8, 32]
+        assert all(sep in x for x in ladder)
+        chosen = [dict(toy.choose_bots(x, 2)[0].settings) for x in ladder]
+        assert [c["iters"] for c in chosen] == [2, 8, 32]
+        assert all(c["leaf"] == "model" for c in chosen)
