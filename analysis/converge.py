@@ -236,7 +236,8 @@ def climb(game_name: str, bot: str, games, *, param: str | None = None, factor: 
             stop = "top"
     res = rated(game, pl, ladder[:len(played)], played, pairs, rules, seed, plays.partial)
     return StrengthResult(res, bot, name, values[:len(played)], moves, gains, seconds, settled_at,
-                          stop, tol, length_tol, {"factor": factor, "add": add, "games": n, "minutes": minutes})
+                          stop, tol, length_tol, {"factor": factor, "add": add, "games": n, "minutes": minutes,
+                                                         **({"model": plays.model} if plays.model else {})})
 
 
 def verdict(res: StrengthResult) -> list[str]:
@@ -286,6 +287,11 @@ def verdict(res: StrengthResult) -> list[str]:
                            + (f"; about {need:,} games per rung would fit it inside (--games {need})"
                               if need else "; more games per rung cannot settle it while the step "
                                            "moves by about the tolerance") + ".")
+    m = res.extra.get("model")
+    if m:
+        out.append(f"The bots value their leaves with the learned model {m.get('key')} ({m.get('kind')} of "
+                   f"{m.get('games') or 0:,} games, held-out log loss {m.get('log_loss') or 0:.4f}, base rate "
+                   f"{m.get('log_loss_base') or 0:.4f}).")
     for k, (g, lo, hi) in enumerate(res.gains):
         a, b = res.budgets[k], res.budgets[k + 1]
         out.append(f"{res.param} {a} -> {b}: the stronger rung gains {_elo(g)} Elo "

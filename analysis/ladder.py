@@ -86,11 +86,13 @@ class Plays:
         self.run = dict(jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler,
                         progress=progress)
         self.partial = False
+        self.model = None  # the learned value a seat's bot read (leaf=model): the spec's description
 
     def __call__(self, label, seats):
         if self.partial:
             return None
         spec = make_spec(self.game, self.n, self.rules, seats, self.players, self.seed)
+        self.model = spec.model or self.model
         r = self.run
         summs, _, part, _, _, _ = run_arms(self.game, [Arm(label, 0, False, spec)], self.n, int(self.seed),
                                            r["jobs"], r["chunk_size"], r["backend"], r["scheduler"],

@@ -316,11 +316,11 @@ def _manifest(kind, game, players, seed, rules, bots, games, partial) -> dict:
             "partial": bool(partial)}
 
 
-def _experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games, partial):
+def _experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games, partial, model=None):
     """``manifest.json`` of a skill or ladder folder (``sim.commands.common._experiment_manifest``)."""
     from .output import write_experiment_manifest
     files = sorted(f.name for f in Path(out_dir).iterdir() if f.is_file() and f.name != "manifest.json")
-    write_experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games, partial, files, None)
+    write_experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games, partial, files, None, model)
 
 
 # ------------------------------------------------------------ the time guard of an experiment

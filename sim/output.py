@@ -169,7 +169,7 @@ def load_rows(run_dir, columns=None):
 
 def write_experiment_manifest(out_dir, kind: str, game, players: int, seed: int, rules: dict,
                               bots: list, games: int, partial: bool, files: list,
-                              command: str | None) -> Path:
+                              command: str | None, model: dict | None = None) -> Path:
     """``manifest.json`` of an experiment folder that has no run manifest of its own (``sim
     skill``, ``sim skill --ladder``): what was played (game and version, players, rules,
     bots, seed, games per pairing or rung), how it ended, the files it wrote, the machine
@@ -184,4 +184,5 @@ def write_experiment_manifest(out_dir, kind: str, game, players: int, seed: int,
         "seats": game.seat_names(players), "rules_changed": dict(rules or {}), "bots": list(bots),
         "seed": seed, "games_each": games, "partial": bool(partial), "files": list(files),
         "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": machine_info(), "command": command})
+        "machine": machine_info(), "command": command,
+        **({"model": model} if model else {})})  # the learned value its bots read (leaf=model)

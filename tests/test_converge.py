@@ -139,3 +139,22 @@ def test_every_rung_keeps_the_bots_other_settings_whichever_separator(toy):
         chosen = [dict(toy.choose_bots(x, 2)[0].settings) for x in ladder]
         assert [c["iters"] for c in chosen] == [2, 8, 32]
         assert all(c["leaf"] == "model" for c in chosen)
+
+
+def test_a_climb_at_leaf_model_names_the_model_in_its_report_and_manifest(toy, tmp_path, monkeypatch):
+    from sim import learn
+    monkeypatch.setenv(learn.ENV_DIR, str(tmp_path / "models"))
+    monkeypatch.setattr(learn, "_MEMO", {})
+    out = tmp_path / "s"
+    r = CliRunner().invoke(cli, ["strength", "toy", "--bot", "careful:iters=2;leaf=model", "--games", "200",
+                                 "--rungs", "2", "--jobs", "1", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    key = learn.model_for(toy, {}, 2).key
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["bots"] == ["careful:iters=2;leaf=model", "careful:iters=8;leaf=model"]
+    assert manifest["model"]["key"] == key and manifest["model"]["games"] == 400
+    assert json.loads((out / "strength.json").read_text())["extra"]["model"]["key"] == key
+    assert f"learned model {key}" in r.output
+    # a climb without the model names none
+    plain = C.climb("toy", "careful:iters=2", 100, rungs=2, seed=1, jobs=1)
+    assert "model" not in plain.extra and not any("learned model" in x for x in C.verdict(plain))

@@ -435,9 +435,9 @@ def _command_line() -> str | None:
     return "sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv else None
 
 
-def _experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games, partial):
+def _experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games, partial, model=None):
     from ..output import write_experiment_manifest
     files = sorted(f.name for f in Path(out_dir).iterdir()
                    if f.is_file() and f.name != "manifest.json" and not f.name.startswith("."))
     write_experiment_manifest(out_dir, kind, game, players, seed, rules, bots, games, partial, files,
-                              _command_line())
+                              _command_line(), model)

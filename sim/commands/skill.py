@@ -145,7 +145,7 @@ def strength_cmd(game, bot, param, factor, add, rungs, tol, length_tol, minutes,
                     progress=(not quiet) and sys.stderr.isatty(), echo=echo)
         path = write_strength_report(res, out_dir)
         _experiment_manifest(out_dir, "strength", res.ladder.game, res.ladder.players, seed_v, rules,
-                             [r.bot for r in res.ladder.rungs], n, res.ladder.partial)
+                             [r.bot for r in res.ladder.rungs], n, res.ladder.partial, res.extra.get("model"))
     if not quiet:
         click.echo(strength_text(res))
     click.echo(f"report: {safe(str(path))}")
