@@ -95,7 +95,13 @@ BOTS = (
                 Param("width", 8, "three/four players: exchanges searched (the task bot's "
                       "best)", "int", 1, 512),
                 Param("playout", 12, "three/four players: exchanges per play-out before it "
-                      "is scored (the game may end sooner)", "int", 1, 1000))),
+                      "is scored (the game may end sooner)", "int", 1, 1000),
+                Param("leaf", "formula", "how the search values where it stops: 'formula' the "
+                      "greedy bot's eval2 at the alpha-beta's leaves (two players), the task-point "
+                      "margin of a play-out cut after 'playout' exchanges (three/four); 'model' the "
+                      "win probability the game's learned value gives the seat's view there "
+                      "(sim/games/maya/features.py; sim learn; trained first where none is kept)",
+                      "choice", choices=("formula", "model")))),
 )
 
 COLUMNS = (
@@ -302,15 +308,21 @@ SEARCH_STATS = [0, 0, 0]
 
 
 def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None):
-    """``ctx``: the rules array ``R`` that ``prepare`` builds (layout in ``state.py``);
+    """``ctx``: the rules array ``R`` that ``prepare`` builds (layout in ``state.py``), or
+    with the learned value ``features.ModelRules`` (``attach_model``);
     ``record``: ``(buf, snaps)`` to record the game (count 1, ``sim/record.py``)."""
-    R = ctx
+    from .features import LEAF_MODEL, split_ctx
+    R, mp, ms = split_ctx(ctx)
+    ids = np.asarray(bot_ids, np.int64)
+    par = np.asarray(bot_params, np.float64)
+    if mp is None and par.shape[1] > 4 and ((ids == K.BOT_SEARCH) & (par[:, 4] == LEAF_MODEL)).any():
+        raise ValueError("a search bot with leaf=model needs a value model in the rules context "
+                         "(sim.games.maya.features.attach_model; make_spec attaches it)")
     buf, snaps = record if record is not None else (NO_RECORD, NO_SNAPS)
     tal = np.zeros((count, K.N_TALLY), dtype=np.int64)
     if count:
-        work = K.chunk_work(R)
-        K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R,
-                    np.asarray(bot_ids, np.int64), np.asarray(bot_params, np.float64), tal,
+        work = K.chunk_work(R, mp, ms)
+        K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, ids, par, tal,
                     work, buf, snaps)
         for i, v in enumerate(work[3].x[K.X_STATS, :len(SEARCH_STATS)]):
             SEARCH_STATS[i] += int(v)
@@ -419,6 +431,7 @@ GAME = Game(
                                 else ["North", "East", "South", "West"][:players]),
     prepare=prepare,
     run_chunk=run_chunk,
+    learn="sim.games.maya.features",
     actions=ACTIONS,
     record_shape=record_shape,
     show_module="sim.games.maya.show",

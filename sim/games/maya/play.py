@@ -14,8 +14,9 @@ from ...record import rec, recording
 from ...rng import SETUP, game_base, open_substream, rand_int
 from .bots.greedy import greedy2, greedy_start, greedy_task, wants_to_declare
 from .bots.random import random_declare, random_move, random_pair
-from .bots.mcts import search_declare, search_task
-from .bots.search import search2
+from .bots.mcts import search_declare_v, search_task_v
+from .bots.search import alphabeta
+from .features import value_model
 from .exchange import apply_exchange, check_invariants, edge_masks, gen_moves
 from .scoring import can_declare, final_scores
 from .setup import deal_tasks, record_board, seed_game, setup_turns, setup_uniform
@@ -99,14 +100,14 @@ def set_up(g, seed, R, bot_ids, st, rs, sc, keys, tally, buf):
 
 
 @helper_inline
-def declares(st, R, p, b, bonus, when, ex, bot_par, sc, rs, buf):
+def declares(st, R, p, b, bonus, when, ex, bot_par, sc, rs, buf, vm):
     """Three/four players: seat p (bot b), which may declare the end (``can_declare``;
     ``when``: 0 before its exchange, 1 after; ``ex`` exchanges made), does; records the
-    decision."""
+    decision; ``vm``: the learned value (``features.ValueModel``; empty: none)."""
     if b == BOT_RANDOM:
         dec = random_declare(p, rs)
     elif b == BOT_SEARCH:
-        dec = search_declare(st, R, p, bonus, when, bot_par[p], ex, sc, rs)
+        dec = search_declare_v(st, R, p, bonus, when, bot_par[p], ex, sc, rs, vm)
     else:
         dec = wants_to_declare(st, R, sc.x[X_CARDS], p, bonus, sc.x[X_CP])
     rec(buf, EV_DECLARE if dec else EV_PLAY_ON, p, bonus if dec else when, 0, 0, 0, 0, 0)
@@ -114,21 +115,21 @@ def declares(st, R, p, b, bonus, when, ex, bot_par, sc, rs, buf):
 
 
 @helper_inline
-def choose_exchange(st, R, p, b, nm, ex, bot_par, sc, rs):
+def choose_exchange(st, R, p, b, nm, ex, bot_par, sc, rs, vm):
     """The exchange bot b (greedy or search) chooses for seat p among the nm legal ones
     in ``sc.x[X_MOVES]`` after ``ex`` exchanges (the random bot's choice is made in
     ``play_turns``)."""
     if R[R_P] == 2:
         if b == BOT_GREEDY:
             return greedy2(st, R, p, nm, sc, rs)
-        return search2(st, R, p, np.int64(bot_par[p, 0]), sc, rs)
+        return alphabeta(st, R, p, np.int64(bot_par[p, 0]), ex, sc, rs, vm, np.int64(bot_par[p, 4]))
     if b == BOT_GREEDY:
         return greedy_task(st, R, p, nm, sc, rs)
-    return search_task(st, R, p, nm, bot_par[p], ex, sc, rs)
+    return search_task_v(st, R, p, nm, bot_par[p], ex, sc, rs, vm)
 
 
 @helper_inline
-def play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps):
+def play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps, vm):
     """The exchanges, seat by seat from ``first``, until no exchange is legal, the
     horizon, or a declared end; returns (exchanges, end reason).  Records every
     decision, and a snapshot of the state after each exchange."""
@@ -151,13 +152,13 @@ def play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps):
         if ex >= R[R_HORIZON]:
             return ex, END_HORIZON
         if (P > 2 and can_declare(st, R, cards, p)
-                and declares(st, R, p, b, 0, 0, ex, bot_par, sc, rs, buf)):
+                and declares(st, R, p, b, 0, 0, ex, bot_par, sc, rs, buf, vm)):
             tally[T_DECL] = p
             return ex, END_DECLARED
         if b == BOT_RANDOM:
             m = random_move(R, p, nm, X, rs)
         else:
-            m = choose_exchange(st, R, p, b, nm, ex, bot_par, sc, rs)
+            m = choose_exchange(st, R, p, b, nm, ex, bot_par, sc, rs, vm)
         if check:
             copy_state(before, st)
         centre_open = st.cut[ctr] != 0
@@ -172,7 +173,7 @@ def play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps):
             tally[T_VIOL] += check_invariants(st, R, before)
         if P > 2 and can_declare(st, R, cards, p):
             bonus = R[R_BONUS] if (centre_open and st.cut[ctr] == 0) else 0
-            if declares(st, R, p, b, bonus, 1, ex, bot_par, sc, rs, buf):
+            if declares(st, R, p, b, bonus, 1, ex, bot_par, sc, rs, buf, vm):
                 tally[T_DECL] = p
                 tally[T_BONUS + p] = bonus
                 return ex, END_DECLARED
@@ -180,7 +181,7 @@ def play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps):
 
 
 @helper_inline
-def play_game(g, seed, R, bot_ids, bot_par, st, rs, sc, keys, tally, buf, snaps):
+def play_game(g, seed, R, bot_ids, bot_par, st, rs, sc, keys, tally, buf, snaps, vm):
     """Game ``g`` of the run ``seed`` into ``tally`` (layout ``T_*``); ``buf`` and
     ``snaps``: the record (``sim/record.py``; ``NO_RECORD`` records nothing)."""
     P = R[R_P]
@@ -190,7 +191,7 @@ def play_game(g, seed, R, bot_ids, bot_par, st, rs, sc, keys, tally, buf, snaps)
             and not recording(buf)):
         ex, end = random_pair(st, R, sc.x, rs, first, tally)
     else:
-        ex, end = play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps)
+        ex, end = play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps, vm)
     tally[T_EX] = ex
     tally[T_END] = end
     tc = 0
@@ -219,13 +220,14 @@ def run_games(seed, start, count, R, bot_ids, bot_par, out, work, buf, snaps):
     Those are inlined rather than compiled on their own: numba optimises and emits
     again, for every jitted function, the machine code of everything it calls, so each
     layer between the entry point and the bots cost the whole game's code once more."""
-    st, rs, keys, sc = work
+    st, rs, keys, sc, vm = work
     for j in range(count):
-        play_game(start + j, seed, R, bot_ids, bot_par, st, rs, sc, keys, out[j], buf, snaps)
+        play_game(start + j, seed, R, bot_ids, bot_par, st, rs, sc, keys, out[j], buf, snaps, vm)
 
 
-def chunk_work(R):
+def chunk_work(R, mp=None, ms=None):
     """run_games' work arrays for a chunk: the state (``new_state``), the streams, the deal
-    keys and the scratch (``new_scratch``)."""
+    keys, the scratch (``new_scratch``) and the learned value the search's ``leaf=model``
+    reads (``features.value_model``: ``(mp, ms)`` and its work arrays; none by default)."""
     return (new_state(), np.zeros(1 + int(R[R_P]), dtype=np.uint64),
-            np.zeros(NMAX, dtype=np.uint64), new_scratch(int(R[R_N])))
+            np.zeros(NMAX, dtype=np.uint64), new_scratch(int(R[R_N])), value_model(mp, ms))

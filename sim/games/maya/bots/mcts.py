@@ -29,10 +29,13 @@ schedule, the ordering and the shuffles are the shared search layer's (``sim/sea
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ....jit import helper, helper_inline
 from ....search import halving_even, halving_phases, order_desc, shuffle
 from ....rng import next_u64, rand_int
-from ..exchange import apply_exchange, gen_moves
+from ..exchange import apply_exchange, gen_moves, has_move
+from ..features import LEAF_MODEL, NO_MODEL, has_model, model_value, side_share
 from ..scoring import can_declare, colour_points
 from ..state import (HRESULT_DRAW, NEG, R_BONUS, R_CENTRE, R_HORIZON, R_HRESULT, R_L, R_N, R_P,
                      R_PTS, S_DECISIONS, S_NODES, S_STEPS, W_PLAY, W_ROOT, W_S1, X_CAND, X_CARDS,
@@ -40,6 +43,8 @@ from ..state import (HRESULT_DRAW, NEG, R_BONUS, R_CENTRE, R_HORIZON, R_HRESULT,
 from .greedy import task_pick, task_step_value, wants_to_declare
 
 LEAD = 10        # a play-out's value for leading alone (trailing: -LEAD), on top of the margin
+#: a probability's weight in the search's integer sums (``leaf=model``)
+SCALE = 1_000_000
 UNSEEN = 16      # sc.x[X_DEAL, UNSEEN:]: the unseen colours while they are shuffled
 
 
@@ -97,27 +102,49 @@ def side_value(st, R, cards, p, bseat, bonus, cp):
     return 0
 
 
+@helper_inline
+def scaled(v):
+    """A probability as the search's integer sums take it (``SCALE`` x v)."""
+    return np.int64(np.round(SCALE * v))
+
+
 @helper
-def rollout(s, R, cards, p, q, ex, steps, skip, sc, rs):
+def end_value(s, R, cards, p, bseat, bonus, cp, model):
+    """The value of a play-out's end for seat p: ``side_value``, or with the learned value
+    (``model``) the side's share of the victory (``features.side_share``) x ``SCALE``."""
+    if model:
+        return scaled(side_share(s, R, cards, p, bseat, bonus, cp))
+    return side_value(s, R, cards, p, bseat, bonus, cp)
+
+
+@helper
+def rollout(s, R, cards, p, q, ex, steps, skip, sc, rs, vm, model):
     """Play on from state ``s`` (changed), seat q to move after ``ex`` exchanges, with
     deal ``cards``: the task bot for every seat (its ties on seat p's stream) for at most
     ``steps`` exchanges, or to the end; ``skip``: q does not consider declaring before
-    its first exchange (it has just chosen to play on).  Returns ``side_value`` for p."""
+    its first exchange (it has just chosen to play on).  Returns ``side_value`` for p;
+    with the learned value (``model``: ``leaf=model``) the share of the victory at an end
+    and, where the play-out is cut with a move left, the model's probability that p's side
+    wins (p's view: its own cards), x ``SCALE``."""
     P = R[R_P]
     ctr = R[R_CENTRE]
     cp = sc.x[X_CP]
     moves = sc.x[X_MOVES]
     bseat = -1
     bonus = 0
+    cut = True
     for _ in range(steps):
         nm = gen_moves(s, R, moves)
         if nm == 0:
+            cut = False
             break
         if ex >= R[R_HORIZON]:
             if R[R_HRESULT] == HRESULT_DRAW:
-                return 0
+                return scaled(1.0 / (2 if P == 4 else P)) if model else 0
+            cut = False
             break
         if not skip and can_declare(s, R, cards, q) and wants_to_declare(s, R, cards, q, 0, cp):
+            cut = False
             break
         skip = False
         m = task_pick(s, R, cards, q, nm, sc, rs, p)
@@ -130,13 +157,16 @@ def rollout(s, R, cards, p, q, ex, steps, skip, sc, rs):
             if wants_to_declare(s, R, cards, q, b, cp):
                 bseat = q
                 bonus = b
+                cut = False
                 break
         q = (q + 1) % P
-    return side_value(s, R, cards, p, bseat, bonus, cp)
+    if model and cut and ex < R[R_HORIZON] and has_move(s, R):
+        return scaled(model_value(s, R, cards, p, q, ex, vm))
+    return end_value(s, R, cards, p, bseat, bonus, cp, model)
 
 
 @helper_inline
-def play_out(R, p, m, ex, steps, sc, rs):
+def play_out(R, p, m, ex, steps, sc, rs, vm, model):
     """One play-out of seat p's exchange m from the work state ``W_ROOT``: a fresh deal,
     the exchange, p's declaration as the task bot would make it, then ``rollout``."""
     X = sc.x
@@ -150,8 +180,8 @@ def play_out(R, p, m, ex, steps, sc, rs):
     if can_declare(s, R, deal, p):
         b = R[R_BONUS] if (centre_open and s.cut[ctr] == 0) else 0
         if wants_to_declare(s, R, deal, p, b, X[X_CP]):
-            return side_value(s, R, deal, p, p, b, X[X_CP])
-    return rollout(s, R, deal, p, (p + 1) % R[R_P], ex + 1, steps, False, sc, rs)
+            return end_value(s, R, deal, p, p, b, X[X_CP], model)
+    return rollout(s, R, deal, p, (p + 1) % R[R_P], ex + 1, steps, False, sc, rs, vm, model)
 
 
 @helper
@@ -174,11 +204,28 @@ def candidates(st, R, p, nm, width, sc, rs):
     return min(nm, max(1, width))
 
 
-@helper
+@helper_inline
+def uses_model(par, vm):
+    """Whether the settings ``par`` ask for ``leaf=model`` and the model ``vm`` is there."""
+    return par.shape[0] > 4 and np.int64(par[4]) == LEAF_MODEL and has_model(vm)
+
+
 def search_task(st, R, p, nm, par, ex, sc, rs):
+    """``search_task_v`` without a model, from Python."""
+    return search_task_v(st, R, p, nm, par, ex, sc, rs, NO_MODEL)
+
+
+def search_declare(st, R, p, bonus, when, par, ex, sc, rs):
+    """``search_declare_v`` without a model, from Python."""
+    return search_declare_v(st, R, p, bonus, when, par, ex, sc, rs, NO_MODEL)
+
+
+@helper
+def search_task_v(st, R, p, nm, par, ex, sc, rs, vm):
     """The search bot's exchange for seat p (three/four players) among the nm legal ones
-    in ``sc.x[X_MOVES]``; ``par``: its settings (depth, iters, width, playout); ``ex``:
-    exchanges made so far (the horizon)."""
+    in ``sc.x[X_MOVES]``; ``par``: its settings (depth, iters, width, playout, leaf);
+    ``ex``: exchanges made so far (the horizon); ``vm``: the learned value (``leaf=model``)."""
+    model = uses_model(par, vm)
     iters = int(par[1])
     steps = int(par[3])
     X = sc.x
@@ -200,7 +247,7 @@ def search_task(st, R, p, nm, par, ex, sc, rs):
             keep = rs[1 + p]
             for i in range(alive):
                 rs[1 + p] = seed
-                sums[i] += play_out(R, p, cand[i], ex, steps, sc, rs)
+                sums[i] += play_out(R, p, cand[i], ex, steps, sc, rs, vm, model)
             X[X_STATS, S_NODES] += alive
             rs[1 + p] = keep
         order_desc(cand, sums, alive)
@@ -209,11 +256,13 @@ def search_task(st, R, p, nm, par, ex, sc, rs):
 
 
 @helper
-def search_declare(st, R, p, bonus, when, par, ex, sc, rs):
+def search_declare_v(st, R, p, bonus, when, par, ex, sc, rs, vm):
     """Seat p, which may declare (``when``: 0 before its exchange, 1 after; ``bonus``
     the centre bonus it would take): over ``iters`` drawn deals, the margin of ending now
     against a play-out that plays on (before its exchange: p moves first, without
-    declaring); declares when ending sums at least as much (equal sums: one draw)."""
+    declaring); declares when ending sums at least as much (equal sums: one draw).  With
+    ``leaf=model`` both sides are shares of the victory (``rollout``)."""
+    model = uses_model(par, vm)
     iters = max(1, int(par[1]))
     steps = int(par[3])
     X = sc.x
@@ -224,12 +273,12 @@ def search_declare(st, R, p, bonus, when, par, ex, sc, rs):
     X[X_STATS, S_NODES] += iters
     for _ in range(iters):
         sample_deal(st, R, p, X, rs)
-        d += side_value(st, R, deal, p, p, bonus, X[X_CP])
+        d += end_value(st, R, deal, p, p, bonus, X[X_CP], model)
         copy_state(s, st)
         if when == 0:
-            d -= rollout(s, R, deal, p, p, ex, steps, True, sc, rs)
+            d -= rollout(s, R, deal, p, p, ex, steps, True, sc, rs, vm, model)
         else:
-            d -= rollout(s, R, deal, p, (p + 1) % R[R_P], ex, steps, False, sc, rs)
+            d -= rollout(s, R, deal, p, (p + 1) % R[R_P], ex, steps, False, sc, rs, vm, model)
     if d == 0:
         return rand_int(rs, 1 + p, 2) == 1
     return d > 0

@@ -1,5 +1,6 @@
 """The search bot with two players: alpha-beta (negamax) over exchanges to a fixed
-depth, leaves valued by the greedy bot's ``leaf2``, root moves shuffled on its own stream
+depth, leaves valued by the greedy bot's ``leaf2`` (or, ``leaf=model``, by the learned value:
+``features.py``), root moves shuffled on its own stream
 so that equal best moves are equally likely.  Three/four players: ``mcts.py``.
 
 Below the root the moves are searched best first by their static gain (``order_moves``):
@@ -18,11 +19,12 @@ import numpy as np
 
 from ....jit import helper, helper_inline
 from ....search import shuffle
-from ..exchange import apply_exchange, gen_moves
+from ..exchange import apply_exchange, gen_moves, has_move
+from ..features import LEAF_FORMULA, LEAF_MODEL, NO_MODEL, has_model, model_value
 from ..scoring import result2
 from ..state import (LSUP, NEG, PSUP, R_E, R_EA, R_EB, R_EBITS, R_HMASK, R_L, R_LP, R_N, R_RAVEN,
                      R_SPACES, RAV, S_DECISIONS, S_NODES, W_SS, X_AL, X_BE, X_BV, X_IDX, X_MV, X_NMV,
-                     X_STATS, at, copy_state, copy_work, nib)
+                     X_STATS, X_CARDS, at, copy_state, copy_work, nib)
 from .greedy import eval2, leaf2
 
 
@@ -143,13 +145,33 @@ def frontier_value(st, R, p, mv, k, beta, s, stats):
     return bv
 
 
-@helper
+@helper_inline
+def model_leaf(st, R, q, ex, X, vm):
+    """``leaf=model``: the value of a leaf for seat q, which is to move after ``ex``
+    exchanges: the result (``result2``: +-WIN or 0) if it cannot move, else 1,000 x the
+    logit of the model's probability that q wins (well inside +-WIN)."""
+    if not has_move(st, R):
+        return result2(st, R[R_N], q)
+    v = model_value(st, R, X[X_CARDS], q, q, ex, vm)
+    v = min(max(v, 1e-9), 1.0 - 1e-9)
+    return np.int64(np.round(1000.0 * np.log(v / (1.0 - v))))
+
+
 def search2(st, R, p, depth, scratch, rs):
-    """Alpha-beta (negamax) to ``depth`` exchanges, leaves valued by ``leaf2``; the root
-    moves are shuffled (``shuffle_root``) and the first move with the best value is
-    played.  Ply c keeps its state in the work state ``W_SS + c`` and its moves in row
-    ``X_MV + c``, below the root in ``order_moves``' order.  Counts the decision and every
-    exchange made in the tree in ``X[X_STATS]``."""
+    """``alphabeta`` with leaves valued by ``leaf2`` (no model), from Python."""
+    return alphabeta(st, R, p, depth, 0, scratch, rs, NO_MODEL, LEAF_FORMULA)
+
+
+@helper
+def alphabeta(st, R, p, depth, ex, scratch, rs, vm, leaf):
+    """Alpha-beta (negamax) to ``depth`` exchanges, leaves valued by ``leaf2``
+    (``leaf`` LEAF_FORMULA) or by the learned value of the position (LEAF_MODEL,
+    ``model_leaf``: the model ``vm``, ``ex`` exchanges made at the root; every node one
+    exchange above the leaves is expanded); the root moves are shuffled (``shuffle_root``)
+    and the first move with the best value is played.  Ply c keeps its state in the work
+    state ``W_SS + c`` and its moves in row ``X_MV + c``, below the root in
+    ``order_moves``' order.  Counts the decision and every exchange made in the tree in
+    ``X[X_STATS]``."""
     X = scratch.x
     ws = scratch.ws
     n = R[R_N]
@@ -170,6 +192,7 @@ def search2(st, R, p, depth, scratch, rs):
     bestmove = X[X_MV, 0]
     stats = X[X_STATS]
     stats[S_DECISIONS] += 1
+    model = leaf == LEAF_MODEL and has_model(vm)
     ply = 0
     while True:
         if idx[ply] < nmv[ply] and al[ply] < be[ply]:
@@ -183,12 +206,15 @@ def search2(st, R, p, depth, scratch, rs):
             stats[S_NODES] += 1
             other = 1 - side
             if c == depth:
-                val = -leaf2(sc, R, other)
+                if model:
+                    val = -model_leaf(sc, R, other, ex + c, X, vm)
+                else:
+                    val = -leaf2(sc, R, other)
             else:
                 k = gen_moves(sc, R, X[X_MV + c])
                 if k == 0:
                     val = -result2(sc, n, other)
-                elif c + 1 == depth:
+                elif c + 1 == depth and not model:
                     val = -frontier_value(sc, R, other, X[X_MV + c], k, -al[ply],
                                           at(ws, W_SS + depth), stats)
                 else:
