@@ -44,15 +44,19 @@ def model_sentence(manifest: dict) -> str:
               if isinstance(v, dict) and v.get("model")]
     if not found:
         return ""
+    return " Learned value (leaf=model): " + "; ".join(
+        f"{n + ': ' if n else ''}{model_words(m)}" for n, m in found) + "."
 
-    def one(name, m):
-        ll, base = m.get("log_loss"), m.get("log_loss_base")
-        fig = (f", held-out log loss {ll:.3f} (base rate {base:.3f})"
-               if isinstance(ll, float) and isinstance(base, float) else "")
-        games = m.get("games")
-        return (f"{name + ': ' if name else ''}{m.get('kind')} of {games:,} games" if isinstance(games, int)
-                else f"{name + ': ' if name else ''}{m.get('kind')}") + f"{fig}, key {str(m.get('key'))[:12]}"
-    return " Learned value (leaf=model): " + "; ".join(one(n, m) for n, m in found) + "."
+
+def model_words(m: dict) -> str:
+    """A learned value model in words, from what a manifest keeps of it
+    (:meth:`sim.learn.Model.describe`): its kind, games, held-out log loss and key."""
+    ll, base = m.get("log_loss"), m.get("log_loss_base")
+    fig = (f", held-out log loss {ll:.3f} (base rate {base:.3f})"
+           if isinstance(ll, float) and isinstance(base, float) else "")
+    games = m.get("games")
+    return (f"{m.get('kind')} of {games:,} games" if isinstance(games, int) else f"{m.get('kind')}") + \
+        f"{fig}, key {str(m.get('key'))[:12]}"
 
 
 def strength_sentence(manifest: dict) -> str:

@@ -54,6 +54,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .pages import model_words
+
 # the numbers and the verdict, by role (each still importable as analysis.robust.X)
 from .robust_figures import (Z95, Z_STOP, HEADLINE_KEYS, METRIC_ALIASES, DEPENDS, STATUS_WORDS,  # noqa: F401
                              quantity_names, headline_keys, resolve_metric, headline_spec,  # noqa: F401
@@ -182,6 +184,9 @@ def robust_text(res, evs: dict | None = None) -> str:
         lines.append(f"skipped {what}: {why}")
     if m.get("strong_play"):   # which bot the strong condition used, and why that one
         lines.append(f"strong play: {m['strong_play']['why']}")
+        for mod in m["strong_play"].get("models") or []:
+            lines.append(f"  learned value it read{' (' + mod['variant'] + ')' if mod.get('variant') else ''}: "
+                         f"{model_words(mod)}")
     need = ev["verdict"].get("games_needed", float("nan"))
     again = rerun_command(m.get("command"), need) if ev["verdict"].get("kind") == "cannot tell" else None
     if again:

@@ -22,6 +22,8 @@ class Condition:
     stopped: bool = False       # stopped early: its status was decided before --games
     stage: int = 1
     note: str = ""              # the strong play's condition: which bot, and why (strong_play)
+    strong: bool = False        # the strong bot plays in a seat (its games: Game.strong_games)
+    limit: int | None = None    # the most games it plays (None: --games)
 
     def describe(self) -> str:
         parts = []
@@ -37,7 +39,8 @@ class Condition:
     def as_dict(self) -> dict:
         return {"label": self.label, "kind": self.kind, "assumption": self.assumption,
                 "rules": self.rules, "seatings": self.seatings, "stats": self.stats,
-                "stopped": self.stopped, "stage": self.stage, "note": self.note}
+                "stopped": self.stopped, "stage": self.stage, "note": self.note, "strong": self.strong,
+                "limit": self.limit}
 
 
 def _show(v) -> str:
@@ -88,13 +91,14 @@ def build_conditions(game: Game, players: int, base_rules: dict, base_bots: list
         if list(base_bots) == [b] * P:
             continue
         note = strong["why"] if strong and b == strong["bot"] else ""
-        conds.append(Condition(f"{b} (all seats)", "bots", "bots", {}, [[b] * P], note=note))
+        conds.append(Condition(f"{b} (all seats)", "bots", "bots", {}, [[b] * P], note=note,
+                               strong=b == strength[0]))
     if len(strength) > 1:
         strong = strength[0]
         for w in strength[1:]:
             seatings = [[strong if s == k else w for s in range(P)] for k in range(P)]
             label = f"{strong} vs {w}" if P == 2 else f"one {strong} among {w}"
-            conds.append(Condition(label + " (every seating)", "bots", "bots", {}, seatings))
+            conds.append(Condition(label + " (every seating)", "bots", "bots", {}, seatings, strong=True))
     by_name = {p.name: p for p in game.params}
     setup = [n for n in game.setup_randomness]
 

@@ -66,7 +66,8 @@ class RobustResult:
     @classmethod
     def from_dict(cls, data: dict) -> "RobustResult":
         conds = [Condition(c["label"], c["kind"], c["assumption"], c["rules"], c["seatings"],
-                           _stats_np(c["stats"]), c["stopped"], c.get("stage", 1), c.get("note", ""))
+                           _stats_np(c["stats"]), c["stopped"], c.get("stage", 1), c.get("note", ""),
+                           c.get("strong", False), c.get("limit"))
                  for c in data["conditions"]]
         return cls(get_game(data["game"]), int(data["players"]), data["mode"], data["metric"],
                    data["layout"], _stats_np(data["base_stats"]), conds,
@@ -153,12 +154,81 @@ def _play_robust(game_name, players, seed, start, count, ctxs, arms, base_parts,
 
 
 # ---------------------------------------------------------------------------- the runner
-def _chunks(games: int, chunk_size: int | None) -> list[tuple[int, int]]:
-    """Chunks that do not depend on the number of jobs (so neither does an early stop)."""
+def _chunks(games: int, chunk_size: int | None, marks=()) -> list[tuple[int, int]]:
+    """Chunks that do not depend on the number of jobs (so neither does an early stop); a
+    chunk also ends at each of ``marks`` (where a condition's games end: ``Condition.limit``)."""
     if chunk_size is None:
         chunk_size = max(500, min(20_000, math.ceil(games / 32)))
     chunk_size = max(1, int(chunk_size))
-    return [(s, min(chunk_size, games - s)) for s in range(0, games, chunk_size)]
+    ends = sorted({min(s + chunk_size, games) for s in range(0, games, chunk_size)}
+                  | {int(m) for m in marks if 0 < m < games})
+    return [(a, b - a) for a, b in zip([0] + ends[:-1], ends)]
+
+
+def _plan(game, players, seed, n, looks, limits, chunk_size, jobs, arms, base_parts, cond_parts, kept_dir,
+          desc, announce) -> list:
+    """The chunks a robust stage plays: each stretch of games between two conditions' limits
+    cut by the cost of the arms still playing there (a capped strong condition's games are
+    dear, the rest cheap: :func:`sim.runner.plan_by_cost` per stretch), or to the sizes an
+    earlier try kept (``kept_dir``, per stretch); the one-line estimate first, where long."""
+    import os
+    import re
+
+    from sim.parallel import ESTIMATE_AFTER_S, estimate_line
+    from sim.runner import CHUNK_OVERHEAD_S, arm_seconds, plan_by_cost
+    bounds = sorted(set(limits) | {n})
+    stretches = list(zip([0] + bounds[:-1], bounds))
+    kept = []
+    if kept_dir is not None:
+        try:
+            kept = [(int(m.group(1)), int(m.group(2))) for m in
+                    (re.match(r"^(\d+)-(\d+)\.json$", x) for x in os.listdir(kept_dir)) if m]
+        except OSError:
+            kept = []
+    cost: dict = {}                     # one worker's seconds a game, per arm (measured once)
+
+    def seconds(used):
+        if not cost:
+            every = sorted({a for parts in [base_parts, *cond_parts] for part in parts for a in part})
+            cost.update(zip(every, arm_seconds(game, [(arms.ctxs[arms.arms[a][0]], *arms.arms[a][1:])
+                                                      for a in every], players, seed,
+                                               max((c for _, c in looks), default=1), total=n, jobs=jobs)))
+        return sum(cost[a] for a in used)
+
+    chunks, sec = [], 0.0
+    for lo, hi in stretches:
+        part = [(s, c) for s, c in looks if lo <= s < hi]
+        if not part:
+            continue
+        used = {a for parts in base_parts for a in parts}
+        for k, parts in enumerate(cond_parts):
+            if limits[k] >= hi:
+                used |= {a for part_ in parts for a in part_}
+        size = max((c for s, c in kept if lo <= s < hi), default=None)
+        one = 0.0 if chunk_size is not None or size is not None else seconds(sorted(used))
+        tasks, _ = plan_by_cost(part, chunk_size, one, jobs, desc, False, size)
+        chunks += tasks
+        sec += (hi - lo) * one
+    workers = max(1, min(jobs, len(chunks)))
+    sec = sec / workers + len(chunks) * CHUNK_OVERHEAD_S / workers
+    if announce and sec > ESTIMATE_AFTER_S and not kept:
+        print(estimate_line(desc, sec, workers, len(chunks), max((c for _, c in chunks), default=0)),
+              file=sys.stderr, flush=True)
+    return chunks
+
+
+def strong_cap(game: Game, players: int, games: int, strong_games=None) -> int | None:
+    """The most games a condition with the strong bot in a seat plays (``Condition.strong``):
+    ``strong_games`` where given, else the game's declaration (``Game.strong_games``, per
+    player count, where its strong play is too costly for ``games`` of every condition);
+    None where that is not fewer than ``games``."""
+    cap = strong_games if strong_games is not None else game.strong_games.get(players)
+    if cap is None:
+        return None
+    cap = int(cap)
+    if cap < 1:
+        raise UsageError(f"--strong-games must be at least 1, not {cap}")
+    return cap if cap < games else None
 
 
 def _rules_key(resolved: dict) -> tuple:
@@ -177,33 +247,46 @@ class _Arms:
         self.ctxs: list = []
         self.keys: dict = {}
         self.arms: list = []
+        #: the learned value each rule set's bots read (``leaf=model``), by :func:`_rules_key`
+        self.models: dict = {}
 
     def arm(self, rules: dict, bots: list[str]) -> int:
+        from sim.spec import make_spec, wants_model
         g = self.game
         resolved = g.resolve_rules(rules)
         rkey = _rules_key(resolved)
-        if rkey not in self.ctx_keys:
-            self.ctx_keys[rkey] = len(self.ctxs)
-            ctx = self.prepared.get(rkey)
-            self.ctxs.append(ctx if ctx is not None else g.prepare(resolved, self.players))
         choices = g.choose_bots(list(bots), self.players)
+        # a bot that reads the learned value (the strong condition's leaf=model) plays on a
+        # context that carries the model of these rules: loaded, or trained now (it says so)
+        model = wants_model(choices)
+        ckey = (rkey, model)
+        if ckey not in self.ctx_keys:
+            self.ctx_keys[ckey] = len(self.ctxs)
+            if model:
+                spec = make_spec(g, 1, resolved, [c.label for c in choices], self.players)
+                self.models[rkey] = spec.model
+                ctx = spec.ctx
+            else:
+                ctx = self.prepared.get(rkey)
+            self.ctxs.append(ctx if ctx is not None else g.prepare(resolved, self.players))
         key = (rkey, tuple(c.label for c in choices))
         if key not in self.keys:
             ids, par = g.bot_arrays(choices)
             self.keys[key] = len(self.arms)
-            self.arms.append((self.ctx_keys[rkey], ids, par))
+            self.arms.append((self.ctx_keys[ckey], ids, par))
         return self.keys[key]
 
 
 def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arms: _Arms,
-               base_parts, cond_parts, layout, metric, early_stop, progress, desc):
+               base_parts, cond_parts, layout, metric, early_stop, progress, desc, limits=None):
     """Play the baseline and the conditions (their parts: lists of arm indices) on games
-    0..n-1 in one joblib run; returns (baseline stats, per-condition stats, stopped flags,
-    games played, cpu seconds, partial)."""
+    0..n-1 in one joblib run (condition k on its first ``limits[k]`` only, where given);
+    returns (baseline stats, per-condition stats, stopped flags, games played, cpu seconds,
+    partial)."""
     from . import checkpoints
     from .robust import Z_STOP, evaluate
     from sim.runner import (_progress_bar, _signals_deferred, check_backend, default_backend, digest, logging_progress,
-                            plan_by_cost, resolve_jobs, run_chunks, seconds_per_game)
+                            resolve_jobs, run_chunks)
     jobs = resolve_jobs(jobs)
     backend = backend or default_backend(jobs)
     check_backend(backend)
@@ -211,9 +294,10 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
         game.play_chunk(arms.ctxs[ci], players, seed, 0, 0, ids, par)
     # the plan (where a condition may stop, what the kept chunks are keyed by), played in
     # pieces of about CHUNK_TARGET_S seconds where the bots are slow (sim.runner.plan_by_cost)
-    looks = _chunks(n, chunk_size)
-    look_at = {s + c: i for i, (s, c) in enumerate(looks)}
     K = len(cond_parts)
+    limits = [min(n, int(x)) if x else n for x in (limits or [None] * K)]
+    looks = _chunks(n, chunk_size, set(limits))
+    look_at = {s + c: i for i, (s, c) in enumerate(looks)}
     state = {"active": frozenset(range(K))}
     stopped = [False] * K
     done = [False] * K
@@ -229,7 +313,7 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
             if not act:
                 return
             yield (game.name, players, seed, start, count, arms.ctxs, arms.arms, base_parts,
-                   [(k, cond_parts[k]) for k in sorted(act)])
+                   [(k, cond_parts[k]) for k in sorted(act) if start + count <= limits[k]])
 
     def collect(result) -> bool:
         """Merge one chunk (in chunk order); True when every condition is decided."""
@@ -261,8 +345,11 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
                     if r["status"] != "unclear":
                         done[k] = stopped[k] = True
                         if bar is not None:
-                            bar.total -= n - stats[k]["n"]
+                            bar.total -= limits[k] - stats[k]["n"]
                             bar.refresh()
+        for k in range(K):       # a condition's games end at its limit (not an early stop)
+            if start + count >= limits[k]:
+                done[k] = True
         if last:
             done = [True] * K
         state["active"] = frozenset(k for k in range(K) if not done[k])
@@ -272,14 +359,9 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
     # leading ones are merged first, so the early stops they decided are made again, the same
     store = checkpoints.task_store("robust", game.name, game.version, players, seed, n, looks,
                                    [digest(c) for c in arms.ctxs], arms.arms, base_parts, cond_parts)
-    from .experiment_runs import kept_chunk_size
-    size = kept_chunk_size(store.dir) if store is not None else None
-    used = sorted({a for parts in [base_parts, *cond_parts] for part in parts for a in part})  # as _play_robust
-    cost = 0.0 if size is not None or chunk_size is not None else seconds_per_game(
-        game, [(arms.ctxs[arms.arms[a][0]], *arms.arms[a][1:]) for a in used], players, seed,
-        max((c for _, c in looks), default=1), total=n, jobs=jobs)
-    chunks, _ = plan_by_cost(looks, chunk_size, cost, jobs, desc, bool(progress) or logging_progress(), size)
-    bar = _progress_bar(n * K, progress, desc)
+    chunks = _plan(game, players, seed, n, looks, limits, chunk_size, jobs, arms, base_parts, cond_parts,
+                   store.dir if store is not None else None, desc, bool(progress) or logging_progress())
+    bar = _progress_bar(sum(limits), progress, desc)
     resumed = 0
     if store is not None:
         for start, count in chunks:
@@ -321,13 +403,14 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
 def robust(game_name: str, games, rules: dict | None = None, bots=None, players=None, seed=1,
            variants: list | None = None, metric: str | None = None, jobs=None, chunk_size=None,
            backend=None, scheduler=None, progress=None, early_stop: bool = True,
-           combine: bool = True, command: str | None = None) -> RobustResult:
+           combine: bool = True, command: str | None = None, strong_games=None) -> RobustResult:
     """Play the baseline (``rules``, ``bots``) and every condition on the same seeds.
 
     ``variants``: [(name, rule changes)] x 2 for a comparison (the reference first): every
     headline is then the variant's paired difference from the reference, and every
     condition changes both alike.  ``metric``: the headline the early stop and the worst-case
-    combination follow (default: the first side's edge)."""
+    combination follow (default: the first side's edge).  ``strong_games``: the most games
+    of a condition with the strong bot in a seat (:func:`strong_cap`)."""
     from .robust import Z95, evaluate, resolve_metric
     from sim import __version__
     from sim.runner import machine_info, make_spec, parse_games, resolve_jobs
@@ -360,6 +443,10 @@ def robust(game_name: str, games, rules: dict | None = None, bots=None, players=
     conds, skipped = build_conditions(game, P, specs[0].rules, base_bots, exclude, validate)
     if not conds:
         raise UsageError(f"{game.name}: no condition to try (no other bot, reading or setup declared)")
+    cap = strong_cap(game, P, n, strong_games)
+    for c in conds:
+        if c.strong:
+            c.limit = cap
     arms = _Arms(game, P, prepared)
 
     def parts_of(change: dict, seatings):
@@ -379,7 +466,8 @@ def robust(game_name: str, games, rules: dict | None = None, bots=None, players=
     jobs_n = resolve_jobs(jobs)
     base, stats, stopped, played, cpu, partial, chunks = _run_stage(
         game, P, int(seed), n, chunk_size, jobs, backend, scheduler, arms, base_parts, cond_parts,
-        layout, metric, early_stop, progress, f"{game.name} robust: {len(conds)} conditions")
+        layout, metric, early_stop, progress, f"{game.name} robust: {len(conds)} conditions",
+        [c.limit for c in conds])
     for c, st, sp in zip(conds, stats, stopped):
         c.stats, c.stopped = st, sp
     kept = [c for c in conds if c.stats is not None]
@@ -427,7 +515,9 @@ def robust(game_name: str, games, rules: dict | None = None, bots=None, players=
         "metric": metric, "seed": int(seed), "games_requested": n, "chunk_size": chunks[0][1] if chunks else 0,
         "jobs": jobs_n, "backend": backend or default_backend(jobs_n),
         "early_stop": bool(early_stop), "conditions": [c.label for c in conds],
-        "strong_play": strong_play(game, P),     # the strong condition's bot, and why that one
+        "strong_games": cap,           # the most games of a condition with the strong bot (None: all)
+        # the strong condition's bot, why that one, and the learned value it read (per variant)
+        "strong_play": {**strong_play(game, P), **_models(arms, specs, variants)},
         "condition_games": {c.label: int(c.stats["n"]) for c in conds},
         "baseline_games": int(base["n"]) if base else 0, "games_played": int(played),
         "partial": partial, "started": started.isoformat(timespec="seconds"),
@@ -437,6 +527,15 @@ def robust(game_name: str, games, rules: dict | None = None, bots=None, players=
     if base is None:
         raise UsageError("sim robust was interrupted before it finished a chunk")
     return RobustResult(game, P, mode, metric, layout, base, conds, skipped, manifest)
+
+
+def _models(arms: _Arms, specs, variants) -> dict:
+    """{"models": [...]}: the learned value the strong condition's bots read (``leaf=model``)
+    under each variant's rules (its name with it), or {} where no bot read one."""
+    names = [v[0] for v in variants] if variants else [""]
+    found = [{"variant": name, **arms.models[_rules_key(s.rules)]} for name, s in zip(names, specs)
+             if arms.models.get(_rules_key(s.rules))]
+    return {"models": found} if found else {}
 
 
 def _describe_baseline(game, specs, variants, bots) -> str:

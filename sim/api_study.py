@@ -307,7 +307,7 @@ def robust(game: str, *, variants=None, variants_file=None, rules: dict | None =
            early_stop: bool = True, combine: bool = True, games=100_000, bots=None, players: int | None = None,
            seed=1, jobs: int | None = None, chunk_size: int | None = None, backend: str | None = None,
            scheduler: str | None = None, progress: bool = False, out=None,
-           yes: bool = False) -> RobustResult:
+           yes: bool = False, strong_games: int | None = None) -> RobustResult:
     """Does the verdict hold (``sim robust``; with ``variants``, ``sim robust compare``)?
     The headline figures under every bot, reading and setup, on the same seeds.
 
@@ -325,6 +325,9 @@ def robust(game: str, *, variants=None, variants_file=None, rules: dict | None =
     yes : bool
         Start a robust run expected to take more than two hours (as for :func:`sim.api.compare`;
         the estimate is its most: every condition played to ``games``).
+    strong_games : int, optional
+        The most games of a condition with the strong bot in a seat (default: the game's
+        ``strong_games`` where its strong play is costly, else ``games``).
     games, bots, players, seed, jobs, chunk_size, backend, scheduler, progress, out
         As for :func:`simulate` (``games`` per condition).
 
@@ -356,10 +359,11 @@ def robust(game: str, *, variants=None, variants_file=None, rules: dict | None =
     if vs:
         _check_arms(g, [(k, {**rules, **v}) for k, v in vs], bots, players, seed_v, n)
     out = _out(out, "experiment")
-    _guard("robust run", *robust_plays(g, n, rules, bots, players, seed_v, vs, combine), jobs, yes, backend)
+    _guard("robust run", *robust_plays(g, n, rules, bots, players, seed_v, vs, combine, strong_games), jobs, yes,
+           backend)
     res = play(g.name, n, rules=rules, bots=bots, players=players, seed=seed_v, variants=vs, metric=metric,
                jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler, progress=progress,
-               early_stop=early_stop, combine=combine, command=None)
+               early_stop=early_stop, combine=combine, command=None, strong_games=strong_games)
     evs = evaluate_all(res)
     keys = ("label", "kind", "assumption", "n", "v", "lo", "hi", "s", "s_lo", "s_hi", "vr", "status", "stopped")
     frame = pd.DataFrame([{"headline": k, **{x: r[x] for x in keys}} for k, ev in evs.items() for r in ev["rows"]])
@@ -514,12 +518,13 @@ def impact_plays(g, card, spec, n) -> list:
     return [(spec.bots, n, 1.0)] * (1 + cards)
 
 
-def robust_plays(g, n, rules, bots, players, seed_v, variants, combine=True):
+def robust_plays(g, n, rules, bots, players, seed_v, variants, combine=True, strong_games=None):
     """What a robust run plays at most (:func:`analysis.robust_runs.robust`), for its time
     guard: (a baseline spec, [(bots, games, 1)]): the baseline and every condition's seatings,
     for each compared variant; the worst-case combination (``combine``) as one more condition.
     Early stops may end it sooner."""
     from analysis.robust_conditions import build_conditions
+    from analysis.robust_runs import strong_cap
 
     from .runner import make_spec
     p = g.check_players(players)
@@ -538,9 +543,10 @@ def robust_plays(g, n, rules, bots, players, seed_v, variants, combine=True):
     except UsageError:
         return specs[0], []  # the run itself says why (no condition to try)
     plays = [(s.bots, n, 1.0) for s in specs]
+    cap = strong_cap(g, p, n, strong_games)
     for c in conds + (conds[-1:] if combine and conds else []):
         for seats in c.seatings or [base_bots]:
-            plays += [(g.choose_bots(list(seats), p), n, 1.0)] * len(parts)
+            plays += [(g.choose_bots(list(seats), p), cap if c.strong and cap else n, 1.0)] * len(parts)
     return specs[0], plays
 
 

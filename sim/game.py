@@ -152,6 +152,11 @@ class Game:
     # ... per player count where it differs ({3: (...), 4: (...)}: a search bot at a smaller
     # budget where the default one would make `sim robust` take hours)
     strength_players: dict = field(default_factory=dict)
+    # `sim robust`: the most games a condition with the strong bot (the first of the strength
+    # list) in a seat plays, per player count, where that bot is too costly to play --games
+    # of every condition ({2: 2000}); the others play on.  Absent: --games (--strong-games
+    # overrides it)
+    strong_games: dict = field(default_factory=dict)
     # playing strength, weakest first (bot specs): the game's ladder for `sim skill --ladder`
     # and for what run reports say about the strength their figures were measured at.
     # Empty: the reverse of ``strength``.

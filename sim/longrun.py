@@ -93,6 +93,7 @@ def check_long_experiment(what: str, spec, plays, jobs: int, yes: bool, backend:
     import dataclasses
 
     from .parallel import duration
+    from .spec import make_spec, wants_model
     if yes or backend == "dask" or not plays:
         return
     cost = {}  # one bot's seconds per game, every seat that bot
@@ -100,6 +101,9 @@ def check_long_experiment(what: str, spec, plays, jobs: int, yes: bool, backend:
         for b in bots:
             if b.label not in cost:
                 one = dataclasses.replace(spec, bots=(b,) * spec.players)
+                if wants_model(one.bots) and spec.model is None:   # leaf=model: this rule set's model
+                    one = make_spec(spec.game, 1, spec.rules, [b.label] * spec.players, spec.players,
+                                    spec.seed)
                 cost[b.label] = 1.0 / one_core_rate(one, progress)
     games = sum(n for _, n, _ in plays)
     sec = sum(n * s * sum(cost[b.label] for b in bots) / len(bots) for bots, n, s in plays) / max(jobs, 1)

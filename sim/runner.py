@@ -136,7 +136,14 @@ def measure_rate(game: Game, ctx, players: int, seed: int, bot_ids, bot_par,
 
 def seconds_per_game(game: Game, plays, players: int, seed: int, cap: int, total: int = 0,
                      jobs: int = 1) -> float:
-    """One worker's seconds to play one game index in every arm of ``plays`` ((ctx, bot ids,
+    """One worker's seconds to play one game index in every arm of ``plays`` (the sum of
+    :func:`arm_seconds`)."""
+    return sum(arm_seconds(game, plays, players, seed, cap, total, jobs))
+
+
+def arm_seconds(game: Game, plays, players: int, seed: int, cap: int, total: int = 0,
+                jobs: int = 1) -> list[float]:
+    """One worker's seconds to play one game in each arm of ``plays`` ((ctx, bot ids,
     bot parameters) each, kernels loaded already), timed on the first games: precise where it
     decides something (a chunk of ``cap`` games near :data:`CHUNK_TARGET_S` or longer), a
     millisecond's check for a fast game.  That check counts a call's overhead as the game's
@@ -148,7 +155,7 @@ def seconds_per_game(game: Game, plays, players: int, seed: int, cap: int, total
     if total * sum(secs) / max(jobs, 1) > ESTIMATE_AFTER_S:
         secs = [1.0 / measure_rate(game, ctx, players, seed, ids, par) if s < fast else s
                 for s, (ctx, ids, par) in zip(secs, plays)]
-    return sum(secs)
+    return secs
 
 
 def plan_by_cost(looks: list, chunk_size, seconds: float, jobs: int, what: str, announce: bool,

@@ -31,9 +31,12 @@ from .common import (
               help="also play the worst-case combination of the two readings that move it most")
 @click.option("--yes", "-y", is_flag=True,
               help="start a robust run expected to take more than 2 hours (else refused, or asked on a terminal)")
+@click.option("--strong-games", type=click.IntRange(min=1), default=None, metavar="N",
+              help="the most games of a condition with the strong bot in a seat (default: the game's "
+                   "own cap where its strong play is costly, else --games)")
 @_common_experiment_options
-def robust_cmd(what, game, variants, variants_file, sets, metric, early_stop, combine, yes, games, bots,
-               players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
+def robust_cmd(what, game, variants, variants_file, sets, metric, early_stop, combine, yes, strong_games, games,
+               bots, players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
     """Does the verdict hold?  The headline figures under every bot, every reading of a
     silent or ambiguous rule and the setup's randomness, on the same seeds, with a verdict
     per headline: holds, depends on X, or cannot tell.
@@ -61,11 +64,11 @@ def robust_cmd(what, game, variants, variants_file, sets, metric, early_stop, co
         game, vs = what, None
     get_game(game)
     return _robust(game, vs, sets, metric, early_stop, combine, games, bots, players, seed, jobs,
-                   chunk_size, backend, scheduler, out, quiet, yes)
+                   chunk_size, backend, scheduler, out, quiet, yes, strong_games)
 
 
 def _robust(game, variants, sets, metric, early_stop, combine, games, bots, players, seed, jobs,
-            chunk_size, backend, scheduler, out, quiet, yes=False):
+            chunk_size, backend, scheduler, out, quiet, yes=False, strong_games=None):
     """sim robust (and sim compare --robust): play, write the report, print the verdicts."""
     from analysis.robust import robust_text, write_robust_report
     from analysis.robust_runs import robust
@@ -79,8 +82,8 @@ def _robust(game, variants, sets, metric, early_stop, combine, games, bots, play
         _check_arms(g, [(k, {**rules, **v}) for k, v in variants], bots, players, seed_v, n)
     from ..api_common import _guard
     from ..api_study import robust_plays
-    _guard("robust run", *robust_plays(g, n, rules, bots, players, seed_v, variants, combine), jobs, yes, backend,
-           ask=True, progress=not quiet)
+    _guard("robust run", *robust_plays(g, n, rules, bots, players, seed_v, variants, combine, strong_games), jobs,
+           yes, backend, ask=True, progress=not quiet)
     out_dir, top = _experiment_dir(out, game, "robust-compare" if variants else "robust")
     command = _command_line()
     with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
@@ -88,7 +91,7 @@ def _robust(game, variants, sets, metric, early_stop, combine, games, bots, play
                      variants=variants, metric=metric, jobs=jobs, chunk_size=chunk_size,
                      backend=backend, scheduler=scheduler,
                      progress=(not quiet) and sys.stderr.isatty(), early_stop=early_stop,
-                     combine=combine, command=command)
+                     combine=combine, command=command, strong_games=strong_games)
         path = write_robust_report(res, out_dir)
     if not quiet:
         click.echo(robust_text(res))

@@ -126,6 +126,13 @@ def _style(name, bid):
 
 
 SEARCH_ITERS = 100   # the search bot's default budget (rollouts per decision)
+#: two players' strongest affordable play (sim robust's strong condition; docs/BENCH.md)
+STRONG_2P = "search:iters=40;horizon=-1;leaf=model"
+#: why three and four players' strong condition is the formula's search at a quarter budget
+_STRONG_34 = ("search:iters=25, a quarter of its default budget, for cost (about 0.05 s a game): "
+              "`sim strength balam` has not settled Balam (iters 25 to 100 moved no headline "
+              "measurably, at 600-1,000 games a rung; docs/FINDINGS.md): stronger play may move "
+              "these figures")
 
 BOTS = (
     Bot("random", K.BOT_RANDOM, "uniform over the turn's options (card, pass, build on a site, "
@@ -429,6 +436,15 @@ GAME = Game(
     # then the styles (docs/FINDINGS.md, Balam: balance by skill), random last; the site layout (random or
     # fixed) is the setup's randomness
     strength=("search:iters=25", "merchant", "warlord", "builder", "priest", "random"),
+    # two players: the search reading the learned value where a rollout is cut (issue #46;
+    # each rule set's own model, trained in about 15 s where none is kept): it beats the
+    # default search:iters=100 58.7% [57.0, 60.4] (+61 Elo) over 3,200 paired games at a
+    # seventh of its CPU (docs/BENCH.md), about 0.035 s a game
+    strength_players={2: (STRONG_2P, "merchant", "warlord", "builder", "priest", "random")},
+    # ... whose conditions play at most these games (its all-seats condition and its games
+    # against each style, every seating: 22 strong games a game of a comparison, about 7
+    # minutes on 2 cores for 2,000); the other conditions play on to --games
+    strong_games={2: 2000, 3: 1000, 4: 1000},
     # playing strength, weakest first (sim skill --ladder; what run reports say)
     ladder=("random", "merchant", "search"),
     setup_randomness=("layout",),
@@ -460,8 +476,10 @@ GAME = Game(
            "board_png": "sim.games.balam.draw:draw_board (board_file, png_path)",
            "tiles_png": "sim.games.balam.draw:draw_tiles (board_file, png_path)",
            # which strong play sim robust uses (strength[0]), and why
-           "strong_play": "search:iters=25, a quarter of its default budget, for cost (about 0.05 s a game): "
-                          "`sim strength balam` has not settled Balam (iters 25 to 100 moved no headline "
-                          "measurably, at 600-1,000 games a rung; docs/FINDINGS.md): stronger play may move "
-                          "these figures"},
+           "strong_play": {2: f"{STRONG_2P}: the search reading the learned value of these rules (trained "
+                              "first where none is kept) beats the default search:iters=100 by +61 Elo "
+                              "[+49, +74] at a seventh of its CPU (docs/BENCH.md); `sim strength balam` "
+                              "with it is in docs/FINDINGS.md: stronger play may still move these figures",
+                           **{p: _STRONG_34 for p in (3, 4)}},
+    },
 )
