@@ -188,7 +188,8 @@ def robust_text(res, evs: dict | None = None) -> str:
             lines.append(f"  learned value it read{' (' + mod['variant'] + ')' if mod.get('variant') else ''}: "
                          f"{model_words(mod)}")
     need = ev["verdict"].get("games_needed", float("nan"))
-    again = rerun_command(m.get("command"), need) if ev["verdict"].get("kind") == "cannot tell" else None
+    again = (rerun_command(m.get("command"), need, ev["verdict"].get("strong_games_needed", float("nan")))
+             if ev["verdict"].get("kind") == "cannot tell" else None)
     if again:
         lines.append(f"to settle {spec['label']}, run again with the games it needs: {again}")
     lines.append(f"games played: {m['games_played']:,} in {m['seconds']:.1f} s "
@@ -265,7 +266,8 @@ def write_robust_report(res, out_dir) -> Path:
     atomic_write(out_dir / "conditions.csv", lambda tmp: pd.DataFrame(flat).to_csv(tmp, index=False))
     path = write_page(out_dir, page, figs)
     data = res.to_dict()
-    data["verdicts"] = {k: {x: ev["verdict"][x] for x in ("kind", "text", "depends_on", "games_needed")}
+    data["verdicts"] = {k: {x: ev["verdict"].get(x) for x in ("kind", "text", "depends_on", "games_needed",
+                                                               "strong_games_needed")}
                         for k, ev in evs.items()}
     data["tornado"] = bars
     write_json(out_dir / "robust.json", data)

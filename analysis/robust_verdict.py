@@ -78,23 +78,28 @@ def _real_swings(spec: dict, conds: list[dict]) -> str:
             + ", whose effect on the verdict the baseline is too uncertain to judge.")
 
 
-def rerun_command(command: str | None, games: float) -> str | None:
-    """``command`` (a ``sim robust`` line) with ``--games`` set to ``games`` (rounded up to
-    two figures): the one step that re-runs it with the games a "cannot tell" asks for."""
+def rerun_command(command: str | None, games: float, strong: float = float("nan")) -> str | None:
+    """``command`` (a ``sim robust`` line) with ``--games`` set to ``games`` and
+    ``--strong-games`` to ``strong`` (each rounded up to two figures; a NaN one left alone):
+    the one step that re-runs it with the games a "cannot tell" asks for."""
     import shlex
-    if not command or games != games or games == math.inf:
+    ok = [x == x and x != math.inf for x in (games, strong)]
+    if not command or not any(ok):
         return None
-    n = _rounded_games(games)
     args = shlex.split(command)
-    for i, a in enumerate(args):
-        if a in ("--games", "-n") and i + 1 < len(args):
-            args[i + 1] = str(n)
-            break
-        if a.startswith("--games="):
-            args[i] = f"--games={n}"
-            break
-    else:
-        args += ["--games", str(n)]
+    for flag, short, x, fine in (("--games", "-n", games, ok[0]), ("--strong-games", None, strong, ok[1])):
+        if not fine:
+            continue
+        n = _rounded_games(x)
+        for i, a in enumerate(args):
+            if a in (flag, short) and i + 1 < len(args):
+                args[i + 1] = str(n)
+                break
+            if a.startswith(flag + "="):
+                args[i] = f"{flag}={n}"
+                break
+        else:
+            args += [flag, str(n)]
     return " ".join(shlex.quote(a) for a in args)
 
 
@@ -150,6 +155,13 @@ def verdict(spec: dict, base: dict, conds: list[dict], m: float) -> dict:
                 + (f"{what} under {len(held)} of {len(conds)} conditions, but " if held else "")
                 + f"under {_join([c['label'] for c in unclear])} the interval is too wide "
                 f"to say; {_games(need)} would settle it." + _real_swings(spec, conds))
+        capped = [c for c in unclear if c.get("limit")]
+        if capped:   # the strong play's conditions stopped at their cap: more --games cannot help them
+            text += (f" The strong play's conditions played {min(c['limit'] for c in capped):,} games "
+                     "(their cap: --strong-games sets it).")
+            out["strong_games_needed"] = max(c["settle"] for c in capped)
+            rest = [c["settle"] for c in unclear if not c.get("limit")]
+            need = max(rest) if rest else float("nan")
         out.update(kind="cannot tell", text=text, games_needed=need)
         return out
     vals = [c["v"] for c in conds]
@@ -211,7 +223,7 @@ def evaluate(layout: dict, key: str, base_stats: dict, conditions: list[dict], z
         rows.append({"label": c["label"], "kind": c["kind"], "assumption": c.get("assumption"),
                      "n": v["n"], "v": v["mean"], "lo": v["lo"], "hi": v["hi"], "s": s["mean"],
                      "s_lo": s["lo"], "s_hi": s["hi"], "vr": vr, "stopped": c.get("stopped", False),
-                     "same": identical(st)})
+                     "same": identical(st), "limit": c.get("limit")})
     v = verdict(spec, base, rows, m)
     return {"spec": spec, "base": base, "rows": rows, "verdict": v, "m": m,
             "gap_sides": gap_sides(layout, bm) if key == "gap" else None}

@@ -71,3 +71,23 @@ def test_without_a_cap_every_condition_plays_every_game(toy, monkeypatch):
     assert res.manifest["strong_games"] is None
     # a single game's run names the model its strong bots read, with no variant name
     assert [m["variant"] for m in res.manifest["strong_play"]["models"]] == [""]
+
+
+def test_a_cannot_tell_under_a_capped_strong_condition_asks_for_strong_games():
+    """More --games cannot settle a condition stopped at its cap: the verdict says so and the
+    command it gives raises --strong-games (and --games only for the conditions that need it)."""
+    from analysis.robust_verdict import rerun_command, verdict
+    spec = {"key": "edge", "label": "first-player edge", "rate": True, "signed": True, "unit": ""}
+    base = {"v": 0.08, "lo": 0.06, "hi": 0.10, "n": 20000}
+    wide = {"label": "search (all seats)", "kind": "bots", "assumption": "bots", "n": 2000, "v": 0.05,
+            "lo": -0.01, "hi": 0.11, "s": -0.03, "s_lo": -0.09, "s_hi": 0.03, "vr": 1.0, "stopped": False,
+            "same": False, "limit": 2000}
+    v = verdict(spec, base, [wide], 0.02)
+    assert v["kind"] == "cannot tell"
+    assert "played 2,000 games (their cap: --strong-games sets it)" in v["text"]
+    assert v["strong_games_needed"] > 2000 and v["games_needed"] != v["games_needed"]   # NaN: --games is enough
+    cmd = rerun_command("sim robust balam --games 20000", v["games_needed"], v["strong_games_needed"])
+    assert cmd.startswith("sim robust balam --games 20000 --strong-games ")
+    assert rerun_command("sim robust balam --strong-games=300", 5000, 900) == \
+        "sim robust balam --strong-games=900 --games 5000"
+    assert rerun_command("sim robust balam", float("nan")) is None
