@@ -48,7 +48,7 @@ from ...record import NO_RECORD
 from ...rng import GAME_PURPOSES
 from ...value import check, value_eval
 from .scoring import can_declare, colour_points, result2
-from .state import (BOT_SEARCH, LSUP, MA, MB, NMAX, PSUP, R_CENTRE, R_E, R_EA, R_EB, R_EBITS, R_HORIZON, R_L,
+from .state import (LSUP, MA, MB, NMAX, PSUP, R_CENTRE, R_E, R_EA, R_EB, R_EBITS, R_HORIZON, R_L,
                     N_TALLY, R_N, R_P, R_PTS, R_SPACES, RAV, WIN, nib)
 
 #: bumped whenever the row changes (a model keyed on an older row is trained again)
@@ -382,7 +382,7 @@ def side_share(st, R, cards, p, bseat, bonus, cp):
 
 def sample(ctx, players, seed, start, n, bot_ids, bot_par, per_game=PER_GAME) -> dict:
     """Play games ``start .. start + n - 1`` as ``run_chunk`` does (game i draws from (seed, i)
-    alone; the greedy and random bots) and sample up to ``per_game`` turn starts of each (chosen
+    alone; any bot but a search at ``leaf=model``, which ``sim.learn`` refuses) and sample up to ``per_game`` turn starts of each (chosen
     uniformly on a stream of their own: the games are unchanged), each from every seat's view:
     one row per (position, seat).  Returns ``X`` (float32, rows x ``n_features``), ``seat``,
     ``game``, ``progress`` (exchanges made / the game's exchanges), ``outcome`` (the seat's
@@ -393,8 +393,6 @@ def sample(ctx, players, seed, start, n, bot_ids, bot_par, per_game=PER_GAME) ->
     R, _, _ = split_ctx(ctx)
     P = int(players)
     ids = np.ascontiguousarray(bot_ids, dtype=np.int64)
-    if (ids == BOT_SEARCH).any():
-        raise ValueError("maya's sampler plays the greedy or random bots, not the search bot")
     par = np.ascontiguousarray(bot_par, dtype=np.float64)
     per_game = max(1, int(per_game))
     F = n_features(P)
