@@ -163,18 +163,28 @@ def test_impact_resumes_after_sigterm(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_robust_resumes_after_sigterm(tmp_path, monkeypatch):
-    # early stops decided on the kept chunks are decided again, the same
-    names = _check(tmp_path, monkeypatch, ["robust", "puluc", "--games", "3e4", "--chunk-size", "1000", "--jobs", "1"])
+    # early stops decided on the kept chunks are decided again, the same: led by the game's
+    # length, which every condition moves or keeps beyond doubt, each condition stops at the
+    # first look (MIN_STOP_GAMES, 2,000 games: four chunks), and so does the worst-case
+    # combination played after them (four more); stopped after five chunk files, the
+    # resumed run decides the first stage's stops from its kept chunks alone.  (Led by the
+    # edge, no condition stopped within 3e4 games: 3e4 of the strong bot's games three times.)
+    names = _check(tmp_path, monkeypatch, ["robust", "puluc", "--metric", "length", "--games", "3e4",
+                                           "--chunk-size", "500", "--jobs", "1"], after=5)
     assert "robust.json" in names
+    conds = json.loads((tmp_path / "b" / "out" / "robust.json").read_text())["conditions"]
+    assert all(c["stopped"] and c["stats"]["n"] == 2000 for c in conds), [(c["label"], c["stopped"]) for c in conds]
 
 
 @pytest.mark.slow
 def test_robust_resumes_after_kill_9(tmp_path, monkeypatch):
-    # (1e4 games: ten chunks a condition, enough to be killed in; the SIGTERM test above
-    # plays 3e4, where the early stops happen)
-    names = _check(tmp_path, monkeypatch, ["robust", "puluc", "--games", "1e4", "--chunk-size", "1000", "--jobs", "1"],
+    # (3,000 games: ten chunks a condition, enough to be killed in, none stopped early: the
+    # edge's verdict is far from decided there; the SIGTERM test above stops them all early)
+    names = _check(tmp_path, monkeypatch, ["robust", "puluc", "--games", "3000", "--chunk-size", "300", "--jobs", "1"],
                    after=5, sig=signal.SIGKILL)
     assert "robust.json" in names
+    conds = json.loads((tmp_path / "b" / "out" / "robust.json").read_text())["conditions"]
+    assert not any(c["stopped"] for c in conds)
 
 
 TUNE = ["tune", "puluc", "--param", "track=7..15", "--param", "lots=2..6", "--target", "first_player=fair",
