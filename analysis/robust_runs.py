@@ -170,7 +170,8 @@ def _plan(game, players, seed, n, looks, limits, chunk_size, jobs, arms, base_pa
     """The chunks a robust stage plays: each stretch of games between two conditions' limits
     cut by the cost of the arms still playing there (a capped strong condition's games are
     dear, the rest cheap: :func:`sim.runner.plan_by_cost` per stretch), or to the sizes an
-    earlier try kept (``kept_dir``, per stretch); the one-line estimate first, where long."""
+    earlier try kept (``kept_dir``, per stretch); the one-line estimate first, where long.
+    Returns (the chunks, one worker's seconds a game of each arm measured: {} where none was)."""
     import os
     import re
 
@@ -214,7 +215,7 @@ def _plan(game, players, seed, n, looks, limits, chunk_size, jobs, arms, base_pa
     if announce and sec > ESTIMATE_AFTER_S and not kept:
         print(estimate_line(desc, sec, workers, len(chunks), max((c for _, c in chunks), default=0)),
               file=sys.stderr, flush=True)
-    return chunks
+    return chunks, cost
 
 
 def strong_cap(game: Game, players: int, games: int, strong_games=None) -> int | None:
@@ -285,6 +286,7 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
     partial)."""
     from . import checkpoints
     from .robust import Z_STOP, evaluate
+    from sim.parallel import LineProgress, duration
     from sim.runner import (_progress_bar, _signals_deferred, check_backend, default_backend, digest, logging_progress,
                             resolve_jobs, run_chunks)
     jobs = resolve_jobs(jobs)
@@ -332,8 +334,6 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
         # the games the figures rest on (a task dispatched before an early stop was merged
         # may have played more: how many depends on timing, so it is not counted)
         played += count * len(used)
-        if bar is not None:
-            bar.update(count * merged)
         last = start + count >= n
         if early_stop and not last and i >= 1:
             act = [k for k in range(K) if not done[k] and stats[k] is not None
@@ -352,6 +352,9 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
                 done[k] = True
         if last:
             done = [True] * K
+        time_left(start, count)
+        if bar is not None:
+            bar.update(count * merged)
         state["active"] = frozenset(k for k in range(K) if not done[k])
         return not state["active"]
 
@@ -359,9 +362,28 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
     # leading ones are merged first, so the early stops they decided are made again, the same
     store = checkpoints.task_store("robust", game.name, game.version, players, seed, n, looks,
                                    [digest(c) for c in arms.ctxs], arms.arms, base_parts, cond_parts)
-    chunks = _plan(game, players, seed, n, looks, limits, chunk_size, jobs, arms, base_parts, cond_parts,
-                   store.dir if store is not None else None, desc, bool(progress) or logging_progress())
+    chunks, cost = _plan(game, players, seed, n, looks, limits, chunk_size, jobs, arms, base_parts, cond_parts,
+                         store.dir if store is not None else None, desc, bool(progress) or logging_progress())
     bar = _progress_bar(sum(limits), progress, desc)
+    clock = {"t0": time.perf_counter(), "done": 0.0}
+    part_cost = [sum(cost.get(a, 0.0) for part in parts for a in part) for parts in cond_parts]
+    base_cost = sum(cost.get(a, 0.0) for part in base_parts for a in part)
+
+    def time_left(start, count):
+        """Seconds left by the arms' costs (the capped strong conditions cost most early on,
+        so the games' own extrapolation would overstate the rest many times over)."""
+        if not cost or bar is None:
+            return
+        clock["done"] += count * (base_cost + sum(part_cost[k] for k in range(K)
+                                                  if start + count <= limits[k] and stats[k] is not None))
+        bn = base["n"] if base is not None else 0
+        left = (n - bn) * base_cost + sum(part_cost[k] * (limits[k] - stats[k]["n"]) for k in range(K)
+                                          if not done[k] and stats[k] is not None)
+        secs = (time.perf_counter() - clock["t0"]) / max(clock["done"], 1e-9) * left
+        if isinstance(bar, LineProgress):
+            bar.left = secs
+        else:
+            bar.set_postfix_str(f"about {duration(secs)} left by cost", refresh=False)
     resumed = 0
     if store is not None:
         for start, count in chunks:
@@ -373,6 +395,7 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
                 collect(kept)
             resumed += 1
     skip = {s for s, _ in chunks[:resumed]}
+    clock.update(t0=time.perf_counter(), done=0.0)   # the time left: by the chunks played from here
 
     def collect_new(result) -> bool:
         if store is not None:

@@ -288,6 +288,9 @@ class LineProgress:
         self._start = self._last = self._clock()
         self.lines = 0
         self._sys = sys
+        #: seconds left as the caller reckons them (an experiment whose games differ in cost:
+        #: sim robust's capped strong conditions), said instead of the games' extrapolation
+        self.left: float | None = None
 
     def update(self, n: int = 1) -> None:
         self.n += int(n)
@@ -301,7 +304,9 @@ class LineProgress:
         done = self.n - self._initial
         total = max(self.total, 1)
         text = f"{self.desc}: {self.n:,}/{self.total:,} games ({100 * self.n / total:.0f}%), {duration(el)} so far"
-        if done > 0 and self.total > self.n:
+        if self.left is not None:
+            text += f", about {duration(self.left)} left"
+        elif done > 0 and self.total > self.n:
             text += f", about {duration(el / done * (self.total - self.n))} left"
         print(text, file=self._stream or self._sys.stderr, flush=True)
         self.lines += 1

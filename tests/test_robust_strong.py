@@ -91,3 +91,29 @@ def test_a_cannot_tell_under_a_capped_strong_condition_asks_for_strong_games():
     assert rerun_command("sim robust balam --strong-games=300", 5000, 900) == \
         "sim robust balam --strong-games=900 --games 5000"
     assert rerun_command("sim robust balam", float("nan")) is None
+
+
+def test_a_log_hears_the_time_left_by_cost_not_by_games(toy, monkeypatch):
+    """Progress lines on a stderr that is not a terminal give the time left reckoned by each
+    arm's cost (the capped strong conditions are dear and come first), not the games' own
+    extrapolation, which would overstate it."""
+    import io
+
+    import sim.parallel as P
+    out = io.StringIO()
+    made = []
+
+    class Log(P.LineProgress):
+        def __init__(self, total, desc, initial=0):
+            super().__init__(total, desc, initial, every=0.0, stream=out)
+            made.append(self)
+
+    monkeypatch.setattr(P, "LineProgress", Log)
+    monkeypatch.setattr(P, "logging_progress", lambda: True)
+    import sim.runner
+    monkeypatch.setattr(sim.runner, "LineProgress", Log, raising=False)
+    monkeypatch.setattr(sim.runner, "logging_progress", lambda: True)
+    robust("toy", 800, jobs=1, early_stop=False, progress=False, combine=False, chunk_size=None)
+    lines = out.getvalue().splitlines()
+    assert made and lines and all("left" in x for x in lines[:-1])
+    assert made[0].left is not None
