@@ -44,7 +44,7 @@ RUNS = {
     "skill": ["skill", "puluc", "--bots", "random,greedy", "--games", "500", "--jobs", "1", "-q"],
     "impact-all": ["impact", "batam", "--card", "all", "--games", "300", "--jobs", "1", "-q"],
     "maya-4p": ["maya", "--players", "4", "--games", "1000", "--jobs", "1", "-q"],
-    "robust": ["robust", "puluc", "--games", "1e4", "-q"],
+    "robust": ["robust", "puluc", "--games", "5e3", "-q"],
     "tune": ["tune", "puluc", "--param", "track=6..10", "--param", "exit=any,pile", "--target",
              "length=min", "--target", "first_player=fair", "--budget", "6000", "--final", "1000",
              "--jobs", "1", "-q"],
