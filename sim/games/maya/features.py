@@ -382,13 +382,14 @@ def side_share(st, R, cards, p, bseat, bonus, cp):
 
 def sample(ctx, players, seed, start, n, bot_ids, bot_par, per_game=PER_GAME) -> dict:
     """Play games ``start .. start + n - 1`` as ``run_chunk`` does (game i draws from (seed, i)
-    alone; any bot but a search at ``leaf=model``, which ``sim.learn`` refuses) and sample up to ``per_game`` turn starts of each (chosen
-    uniformly on a stream of their own: the games are unchanged), each from every seat's view:
-    one row per (position, seat).  Returns ``X`` (float32, rows x ``n_features``), ``seat``,
-    ``game``, ``progress`` (exchanges made / the game's exchanges), ``outcome`` (the seat's
-    side's share: the module docstring) and ``baseline`` (the game's own evaluation as a
-    probability: two players a logistic of greedy's eval2 / 100; three/four the fair share
-    moved by a logistic of the own-points margin over the best unknown colours)."""
+    alone; any bot but a search at ``leaf=model``, which ``sim.learn`` refuses) and sample up
+    to ``per_game`` turn starts of each (chosen uniformly on a stream of their own: the games
+    are unchanged), each from every seat's view: one row per (position, seat).  Returns ``X``
+    (float32, rows x ``n_features``), ``seat``, ``game``, ``progress`` (exchanges made / the
+    game's exchanges), ``outcome`` (the seat's side's share: the module docstring) and
+    ``baseline`` (the game's own evaluation as a probability, a logistic of: two players
+    greedy's eval2 / 200; three players own points less the two best unknown colours', / 3;
+    four players three times own points less the unknown colours' total, / 9)."""
     from .sampling import sample_games
     R, _, _ = split_ctx(ctx)
     P = int(players)

@@ -46,11 +46,11 @@ from .bots.greedy import (  # noqa: F401
 )
 from .bots.search import (  # noqa: F401
     shuffle_root, ladder_gain, exchange_gain, order_moves, has_move_after, frontier_value,
-    search2
+    search2, alphabeta, model_leaf
 )
 from .bots.mcts import (  # noqa: F401
     sample_deal, side_value, rollout, play_out, order_desc, candidates, search_task,
-    search_declare
+    search_declare, search_task_v, search_declare_v, end_value
 )
 from .play import (  # noqa: F401
     start_choice, place_start, set_up, declares, choose_exchange, play_turns, play_game,
@@ -91,8 +91,9 @@ __all__ = [
     'greedy2', 'start_choice_value', 'greedy_start', 'wants_to_declare', 'task_value',
     'task_step_value', 'task_pick', 'greedy_task', 'shuffle_root', 'ladder_gain',
     'exchange_gain', 'order_moves', 'has_move_after', 'frontier_value', 'search2',
+    'alphabeta', 'model_leaf',
     'sample_deal', 'side_value', 'rollout', 'play_out', 'order_desc', 'candidates',
-    'search_task', 'search_declare',
+    'search_task', 'search_declare', 'search_task_v', 'search_declare_v', 'end_value',
     'start_choice', 'place_start', 'set_up', 'declares', 'choose_exchange',
     'play_turns', 'play_game', 'run_games', 'chunk_work'
 ]
