@@ -289,9 +289,9 @@ SC_SIZE = 18
 DROP_TOT, DROP_CNT = -1e12, 1e6
 
 
-@helper_inline
 def new_sched():
-    """A scheduler's state array (``sched_start`` fills it)."""
+    """A scheduler's state array (``sched_start`` fills it; made once, outside the kernels'
+    helpers, which allocate nothing: a kernel makes it with ``np.zeros(SC_SIZE, np.int64)``)."""
     return np.zeros(SC_SIZE, np.int64)
 
 

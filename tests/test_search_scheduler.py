@@ -9,9 +9,9 @@ import numpy as np
 from numba import njit
 
 from sim.rng import rand_int, seed_streams
-from sim.search import (SC_SPENT, SCHED_DONE, SCHED_HALVE_EVEN, SCHED_HALVE_REST, SCHED_UCB,
+from sim.search import (SC_SIZE, SC_SPENT, SCHED_DONE, SCHED_HALVE_EVEN, SCHED_HALVE_REST, SCHED_UCB,
                         SCHED_WORLD_END, best_alive, best_mean, clear_best, clear_best_paired,
-                        halve, halving_even, halving_phases, halving_rest, new_sched, sched_best,
+                        halve, halving_even, halving_phases, halving_rest, sched_best,
                         sched_drop, sched_next, sched_start, sched_stop_clear, sched_stop_paired,
                         sched_tell, ucb_pick)
 
@@ -126,7 +126,7 @@ def _sched(seed, kind, n, iters, drop, c, z, tol, spread, alive0):
     after = 0
     dropped = False
     nl = 0
-    S = new_sched()
+    S = np.zeros(SC_SIZE, np.int64)
     sched_start(S, kind, n, iters, alive, z > 0.0)
     w = 0
     while True:

@@ -7,6 +7,7 @@ import numpy as np
 from ...drama import drama
 from ...jit import helper, helper_inline
 from ...record import NO_RECORD, NO_SNAPS
+from ...search import new_sched
 from ...value import work_size
 from .bots.search import decide
 from .loop import crew_seat, play_from
@@ -174,7 +175,7 @@ def new_search(rules, bot_ids, bot_par) -> Search:
                   stats=np.zeros(3, np.int64), ru=rules._replace(R=rules.R.copy()),
                   wst=new_state(), wrs=np.zeros(N_RS, np.uint64),
                   alive=np.zeros(MAXK, np.int64), x=np.zeros(FEATURE_ROOM, np.float64),
-                  h0=np.zeros(work, np.float64), h1=np.zeros(work, np.float64))
+                  h0=np.zeros(work, np.float64), h1=np.zeros(work, np.float64), sched=new_sched())
 
 
 def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=None):

@@ -357,7 +357,8 @@ class Search(NamedTuple):
     (``ru``: the game's, with their own round horizon when they are cut short); for
     sequential halving the sampled world every candidate is played from (``wst``, ``wrs``)
     and which candidates are still in (``alive``); the features of a position the model values
-    (``x``) and its work rows (``h0``, ``h1``)."""
+    (``x``) and its work rows (``h0``, ``h1``); the search scheduler's state (``sched``:
+    ``sim.search.new_sched``)."""
     st: State
     rs: np.ndarray
     sc: Scratch
@@ -377,6 +378,7 @@ class Search(NamedTuple):
     x: np.ndarray
     h0: np.ndarray
     h1: np.ndarray
+    sched: np.ndarray
 
 
 class Out(NamedTuple):

@@ -11,19 +11,20 @@ structure, and fresh random streams for every seat and for the dice), applies th
 candidate and plays on with the heuristic in every seat (``rollout``: the rest of the
 game, or ``horizon`` more rounds), scoring the result for the bot's seat
 (``leaf_value``).  The iterations go to the candidates by sequential halving on common
-sampled worlds (``paired_halving``, the default) or by UCB1; it plays the candidate of
-best mean.  Everything random is drawn from its own stream (slot 1 + seat); it never
-reads the real deck order, the other seats' streams or the dice.
+sampled worlds (the default) or by UCB1, as the shared search layer's scheduler
+(``sim/search.py``, ``sched_*``) says; it plays the candidate of best mean.  Everything
+random is drawn from its own stream (slot 1 + seat); it never reads the real deck order,
+the other seats' streams or the dice.
 
 The rollouts have their own turn loop (``rollout_turns``), which reaches only the
 heuristic: numba cannot compile the call cycle search -> game loop -> search.  The
 rules between the turns are the game loop's own (``rounds.deal_round``,
-``rounds.close_round``).  Sequential halving's schedule, UCB1, the argmax with ties and
-the shuffles are the shared search layer's (``sim/search.py``); the sampled worlds and
-the rollouts are in ``worlds.py``.
+``rounds.close_round``).  Sequential halving's schedule and cuts, UCB1, the stopping rule,
+the argmax with ties and the shuffles are the shared search layer's (``sim/search.py``);
+the sampled worlds and the rollouts are in ``worlds.py``.
 
 Compile: ``search_turn`` is the one compiled layer of the search (it is also the gate that
-a table without the search bot compiles empty); ``search_choose``, ``paired_halving``,
+a table without the search bot compiles empty); ``search_choose``,
 ``prune_same``, ``counted_rollout`` and ``worlds.rollout`` are inlined into it
 (``helper_inline``).  Compiled on their own, each linked and optimised again the code of
 everything below it (the heuristic and the rules): the search kernel's cold compile, after
@@ -39,8 +40,9 @@ import numpy as np
 
 from ....jit import helper, helper_inline, kernel
 from ....rng import GOLDEN, mix64, rand_int
-from ....search import (best_alive, best_mean, clear_best_paired, halve, halving_phases,
-                        halving_rest, ucb_pick)
+from ....search import (SC_SIZE, SCHED_DONE, SCHED_HALVE_REST, SCHED_UCB, SCHED_WORLD_END,
+                        model_at_leaf, sched_best, sched_drop, sched_next, sched_start,
+                        sched_stop_paired, sched_tell)
 from ....record import WIDTH, rec
 from ..state import (EV_PASS, EV_PAY, GS_KNOWN, GS_LEFT, GS_NSLOT, GS_SLOT, GS_SUP, GS_TURNS, MAIZE,
                      MAXSLOT, NBW, P_HAND, R_NP, T_PASS, Rules, copy_state_into, new_scratch, new_state)
@@ -80,11 +82,12 @@ del _n, _v
 #: candidates, positions and cards of the determinization), ``wf`` float work (each
 #: candidate's sum, count, alive flag and this world's value), ``wx`` the sums of the
 #: products of two candidates' values over their common worlds (``stop``), ``hx`` each
-#: candidate's position hash (``prune``), ``stats`` the counts ST_*; ``mp``/``ms`` the
+#: candidate's position hash (``prune``), ``stats`` the counts ST_*, ``sched`` the
+#: scheduler's state (``sim.search.sched_start``); ``mp``/``ms`` the
 #: learned value (from the rules context; empty without one: features.attach_model) and
 #: ``fx``, ``h0``, ``h1`` its work arrays (a row of features, a layer's worth twice).
 Search = namedtuple("Search", ("ru", "st", "wst", "sc", "deck", "par", "wpar", "wi", "wf",
-                               "wx", "hx", "stats", "mp", "ms", "fx", "h0", "h1"))
+                               "wx", "hx", "stats", "sched", "mp", "ms", "fx", "h0", "h1"))
 
 
 @kernel
@@ -124,7 +127,8 @@ def new_search(ctx, info, bot_par):
     return Search(ru, new_state(S, NP), new_state(S, NP), sc, np.zeros(N + 1, np.int64), par,
                   wpar, np.zeros(WI_POS + 2 * (N + MAXSLOT + 1), np.int64),
                   np.zeros((4, MAXC)), np.zeros((MAXC, MAXC)), np.zeros(MAXC, np.uint64),
-                  np.zeros(3, np.int64), mp, ms, np.zeros(nf), np.zeros(wide), np.zeros(wide))
+                  np.zeros(3, np.int64), np.zeros(SC_SIZE, np.int64), mp, ms, np.zeros(nf),
+                  np.zeros(wide), np.zeros(wide))
 
 
 # ======================================================================= the turn's options
@@ -276,89 +280,29 @@ def counted_rollout(se, ndeck, p, NP, horizon, scale, leaf):
     end, cur = rollout(se.st, se.ru, se.sc, se.deck, ndeck, p, horizon)
     se.stats[ST_ROLLOUTS] += 1
     se.stats[ST_TURNS] += se.st.gs[GS_TURNS] - t0
-    if leaf == LEAF_MODEL and end < 0 and se.ms.shape[0] > 2:
+    if end < 0 and model_at_leaf(leaf == LEAF_MODEL, se.ms):
         return model_value(se.st, se.ru, p, cur, se.mp, se.ms, se.fx, se.h0, se.h1)
     return leaf_value(se.st.pl, p, NP, end, scale)
 
 
 @helper_inline
-def paired_halving(st, ru, p, se, deck, n):
-    """Sequential halving on common worlds: the budget (``iters`` rollouts, spent to
-    within one world of the last phase) is split over ceil(log2 n) phases; in each,
-    every candidate still in plays from the same sampled worlds (determinize once, then
-    each candidate from a copy of that world: paired comparisons, the chance after the
-    move shared), and the worse half is dropped by mean over all its worlds.  Returns
-    the best candidate's index.
-
-    Two options, off by default: ``prune`` first drops the candidates that make the same
-    move as an earlier one (prune_same; the phases are then those of the candidates
-    left), and ``stop`` (z > 0) ends the search as soon as, after at least the first
-    phase's worlds, the leader beats every other candidate still in by more than z
-    standard errors of their paired difference (clear_best_paired)."""
-    rs = st.rs
-    NP = ru.R[R_NP]
-    bs = 1 + p
-    cand = se.wi[WI_CAND:WI_CAND + MAXC]
-    iters = np.int64(se.par[p, SP_ITERS])
-    horizon = np.int64(se.par[p, SP_HORIZON])
-    scale = se.par[p, SP_SCALE]
-    leaf = np.int64(se.par[p, SP_LEAF])
-    stop = se.par[p, SP_STOP]
-    tot, cnt, alive, val = se.wf[0], se.wf[1], se.wf[2], se.wf[3]
-    ndeck = se.wi[WI_NDECK]
-    m = n
-    if se.par[p, SP_PRUNE] >= 1.0:
-        m = prune_same(st, p, se, deck, n)
-    if stop > 0.0:
-        for i in range(n):
-            for j in range(n):
-                se.wx[i, j] = 0.0
-    phases = halving_phases(m)
-    spent = np.int64(0)
-    nw = np.int64(0)
-    wmin = np.int64(0)
-    for ph in range(phases):
-        # this phase's share of what is left of the budget (so the whole is spent)
-        worlds = halving_rest(iters, spent, phases, ph, m)
-        spent += worlds * m
-        if ph == 0:
-            wmin = worlds
-        for _ in range(worlds):
-            determinize(se, se.wst, st, deck, p)
-            for i in range(n):
-                if alive[i] == 0:
-                    continue
-                copy_state_into(se.st, se.wst)
-                if not apply_action(se.st, se.ru, se.sc, p, cand[i]):
-                    alive[i] = 0
-                    m -= 1
-                    continue
-                v = counted_rollout(se, ndeck, p, NP, horizon, scale, leaf)
-                tot[i] += v
-                cnt[i] += 1.0
-                val[i] = v
-            if stop > 0.0:
-                nw += 1
-                for i in range(n):
-                    if alive[i] != 0:
-                        for j in range(n):
-                            if alive[j] != 0:
-                                se.wx[i, j] += val[i] * val[j]
-                if nw >= wmin:
-                    lead = clear_best_paired(tot, cnt, se.wx, alive, n, stop)
-                    if lead >= 0:
-                        return lead
-        m = halve(rs, bs, tot, cnt, alive, n, m, ph == phases - 1, TIE_TOL)
-    return best_alive(rs, bs, tot, cnt, alive, n, False, TIE_TOL)
-
-
-@helper_inline
 def search_choose(st, ru, p, se, deck):
-    """The search (see the module's doc) over king p's candidates (se.wi): paired
-    sequential halving (``paired`` 1, with its options ``prune`` and ``stop``) or UCB1 for ``iters`` iterations, each
-    candidate's sum and count left in se.wf; returns (the number of candidates, the
-    index of the best mean; equal means uniformly on his stream).  ``st`` is only read
-    (and his stream drawn)."""
+    """The search (see the module's doc) over king p's candidates (se.wi), scheduled by
+    the shared search layer (``sim.search.sched_*``): paired sequential halving
+    (``paired`` 1: ``SCHED_HALVE_REST``, every candidate still in played from a copy of
+    the same sampled world ``se.wst``, the chance after the move shared; ``iters``
+    rollouts spent to within one world of the last phase) or UCB1 (``SCHED_UCB``, a
+    world of its own per iteration) for ``iters`` iterations; each candidate's sum and
+    count are left in se.wf.  Returns (the number of candidates, the index of the best
+    mean; equal means uniformly on his stream).  ``st`` is only read (and his stream
+    drawn).
+
+    Two options of the halving, off by default: ``prune`` first drops the candidates that
+    make the same move as an earlier one (prune_same; the phases are then those of the
+    candidates left), and ``stop`` (z > 0) ends the search as soon as, after at least the
+    first phase's worlds, the leader beats every other candidate still in by more than z
+    standard errors of their paired difference (``sim.search.sched_stop_paired``).  A
+    candidate that cannot be played is dropped (``sim.search.sched_drop``)."""
     rs = st.rs
     NP = ru.R[R_NP]
     bs = 1 + p
@@ -367,31 +311,50 @@ def search_choose(st, ru, p, se, deck):
     if n == 1:
         return n, np.int64(0)
     se.stats[ST_DECISIONS] += 1
+    tot, cnt, alive, val = se.wf[0], se.wf[1], se.wf[2], se.wf[3]
     for i in range(n):
-        se.wf[0, i] = 0.0
-        se.wf[1, i] = 0.0
-        se.wf[2, i] = 1.0
-    if se.par[p, SP_PAIRED] >= 1.0:
-        return n, paired_halving(st, ru, p, se, deck, n)
+        tot[i] = 0.0
+        cnt[i] = 0.0
+        alive[i] = 1.0
     iters = np.int64(se.par[p, SP_ITERS])
     horizon = np.int64(se.par[p, SP_HORIZON])
     c = se.par[p, SP_EXPLORE]
     scale = se.par[p, SP_SCALE]
     leaf = np.int64(se.par[p, SP_LEAF])
-    tot = se.wf[0]
-    cnt = se.wf[1]
+    stop = se.par[p, SP_STOP]
     ndeck = se.wi[WI_NDECK]
-    for it in range(max(iters, n)):
-        i = ucb_pick(rs, bs, tot, cnt, n, it, c, TIE_TOL)
-        determinize(se, se.st, st, deck, p)
-        if not apply_action(se.st, se.ru, se.sc, p, cand[i]):
-            tot[i] = -1e12
-            cnt[i] = 1e6
+    S = se.sched
+    paired = se.par[p, SP_PAIRED] >= 1.0
+    if paired:
+        if se.par[p, SP_PRUNE] >= 1.0:
+            prune_same(st, p, se, deck, n)
+        if stop > 0.0:
+            for i in range(n):
+                for j in range(n):
+                    se.wx[i, j] = 0.0
+        sched_start(S, SCHED_HALVE_REST, n, iters, alive, stop > 0.0)
+    else:
+        sched_start(S, SCHED_UCB, n, iters, alive, False)
+    while True:
+        i, fresh = sched_next(S, rs, bs, tot, cnt, alive, c, TIE_TOL)
+        if i == SCHED_DONE:
+            break
+        if i == SCHED_WORLD_END:
+            sched_stop_paired(S, tot, cnt, alive, val, se.wx, stop)
             continue
-        tot[i] += counted_rollout(se, ndeck, p, NP, horizon, scale, leaf)
-        cnt[i] += 1.0
-    best = best_mean(rs, bs, tot, cnt, n, TIE_TOL)
-    return n, best
+        if paired:
+            if fresh:
+                determinize(se, se.wst, st, deck, p)
+            copy_state_into(se.st, se.wst)
+        else:
+            determinize(se, se.st, st, deck, p)
+        if not apply_action(se.st, se.ru, se.sc, p, cand[i]):
+            sched_drop(S, tot, cnt, alive, i)
+            continue
+        v = counted_rollout(se, ndeck, p, NP, horizon, scale, leaf)
+        sched_tell(S, tot, cnt, i, v)
+        val[i] = v
+    return n, sched_best(S, rs, bs, tot, cnt, alive, TIE_TOL)
 
 
 @helper

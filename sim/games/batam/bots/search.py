@@ -14,10 +14,12 @@ played (the heuristic's own choice, candidate 0, unless another beats it by a ma
 ``keep``); equal means are broken with the seat's own stream.  ``horizon`` cuts the rollouts
 short, valued by the coin margin (``leaf=formula``) or by the learned value of the seat's
 features there (``leaf=model``, issue #46: ``features.py``; the model travels in the rules,
-``Rules.mp``/``ms``, and a cut at the end of the current round with ``horizon=0``).  The bandit, the argmax with
-ties, the keep rule and the shuffle are the shared search layer's (``sim/search.py``).
+``Rules.mp``/``ms``, and a cut at the end of the current round with ``horizon=0``).  The
+schedule (the scheduler ``sched_*``: UCB1 or sequential halving, the stopping rule), the
+argmax with ties, the keep rule and the shuffle are the shared search layer's
+(``sim/search.py``).
 
-Compile: ``halving_search``, ``ucb_search`` and ``rollout`` are inlined into ``decide``
+Compile: ``search`` (it was ``halving_search`` and ``ucb_search``) is inlined into ``decide``
 (``helper_inline``): compiled on their own, each linked and optimised again the code below
 it (the search kernel's cold compile after the plain one 29.6 -> 25.0 s of CPU, its games the
 same and as fast: 16 games of ``search:iters=400``, alternated, before 1.39-1.41, after
@@ -28,8 +30,9 @@ import numpy as np
 
 from ....jit import copy_into, helper, helper_inline
 from ....rng import next_u64
-from ....search import (best_alive, best_mean, clear_best, halve, halving_phases, halving_rest,
-                        keeps_default, shuffle, sort_ascending, ucb_pick)
+from ....search import (SC_SPENT, SCHED_DONE, SCHED_HALVE_REST, SCHED_UCB, SCHED_WORLD_END,
+                        keeps_default, model_at_leaf, sched_best, sched_next,
+                        sched_start, sched_stop_clear, sched_tell, shuffle, sort_ascending)
 from ....value import value_eval
 from ..crew import board_total, reroll_price
 from ..features import features
@@ -233,7 +236,7 @@ def play_candidate(rules, p, sc, srch, k, h, scale, leaf):
     gsc.plan[PL_SEAT] = p
     gsc.plan[PL_A] = srch.cand[k, 0]
     gsc.plan[PL_B] = srch.cand[k, 1]
-    model = leaf == LEAF_MODEL and rules.ms.shape[0] > 0
+    model = model_at_leaf(leaf == LEAF_MODEL, rules.ms)
     cut = rules.R[R_HORIZON]
     if (h > 0 or model) and sc.cur[C_RND] + 1 + h < cut:
         cut = sc.cur[C_RND] + 1 + h
@@ -253,23 +256,20 @@ def play_candidate(rules, p, sc, srch, k, h, scale, leaf):
 
 
 @helper_inline
-def rollout(st, rules, p, rs, sc, srch, k, h, scale, leaf):
-    """One iteration of UCB1 for candidate k: a world of its own (copy, determinize), then
-    ``play_candidate``."""
-    copy_state_into(srch.st, st)
-    determinize(rules.R, p, rs, srch.st, srch.rs)
-    return play_candidate(rules, p, sc, srch, k, h, scale, leaf)
+def search(st, rules, p, sp, rs, sc, srch, n):
+    """The search over the n candidates, scheduled by the shared search layer
+    (``sim.search.sched_*``); returns the chosen candidate's index.
 
-
-@helper_inline
-def halving_search(st, rules, p, sp, rs, sc, srch, n):
-    """Sequential halving on common worlds (``paired`` 1): the budget is split over
-    ceil(log2 n) phases (``sim.search.halving_rest``); in each, every candidate still in is
-    played from the same sampled worlds (one determinization, then each candidate from a
-    copy of it, with the same streams: the dice after the move are shared until the games
-    part), and the worse half is dropped by mean (equal means uniformly on p's stream).
-    Returns the last candidate standing, or the heuristic's choice (candidate 0) where that
-    one does not beat it by ``keep`` standard errors."""
+    ``paired`` 1: sequential halving on common worlds (``SCHED_HALVE_REST``, a budget of
+    max(iters, n)): every candidate still in is played from the same sampled world (one
+    determinization into ``srch.wst``/``wrs``, then each candidate from a copy of it, with
+    the same streams: the dice after the move are shared until the games part), and the
+    worse half is dropped by mean at each phase's end (equal means uniformly on p's stream).
+    Otherwise UCB1 (``SCHED_UCB``, each candidate tried once first, max(iters, n)
+    iterations, each a world of its own; ``stop`` > 0 ends it once every candidate has had
+    two on average and one is clearly best: ``sim.search.sched_stop_clear``).  The best mean
+    is chosen (ties broken with seat p's stream), but the heuristic's choice (candidate 0)
+    stands unless it beats it by ``keep`` standard errors (``sim.search.keeps_default``)."""
     tot = srch.tot
     cnt = srch.cnt
     alive = srch.alive
@@ -277,68 +277,37 @@ def halving_search(st, rules, p, sp, rs, sc, srch, n):
         tot[k] = 0.0
         cnt[k] = 0
         alive[k] = 1
-    iters = max(np.int64(sp[S_ITERS]), np.int64(n))
-    h = np.int64(sp[S_HORIZON])
-    scale = sp[S_SCALE]
-    leaf = np.int64(sp[S_LEAF])
-    phases = halving_phases(n)
-    m = np.int64(n)
-    spent = np.int64(0)
-    for ph in range(phases):
-        worlds = halving_rest(iters, spent, phases, ph, m)
-        spent += worlds * m
-        for _ in range(worlds):
-            copy_state_into(srch.wst, st)
-            determinize(rules.R, p, rs, srch.wst, srch.wrs)
-            for k in range(n):
-                if alive[k] == 0:
-                    continue
-                copy_state_into(srch.st, srch.wst)
-                copy_into(srch.rs, srch.wrs)
-                tot[k] += play_candidate(rules, p, sc, srch, k, h, scale, leaf)
-                cnt[k] += 1
-        m = halve(rs, 1 + p, tot, cnt, alive, n, m, ph == phases - 1, 0.0)
-    srch.stats[1] += spent
-    best = best_alive(rs, 1 + p, tot, cnt, alive, n, False, 0.0)
-    # as with UCB1, the heuristic's choice stands unless the last one standing beats it by
-    # ``S_KEEP`` standard errors over the worlds both were played in
-    if keeps_default(tot, cnt, best, sp[S_KEEP]):
-        best = 0
-    return best
-
-
-@helper_inline
-def ucb_search(st, rules, p, sp, rs, sc, srch, n):
-    """UCB1 over the n candidates (each tried once first), ``sp[S_ITERS]`` iterations in all
-    (fewer with ``sp[S_STOP]`` > 0: it stops once every candidate has had two on average and
-    one is clearly best, ``sim.search.clear_best``); returns the index of the best mean
-    (ties broken with seat p's stream)."""
-    tot = srch.tot
-    cnt = srch.cnt
-    for k in range(n):
-        tot[k] = 0.0
-        cnt[k] = 0
     iters = np.int64(sp[S_ITERS])
-    if iters < n:
-        iters = n
     ce = sp[S_EXPLORE]
     z = sp[S_STOP]
     h = np.int64(sp[S_HORIZON])
     scale = sp[S_SCALE]
     leaf = np.int64(sp[S_LEAF])
-    done = np.int64(0)
-    for t in range(iters):
-        k = ucb_pick(rs, 1 + p, tot, cnt, n, t, ce, 0.0)
-        tot[k] += rollout(st, rules, p, rs, sc, srch, k, h, scale, leaf)
-        cnt[k] += 1
-        done += 1
-        # ``stop``: the rest of the budget is not spent once one candidate is clear
-        if z > 0.0 and done >= 2 * n and clear_best(tot, cnt, n, z) >= 0:
+    paired = sp[S_PAIRED] >= 1.0
+    S = srch.sched
+    if paired:
+        sched_start(S, SCHED_HALVE_REST, n, max(iters, np.int64(n)), alive, False)
+    else:
+        sched_start(S, SCHED_UCB, n, iters, alive, z > 0.0)
+    while True:
+        k, fresh = sched_next(S, rs, 1 + p, tot, cnt, alive, ce, 0.0)
+        if k == SCHED_DONE:
             break
-    srch.stats[1] += done
-    best = best_mean(rs, 1 + p, tot, cnt, n, 0.0)
-    # the heuristic's choice (candidate 0) stands unless the best beats it by ``S_KEEP``
-    # standard errors
+        if k == SCHED_WORLD_END:
+            sched_stop_clear(S, tot, cnt, z)
+            continue
+        if paired:
+            if fresh:
+                copy_state_into(srch.wst, st)
+                determinize(rules.R, p, rs, srch.wst, srch.wrs)
+            copy_state_into(srch.st, srch.wst)
+            copy_into(srch.rs, srch.wrs)
+        else:
+            copy_state_into(srch.st, st)
+            determinize(rules.R, p, rs, srch.st, srch.rs)
+        sched_tell(S, tot, cnt, k, play_candidate(rules, p, sc, srch, k, h, scale, leaf))
+    srch.stats[1] += S[SC_SPENT]
+    best = sched_best(S, rs, 1 + p, tot, cnt, alive, 0.0)
     if keeps_default(tot, cnt, best, sp[S_KEEP]):
         best = 0
     return best
@@ -353,10 +322,7 @@ def decide(st, rules, p, sp, rs, sc, srch):
     k = 0
     if n > 1:
         srch.stats[0] += 1
-        if sp[S_PAIRED] >= 1.0:
-            k = halving_search(st, rules, p, sp, rs, sc, srch, n)
-        else:
-            k = ucb_search(st, rules, p, sp, rs, sc, srch, n)
+        k = search(st, rules, p, sp, rs, sc, srch, n)
     sc.plan[PL_SET] = 1
     sc.plan[PL_SEAT] = p
     sc.plan[PL_A] = srch.cand[k, 0]
