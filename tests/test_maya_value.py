@@ -177,7 +177,8 @@ def test_training_on_a_few_games_learns_something(store):
     assert m.meta["log_loss"] < m.meta["log_loss_base"] - 0.02, m.meta
 
 
-@pytest.mark.parametrize("players,bot", [(2, "search:depth=2;leaf=model"), (3, "search:iters=4;leaf=model")])
+@pytest.mark.parametrize("players,bot", [(2, "search:depth=2;leaf=model"), (3, "search:iters=4;leaf=model"),
+                                        (4, "search:iters=4;playout=3;leaf=model")])
 def test_leaf_model_without_a_model_is_refused(players, bot):
     ctx, ids, par = ctx_bots(players, ",".join([bot] + ["greedy"] * (players - 1)))
     with pytest.raises(ValueError, match="value model"):
@@ -187,6 +188,28 @@ def test_leaf_model_without_a_model_is_refused(players, bot):
     assert GAME.play_chunk(F.attach_model(ctx, mp, ms), players, 1, 0, 1, ids, par)["win"].shape == (1, players)
     with pytest.raises(ValueError, match="features"):
         F.attach_model(GAME.prepare(GAME.resolve_rules({}), 3 if players == 2 else 2), mp, ms)
+
+
+@pytest.mark.parametrize("players,bots", [(2, "search:depth=3;leaf=model,greedy"),
+                                         (3, "search:iters=6;playout=2;leaf=model,greedy,search:iters=4;leaf=model"),
+                                         (4, "search:iters=4;playout=3;leaf=model")])
+def test_leaf_model_plays_legal_games(players, bots):
+    """The kernel's own checks after every exchange (each level holds each colour once, cut
+    masks current, complete towers unchanged, ladders conserved) find nothing in games with
+    leaf=model seats, and the recorded columns agree (every game ends, one side wins or ties)."""
+    from sim.record import NO_SNAPS
+    R, ids, par = ctx_bots(players, bots)
+    R = R.copy()
+    R[K.R_CHECK] = 1
+    f = F.n_features(players)
+    rng = np.random.default_rng(players)
+    mp, ms = pack(rng.normal(size=f), np.ones(f),
+                  [(rng.normal(size=(f, 4)), np.zeros(4)), (rng.normal(size=(4, 1)), [0.0])])
+    tal = np.zeros((6, K.N_TALLY), np.int64)
+    K.run_games(np.uint64(3), np.int64(0), np.int64(6), R, ids, par, tal, K.chunk_work(R, mp, ms),
+                NO_RECORD, NO_SNAPS)
+    assert (tal[:, K.T_VIOL] == 0).all() and (tal[:, K.T_EX] > 0).all()
+    assert set(tal[:, K.T_END]) <= {K.END_NO_EXCHANGE, K.END_DECLARED, K.END_HORIZON}
 
 
 def tiny_model(players, games):

@@ -85,7 +85,7 @@ def n_features(players: int) -> int:
     return F2 if int(players) == 2 else F3
 
 
-def value_model(mp=None, ms=None, players=2) -> ValueModel:
+def value_model(mp=None, ms=None) -> ValueModel:
     """The kernels' model arrays: ``(mp, ms)`` with its work arrays, or no model (empty)."""
     if mp is None or np.asarray(ms).shape[0] < 3:
         mp, ms = np.zeros(0, np.float64), np.zeros(0, np.int64)
