@@ -342,11 +342,6 @@ def features(st, R, cards, p, q, ex, x, iw):
 
 
 @helper_inline
-def has_model(vm):
-    return vm.ms.shape[0] > 2
-
-
-@helper_inline
 def model_value(st, R, cards, p, q, ex, vm):
     """The model's probability that seat p's side wins from ``st`` (q to move)."""
     features(st, R, cards, p, q, ex, vm.fx, vm.iw)

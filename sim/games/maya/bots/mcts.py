@@ -32,10 +32,10 @@ from __future__ import annotations
 import numpy as np
 
 from ....jit import helper, helper_inline
-from ....search import halving_even, halving_phases, order_desc, shuffle
+from ....search import halving_even, halving_phases, model_at_leaf, order_desc, shuffle
 from ....rng import next_u64, rand_int
 from ..exchange import apply_exchange, gen_moves, has_move
-from ..features import LEAF_MODEL, NO_MODEL, has_model, model_value, side_share
+from ..features import LEAF_MODEL, NO_MODEL, model_value, side_share
 from ..scoring import can_declare, colour_points
 from ..state import (HRESULT_DRAW, NEG, R_BONUS, R_CENTRE, R_HORIZON, R_HRESULT, R_L, R_N, R_P,
                      R_PTS, S_DECISIONS, S_NODES, S_STEPS, W_PLAY, W_ROOT, W_S1, X_CAND, X_CARDS,
@@ -207,7 +207,7 @@ def candidates(st, R, p, nm, width, sc, rs):
 @helper_inline
 def uses_model(par, vm):
     """Whether the settings ``par`` ask for ``leaf=model`` and the model ``vm`` is there."""
-    return par.shape[0] > 4 and np.int64(par[4]) == LEAF_MODEL and has_model(vm)
+    return par.shape[0] > 4 and model_at_leaf(np.int64(par[4]) == LEAF_MODEL, vm.ms)
 
 
 def search_task(st, R, p, nm, par, ex, sc, rs):

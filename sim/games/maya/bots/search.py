@@ -18,9 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from ....jit import helper, helper_inline
-from ....search import shuffle
+from ....search import model_at_leaf, shuffle
 from ..exchange import apply_exchange, gen_moves, has_move
-from ..features import LEAF_FORMULA, LEAF_MODEL, NO_MODEL, has_model, model_value
+from ..features import LEAF_FORMULA, LEAF_MODEL, NO_MODEL, model_value
 from ..scoring import result2
 from ..state import (LSUP, NEG, PSUP, R_E, R_EA, R_EB, R_EBITS, R_HMASK, R_L, R_LP, R_N, R_RAVEN,
                      R_SPACES, RAV, S_DECISIONS, S_NODES, W_SS, X_AL, X_BE, X_BV, X_IDX, X_MV, X_NMV,
@@ -192,7 +192,7 @@ def alphabeta(st, R, p, depth, ex, scratch, rs, vm, leaf):
     bestmove = X[X_MV, 0]
     stats = X[X_STATS]
     stats[S_DECISIONS] += 1
-    model = leaf == LEAF_MODEL and has_model(vm)
+    model = model_at_leaf(leaf == LEAF_MODEL, vm.ms)
     ply = 0
     while True:
         if idx[ply] < nmv[ply] and al[ply] < be[ply]:
