@@ -370,7 +370,7 @@ def test_every_game_declares_its_bot_strength(name):
         per = [g.choose_bots(b, players)[0].label for b in g.bot_strength(players)]
         assert len(set(per)) == len(per) >= 2
     if name == "maya":
-        assert g.bot_strength(3)[0] == "search:iters=16" and g.bot_strength(2)[0] == "search"
+        assert g.bot_strength(3)[0] == "search:iters=32;playout=3" and g.bot_strength(2)[0] == "search"
     params = {p.name: p for p in g.params}
     for s in g.setup_randomness:
         if s in params:

@@ -442,10 +442,11 @@ GAME = Game(
     score="score",
     # sim robust: bots from the strongest; the board set-up is the setup's randomness
     strength=("search", "greedy", "random"),
-    # three/four players: the Monte Carlo search at an eighth of its default budget for
-    # sim robust (one search seat among two greedy wins 55% [50, 61] of 3p games, fair 33%;
-    # 0.016 s a game; the default budget would take hours per condition)
-    strength_players={3: ("search:iters=16", "greedy", "random"),
+    # three/four players, for sim robust: three, the search with play-outs of 3 exchanges at a
+    # quarter of its default budget (as strong as iters=64 at a ninth of its cost, about 0.01
+    # s a game; docs/BENCH.md); four, at an eighth of its default budget (0.016 s a game);
+    # the default budget would take hours per condition
+    strength_players={3: ("search:iters=32;playout=3", "greedy", "random"),
                       4: ("search:iters=16", "greedy", "random")},
     ladder=("random", "greedy", "search"),
     # which strong play sim robust uses, and why (per player count)
@@ -453,9 +454,10 @@ GAME = Game(
         2: "search (depth 3, its default): `sim strength maya` has not settled two-player Maya (White's edge "
            "still grows to depth 6, the horizon deciding most games; docs/FINDINGS.md): stronger play may "
            "move these figures",
-        3: "search:iters=16, an eighth of its default budget, for cost: `sim strength maya -p 3` has not "
-           "settled (iters=64 moved the first player by 2-3 points; docs/FINDINGS.md): stronger play may "
-           "move these figures",
+        3: "search:iters=32;playout=3, as strong as search:iters=64 (50.2% [47.9, 52.5] head to head, "
+           "1,800 games, two seeds) at a ninth of its CPU (docs/BENCH.md, 2026-12-07): `sim strength maya "
+           "-p 3` has not settled (iters=64 moved the first player by 2-3 points; docs/FINDINGS.md): "
+           "stronger play may move these figures",
         4: "search:iters=16, an eighth of its default budget, for cost: `sim strength maya -p 4` has not "
            "settled (the first partnership's edge at iters=16 is gone at iters=64; docs/FINDINGS.md): "
            "stronger play may move these figures"}},
