@@ -15,6 +15,8 @@ from .state import SEAT_DTYPES, SEAT_FIELDS
 
 SEATS = ["Red", "Blue", "Green", "Yellow"]
 RULES_DOC = str(seeds_dir("batam") / "RULES.md")  # the checkout's seeds/ or the wheel's sim/_seeds/
+#: two players' strongest affordable play (sim robust's strong condition; docs/BENCH.md)
+STRONG_2P = "search:iters=300;leaf=model;keep=0"
 
 class LabelsParam(Param):
     """A parameter holding 'none' or a comma-separated list of compass tile or card labels
@@ -417,6 +419,14 @@ GAME = Game(
     # heuristic bots), random last
     strength=("search:iters=25", "heuristic", "hunter", "plodder", "spiteful", "miser", "gambler", "modest",
               "random"),
+    # two players: the search reading the learned value at the round's end (issue #46; each
+    # rule set's own logistic model, trained in under a minute where none is kept): +23 Elo
+    # [+4, +43] over search:iters=1600 at a seventh of its CPU (docs/BENCH.md), about 0.05 s a
+    # game; its conditions play at most 1,000 games (17 strong games a game index: about 4
+    # minutes on 2 cores), the others play on to --games
+    strength_players={2: (STRONG_2P, "heuristic", "hunter", "plodder", "spiteful", "miser", "gambler",
+                          "modest", "random")},
+    strong_games={2: 1000},
     # playing strength, weakest first (sim skill --ladder; what run reports say): the search
     # bot beats the heuristic in 86% of two-player games (RULES.md, Bots)
     ladder=("random", "heuristic", "search"),
@@ -437,7 +447,11 @@ GAME = Game(
 )
 GAME.notes.update(_notes())
 # which strong play sim robust uses (strength[0]), and why
-GAME.notes["strong_play"] = (
-    "search:iters=25, an eighth of its default budget, for cost (about 0.01 s a game): `sim strength batam` "
-    "has not settled Batam (two players: from iters=100 on the second player gains 9-13 points; "
-    "docs/FINDINGS.md): stronger play may move these figures")
+GAME.notes["strong_play"] = {
+    2: f"{STRONG_2P}: the search reading the learned value of these rules (trained first where none is "
+       "kept) beats search:iters=1600, the strongest rung climbed, by +23 Elo [+4, +43] at a seventh of its "
+       "CPU (docs/BENCH.md); `sim strength batam` has not settled Batam (from iters=100 on the second player "
+       "gains 9-13 points; docs/FINDINGS.md): stronger play may still move these figures",
+    **{p: "search:iters=25, an eighth of its default budget, for cost (about 0.01 s a game): `sim strength "
+          "batam` has not settled Batam (docs/FINDINGS.md): stronger play may move these figures"
+       for p in (3, 4)}}
