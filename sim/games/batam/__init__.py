@@ -450,8 +450,9 @@ GAME.notes.update(_notes())
 GAME.notes["strong_play"] = {
     2: f"{STRONG_2P}: the search reading the learned value of these rules (trained first where none is "
        "kept) beats search:iters=1600, the strongest rung climbed, by +23 Elo [+4, +43] at a seventh of its "
-       "CPU (docs/BENCH.md); `sim strength batam` has not settled Batam (from iters=100 on the second player "
-       "gains 9-13 points; docs/FINDINGS.md): stronger play may still move these figures",
+       "CPU (docs/BENCH.md); `sim strength batam` has not settled Batam (climbed with it to iters=600, the "
+       "second player gains 3.6-4.5 points, against 9-13 between the formula's search bots; "
+       "docs/FINDINGS.md): stronger play may still move these figures",
     **{p: "search:iters=25, an eighth of its default budget, for cost (about 0.01 s a game): `sim strength "
           "batam` has not settled Batam (docs/FINDINGS.md): stronger play may move these figures"
        for p in (3, 4)}}
