@@ -133,7 +133,7 @@ def _play_robust(game_name, players, seed, start, count, ctxs, arms, base_parts,
     condition's parts: one list of arm indices per part (reference, variant), the seatings
     whose quantities are averaged game by game."""
     game = get_game(game_name)
-    t0 = time.process_time()
+    t0 = time.thread_time()   # this thread's CPU (process_time counted every worker thread's)
     need = sorted({a for part in base_parts for a in part}
                   | {a for _, parts in active for part in parts for a in part})
     Q = {}
@@ -147,7 +147,7 @@ def _play_robust(game_name, players, seed, start, count, ctxs, arms, base_parts,
 
     B = block(base_parts)
     out = {c: _moments(np.vstack([B, block(parts)])) for c, parts in active}
-    return start, count, _moments(B), out, time.process_time() - t0, len(need) * count
+    return start, count, _moments(B), out, time.thread_time() - t0, len(need) * count
 
 
 # ----------------------------------------------------------------------- the conditions
