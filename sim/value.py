@@ -13,7 +13,8 @@ The features are standardised (``(x - mean) / scale``); the hidden layers use Re
 last one a logistic sigmoid, so a logistic regression is one layer of width 1 and a small
 MLP two or three.  ``value_eval`` is the kernels' evaluation, ``value_np`` the same in numpy
 (the reference the tests compare it with); ``pack`` builds the arrays from a fitted model's
-layers.
+layers.  ``sample_buffers`` and ``sampled`` are the rows a game's sampler fills and returns
+(the features module's ``sample`` contract, sim/learn.py).
 """
 from __future__ import annotations
 
@@ -23,6 +24,21 @@ from .jit import helper_inline
 
 #: ms[0]: features, ms[1]: layers, ms[2 + l]: layer l's width
 MS_FEATURES, MS_LAYERS, MS_WIDTHS = 0, 1, 2
+
+
+def sample_buffers(rows: int, n_features: int) -> tuple:
+    """Room for ``rows`` sampled positions, as a jitted sampler fills them: (X float64 rows of
+    ``n_features``, seat int16, game int64, progress, outcome, baseline float32)."""
+    return (np.zeros((rows, n_features), np.float64), np.zeros(rows, np.int16), np.zeros(rows, np.int64),
+            np.zeros(rows, np.float32), np.zeros(rows, np.float32), np.zeros(rows, np.float32))
+
+
+def sampled(buffers: tuple, m: int) -> dict:
+    """What a features module's ``sample`` returns: the first ``m`` rows of ``buffers``
+    (:func:`sample_buffers`), X as float32."""
+    X, seat, game, progress, outcome, baseline = buffers
+    return {"X": X[:m].astype(np.float32), "seat": seat[:m], "game": game[:m], "progress": progress[:m],
+            "outcome": outcome[:m], "baseline": baseline[:m]}
 
 
 def pack(mean, scale, layers) -> tuple[np.ndarray, np.ndarray]:

@@ -22,7 +22,7 @@ import numpy as np
 
 from ...jit import helper, helper_inline
 from ...rng import GAME_PURPOSES, Stream
-from ...value import value_eval
+from ...value import sample_buffers, sampled, value_eval
 from .state import (BALLCOURT, END_CAP, GS_BALLS, GS_DPOS, GS_ECL, GS_LEFT,
                     GS_ROUND, GS_SEEN, GS_SUP, GS_TILE, I_CENOTE, I_COLOUR, I_SEA, I_SPACES,
                     I_VOLC, NK, OBSERV, P_HAND, P_PRES, P_SMALL, R_BALLS, R_KCNT, R_MAXR, R_NCARDS,
@@ -221,9 +221,7 @@ def sample(ctx, players, seed, start, n, bot_ids, bot_par, per_game=4) -> dict:
                 out["outcome"].append(share)
                 out["baseline"].append(base[j, i])
     if not out["X"]:
-        return {"X": np.zeros((0, F), np.float32), "seat": np.zeros(0, np.int16),
-                "game": np.zeros(0, np.int64), "progress": np.zeros(0, np.float32),
-                "outcome": np.zeros(0, np.float32), "baseline": np.zeros(0, np.float32)}
+        return sampled(sample_buffers(0, F), 0)
     return {"X": np.concatenate(out["X"]).astype(np.float32),
             "seat": np.concatenate(out["seat"]).astype(np.int16),
             "game": np.concatenate(out["game"]).astype(np.int64),

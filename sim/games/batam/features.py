@@ -39,7 +39,7 @@ import numpy as np
 from ...jit import helper, helper_inline
 from ...record import NO_RECORD, NO_SNAPS
 from ...rng import GAME_PURPOSES
-from ...value import check
+from ...value import check, sample_buffers, sampled
 from .state import (
     BOT_SEARCH,
     C_FIRST,
@@ -255,23 +255,14 @@ def sample(ctx, players, seed, start, n, bot_ids, bot_par, per_game=4) -> dict:
     w = min(N_BOTPAR, np.asarray(bot_par).shape[1])
     bp[:, :w] = np.asarray(bot_par)[:, :w]
     per_game = max(1, int(per_game))
-    F = n_features(P)
-    rows = n * per_game * P
-    X = np.zeros((rows, F), np.float64)
-    seat = np.zeros(rows, np.int16)
-    game = np.zeros(rows, np.int64)
-    progress = np.zeros(rows, np.float32)
-    outcome = np.zeros(rows, np.float32)
-    baseline = np.zeros(rows, np.float32)
+    buf = sample_buffers(n * per_game * P, n_features(P))
     ru = ctx._replace(R=ctx.R.copy())
     from .sampling import new_play, new_scratch, sample_games
     sc = new_scratch(ctx)
     m = int(sample_games(np.uint64(seed), np.int64(start), np.int64(n), ctx, ru, ids, bp,
                          np.int64(per_game), new_play(), sc, np.zeros(1, np.uint64),
-                         np.zeros(per_game, np.int64), X, seat, game, progress, outcome, baseline,
-                         NO_RECORD, NO_SNAPS))
-    return {"X": X[:m].astype(np.float32), "seat": seat[:m], "game": game[:m], "progress": progress[:m],
-            "outcome": outcome[:m], "baseline": baseline[:m]}
+                         np.zeros(per_game, np.int64), *buf, NO_RECORD, NO_SNAPS))
+    return sampled(buf, m)
 
 
 def attach_model(ctx, mp, ms):

@@ -46,7 +46,7 @@ import numpy as np
 from ...jit import helper, helper_inline, popcount
 from ...record import NO_RECORD
 from ...rng import GAME_PURPOSES
-from ...value import check, value_eval
+from ...value import check, sample_buffers, sampled, value_eval
 from .scoring import can_declare, colour_points, result2
 from .state import (LSUP, MA, MB, NMAX, PSUP, R_CENTRE, R_E, R_EA, R_EB, R_EBITS, R_HORIZON, R_L,
                     N_TALLY, R_N, R_P, R_PTS, R_SPACES, RAV, WIN, nib)
@@ -391,17 +391,9 @@ def sample(ctx, players, seed, start, n, bot_ids, bot_par, per_game=PER_GAME) ->
     ids = np.ascontiguousarray(bot_ids, dtype=np.int64)
     par = np.ascontiguousarray(bot_par, dtype=np.float64)
     per_game = max(1, int(per_game))
-    F = n_features(P)
-    rows = n * per_game * P
-    X = np.zeros((rows, F), np.float64)
-    seat = np.zeros(rows, np.int16)
-    game = np.zeros(rows, np.int64)
-    progress = np.zeros(rows, np.float32)
-    outcome = np.zeros(rows, np.float32)
-    baseline = np.zeros(rows, np.float32)
+    buf = sample_buffers(n * per_game * P, n_features(P))
     from .play import chunk_work
     m = int(sample_games(np.uint64(seed), np.int64(start), np.int64(n), R, ids, par, np.int64(per_game),
                          chunk_work(R), np.zeros(1, np.uint64), np.zeros(per_game, np.int64),
-                         np.zeros(N_TALLY, np.int64), NO_RECORD, X, seat, game, progress, outcome, baseline))
-    return {"X": X[:m].astype(np.float32), "seat": seat[:m], "game": game[:m], "progress": progress[:m],
-            "outcome": outcome[:m], "baseline": baseline[:m]}
+                         np.zeros(N_TALLY, np.int64), NO_RECORD, *buf))
+    return sampled(buf, m)

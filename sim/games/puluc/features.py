@@ -23,6 +23,7 @@ import numpy as np
 
 from ...jit import helper, kernel
 from ...rng import GAME_PURPOSES, game_base, rand_int, substream_start
+from ...value import sample_buffers, sampled
 from .bots.search import evaluate
 from .cast import throw_lots
 from .move import apply_move
@@ -151,17 +152,10 @@ def sample(ctx, players, seed, start, n, bot_ids, bot_par, per_game) -> dict:
     """The contract's sampler: games ``start .. start + n - 1`` of ``seed``, at most
     ``per_game`` positions of each game in all (each written twice, once per side)."""
     R, table = ctx[0], ctx[1]
-    m = n * per_game * 2
-    X = np.zeros((m, n_features(players)), np.float64)
-    seat = np.zeros(m, np.int16)
-    game = np.zeros(m, np.int64)
-    prog = np.zeros(m, np.float32)
-    outcome = np.zeros(m, np.float32)
-    baseline = np.zeros(m, np.float32)
+    buf = sample_buffers(n * per_game * 2, n_features(players))
     rows = sample_games(np.uint64(seed), np.int64(start), np.int64(n), R, table, bot_ids, bot_par,
-                        np.int64(per_game), X, seat, game, prog, outcome, baseline)
-    return {"X": X[:rows].astype(np.float32), "seat": seat[:rows], "game": game[:rows],
-            "progress": prog[:rows], "outcome": outcome[:rows], "baseline": baseline[:rows]}
+                        np.int64(per_game), *buf)
+    return sampled(buf, rows)
 
 
 def attach_model(ctx, mp, ms):
