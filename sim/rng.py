@@ -178,6 +178,19 @@ def tie_wins(states, k, ties):
     return rand_int(states, k, ties) == 0
 
 
+@helper_inline
+def reservoir_slot(states, k, seen, keep):
+    """Reservoir sampling of ``keep`` items from a stream of them: the slot the item numbered
+    ``seen`` (from 0) takes, or -1 when it is not kept.  The first ``keep`` fill the slots in
+    turn (no draw); item ``seen`` after them replaces slot ``r`` for a draw ``r`` of
+    ``rand_int(states, k, seen + 1)`` below ``keep``: every item ends kept with the same
+    probability."""
+    if seen < keep:
+        return seen
+    r = rand_int(states, k, seen + 1)
+    return r if r < keep else -1
+
+
 # ---------------------------------------------------------------- pure Python
 _MASK = (1 << 64) - 1
 

@@ -3,7 +3,7 @@ kernel plays them, with round starts taken from them on a stream of their own.""
 from __future__ import annotations
 
 from ...jit import helper
-from ...rng import game_base, open_substream, rand_int
+from ...rng import game_base, open_substream, reservoir_slot
 from .features import P_SAMPLE, coin_value, features
 from .loop import play_from
 from .play import new_game, new_play, new_scratch  # noqa: F401 (features.sample's)
@@ -25,18 +25,10 @@ def sample_games(seed, start, count, rules, ru, bot_ids, bot_par, per_game, pg, 
         g = start + j
         new_game(g, seed, rules, st, rs, sc, buf)
         open_substream(srs, 0, game_base(seed, g), P_SAMPLE, 0)
-        kept = 0
         rnd = 0
         while True:
             # the round start rnd: take it (reservoir), then play the round
-            slot = -1
-            if kept < per_game:
-                slot = kept
-                kept += 1
-            else:
-                r = rand_int(srs, 0, rnd + 1)
-                if r < per_game:
-                    slot = r
+            slot = reservoir_slot(srs, 0, rnd, per_game)
             if slot >= 0:
                 for s in range(P):
                     features(st, rules, sc.cur, s, X[m + slot * P + s])
@@ -49,6 +41,7 @@ def sample_games(seed, start, count, rules, ru, bot_ids, bot_par, per_game, pg, 
             if sc.cur[C_ER] != END_HORIZON or sc.cur[C_RND] < rnd + 1:
                 break   # the game ended in round rnd
             rnd += 1
+        kept = min(rnd + 1, per_game)   # round starts 0 .. rnd were seen
         ended = sc.cur[C_ER] != END_HORIZON
         if not ended:
             # the real horizon: the contract's fair share

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import helper
-from ...rng import game_base, open_substream, rand_int
+from ...rng import game_base, open_substream, reservoir_slot
 from .bots.greedy import eval2
 from .bots.random import random_move
 from .exchange import apply_exchange, edge_masks, gen_moves
@@ -35,7 +35,6 @@ def sample_games(seed, start, count, R, bot_ids, bot_par, per_game, work, srs, r
         g = start + j
         first = set_up(g, seed, R, bot_ids, st, rs, sc, keys, tally, buf)
         open_substream(srs, 0, game_base(seed, g), P_SAMPLE, 0)
-        kept = 0
         seen = 0
         p = first
         ex = 0
@@ -53,14 +52,7 @@ def sample_games(seed, start, count, R, bot_ids, bot_par, per_game, work, srs, r
                 end = END_HORIZON
                 break
             # a turn start: take it (reservoir)
-            slot = -1
-            if kept < per_game:
-                slot = kept
-                kept += 1
-            else:
-                r = rand_int(srs, 0, seen + 1)
-                if r < per_game:
-                    slot = r
+            slot = reservoir_slot(srs, 0, seen, per_game)
             seen += 1
             if slot >= 0:
                 resr[slot] = ex
@@ -104,6 +96,7 @@ def sample_games(seed, start, count, R, bot_ids, bot_par, per_game, work, srs, r
         for s in range(sides):
             if tally[T_TEAM + s] == best:
                 tied += 1
+        kept = min(seen, per_game)
         for k in range(kept):
             for s in range(P):
                 i = m + k * P + s

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import helper, kernel
-from ...rng import GAME_PURPOSES, game_base, rand_int, substream_start
+from ...rng import GAME_PURPOSES, game_base, reservoir_slot, substream_start
 from ...value import sample_buffers, sampled
 from .bots.search import evaluate
 from .cast import throw_lots
@@ -110,8 +110,8 @@ def sample_games(seed, start, count, R, table, bot_ids, bot_par, per_game, X, se
         while not done:
             state.turn = p
             for k in range(cpt):
-                r = seen if seen < per_game else rand_int(samp, 0, seen + 1)
-                if r < per_game:
+                r = reservoir_slot(samp, 0, seen, per_game)
+                if r >= 0:
                     copy_state(keep[r], state)
                     keep_left[r] = cpt - k
                 seen += 1
