@@ -13,18 +13,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import helper, helper_inline
+from ...jit import helper, helper_inline, popcount
 from .state import (LSUP, MA, MB, PSUP, R_E, R_EA, R_EB, R_EBITS, R_HMASK, R_L, R_LADDERS, R_LP,
                     R_N, R_RAVEN, R_SPACES, RAV, cut_mask, nib)
+
+
+@helper_inline
+def blocked(st):
+    """(the bits of the two towers the Monolith stands between, 0 where it stands on none:
+    an edge touching either is blocked; the Raven's level bit)."""
+    blk = np.int64(0)
+    if st.pcs[MA] >= 0:
+        blk = (np.int64(1) << st.pcs[MA]) | (np.int64(1) << st.pcs[MB])
+    return blk, np.int64(1) << st.pcs[RAV]
 
 
 @helper
 def gen_moves(st, R, out):
     """Legal exchanges, edge by edge, levels ascending; returns how many."""
-    blk = 0
-    if st.pcs[MA] >= 0:
-        blk = (np.int64(1) << st.pcs[MA]) | (np.int64(1) << st.pcs[MB])
-    rbit = np.int64(1) << st.pcs[RAV]
+    blk, rbit = blocked(st)
     L = R[R_L]
     cnt = 0
     for e in range(R[R_E]):
@@ -42,10 +49,7 @@ def gen_moves(st, R, out):
 def edge_masks(st, R, pc, emask):
     """``emask[e]``: the legal levels on edge e (bit mask); returns the number of legal
     exchanges (the length of ``gen_moves``' list, without writing it)."""
-    blk = 0
-    if st.pcs[MA] >= 0:
-        blk = (np.int64(1) << st.pcs[MA]) | (np.int64(1) << st.pcs[MB])
-    rbit = np.int64(1) << st.pcs[RAV]
+    blk, rbit = blocked(st)
     cnt = 0
     for e in range(R[R_E]):
         m = st.cut[R[R_EA + e]] & st.cut[R[R_EB + e]] & ~rbit
@@ -72,15 +76,23 @@ def pick_move(emask, E, r, pc):
 
 @helper_inline
 def has_move(st, R):
-    blk = 0
-    if st.pcs[MA] >= 0:
-        blk = (np.int64(1) << st.pcs[MA]) | (np.int64(1) << st.pcs[MB])
-    rbit = np.int64(1) << st.pcs[RAV]
+    blk, rbit = blocked(st)
     for e in range(R[R_E]):
         if ((R[R_EBITS + e] & blk) == 0
                 and (st.cut[R[R_EA + e]] & st.cut[R[R_EB + e]] & ~rbit) != 0):
             return True
     return False
+
+
+@helper_inline
+def count_legal(st, R):
+    """The number of legal exchanges (``gen_moves``' count, without listing them)."""
+    blk, rbit = blocked(st)
+    cnt = 0
+    for e in range(R[R_E]):
+        if (R[R_EBITS + e] & blk) == 0:
+            cnt += popcount(st.cut[R[R_EA + e]] & st.cut[R[R_EB + e]] & ~rbit)
+    return cnt
 
 
 @helper_inline

@@ -47,9 +47,10 @@ from ...jit import helper, helper_inline, popcount
 from ...record import NO_RECORD
 from ...rng import GAME_PURPOSES
 from ...value import check, sample_buffers, sampled, value_eval
+from .exchange import count_legal
 from .scoring import can_declare, colour_points, result2
-from .state import (LSUP, MA, MB, NMAX, PSUP, R_CENTRE, R_E, R_EA, R_EB, R_EBITS, R_HORIZON, R_L,
-                    N_TALLY, R_N, R_P, R_PTS, R_SPACES, RAV, WIN, nib)
+from .state import (LSUP, NMAX, PSUP, R_CENTRE, R_HORIZON, R_L,
+                    N_TALLY, R_N, R_P, R_PTS, R_SPACES, WIN, nib)
 
 #: bumped whenever the row changes (a model keyed on an older row is trained again)
 FEATURES_VERSION = 1
@@ -122,20 +123,6 @@ def attach_model(ctx, mp, ms):
 
 
 # ------------------------------------------------------------------ the row
-@helper_inline
-def count_legal(st, R):
-    """The number of legal exchanges (``gen_moves``' count, without listing them)."""
-    blk = 0
-    if st.pcs[MA] >= 0:
-        blk = (np.int64(1) << st.pcs[MA]) | (np.int64(1) << st.pcs[MB])
-    rbit = np.int64(1) << st.pcs[RAV]
-    cnt = 0
-    for e in range(R[R_E]):
-        if (R[R_EBITS + e] & blk) == 0:
-            cnt += popcount(st.cut[R[R_EA + e]] & st.cut[R[R_EB + e]] & ~rbit)
-    return cnt
-
-
 @helper
 def features2(st, R, p, q, ex, x, iw):
     """Two players: seat p's view (q to move, ``ex`` exchanges made) into ``x[:F2]``."""
