@@ -214,16 +214,18 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
     return summaries, stats, partial, log, done, looks
 
 
-def kept_chunk_size(folder) -> int | None:
+def kept_chunk_size(folder, lo: int = 0, hi: int | None = None) -> int | None:
     """The size an earlier try of an experiment cut its chunks to, read from the names of the
-    chunks it kept there (``START-COUNT.json``): a resume plays the same pieces and finds them."""
+    chunks it kept there (``START-COUNT.json``; those starting in ``lo .. hi - 1`` only, where
+    its plan cut stretches apart): a resume plays the same pieces and finds them."""
     import os
     import re
     try:
         names = os.listdir(folder)
     except OSError:
         return None
-    counts = [int(m.group(2)) for m in (re.match(r"^(\d+)-(\d+)\.json$", n) for n in names) if m]
+    counts = [int(m.group(2)) for m in (re.match(r"^(\d+)-(\d+)\.json$", n) for n in names)
+              if m and lo <= int(m.group(1)) and (hi is None or int(m.group(1)) < hi)]
     return max(counts) if counts else None
 
 

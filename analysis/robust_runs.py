@@ -166,26 +166,18 @@ def _chunks(games: int, chunk_size: int | None, marks=()) -> list[tuple[int, int
 
 
 def _plan(game, players, seed, n, looks, limits, chunk_size, jobs, arms, base_parts, cond_parts, kept_dir,
-          desc, announce) -> list:
+          desc, announce) -> tuple[list, dict]:
     """The chunks a robust stage plays: each stretch of games between two conditions' limits
     cut by the cost of the arms still playing there (a capped strong condition's games are
     dear, the rest cheap: :func:`sim.runner.plan_by_cost` per stretch), or to the sizes an
     earlier try kept (``kept_dir``, per stretch); the one-line estimate first, where long.
     Returns (the chunks, one worker's seconds a game of each arm measured: {} where none was)."""
-    import os
-    import re
-
     from sim.parallel import ESTIMATE_AFTER_S, estimate_line
     from sim.runner import CHUNK_OVERHEAD_S, arm_seconds, plan_by_cost
+
+    from .experiment_runs import kept_chunk_size
     bounds = sorted(set(limits) | {n})
     stretches = list(zip([0] + bounds[:-1], bounds))
-    kept = []
-    if kept_dir is not None:
-        try:
-            kept = [(int(m.group(1)), int(m.group(2))) for m in
-                    (re.match(r"^(\d+)-(\d+)\.json$", x) for x in os.listdir(kept_dir)) if m]
-        except OSError:
-            kept = []
     cost: dict = {}                     # one worker's seconds a game, per arm (measured once)
 
     def seconds(used):
@@ -196,7 +188,7 @@ def _plan(game, players, seed, n, looks, limits, chunk_size, jobs, arms, base_pa
                                                max((c for _, c in looks), default=1), total=n, jobs=jobs)))
         return sum(cost[a] for a in used)
 
-    chunks, sec = [], 0.0
+    chunks, sec, resumed = [], 0.0, False
     for lo, hi in stretches:
         part = [(s, c) for s, c in looks if lo <= s < hi]
         if not part:
@@ -205,14 +197,15 @@ def _plan(game, players, seed, n, looks, limits, chunk_size, jobs, arms, base_pa
         for k, parts in enumerate(cond_parts):
             if limits[k] >= hi:
                 used |= {a for part_ in parts for a in part_}
-        size = max((c for s, c in kept if lo <= s < hi), default=None)
+        size = kept_chunk_size(kept_dir, lo, hi) if kept_dir is not None else None
+        resumed = resumed or size is not None
         one = 0.0 if chunk_size is not None or size is not None else seconds(sorted(used))
         tasks, _ = plan_by_cost(part, chunk_size, one, jobs, desc, False, size)
         chunks += tasks
         sec += (hi - lo) * one
     workers = max(1, min(jobs, len(chunks)))
     sec = sec / workers + len(chunks) * CHUNK_OVERHEAD_S / workers
-    if announce and sec > ESTIMATE_AFTER_S and not kept:
+    if announce and sec > ESTIMATE_AFTER_S and not resumed:
         print(estimate_line(desc, sec, workers, len(chunks), max((c for _, c in chunks), default=0)),
               file=sys.stderr, flush=True)
     return chunks, cost
