@@ -128,6 +128,8 @@ def _style(name, bid):
 SEARCH_ITERS = 100   # the search bot's default budget (rollouts per decision)
 #: two players' strongest affordable play (sim robust's strong condition; docs/BENCH.md)
 STRONG_2P = "search:iters=40;horizon=-1;leaf=model"
+#: sim robust's other bots, after the strong one: the styles, random last
+_STYLES = ("merchant", "warlord", "builder", "priest", "random")
 #: why three and four players' strong condition is the formula's search at a quarter budget
 _STRONG_34 = ("search:iters=25, a quarter of its default budget, for cost (about 0.05 s a game): "
               "`sim strength balam` has not settled Balam (iters 25 to 100 moved no headline "
@@ -435,12 +437,12 @@ GAME = Game(
     # about 0.05 s a game; the default budget, 0.2 s a game, would take hours a condition),
     # then the styles (docs/FINDINGS.md, Balam: balance by skill), random last; the site layout (random or
     # fixed) is the setup's randomness
-    strength=("search:iters=25", "merchant", "warlord", "builder", "priest", "random"),
+    strength=("search:iters=25",) + _STYLES,
     # two players: the search reading the learned value where a rollout is cut (issue #46;
     # each rule set's own model, trained in about 15 s where none is kept): it beats the
     # default search:iters=100 58.7% [57.0, 60.4] (+61 Elo) over 3,200 paired games at a
     # seventh of its CPU (docs/BENCH.md), about 0.035 s a game
-    strength_players={2: (STRONG_2P, "merchant", "warlord", "builder", "priest", "random")},
+    strength_players={2: (STRONG_2P,) + _STYLES},
     # ... whose conditions play at most these games (its all-seats condition and its games
     # against each style, every seating: 22 strong games a game of a comparison, about 7
     # minutes on 2 cores for 2,000); the other conditions play on to --games

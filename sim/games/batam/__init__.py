@@ -17,6 +17,8 @@ SEATS = ["Red", "Blue", "Green", "Yellow"]
 RULES_DOC = str(seeds_dir("batam") / "RULES.md")  # the checkout's seeds/ or the wheel's sim/_seeds/
 #: two players' strongest affordable play (sim robust's strong condition; docs/BENCH.md)
 STRONG_2P = "search:iters=300;leaf=model;keep=0"
+#: sim robust's other bots, after the strong one: the heuristic, the styles, random last
+_STYLES = ("heuristic", "hunter", "plodder", "spiteful", "miser", "gambler", "modest", "random")
 
 class LabelsParam(Param):
     """A parameter holding 'none' or a comma-separated list of compass tile or card labels
@@ -417,15 +419,13 @@ GAME = Game(
     # four players: one such seat among three heuristic bots wins 39.1% of 2,000 games, fair
     # 25%; about 0.01 s a game), then the styles (RULES.md, Bots: one style against three
     # heuristic bots), random last
-    strength=("search:iters=25", "heuristic", "hunter", "plodder", "spiteful", "miser", "gambler", "modest",
-              "random"),
+    strength=("search:iters=25",) + _STYLES,
     # two players: the search reading the learned value at the round's end (issue #46; each
     # rule set's own logistic model, trained in under a minute where none is kept): +23 Elo
     # [+4, +43] over search:iters=1600 at a seventh of its CPU (docs/BENCH.md), about 0.05 s a
     # game; its conditions play at most 1,000 games (17 strong games a game index: about 4
     # minutes on 2 cores), the others play on to --games
-    strength_players={2: (STRONG_2P, "heuristic", "hunter", "plodder", "spiteful", "miser", "gambler",
-                          "modest", "random")},
+    strength_players={2: (STRONG_2P,) + _STYLES},
     strong_games={2: 1000},
     # playing strength, weakest first (sim skill --ladder; what run reports say): the search
     # bot beats the heuristic in 86% of two-player games (RULES.md, Bots)
