@@ -1,4 +1,4 @@
-"""The shared search scheduler (sim/search.py, ``sched_*``): the loop the games' search bots
+"""The shared search scheduler (sim/sched.py, ``sched_*``): the loop the games' search bots
 (Balam, Batam) drive by ask/tell.  Checked against the loops the games wrote themselves
 before it (copied here as references: same asks, same draws on the stream, same choice),
 and on its own: the halving budget is spent as halving_rest / halving_even say, the cut
@@ -9,11 +9,12 @@ import numpy as np
 from numba import njit
 
 from sim.rng import rand_int, seed_streams
-from sim.search import (SC_SIZE, SC_SPENT, SCHED_DONE, SCHED_HALVE_EVEN, SCHED_HALVE_REST, SCHED_UCB,
-                        SCHED_WORLD_END, best_alive, best_mean, clear_best, clear_best_paired,
-                        halve, halving_even, halving_phases, halving_rest, sched_best,
-                        sched_drop, sched_next, sched_start, sched_stop_clear, sched_stop_paired,
-                        sched_tell, ucb_pick)
+from sim.sched import (SC_SIZE, SC_SPENT, SCHED_DONE, SCHED_HALVE_EVEN, SCHED_HALVE_RANKED,
+                       SCHED_HALVE_REST, SCHED_UCB, SCHED_WORLD_END, halve_ranked, sched_best,
+                       sched_drop, sched_next, sched_start, sched_stop_clear, sched_stop_paired,
+                       sched_tell)
+from sim.search import (best_alive, best_mean, clear_best, clear_best_paired, halve, halving_even,
+                        halving_phases, halving_rest, order_desc, ucb_pick)
 
 
 @njit(cache=True)
@@ -283,3 +284,93 @@ def test_the_stopping_rules_end_the_search_early_on_a_clear_best():
     _, _, _, done, _, _ = _sched(2, SCHED_UCB, 3, 90, -1, 0.7, 2.0, 0.0, _sp(0.0, 0.0),
                                  _ones(3))
     assert done == 90
+
+
+@njit(cache=True)
+def _ivalue(w, c, levels):
+    """A small integer value of original candidate c on world w (many ties)."""
+    h = (w * 2654435761 + c * 40503 + 977) % 1000003
+    return levels[c] + h % 3
+
+
+@njit(cache=True)
+def _old_ranked(n, iters, levels):
+    """Maya's halving as it was written before the scheduler (the reference): the
+    candidates in an array, a stable sort by summed values after each round, the better
+    half kept; returns (the choice, the plays)."""
+    cand = np.arange(n)
+    sums = np.zeros(n, np.int64)
+    rounds = halving_phases(n)
+    alive = n
+    w = 0
+    plays = 0
+    while alive > 1:
+        per = halving_even(iters, rounds, alive)
+        for _ in range(per):
+            for i in range(alive):
+                sums[i] += _ivalue(w, cand[i], levels)
+                plays += 1
+            w += 1
+        order_desc(cand, sums, alive)
+        alive = (alive + 1) // 2
+    return cand[0], plays
+
+
+@njit(cache=True)
+def _new_ranked(n, iters, levels):
+    """The same search on the scheduler (SCHED_HALVE_RANKED, int64 arrays as Maya's
+    scratch rows): (the choice, the plays, stream 1 untouched)."""
+    rs = np.zeros(2, np.uint64)
+    seed_streams(rs, np.uint64(7), 0)
+    r0 = rs[1]
+    tot = np.zeros(n, np.int64)
+    cnt = np.zeros(n, np.int64)
+    alive = np.ones(n, np.int64)
+    S = np.zeros(SC_SIZE, np.int64)
+    sched_start(S, SCHED_HALVE_RANKED, n, iters, alive, True)
+    w = -1
+    plays = 0
+    while True:
+        i, fresh = sched_next(S, rs, 1, tot, cnt, alive, 0.0, 0.0)
+        if i == SCHED_DONE:
+            break
+        if i == SCHED_WORLD_END:
+            continue
+        if fresh:
+            w += 1
+        sched_tell(S, tot, cnt, i, _ivalue(w, i, levels))
+        plays += 1
+    return sched_best(S, rs, 1, tot, cnt, alive, 0.0), plays, rs[1] == r0
+
+
+def test_ranked_halving_plays_as_a_stable_sort_by_sums_and_draws_nothing():
+    rng = np.random.default_rng(3)
+    for n in range(1, 12):
+        for iters in (1, 4, 16, 33, 64):
+            for _ in range(6):
+                levels = rng.integers(0, 3, n).astype(np.int64)
+                if n == 1:
+                    continue
+                b0, p0 = _old_ranked(n, iters, levels)
+                b1, p1, untouched = _new_ranked(n, iters, levels)
+                assert (b0, p0) == (b1, p1) and untouched
+
+
+def test_halve_ranked_keeps_the_best_half_with_equal_means_in_their_old_rank():
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        n = int(rng.integers(2, 10))
+        tot = rng.integers(0, 4, n).astype(np.float64)
+        cnt = np.ones(n)
+        alive = np.zeros(n)
+        ins = np.flatnonzero(rng.random(n) < 0.8)
+        if len(ins) < 2:
+            continue
+        old = rng.permutation(len(ins)) + 1
+        alive[ins] = old
+        m = len(ins)
+        want = sorted(ins, key=lambda j: (-tot[j], alive[j]))[:(m + 1) // 2]
+        left = halve_ranked(tot, cnt, alive, n, m, False)
+        assert left == len(want)
+        assert [j for j in np.argsort(alive, kind="stable") if alive[j] > 0] == want
+        assert sorted(alive[alive > 0]) == list(range(1, left + 1))

@@ -7,7 +7,7 @@ import numpy as np
 from ...drama import drama
 from ...jit import helper, helper_inline
 from ...record import NO_RECORD, NO_SNAPS
-from ...search import new_sched
+from ...sched import new_sched
 from ...value import work_size
 from .bots.search import decide
 from .loop import crew_seat, play_from

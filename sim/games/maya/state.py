@@ -218,8 +218,11 @@ DEPTH_MAX = 8   # the search's deepest ply
 X_DEAL = X_MV + DEPTH_MAX + 1  # a sampled deal: the searching seat's cards, the others drawn
 X_CAND = X_DEAL + 1            # the candidate exchanges
 X_CSUM = X_CAND + 1            # their play-outs' summed values
-X_HVAL = X_CSUM + 1            # their task values (pruning), then halving's order
-X_STATS = X_HVAL + 1           # the search's counters (S_* below): a chunk's total
+X_HVAL = X_CSUM + 1            # their task values (pruning)
+X_CCNT = X_HVAL + 1            # their play-outs' counts (the scheduler's ``cnt``)
+X_ALIVE = X_CCNT + 1           # their ranks while in (the scheduler's ``alive``)
+X_SCHED = X_ALIVE + 1          # the scheduler's state (``sim/sched.py``, SC_SIZE wide)
+X_STATS = X_SCHED + 1          # the search's counters (S_* below): a chunk's total
 N_SCRATCH = X_STATS + 1
 # X[X_STATS, S_*]: decisions searched, positions reached (two players: exchanges made in
 # the tree; three/four: play-outs), exchanges played in the play-outs (three/four)

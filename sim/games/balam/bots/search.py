@@ -12,15 +12,16 @@ candidate and plays on with the heuristic in every seat (``rollout``: the rest o
 game, or ``horizon`` more rounds), scoring the result for the bot's seat
 (``leaf_value``).  The iterations go to the candidates by sequential halving on common
 sampled worlds (the default) or by UCB1, as the shared search layer's scheduler
-(``sim/search.py``, ``sched_*``) says; it plays the candidate of best mean.  Everything
+(``sim/sched.py``, ``sched_*``) says; it plays the candidate of best mean.  Everything
 random is drawn from its own stream (slot 1 + seat); it never reads the real deck order,
 the other seats' streams or the dice.
 
 The rollouts have their own turn loop (``rollout_turns``), which reaches only the
 heuristic: numba cannot compile the call cycle search -> game loop -> search.  The
 rules between the turns are the game loop's own (``rounds.deal_round``,
-``rounds.close_round``).  Sequential halving's schedule and cuts, UCB1, the stopping rule,
-the argmax with ties and the shuffles are the shared search layer's (``sim/search.py``);
+``rounds.close_round``).  Sequential halving's schedule and cuts, UCB1 and the stopping rule are the shared
+scheduler's (``sim/sched.py``), the argmax with ties and the shuffles the search layer's
+(``sim/search.py``);
 the sampled worlds and the rollouts are in ``worlds.py``.
 
 Compile: ``search_turn`` is the one compiled layer of the search (it is also the gate that
@@ -40,9 +41,9 @@ import numpy as np
 
 from ....jit import helper, helper_inline, kernel
 from ....rng import GOLDEN, mix64, rand_int
-from ....search import (SC_SIZE, SCHED_DONE, SCHED_HALVE_REST, SCHED_UCB, SCHED_WORLD_END,
-                        model_at_leaf, sched_best, sched_drop, sched_next, sched_start,
-                        sched_stop_paired, sched_tell)
+from ....sched import (SC_SIZE, SCHED_DONE, SCHED_HALVE_REST, SCHED_UCB, SCHED_WORLD_END, sched_best,
+                       sched_drop, sched_next, sched_start, sched_stop_paired, sched_tell)
+from ....search import model_at_leaf
 from ....record import WIDTH, rec
 from ..state import (EV_PASS, EV_PAY, GS_KNOWN, GS_LEFT, GS_NSLOT, GS_SLOT, GS_SUP, GS_TURNS, MAIZE,
                      MAXSLOT, NBW, P_HAND, R_NP, T_PASS, Rules, copy_state_into, new_scratch, new_state)

@@ -15,9 +15,9 @@ played (the heuristic's own choice, candidate 0, unless another beats it by a ma
 short, valued by the coin margin (``leaf=formula``) or by the learned value of the seat's
 features there (``leaf=model``, issue #46: ``features.py``; the model travels in the rules,
 ``Rules.mp``/``ms``, and a cut at the end of the current round with ``horizon=0``).  The
-schedule (the scheduler ``sched_*``: UCB1 or sequential halving, the stopping rule), the
-argmax with ties, the keep rule and the shuffle are the shared search layer's
-(``sim/search.py``).
+schedule (the scheduler ``sched_*``, ``sim/sched.py``: UCB1 or sequential halving, the
+stopping rule), the argmax with ties, the keep rule and the shuffle are the shared search
+layer's (``sim/search.py``).
 
 Compile: ``search`` (it was ``halving_search`` and ``ucb_search``) is inlined into ``decide``
 (``helper_inline``): compiled on their own, each linked and optimised again the code below
@@ -30,9 +30,9 @@ import numpy as np
 
 from ....jit import copy_into, helper, helper_inline
 from ....rng import next_u64
-from ....search import (SC_SPENT, SCHED_DONE, SCHED_HALVE_REST, SCHED_UCB, SCHED_WORLD_END,
-                        keeps_default, model_at_leaf, sched_best, sched_next,
-                        sched_start, sched_stop_clear, sched_tell, shuffle, sort_ascending)
+from ....sched import (SC_SPENT, SCHED_DONE, SCHED_HALVE_REST, SCHED_UCB, SCHED_WORLD_END, sched_best,
+                       sched_next, sched_start, sched_stop_clear, sched_tell)
+from ....search import keeps_default, model_at_leaf, shuffle, sort_ascending
 from ....value import value_eval
 from ..crew import board_total, reroll_price
 from ..features import features

@@ -17,7 +17,9 @@ play-outs on them: each round gives every surviving candidate the same number of
 play-outs and keeps the better half.  Within a round all candidates see the same
 samples (common random numbers): sample j draws one 64-bit seed from the seat's stream
 and every candidate's play-out j restarts the stream there, so they share the deal and
-every tie draw until they part.  Equal sums keep the task bot's order (then the shuffle).
+every tie draw until they part.  Equal sums keep the task bot's order (then the shuffle):
+the shared scheduler's ranked halving (``sim/sched.py``, ``SCHED_HALVE_RANKED``), whose
+cut draws nothing.
 
 The end: when the seat may declare, ``search_declare`` compares, over ``iters`` drawn
 deals, the margin of ending now with the margin of a play-out that plays on.
@@ -25,21 +27,24 @@ deals, the margin of ending now with the margin of a play-out that plays on.
 Everything is drawn from the seat's own stream (``rs[1 + p]``), which the search leaves
 advanced: the results depend on the seed, the game and the settings alone.  Play-outs
 run the task bot only, never this module (numba compiles no call cycles).  The halving
-schedule, the ordering and the shuffles are the shared search layer's (``sim/search.py``).
+schedule is the shared scheduler's (``sim/sched.py``), the ordering and the shuffles the
+search layer's (``sim/search.py``).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ....jit import helper, helper_inline
-from ....search import halving_even, halving_phases, model_at_leaf, order_desc, shuffle
 from ....rng import next_u64, rand_int
+from ....sched import SCHED_DONE, SCHED_HALVE_RANKED, SCHED_WORLD_END, sched_best, sched_next, sched_start, sched_tell
+from ....search import model_at_leaf, order_desc, shuffle
 from ..exchange import apply_exchange, gen_moves, has_move
 from ..features import LEAF_MODEL, NO_MODEL, model_value, side_share
 from ..scoring import can_declare, colour_points
 from ..state import (HRESULT_DRAW, NEG, R_BONUS, R_CENTRE, R_HORIZON, R_HRESULT, R_L, R_N, R_P,
-                     R_PTS, S_DECISIONS, S_NODES, S_STEPS, W_PLAY, W_ROOT, W_S1, X_CAND, X_CARDS,
-                     X_CP, X_CSUM, X_DEAL, X_HVAL, X_MOVES, X_STATS, at, copy_state, copy_work)
+                     R_PTS, S_DECISIONS, S_NODES, S_STEPS, W_PLAY, W_ROOT, W_S1, X_ALIVE, X_CAND, X_CARDS,
+                     X_CCNT, X_CP, X_CSUM, X_DEAL, X_HVAL, X_MOVES, X_SCHED, X_STATS, at, copy_state,
+                     copy_work)
 from .greedy import task_pick, task_step_value, wants_to_declare
 
 LEAD = 10        # a play-out's value for leading alone (trailing: -LEAD), on top of the margin
@@ -235,24 +240,31 @@ def search_task_v(st, R, p, nm, par, ex, sc, rs, vm):
         return cand[0]
     copy_state(at(sc.ws, W_ROOT), st)
     X[X_STATS, S_DECISIONS] += 1
-    sums = X[X_CSUM]
+    tot = X[X_CSUM]
+    cnt = X[X_CCNT]
+    alive = X[X_ALIVE]
     for i in range(k):
-        sums[i] = 0
-    rounds = halving_phases(k)
-    alive = k
-    while alive > 1:
-        per = halving_even(iters, rounds, alive)
-        for _ in range(per):
+        tot[i] = 0
+        cnt[i] = 0
+        alive[i] = 1
+    S = X[X_SCHED]
+    sched_start(S, SCHED_HALVE_RANKED, k, iters, alive, True)
+    seed = np.uint64(0)
+    keep = rs[1 + p]
+    while True:
+        i, fresh = sched_next(S, rs, 1 + p, tot, cnt, alive, 0.0, 0.0)
+        if i == SCHED_DONE:
+            break
+        if i == SCHED_WORLD_END:
+            rs[1 + p] = keep
+            continue
+        if fresh:
             seed = next_u64(rs, 1 + p)
             keep = rs[1 + p]
-            for i in range(alive):
-                rs[1 + p] = seed
-                sums[i] += play_out(R, p, cand[i], ex, steps, sc, rs, vm, model)
-            X[X_STATS, S_NODES] += alive
-            rs[1 + p] = keep
-        order_desc(cand, sums, alive)
-        alive = (alive + 1) // 2
-    return cand[0]
+        rs[1 + p] = seed
+        sched_tell(S, tot, cnt, i, play_out(R, p, cand[i], ex, steps, sc, rs, vm, model))
+        X[X_STATS, S_NODES] += 1
+    return cand[sched_best(S, rs, 1 + p, tot, cnt, alive, 0.0)]
 
 
 @helper
