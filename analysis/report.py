@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import metrics, plots
+from . import metrics, play_report, plots
 from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page
 from .wording import edge_phrase
 
@@ -354,6 +354,7 @@ def write_report(S, manifest: dict, game, out_dir, picks=None, meanwhile=None) -
         extra_figures=extra_figs, exemplars=_exemplars(game, manifest, out_dir, picks, S),
         can_record=bool(game.actions), game_title=game.title, game_name=game.name,
         figures_table=figures_table(s, game), params=_params_rows(game, manifest),
+        how_it_plays=play_report.section(S, game, manifest),
         command=manifest.get("command"), manifest_json=json.dumps(manifest, indent=2, default=str))
     return write_page(out_dir, page, figs + extra_figs)
 

@@ -64,13 +64,16 @@ def _run_summary(s: dict, manifest: dict, game) -> dict:
     out.update({"decisive": o["decisive_rate"], "no_winner": o["no_winner_rate"],
                 "capped": o["capped_rate"], "balance": s["balance"], "length_mean": L["mean"],
                 "length_median": L["median"], "length_unit": game.length_unit})
+    from analysis.play_report import figures
+    out.update(figures(s["summary"], game))   # how it plays (issue #47), where the game has it
     return {k: v.item() if hasattr(v, "item") else v for k, v in out.items()}  # numpy scalars: plain numbers
 
 
 @_api
 def simulate(game: str, games=100_000, *, rules: dict | None = None, bots=None, players: int | None = None,
              seed=1, jobs: int | None = None, chunk_size: int | None = None, backend: str | None = None,
-             scheduler: str | None = None, progress: bool = False, out=None, yes: bool = False) -> RunResult:
+             scheduler: str | None = None, progress: bool = False, out=None, yes: bool = False,
+             evaluate: bool = False) -> RunResult:
     """Play ``games`` games (``sim GAME``) and return every game and the run's figures.
 
     Parameters
@@ -96,6 +99,10 @@ def simulate(game: str, games=100_000, *, rules: dict | None = None, bots=None, 
     yes : bool
         Start a run expected to take more than two hours (else refused with the estimate, as
         ``sim GAME`` refuses it without ``--yes``).
+    evaluate : bool
+        How it plays (``--evaluate``): follow each side's learned chance of winning at every
+        position, for the lead changes, drama, decisiveness, stability and uncertainty
+        columns (``ev_*``); the game's value model is trained first where none is kept.
 
     Returns
     -------
@@ -111,7 +118,7 @@ def simulate(game: str, games=100_000, *, rules: dict | None = None, bots=None, 
     from .runner import execute, make_spec
     from .validate import check_chunk_count
     jobs, chunk_size = _check_run(jobs, chunk_size, backend, scheduler)
-    spec = make_spec(game, games, rules, bots, players, seed)
+    spec = make_spec(game, games, rules, bots, players, seed, evaluate=evaluate)
     check_chunk_count(spec.games, chunk_size)
     out = _out(out, "run")
     rate = None

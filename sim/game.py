@@ -172,6 +172,10 @@ class Game:
     # it with the specs that read no model); None: the game learns no value model, and a bot
     # setting leaf=model is refused
     learn: str | None = None
+    # how it plays (issue #47, sim/playcols.py): the kernel can follow each side's learned
+    # chance of winning at every position (the features module's attach_model takes
+    # ``evaluate=True``; the EVALUATION columns); False: those columns stay -1
+    evaluates: bool = False
 
     # ------------------------------------------------------------- helpers
     def bot_strength(self, players: int | None = None) -> tuple:

@@ -70,4 +70,6 @@ def build_manifest(spec: RunSpec, *, jobs, backend, chunks, chunks_done, games_d
         "machine": machine_info(),
         "command": command,
         **({"model": spec.model} if spec.model else {}),  # the learned value its bots read
+        # how it plays: the win probability its EVALUATION columns followed (that model)
+        **({"evaluated": True} if getattr(spec, "evaluate", False) else {}),
     }

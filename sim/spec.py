@@ -10,6 +10,7 @@ import numpy as np
 
 from .game import BotChoice, Game
 from .games import get as get_game
+from .games import names as game_names
 from .params import UsageError
 
 
@@ -36,6 +37,9 @@ class RunSpec:
     #: the learned value model the bots read (``leaf=model``; sim/learn.py): its key, file,
     #: kind, training games and held-out log loss; None where no seat's bot reads one
     model: dict | None = None
+    #: how it plays: the kernel follows each side's chance of winning by that model at every
+    #: position (``make_spec(evaluate=True)``; the EVALUATION columns, sim/playcols.py)
+    evaluate: bool = False
 
     @property
     def rules_changed(self) -> dict:
@@ -49,7 +53,8 @@ class RunSpec:
                 "rules": {k: _show(v) if isinstance(v, tuple) else v for k, v in self.rules.items()},
                 "data": self.data,
                 "bots": [c.label for c in self.bots], "seed": self.seed, "games": self.games,
-                **({"model": self.model["key"]} if self.model else {})}
+                **({"model": self.model["key"]} if self.model else {}),
+                **({"evaluate": True} if self.evaluate else {})}
 
     def run_id(self) -> str:
         """sha256 of the fingerprint: every chunk record carries it."""
@@ -106,12 +111,14 @@ def parse_games(value) -> int:
 
 
 def make_spec(game, games, rules=None, bots=None, players=None, seed=DEFAULT_SEED, *, learn=True,
-              note=None) -> RunSpec:
+              note=None, evaluate=False) -> RunSpec:
     """The spec of a run: rules resolved and prepared, bots chosen.  Where a seat's bot reads
     the learned value (``leaf=model``), the game's model for these rules and players is
     loaded, or trained first (``sim.learn.model_for``; ``note`` hears what it trains, by
     default on stderr), and travels in the context (the features module's
-    ``attach_model``); the spec names it.  ``learn=False``: never (the training's own spec)."""
+    ``attach_model``); the spec names it.  ``learn=False``: never (the training's own spec).
+    ``evaluate``: the kernel also follows each side's learned chance of winning at every
+    position, for how the game plays (issue #47; ``Game.evaluates``), with the same model."""
     from . import toml as TOML
     g = game if isinstance(game, Game) else get_game(game)
     n = parse_games(games)
@@ -119,6 +126,9 @@ def make_spec(game, games, rules=None, bots=None, players=None, seed=DEFAULT_SEE
     r = g.resolve_rules(rules)
     b = g.choose_bots(bots, p)
     s = parse_seed(seed)
+    if evaluate and not g.evaluates:
+        raise UsageError(f"{g.name} cannot follow a learned chance of winning per position yet "
+                         f"(it can: {', '.join(x for x in game_names() if get_game(x).evaluates) or 'no game'})")
     # checks between parameters and data files fail here, before any output; the data
     # files' content (and what was built from it) becomes part of the run's identity
     key = (g.name, g.version, p, digest(r))
@@ -133,12 +143,13 @@ def make_spec(game, games, rules=None, bots=None, players=None, seed=DEFAULT_SEE
             _PREPARED.pop(next(iter(_PREPARED)))
         _PREPARED[key] = (paths, ctx, data)
     model = None
-    if learn and wants_model(b):
+    if learn and (wants_model(b) or evaluate):
         from .learn import features_module, model_for, note_stderr
         m = model_for(g, r, p, note=note if note is not None else note_stderr)
-        ctx = features_module(g).attach_model(ctx, m.mp, m.ms)
+        extra = {"evaluate": True} if evaluate else {}
+        ctx = features_module(g).attach_model(ctx, m.mp, m.ms, **extra)
         model = m.describe()
-    return RunSpec(g, p, r, b, n, s, ctx=ctx, data=data, model=model)
+    return RunSpec(g, p, r, b, n, s, ctx=ctx, data=data, model=model, evaluate=bool(evaluate))
 
 
 def wants_model(bots) -> bool:

@@ -26,6 +26,7 @@ import numpy as np
 
 from .exemplars import Watch
 from .exemplars import merge as merge_watch
+from .playcols import ABSENT_OK
 
 MAX_HIST_SPAN = 5_000_000
 
@@ -193,8 +194,9 @@ class Summary:
             if col.name in skip or not col.summarize or not integer:
                 continue
             a = np.asarray(cols[col.name])
-            if col.name == getattr(game, "drama_settled", None):
-                a = a[a >= 0]  # only games with a single winner have a settling point
+            if col.name == getattr(game, "drama_settled", None) or (col.name in ABSENT_OK and not col.per_seat):
+                a = a[a >= 0]  # only games with a single winner have a settling point (how it
+                #               plays: only games with the figure, sim/playcols.py)
             if col.per_seat:
                 for seat in range(players):
                     s.hists[f"{col.name}_{seat}"] = Hist.of(a[:, seat])

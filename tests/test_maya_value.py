@@ -27,7 +27,7 @@ def ctx_bots(players, bots, **rules):
 def positions(players, seed, game, steps=(0, 6, 15, 30)):
     """Positions of one game of random exchanges: (state copy, cards, seat to move, exchanges)."""
     R, ids, _ = ctx_bots(players, "random")
-    st, rs, keys, sc, _ = K.chunk_work(R)
+    st, rs, keys, sc, _, _ = K.chunk_work(R)
     tally = np.zeros(K.N_TALLY, np.int64)
     p = int(K.set_up(game, np.uint64(seed), R, ids, st, rs, sc, keys, tally, NO_RECORD))
     rng = np.random.default_rng(seed + game)

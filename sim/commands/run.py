@@ -53,8 +53,12 @@ def _run_command(name: str):
     @click.option("--yes", "-y", is_flag=True,
                   help="start a run expected to take more than 2 hours without asking (without a "
                        "terminal it is refused otherwise)")
+    @click.option("--evaluate", is_flag=True,
+                  help="how it plays: follow each side's learned chance of winning at every position "
+                       "(lead changes, drama, decisiveness, stability, uncertainty; the game's value "
+                       "model, trained first where none is kept; slower)")
     def cmd(games, sets, bots, players, seed, jobs, chunk_size, backend, scheduler, out, resume, raw,
-            csv, quiet, record, yes):
+            csv, quiet, record, yes, evaluate):
         from ..lock import RunLock
         from ..output import default_run_dir, save_run
         from ..runner import Stop, check_disk, check_memory, make_spec, plan_chunks, release_workers
@@ -66,10 +70,10 @@ def _run_command(name: str):
             spec, rows, meta = _spec_from_run_dir(name, resume)
             _check_resume_options(name, resume, spec, rows, meta, games=games, sets=sets, bots=bots,
                                   players=players, seed=seed, out=out, raw=raw,
-                                  chunk_size=chunk_size)
+                                  chunk_size=chunk_size, evaluate=evaluate)
             out = resume
         else:
-            spec = make_spec(name, games, _assignments(name, sets), bots, players, seed)
+            spec = make_spec(name, games, _assignments(name, sets), bots, players, seed, evaluate=evaluate)
             keep = raw if raw is not None else spec.games <= RAW_AUTO_MAX
             rows = "disk" if keep else "none"
         if csv and rows == "none":
@@ -236,7 +240,8 @@ def _spec_from_run_dir(name: str, run_dir):
     fp = meta["fingerprint"]
     if fp["game"] != name:
         raise UsageError(f"--resume {safe(str(run_dir))}: that is a {safe(fp['game'])} run, not {name}")
-    spec = make_spec(name, fp["games"], fp["rules"], fp["bots"], fp["players"], fp["seed"])
+    spec = make_spec(name, fp["games"], fp["rules"], fp["bots"], fp["players"], fp["seed"],
+                     evaluate=bool(fp.get("evaluate", False)))
     return spec, meta.get("rows", "none"), meta
 
 
@@ -272,6 +277,8 @@ def _check_resume_options(name, run_dir, spec, rows, meta, **given):
     if _given("out") and given["out"] is not None and \
             Path(given["out"]).resolve() != Path(run_dir).resolve():
         differs("--out", safe(given["out"]), safe(str(run_dir)))
+    if _given("evaluate") and bool(given["evaluate"]) != bool(saved.get("evaluate", False)):
+        differs("--evaluate", "", "no evaluation")
     if _given("chunk_size") and given["chunk_size"] != meta["chunk_size"]:
         differs("--chunk-size", given["chunk_size"], meta["chunk_size"])
     if problems:

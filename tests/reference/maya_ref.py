@@ -415,9 +415,10 @@ def declare_or_play_on(G, pos, cards, seat, bonus, ev, when):
     return False
 
 
-def play_exchanges(G, pos, cards, first, ev):
+def play_exchanges(G, pos, cards, first, ev, choices=None):
     """The exchanges as recorded, from ``first``, until the game ends; returns the
-    exchanges, the end reason, the declarer and per-seat joins, completions and bonus."""
+    exchanges, the end reason, the declarer and per-seat joins, completions and bonus;
+    ``choices`` gets (seat, legal exchanges) for every exchange a seat chose."""
     s, P = G.s, G.s.players
     joins, completed, bonus = [0] * P, [0] * P, [0] * P
     seat, exchanges, declarer = first, 0, -1
@@ -430,6 +431,8 @@ def play_exchanges(G, pos, cards, first, ev):
         if P > 2 and declare_or_play_on(G, pos, cards, seat, 0, ev, 0):
             return exchanges, DECLARED, seat, joins, completed, bonus
         f = ev.take("exchange", seat)
+        if choices is not None:
+            choices.append((seat, len(moves)))
         move = (f["edge"], f["level"] - 1)
         check(move in moves, f"exchange {exchanges + 1}: {move} is not legal")
         check((f["tower_a"], f["tower_b"]) == G.edges[move[0]], "exchange: the edge's towers")
@@ -496,6 +499,22 @@ def score(G, pos, cards, bonus, end, col):
     col["win"] = win
 
 
+def how_it_plays(choices, P):
+    """The complexity columns (sim/playcols.py) from the (seat, options) of every choice;
+    the state-evaluation ones are -1 (a recorded game is not evaluated)."""
+    dec = [sum(1 for s, n in choices if s == p and n > 1) for p in range(P)]
+    forced = [sum(1 for s, n in choices if s == p and n == 1) for p in range(P)]
+    d, f, opts = sum(dec), sum(forced), sum(n for _, n in choices)
+    out = {"decisions": dec, "forced": forced,
+           "decision_share": round(1000 * d / (d + f)) if d + f else -1,
+           "branching": round(100 * opts / (d + f)) if d + f else -1,
+           "decision_factor": round(100 * (opts - f) / d) if d else -1,
+           "options_max": max((n for _, n in choices), default=0)}
+    for name in ("changes", "drama", "drama_max", "decided", "decided_thr", "stability", "uncertainty"):
+        out["ev_" + name] = -1
+    return out
+
+
 def replay_game(record):
     """The columns of a recorded game (lists per seat), its events checked and replayed;
     also the final position, the cards and how many events of each kind were replayed."""
@@ -522,8 +541,10 @@ def replay_game(record):
         replay_start(s, edges, seed, g, 1 - first, pos, ev, col)
     else:
         cards = replay_deal(s, seed, g, towers, ev)
+    choices = []
     exchanges, end, col["declarer"], joins, completed, bonus = play_exchanges(
-        G, pos, cards, first, ev)
+        G, pos, cards, first, ev, choices)
+    col.update(how_it_plays(choices, P))
     check(ev.i == len(ev.rows), f"{len(ev.rows) - ev.i} events after the end of the game")
     col.update(exchanges=exchanges, end_reason=end, capped=end == HORIZON,
                completed=completed, joins=joins, bonus=bonus,

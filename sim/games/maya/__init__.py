@@ -7,6 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from ...game import Bot, Column, Game
+from ...howplays import CX_SIZE
+from ...playcols import COMPLEXITY, EVALUATION, complexity_columns, evaluation_columns
 from ...record import NO_RECORD, NO_SNAPS, Action
 from ... import datafile
 from ...params import Param, ParamError
@@ -126,7 +128,7 @@ COLUMNS = (
     Column("setup_attempts", "int16", "uniform set-up attempts (rejection sampling)"),
     Column("board_key", "int64", "the starting board (towers before the first exchange) as a "
            "64-bit key: equal boards have equal keys", summarize=False),
-)
+) + COMPLEXITY + EVALUATION
 
 _CODES = {
     "horizon_result": {"score": K.HRESULT_SCORE, "draw": K.HRESULT_DRAW},
@@ -313,6 +315,7 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None
     ``record``: ``(buf, snaps)`` to record the game (count 1, ``sim/record.py``)."""
     from .features import LEAF_MODEL, split_ctx
     R, mp, ms = split_ctx(ctx)
+    evaluate = bool(getattr(ctx, "evaluate", False))
     ids = np.asarray(bot_ids, np.int64)
     par = np.asarray(bot_params, np.float64)
     if mp is None and par.shape[1] > 4 and ((ids == K.BOT_SEARCH) & (par[:, 4] == LEAF_MODEL)).any():
@@ -321,7 +324,7 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None
     buf, snaps = record if record is not None else (NO_RECORD, NO_SNAPS)
     tal = np.zeros((count, K.N_TALLY), dtype=np.int64)
     if count:
-        work = K.chunk_work(R, mp, ms)
+        work = K.chunk_work(R, mp, ms, evaluate)
         K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, ids, par, tal,
                     work, buf, snaps)
         for i, v in enumerate(work[3].x[K.X_STATS, :len(SEARCH_STATS)]):
@@ -359,6 +362,10 @@ def columns_from_tally(tal, players, horizon_result=K.HRESULT_SCORE):
         "setup_attempts": np.minimum(tal[:, K.T_ATTEMPTS], 32767).astype(np.int16),
         "board_key": tal[:, K.T_BOARD].copy(),
     }
+    from .state import EV_NONE, EV_UNIT, T_CX, T_EV
+    out.update(complexity_columns(tal[:, T_CX:T_CX + CX_SIZE], P))
+    ev = tal[:, T_EV:T_EV + 7]
+    out.update(evaluation_columns(np.where(ev == EV_NONE, np.nan, ev / EV_UNIT)))
     out["win"] = win_shares(tal, P, horizon_result)
     return out
 
@@ -432,6 +439,7 @@ GAME = Game(
     prepare=prepare,
     run_chunk=run_chunk,
     learn="sim.games.maya.features",
+    evaluates=True,
     actions=ACTIONS,
     record_shape=record_shape,
     show_module="sim.games.maya.show",

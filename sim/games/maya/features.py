@@ -75,7 +75,7 @@ IW = 4 * NMAX
 
 #: The rules context of a run whose bots read the learned value: the rules array ``R``
 #: (``prepare``'s) with the model ``(mp, ms)`` (``attach_model``; ``run_chunk`` reads it)
-ModelRules = namedtuple("ModelRules", ("R", "mp", "ms"))
+ModelRules = namedtuple("ModelRules", ("R", "mp", "ms", "evaluate"), defaults=(False,))
 #: The model as the kernels take it (``chunk_work``): ``mp``/``ms`` (empty: no model), the
 #: features row ``fx``, the evaluation's work arrays ``h0``/``h1``, the int work ``iw``
 ValueModel = namedtuple("ValueModel", ("mp", "ms", "fx", "h0", "h1", "iw"))
@@ -110,8 +110,10 @@ def split_ctx(ctx):
     return ctx, None, None
 
 
-def attach_model(ctx, mp, ms):
-    """The rules context with the model ``(mp, ms)`` for the search's ``leaf=model``."""
+def attach_model(ctx, mp, ms, evaluate=False):
+    """The rules context with the model ``(mp, ms)`` for the search's ``leaf=model``;
+    ``evaluate``: the kernel also follows each side's chance of winning by the model at every
+    position (how it plays, issue #47: ``play.evaluate``)."""
     R, _, _ = split_ctx(ctx)
     mp = np.ascontiguousarray(mp, dtype=np.float64)
     ms = np.ascontiguousarray(ms, dtype=np.int64)
@@ -119,7 +121,7 @@ def attach_model(ctx, mp, ms):
     P = int(R[R_P])
     if int(ms[0]) != n_features(P):
         raise ValueError(f"maya: the model reads {int(ms[0])} features, the position has {n_features(P)}")
-    return ModelRules(R, mp, ms)
+    return ModelRules(R, mp, ms, bool(evaluate) or (isinstance(ctx, ModelRules) and ctx.evaluate))
 
 
 # ------------------------------------------------------------------ the row

@@ -16,7 +16,8 @@ from .bots.greedy import greedy2, greedy_start, greedy_task, wants_to_declare
 from .bots.random import random_declare, random_move, random_pair
 from .bots.mcts import search_declare_v, search_task_v
 from .bots.search import alphabeta
-from .features import value_model
+from ...howplays import CX_SIZE, EV_SIZE, MAX_SIDES, choice, ev_finish, ev_start, ev_step
+from .features import model_value, value_model
 from .exchange import apply_exchange, check_invariants, edge_masks, gen_moves
 from .scoring import can_declare, final_scores
 from .setup import deal_tasks, record_board, seed_game, setup_turns, setup_uniform
@@ -25,8 +26,8 @@ from .state import (BOT_GREEDY, BOT_RANDOM, BOT_SEARCH, CH, END_DECLARED, END_HO
                     HRESULT_DRAW, MA, MB, NMAX, R_BONUS, R_CENTRE, R_CHECK, R_E, R_EA, R_EB,
                     R_FIRST, R_HORIZON, R_HRESULT, R_L, R_N, R_P, R_RAVEN, R_SETUP, R_START, RAV,
                     SETUP_UNIFORM, START_RANDOM, SUB_START, T_ATTEMPTS, T_BOARD, T_BONUS, T_COMPL,
-                    T_DECL, T_END, T_EX, T_FIRST, T_JOINS, T_MSTART, T_RSTART, T_TCOMP, T_TEAMW,
-                    T_VIOL, T_WINNER, W_BEFORE, X_CARDS, X_CP, X_EMASK, X_MOVES, X_PC, at,
+                    T_CX, T_DECL, T_END, T_EV, T_EX, T_FIRST, T_JOINS, T_MSTART, T_RSTART, T_TCOMP,
+                    T_TEAMW, T_VIOL, T_WINNER, EV_NONE, EV_UNIT, W_BEFORE, X_CARDS, X_CP, X_EMASK, X_MOVES, X_PC, at,
                     board_key, clear_state, copy_state, new_scratch, new_state, snapshot)
 
 
@@ -128,8 +129,33 @@ def choose_exchange(st, R, p, b, nm, ex, bot_par, sc, rs, vm):
     return search_task_v(st, R, p, nm, bot_par[p], ex, sc, rs, vm)
 
 
+#: evw's layout (``chunk_work``): ev (sim/howplays.py), the sides' chances, the flag and the
+#: threshold, ev_finish's figures
+EW_P = EV_SIZE
+EW_ON = EW_P + MAX_SIDES
+EW_THR = EW_ON + 1
+EW_OUT = EW_THR + 1
+EW_SIZE = EW_OUT + 7
+#: the eventual winner's chance that counts as beyond doubt (``ev_decided_thr``)
+EV_THRESHOLD = 0.8
+
+
 @helper_inline
-def play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps, vm):
+def evaluate(st, R, cards, q, ex, vm, evw):
+    """How it plays: each side's chance of winning at this position (q to move, ``ex``
+    exchanges made) by the learned model, from each seat's own view (a partnership: the
+    sum of its two seats'; ``ev_step`` normalises), into the running figures."""
+    P = R[R_P]
+    k = 2 if P == 4 else P
+    for s in range(k):
+        evw[EW_P + s] = 0.0
+    for s in range(P):
+        evw[EW_P + (s % 2 if P == 4 else s)] += model_value(st, R, cards, s, q, ex, vm)
+    ev_step(evw[:EV_SIZE], evw[EW_P:EW_P + k], k, evw[EW_THR])
+
+
+@helper_inline
+def play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps, vm, evw):
     """The exchanges, seat by seat from ``first``, until no exchange is legal, the
     horizon, or a declared end; returns (exchanges, end reason).  Records every
     decision, and a snapshot of the state after each exchange."""
@@ -139,6 +165,7 @@ def play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps, vm):
     X = sc.x
     before = at(sc.ws, W_BEFORE)
     cards = X[X_CARDS]
+    cx = tally[T_CX:T_CX + CX_SIZE]
     p = first
     ex = 0
     while True:
@@ -151,10 +178,13 @@ def play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps, vm):
             return ex, END_NO_EXCHANGE
         if ex >= R[R_HORIZON]:
             return ex, END_HORIZON
+        if evw[EW_ON] != 0.0:
+            evaluate(st, R, cards, p, ex, vm, evw)
         if (P > 2 and can_declare(st, R, cards, p)
                 and declares(st, R, p, b, 0, 0, ex, bot_par, sc, rs, buf, vm)):
             tally[T_DECL] = p
             return ex, END_DECLARED
+        choice(cx, p, nm)
         if b == BOT_RANDOM:
             m = random_move(R, p, nm, X, rs)
         else:
@@ -181,17 +211,21 @@ def play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps, vm):
 
 
 @helper_inline
-def play_game(g, seed, R, bot_ids, bot_par, st, rs, sc, keys, tally, buf, snaps, vm):
+def play_game(g, seed, R, bot_ids, bot_par, st, rs, sc, keys, tally, buf, snaps, vm, evw):
     """Game ``g`` of the run ``seed`` into ``tally`` (layout ``T_*``); ``buf`` and
-    ``snaps``: the record (``sim/record.py``; ``NO_RECORD`` records nothing)."""
+    ``snaps``: the record (``sim/record.py``; ``NO_RECORD`` records nothing); ``evw``: how
+    it plays (``EW_*``: with ``evw[EW_ON]`` the model's chances at every position)."""
     P = R[R_P]
     first = set_up(g, seed, R, bot_ids, st, rs, sc, keys, tally, buf)
     snapshot(buf, snaps, st)
+    on = evw[EW_ON] != 0.0
+    if on:
+        ev_start(evw[:EV_SIZE])
     if (P == 2 and bot_ids[0] == BOT_RANDOM and bot_ids[1] == BOT_RANDOM and R[R_CHECK] == 0
-            and not recording(buf)):
+            and not recording(buf) and not on):
         ex, end = random_pair(st, R, sc.x, rs, first, tally)
     else:
-        ex, end = play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps, vm)
+        ex, end = play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps, vm, evw)
     tally[T_EX] = ex
     tally[T_END] = end
     tc = 0
@@ -202,6 +236,14 @@ def play_game(g, seed, R, bot_ids, bot_par, st, rs, sc, keys, tally, buf, snaps,
     if end == END_HORIZON and R[R_HRESULT] == HRESULT_DRAW:
         side = -1
     tally[T_TEAMW] = side
+    if on:
+        out = evw[EW_OUT:EW_OUT + 7]
+        ev_finish(evw[:EV_SIZE], 2 if P == 4 else P, side, out)
+        for i in range(7):
+            tally[T_EV + i] = EV_NONE if np.isnan(out[i]) else np.int64(np.round(out[i] * EV_UNIT))
+    else:
+        for i in range(7):
+            tally[T_EV + i] = EV_NONE
     if P == 4:
         tally[T_WINNER] = -1
     else:
@@ -220,14 +262,18 @@ def run_games(seed, start, count, R, bot_ids, bot_par, out, work, buf, snaps):
     Those are inlined rather than compiled on their own: numba optimises and emits
     again, for every jitted function, the machine code of everything it calls, so each
     layer between the entry point and the bots cost the whole game's code once more."""
-    st, rs, keys, sc, vm = work
+    st, rs, keys, sc, vm, evw = work
     for j in range(count):
-        play_game(start + j, seed, R, bot_ids, bot_par, st, rs, sc, keys, out[j], buf, snaps, vm)
+        play_game(start + j, seed, R, bot_ids, bot_par, st, rs, sc, keys, out[j], buf, snaps, vm, evw)
 
 
-def chunk_work(R, mp=None, ms=None):
+def chunk_work(R, mp=None, ms=None, evaluate=False):
     """run_games' work arrays for a chunk: the state (``new_state``), the streams, the deal
-    keys, the scratch (``new_scratch``) and the learned value the search's ``leaf=model``
-    reads (``features.value_model``: ``(mp, ms)`` and its work arrays; none by default)."""
+    keys, the scratch (``new_scratch``), the learned value the search's ``leaf=model``
+    reads (``features.value_model``: ``(mp, ms)`` and its work arrays; none by default) and
+    how it plays' (``EW_*``; ``evaluate``: follow the model's chances at every position)."""
+    evw = np.zeros(EW_SIZE)
+    evw[EW_ON] = 1.0 if evaluate else 0.0
+    evw[EW_THR] = EV_THRESHOLD
     return (new_state(), np.zeros(1 + int(R[R_P]), dtype=np.uint64),
-            np.zeros(NMAX, dtype=np.uint64), new_scratch(int(R[R_N])), value_model(mp, ms))
+            np.zeros(NMAX, dtype=np.uint64), new_scratch(int(R[R_N])), value_model(mp, ms), evw)

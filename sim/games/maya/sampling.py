@@ -24,7 +24,7 @@ def sample_games(seed, start, count, R, bot_ids, bot_par, per_game, work, srs, r
     """Play games ``start .. start + count - 1`` as ``run_games`` does (``work``: its
     ``chunk_work``), keeping up to ``per_game`` turn starts of each (reservoir sampling on
     the stream (seed, game, P_SAMPLE)), every seat's row; returns the rows written."""
-    st, rs, keys, sc, vm = work
+    st, rs, keys, sc, vm, _ = work
     P = R[R_P]
     ctr = R[R_CENTRE]
     Xs = sc.x

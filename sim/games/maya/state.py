@@ -166,7 +166,11 @@ T_RSTART = 45
 T_ATTEMPTS = 46
 T_VIOL = 47
 T_BOARD = 48      # the starting board's key (board_key)
-N_TALLY = 49
+T_CX = 49         # how it plays: the choices' counts (sim/howplays.py, CX_SIZE = 13 fields)
+T_EV = 62         # how it plays: ev_finish's 7 figures x EV_UNIT (EV_NONE: none)
+N_TALLY = 69
+EV_UNIT = 1_000_000
+EV_NONE = -(1 << 62)
 
 # ------------------------------------------------------------------ recorded events
 # (sim/record.py; ``GAME.actions`` in __init__.py names their fields).  Levels are the

@@ -4,10 +4,11 @@ level as black, and (three/four players) declaring with probability 1/2 whenever
 Every draw is on the seat's own stream (slot ``1 + seat``)."""
 from __future__ import annotations
 
+from ....howplays import CX_SIZE, choice
 from ....jit import helper, helper_inline
 from ....rng import rand_int
 from ..exchange import apply_exchange, edge_masks, pick_move
-from ..state import (END_HORIZON, END_NO_EXCHANGE, R_E, R_HORIZON, T_COMPL, T_JOINS, X_EMASK,
+from ..state import (END_HORIZON, END_NO_EXCHANGE, R_E, R_HORIZON, T_COMPL, T_CX, T_JOINS, X_EMASK,
                      X_PC)
 
 
@@ -32,6 +33,7 @@ def random_pair(st, R, X, rs, first, tally):
     horizon = R[R_HORIZON]
     pc = X[X_PC]
     emask = X[X_EMASK]
+    cx = tally[T_CX:T_CX + CX_SIZE]
     p = first
     ex = 0
     while True:
@@ -40,6 +42,7 @@ def random_pair(st, R, X, rs, first, tally):
             return ex, END_NO_EXCHANGE
         if ex >= horizon:
             return ex, END_HORIZON
+        choice(cx, p, nm)
         m = pick_move(emask, E, rand_int(rs, 1 + p, nm), pc)
         f = apply_exchange(st, R, m, p)
         ex += 1

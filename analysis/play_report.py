@@ -1,0 +1,92 @@
+"""How it plays (issue #47): the report's section from the columns of ``sim/playcols.py``.
+
+Each figure is the mean over the games that have it, with its 95% normal interval, in the
+unit its ``Metric`` states, and a one-line definition.  The state-evaluation figures say
+which win probability they followed: the game's learned model (named, with its held-out
+log loss) where the run was made with ``--evaluate``; without it they are absent and the
+section says how to get them.
+"""
+from __future__ import annotations
+
+import math
+
+from sim.playcols import METRICS
+
+from .metrics import duration
+
+
+def _fmt(x: float, nd: int) -> str:
+    return "n/a" if x is None or not math.isfinite(x) else f"{x:,.{nd}f}"
+
+
+def _row(S, col: str, scale: float, seat: int | None = None):
+    key = col if seat is None else f"{col}_{seat}"
+    if key not in S.hists or S.hists[key].n == 0:
+        return None
+    D = duration(S, key)
+    return D["mean"] / scale, D["mean_lo"] / scale, D["mean_hi"] / scale, S.hists[key].n
+
+
+def section(S, game, manifest: dict) -> dict | None:
+    """{"rows": [(figure, value, interval, definition)], "evaluation": sentence} or None
+    where the game declares none of these columns."""
+    declared = {c.name for c in game.columns}
+    metrics = [m for m in METRICS if m.column in declared]
+    if not metrics:
+        return None
+    seats = manifest.get("seats") or []
+    rows = []
+    evaluated = False
+    for m in metrics:
+        per_seat = any(c.name == m.column and c.per_seat for c in game.columns)
+        if per_seat:
+            parts = []
+            for s, name in enumerate(seats):
+                r = _row(S, m.column, m.scale, s)
+                if r is not None:
+                    parts.append((name, r))
+            if parts:
+                rows.append((m.label, " / ".join(_fmt(r[0], 1) for _, r in parts) + f" {m.unit}",
+                             "; ".join(f"{n}: {_fmt(r[1], 1)} to {_fmt(r[2], 1)}" for n, r in parts),
+                             m.definition + " (" + " / ".join(n for n, _ in parts) + ")"))
+            continue
+        r = _row(S, m.column, m.scale)
+        if r is None:
+            continue
+        evaluated |= m.group == "evaluation"
+        games = f" ({r[3]:,} games with a single winning side)" if m.column in (
+            "ev_drama", "ev_drama_max", "ev_decided", "ev_decided_thr") else ""
+        rows.append((m.label, f"{_fmt(r[0], 2 if m.scale >= 100 else 1)} {m.unit}",
+                     f"{_fmt(r[1], 2 if m.scale >= 100 else 1)} to {_fmt(r[2], 2 if m.scale >= 100 else 1)}",
+                     m.definition + games))
+    model = manifest.get("model") or {}
+    if evaluated:
+        how = (f"The state-evaluation figures follow each side's chance of winning at every position "
+               f"by the game's learned value model ({model.get('kind', '?')}, trained on "
+               f"{model.get('games', 0):,} games; held-out log loss {model.get('log_loss', float('nan')):.3f} "
+               f"against {model.get('log_loss_base', float('nan')):.3f} for the base rate), each seat's "
+               "own view (a partnership: its two seats'), normalised over the sides; "
+               "'beyond doubt' is a chance of 80% or more.  A weak model (log loss near the "
+               "base rate's) understates drama and decisiveness.")
+    elif any(m.group == "evaluation" for m in metrics):
+        how = (f"Lead changes, drama, decisiveness, stability and uncertainty need a win probability "
+               f"at every position: run with --evaluate (sim {game.name} --evaluate ...), which "
+               "follows the game's learned value model (trained first where none is kept).")
+    else:
+        how = ""
+    return {"rows": rows, "evaluation": how}
+
+
+def figures(S, game) -> dict:
+    """{column: mean, column_lo, column_hi} of every game-level how-it-plays figure this run
+    has, in its unit (the API's run summary)."""
+    declared = {c.name: c for c in game.columns}
+    out = {}
+    for m in METRICS:
+        c = declared.get(m.column)
+        if c is None or c.per_seat:
+            continue
+        r = _row(S, m.column, m.scale)
+        if r is not None:
+            out[m.column], out[m.column + "_lo"], out[m.column + "_hi"] = r[0], r[1], r[2]
+    return out
