@@ -140,3 +140,25 @@ def ev_finish(ev, k, w, out):
     out[2] = 100.0 * ev[b + EV_GAPMAX]
     out[3] = 100.0 * ev[b + EV_RLEAD] / n
     out[4] = 100.0 * ev[b + EV_RTHR] / n
+
+
+@helper_inline
+def cx_finish(cx, P, j, dec, forced, share, branching, factor, omax):
+    """Game j's complexity columns (``sim/playcols.py``'s COMPLEXITY, the same figures as its
+    ``complexity_columns``) from its counts ``cx``, written in the kernel (no per-game row
+    kept): decisions and forced moves per seat, decision moves (per mille), branching and
+    decision factors (x100), the largest choice; -1 where a game had no choice (no decision)."""
+    d = 0
+    f = 0
+    o = 0
+    for s in range(P):
+        dec[j, s] = cx[CX_DEC + s]
+        forced[j, s] = cx[CX_FORCED + s]
+        d += cx[CX_DEC + s]
+        f += cx[CX_FORCED + s]
+        o += cx[CX_OPTS + s]
+    n = d + f
+    share[j] = np.int64(np.rint(1000.0 * d / n)) if n > 0 else -1
+    branching[j] = np.int64(np.rint(100.0 * o / n)) if n > 0 else -1
+    factor[j] = np.int64(np.rint(100.0 * (o - f) / d)) if d > 0 else -1
+    omax[j] = cx[CX_MAX]

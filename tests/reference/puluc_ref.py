@@ -258,6 +258,7 @@ class Tallies:
         self.forfeits = [0, 0]
         self.casts = 0
         self.moves = 0
+        self.choices = []    # (side, legal moves) of every cast that was not forfeited
 
 
 def expected_snapshot(board: Board, t: Tallies, side: int) -> list[int]:
@@ -309,6 +310,7 @@ def _replay_cast(board: Board, t: Tallies, side: int, chance: Stream, events, i:
         raise IllegalAction(f"{where}: event {ev} where {SIDE_NAMES[side]}'s move was due")
     code = ev[2]
     move = DEPLOY if code == r.T else code
+    t.choices.append((side, len(legal)))
     if move not in legal:
         raise IllegalAction(f"{where}: {SIDE_NAMES[side]} cannot play {move} with {spaces} "
                             f"(legal: {legal}) on {board.drawing()}")
@@ -373,6 +375,27 @@ def replay(record, trace: list | None = None) -> dict:
         for name, v in (("kills", c["kills"]), ("captures", c["captures"]),
                         ("rescues", c["rescues"]), ("forfeits", t.forfeits)):
             out[seat_column(name, s)] = v[s]
+    out.update(how_it_plays(t.choices))
+    return out
+
+
+def how_it_plays(choices) -> dict:
+    """The complexity columns (sim/playcols.py) from the (side, legal moves) of every choice;
+    the state-evaluation ones are -1 (a recorded game is not evaluated)."""
+    out = {}
+    d = f = opts = 0
+    for s in (JADE, CINNABAR):
+        ds = sum(1 for x, n in choices if x == s and n > 1)
+        fs = sum(1 for x, n in choices if x == s and n == 1)
+        out[seat_column("decisions", s)], out[seat_column("forced", s)] = ds, fs
+        d, f = d + ds, f + fs
+    opts = sum(n for _, n in choices)
+    out.update(decision_share=round(1000 * d / (d + f)) if d + f else -1,
+               branching=round(100 * opts / (d + f)) if d + f else -1,
+               decision_factor=round(100 * (opts - f) / d) if d else -1,
+               options_max=max((n for _, n in choices), default=0))
+    for name in ("changes", "drama", "drama_max", "decided", "decided_thr", "stability", "uncertainty"):
+        out["ev_" + name] = -1
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ...seeds import seeds_dir
 from ...game import Bot, Column, Game
 from ...params import Param
+from ...playcols import COMPLEXITY, EVALUATION
 from .actions import ACTIONS
 from .play import BOT_GREEDY, BOT_RANDOM, BOT_SEARCH, record_shape, run_chunk
 from .setup import prepare
@@ -79,7 +80,7 @@ COLUMNS = (
     Column("captures", "int32", "captures made (landings on an enemy pile)", per_seat=True),
     Column("rescues", "int32", "own prisoners freed by those captures", per_seat=True),
     Column("forfeits", "int32", "casts this side had to forfeit", per_seat=True),
-)
+) + COMPLEXITY + EVALUATION
 
 GAME = Game(
     name="puluc",
@@ -102,6 +103,7 @@ GAME = Game(
     record_shape=record_shape,
     show_module="sim.games.puluc.show",
     learn="sim.games.puluc.features",
+    evaluates=True,
     highlight=("kills", "captures", "rescues", "forfeits"),
     # sim robust: bots from the strongest (skill: search > greedy > random); the strong play is
     # the depth `sim strength` settled at (notes["strong_play"]), not the default depth 2
