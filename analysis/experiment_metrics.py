@@ -76,6 +76,43 @@ def per_game_metrics(game: Game, players: int, cols: dict) -> np.ndarray:
     return np.vstack(rows) if rows else np.zeros((0, n))
 
 
+#: how it plays (issue #47; ``sim/playcols.py``) in a comparison: (name, column, divisor to its
+#: unit, unit); per-seat columns are summed over the seats.  Kept apart from the metrics
+#: above (their own sums in the stats, ``hp_*``, over the games that have each figure: the
+#: state-evaluation ones exist only in evaluated runs, drama only with a single winner)
+HOWPLAYS = (("decisions per game", "decisions", 1, "decisions"),
+            ("forced moves per game", "forced", 1, "forced moves"),
+            ("branching factor", "branching", 100, "options per choice"),
+            ("lead changes", "ev_changes", 1, "lead changes"),
+            ("drama", "ev_drama", 10, "points"),
+            ("winner the favourite for good at", "ev_decided", 1, "% of the game"),
+            ("swing per step", "ev_stability", 100, "points"),
+            ("uncertainty", "ev_uncertainty", 10, "%"))
+
+
+def howplays_names(game: Game) -> list[str]:
+    """The :data:`HOWPLAYS` figures a game declares columns for."""
+    have = {c.name for c in game.columns}
+    return [name for name, col, _, _ in HOWPLAYS if col in have]
+
+
+def howplays_rows(game: Game, players: int, cols: dict) -> np.ndarray:
+    """(figures, games) of :func:`howplays_names`, in their units, NaN where a game has none."""
+    have = {c.name: c for c in game.columns}
+    rows = []
+    for _, col, scale, _ in HOWPLAYS:
+        c = have.get(col)
+        if c is None:
+            continue
+        a = np.asarray(cols[col], np.float64)
+        if c.per_seat:
+            rows.append(a.reshape(-1, players).sum(axis=1))
+        else:
+            rows.append(np.where(a >= 0, a / scale, np.nan))
+    n = len(np.asarray(cols["winner"]))
+    return np.vstack(rows) if rows else np.zeros((0, n))
+
+
 def outcome_codes(game: Game, players: int, cols: dict) -> np.ndarray:
     """Each game's outcome as a bit mask of the sides that won something (0: no winner), so
     two games have the same outcome when the same side won, or the same sides shared, or
@@ -131,6 +168,10 @@ def _play_arms(game_name, ctxs, arm_specs, players, seed, start, count):
     stats["same"] = np.zeros(A, np.int64)
     stats["same_length"] = np.zeros(A, np.int64)
     stats["fingerprint"] = np.zeros(A, np.uint64)
+    H = len(howplays_names(game))
+    for key in ("hp_sum", "hp_sum2", "hp_cnt", "hp_dsum", "hp_dsum2", "hp_dcnt"):
+        stats[key] = np.zeros((A, H))
+    P0 = None
     # whether the change came into play: the games that played out differently from the same
     # game of the reference (any recorded column differs; an identical game is one the change
     # did nothing to), and the games in which each declared event happened (in this arm; in
@@ -147,6 +188,7 @@ def _play_arms(game_name, ctxs, arm_specs, players, seed, start, count):
         cols = game.play_chunk(ctx, players, seed, start, count, ids, par)
         summaries.append(Summary.from_columns(game, players, cols, start))
         V = per_game_metrics(game, players, cols)        # (metrics, games) of this arm
+        HP = howplays_rows(game, players, cols)          # (how it plays, games), NaN: none
         o = outcome_codes(game, players, cols)
         win = np.asarray(cols["win"], np.float64).reshape(-1, players)
         rows = game_rows(game, cols, count)
@@ -160,7 +202,13 @@ def _play_arms(game_name, ctxs, arm_specs, players, seed, start, count):
             stats["event_either"][k] = either.sum(axis=1)
             stats["any_event_either"][k] = int(either.any(axis=0).sum())
         if k == 0:
-            V0, o0 = V, o
+            V0, o0, P0 = V, o, HP
+        has = ~np.isnan(HP)
+        both = has & ~np.isnan(P0)
+        Hv, Dh = np.where(has, HP, 0.0), np.where(both, HP - P0, 0.0)
+        for key, x in (("hp_sum", Hv), ("hp_sum2", Hv * Hv), ("hp_cnt", has), ("hp_dsum", Dh),
+                       ("hp_dsum2", Dh * Dh), ("hp_dcnt", both)):
+            stats[key][k] = x.sum(axis=1)
         stats["sum"][k], stats["sum2"][k] = V.sum(axis=1), (V * V).sum(axis=1)
         D = V - V0                                       # paired differences against arm 0
         stats["dsum"][k], stats["dsum2"][k] = D.sum(axis=1), (D * D).sum(axis=1)

@@ -14,6 +14,7 @@ import pandas as pd  # noqa: E402
 from . import metrics  # noqa: E402
 from .pages import CSS, SELF_CHECK, Markup, bots_sentence, render, write_page  # noqa: E402
 from .stats import mean_from_sums, paired_mean_diff, pentanomial  # noqa: E402
+from .play_report import compare_lines  # noqa: E402
 from .wording import (WEAK_PAIRING, diff_text, edge_phrase, fair_phrase, p_text, pairing_phrase,  # noqa: E402
                       sprt_sentence,
                       multiple_comparisons_sentence, value_text, variance_reduction)
@@ -188,6 +189,7 @@ def compare_headline(res, tab: pd.DataFrame | None = None) -> list[str]:
         out += lines
     from .experiment_runs import exercise_lines
     out += exercise_lines(res)   # how often each change came into play (a warning where rarely)
+    out += compare_lines(res)    # how it plays, where the game counts it
     many = multiple_note(res, tab)
     if many:
         out.append(many)
@@ -497,5 +499,6 @@ def compare_text(res, keys=None) -> str:
             lines.append(f"pairing of '{r['variant']}': {r['words']}")
         from .experiment_runs import exercise_lines
         lines += exercise_lines(res)   # how often each change came into play (a warning where rarely)
+        lines += compare_lines(res)    # how it plays, where the game counts it
     lines.append(f"bots: {', '.join(res.manifest['bots'])} (these figures depend on the bots)")
     return "\n".join(lines)

@@ -230,18 +230,19 @@ def kept_chunk_size(folder, lo: int = 0, hi: int | None = None) -> int | None:
 
 
 def build_arms(game: Game, variants: list[tuple[str, dict]], bots, players, seed, games,
-               swap: bool | None = None) -> tuple[list[Arm], list]:
+               swap: bool | None = None, evaluate: bool = False) -> tuple[list[Arm], list]:
     arms = []
     vlist = []
     for v, (name, rules) in enumerate(variants):
-        spec = make_spec(game, games, rules, bots, players, seed)
+        spec = make_spec(game, games, rules, bots, players, seed, evaluate=evaluate)
         vlist.append((name, spec.rules_changed))
         arms.append(Arm(name, v, False, spec))
         two = spec.players == 2
         differ = two and spec.bots[0].label != spec.bots[1].label
         if (swap if swap is not None else differ) and two:
             sw = RunSpec(spec.game, spec.players, spec.rules, (spec.bots[1], spec.bots[0]),
-                         spec.games, spec.seed, ctx=spec.ctx, data=spec.data, model=spec.model)
+                         spec.games, spec.seed, ctx=spec.ctx, data=spec.data, model=spec.model,
+                         evaluate=spec.evaluate)
             arms.append(Arm(f"{name} (seats swapped)", v, True, sw))
     names = [n for n, _ in variants]
     if len(set(names)) != len(names):
@@ -253,7 +254,7 @@ def compare(game_name: str, variants: list[tuple[str, dict]], games, bots=None, 
             seed=1, jobs=None, chunk_size=None, backend=None, scheduler=None, progress=None,
             sprt_d: float | None = None, sprt_metric: str = HEADLINE, alpha=0.05,
             beta=0.05, echo=None, kind="compare", headline: str | None = None,
-            built: tuple | None = None) -> ExperimentResult:
+            built: tuple | None = None, evaluate: bool = False) -> ExperimentResult:
     """Play every variant on the same seeds.  ``headline``: the metric the report leads with
     and measures the pairing on (default the first player score).  ``built``: what
     :func:`build_arms` returned for these variants, where the caller checked them already
@@ -263,7 +264,8 @@ def compare(game_name: str, variants: list[tuple[str, dict]], games, bots=None, 
     n = parse_games(games)
     if len(variants) < (2 if kind == "compare" else 1):
         raise UsageError("sim compare needs at least two --variant (the first is the reference)")
-    arms, vlist = built if built is not None else build_arms(game, variants, bots, players, seed, n)
+    arms, vlist = built if built is not None else build_arms(game, variants, bots, players, seed, n,
+                                                             evaluate=evaluate)
     players = arms[0].spec.players
     names = metric_names(game, players)
     headline = headline or HEADLINE

@@ -90,3 +90,41 @@ def figures(S, game) -> dict:
         if r is not None:
             out[m.column], out[m.column + "_lo"], out[m.column + "_hi"] = r[0], r[1], r[2]
     return out
+
+
+def compare_lines(res) -> list[str]:
+    """How it plays in a comparison (``sim compare``/``sweep``): for every variant against the
+    first, each figure both have (``experiment_metrics.HOWPLAYS``) as a paired difference
+    over the games where both have it, with its 95% interval, in its unit."""
+    from .experiment_metrics import HOWPLAYS, howplays_names
+    from .stats import paired_mean_diff
+    st = res.stats or {}
+    if "hp_dcnt" not in st:
+        return []
+    names = howplays_names(res.game)
+    units = {name: unit for name, _, _, unit in HOWPLAYS}
+    base = res.variants[0][0]
+    out = []
+    evaluated = False
+    for k, a in enumerate(res.arms):
+        if a.swapped or a.variant == 0:
+            continue
+        parts = []
+        for h, name in enumerate(names):
+            n0, nd = st["hp_cnt"][0, h], st["hp_dcnt"][k, h]
+            if n0 < 2 or nd < 2:
+                continue
+            evaluated |= name not in ("decisions per game", "forced moves per game", "branching factor")
+            b = st["hp_sum"][0, h] / n0
+            v = st["hp_sum"][k, h] / st["hp_cnt"][k, h]
+            d = paired_mean_diff(nd, float(st["hp_dsum"][k, h]), float(st["hp_dsum2"][k, h]))
+            parts.append(f"{name} {_fmt(b, 2)} → {_fmt(v, 2)} ({d['mean']:+.2f} [{d['lo']:+.2f}, "
+                         f"{d['hi']:+.2f}] {units[name]})")
+        if parts:
+            out.append(f"'{res.variants[a.variant][0]}' against '{base}', how it plays (paired games, "
+                       f"95% intervals): " + "; ".join(parts) + ".")
+    if evaluated:
+        out.append("How it plays: lead changes, drama, the point the winner was settled, swings and "
+                   "uncertainty follow each variant's own learned model (its rules differ), so part "
+                   "of a difference there can be the models'.")
+    return out

@@ -198,7 +198,7 @@ def compare(game: str, variants, *, variants_file=None, games=100_000, bots=None
             seed=1, sprt: bool = False, sprt_d: float = 0.02, sprt_metric: str = "first player score",
             alpha: float = 0.05, beta: float = 0.05, jobs: int | None = None, chunk_size: int | None = None,
             backend: str | None = None, scheduler: str | None = None, progress: bool = False,
-            out=None, yes: bool = False) -> CompareResult:
+            out=None, yes: bool = False, evaluate: bool = False) -> CompareResult:
     """Compare rule variants on the same seeds (``sim compare``): paired differences.
 
     Parameters
@@ -215,6 +215,10 @@ def compare(game: str, variants, *, variants_file=None, games=100_000, bots=None
     yes : bool
         Start a comparison expected to take more than two hours (else refused, with the
         estimate: one core's rate on its bots, times its arms and games, over ``jobs``).
+    evaluate : bool
+        How it plays (``--evaluate``): each variant follows each side's chance of winning by
+        its own learned model, and the verdicts give the paired differences of lead changes,
+        drama, the point the winner was settled, swings and uncertainty.
 
     Returns
     -------
@@ -236,7 +240,7 @@ def compare(game: str, variants, *, variants_file=None, games=100_000, bots=None
     jobs, chunk_size, n, seed_v, _ = _check_experiment(g, games, bots, players, seed, jobs, chunk_size, backend,
                                                        scheduler)
     vs = _variants(variants, variants_file)
-    built = check_compare(g, vs, bots, players, seed_v, n, sprt, sprt_d, sprt_metric, alpha, beta)
+    built = check_compare(g, vs, bots, players, seed_v, n, sprt, sprt_d, sprt_metric, alpha, beta, evaluate)
     out = _out(out, "experiment")
     _guard("comparison", built[0][0].spec, _arm_plays(built[0], n), jobs, yes, backend)
     res = play(g.name, vs, n, bots=bots, players=players, seed=seed_v, jobs=jobs, chunk_size=chunk_size,
@@ -377,7 +381,7 @@ def check_show(g, index) -> int:
     return i
 
 
-def check_compare(g, vs, bots, players, seed_v, n, sprt, sprt_d, sprt_metric, alpha, beta):
+def check_compare(g, vs, bots, players, seed_v, n, sprt, sprt_d, sprt_metric, alpha, beta, evaluate=False):
     """``sim compare``'s own checks (the command line's too): at least two variants and at most
     a sweep's number, the SPRT's error rates, metric and difference, every variant's rules,
     data files and bots; returns the checked arms (:func:`analysis.experiment_runs.build_arms`)."""
@@ -393,7 +397,7 @@ def check_compare(g, vs, bots, players, seed_v, n, sprt, sprt_d, sprt_metric, al
                          f"does (split them over several)")
     if not 0 < alpha < 0.5 or not 0 < beta < 0.5:
         raise UsageError("--alpha and --beta must be between 0 and 0.5")
-    built = _check_arms(g, vs, bots, players, seed_v, n)
+    built = _check_arms(g, vs, bots, players, seed_v, n, evaluate=evaluate)
     if sprt:
         names = metric_names(g, built[0][0].spec.players)
         if sprt_metric not in names:

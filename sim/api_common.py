@@ -271,15 +271,16 @@ def _variants(variants, variants_file=None) -> list[tuple[str, dict]]:
     return out
 
 
-def _check_arms(g, variants, bots, players, seed, n, labels=True):
+def _check_arms(g, variants, bots, players, seed, n, labels=True, evaluate=False):
     """Every variant's rules, data files and bots, before any folder is created; names the
-    user gave (``labels``) must be safe labels."""
+    user gave (``labels``) must be safe labels; ``evaluate``: each variant follows its own
+    learned chances (how it plays, ``make_spec``)."""
     from analysis.experiment_runs import build_arms
 
     from .validate import check_variant_name
     for name, _ in variants:
         check_variant_name(name, label=labels)
-    return build_arms(g, variants, bots, players, seed, n)
+    return build_arms(g, variants, bots, players, seed, n, evaluate=evaluate)
 
 
 def _items(spec, join: str = "=") -> list[str]:

@@ -39,10 +39,13 @@ YES = click.option("--yes", "-y", is_flag=True,
               help="judge the variant's effect under every bot, reading and setup (sim robust compare)")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
               help="a rule every variant plays with (a variant's own value wins); repeatable")
+@click.option("--evaluate", is_flag=True,
+              help="how it plays: each variant follows each side's learned chance of winning at every "
+                   "position (lead changes, drama, ...; its own model, trained first where none is kept)")
 @YES
 @_common_experiment_options
-def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha, beta, robust_, sets, yes, games,
-                bots, players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
+def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha, beta, robust_, sets, evaluate,
+                yes, games, bots, players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
     """Compare rule variants on the same seeds (paired differences, seat-swapped pairs).
 
     Example: sim compare puluc --games 2e5 --variant base: --variant nine:track=9
@@ -65,7 +68,7 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
         return _robust(game, vs, (), None, True, True, games, bots, players, seed, jobs, chunk_size,
                        backend, scheduler, out, quiet, yes)
     from ..api import check_compare
-    built = check_compare(g, vs, bots, players, seed_v, n, sprt, sprt_d, sprt_metric, alpha, beta)
+    built = check_compare(g, vs, bots, players, seed_v, n, sprt, sprt_d, sprt_metric, alpha, beta, evaluate)
     _guard("comparison", built[0][0].spec, _arm_plays(built[0], n), jobs, yes, backend, ask=True, progress=not quiet)
     out_dir, top = _experiment_dir(out, game, "compare")
     echo = None if quiet else (lambda line: click.echo(line, err=True))
