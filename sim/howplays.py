@@ -25,6 +25,10 @@ between them):
 - ``uncertainty``: the mean normalised entropy of the sides' probabilities, in percent
   (100: every side equally likely; 0: the outcome certain).
 
+A trace: an ``ev`` longer than ``EV_SIZE`` also receives each position's normalised chances,
+``MAX_SIDES`` values per position from ``EV_SIZE`` on, as long as there is room (a game's
+win-probability chart; ``sim.playcols.trace_of`` reads it back).
+
 Without a single winning side (a draw, a shared victory) ``drama``, ``drama_max``,
 ``decided`` and ``decided_thr`` are NaN; the others stand.  ``tests/test_howplays.py``
 checks each against its plain-Python definition on random traces.
@@ -121,6 +125,10 @@ def ev_step(ev, p, k, thr):
     if k > 1:
         ev[EV_UNC] += h / np.log(k)
     ev[EV_STAB] += step / k
+    off = EV_SIZE + MAX_SIDES * np.int64(t)
+    if ev.shape[0] >= off + MAX_SIDES:
+        for s in range(k):
+            ev[off + s] = p[s] * scale
     ev[EV_N] = t + 1.0
 
 

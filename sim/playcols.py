@@ -128,6 +128,15 @@ def evaluation_columns(ev: np.ndarray) -> dict:
     return out
 
 
+def trace_of(ev: np.ndarray, k: int) -> np.ndarray:
+    """(positions, k) chances of the sides at each position of a traced game (``ev`` longer
+    than ``EV_SIZE``, ``sim/howplays.py``), as many as it had room for."""
+    from .howplays import EV_N, EV_SIZE, MAX_SIDES
+    ev = np.asarray(ev, np.float64)
+    n = min(int(ev[EV_N]), (ev.shape[0] - EV_SIZE) // MAX_SIDES)
+    return ev[EV_SIZE:EV_SIZE + MAX_SIDES * n].reshape(n, MAX_SIDES)[:, :k].copy()
+
+
 def not_evaluated(count: int) -> np.ndarray:
     """``ev`` rows for ``count`` games that were not evaluated."""
     return np.full((count, len(EV_NAMES)), np.nan)

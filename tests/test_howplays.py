@@ -103,3 +103,39 @@ def test_choices_count_decisions_forced_moves_and_options():
     assert list(cx[CX_FORCED:CX_FORCED + 3]) == [1, 1, 1]
     assert list(cx[CX_OPTS:CX_OPTS + 3]) == [4, 8, 1]
     assert cx[CX_MAX] == 5
+
+
+def test_the_kernels_figures_are_those_of_their_own_traced_games():
+    """Maya (2-4 players) and Puluc: a game played again with its chances traced
+    (``win_trace``) has the figures its run wrote, recomputed here from the trace by the
+    plain definitions (``_reference``)."""
+    from sim.games import get
+    from sim.games.maya import features as MF
+    from sim.games.maya.play import win_trace as maya_trace
+    from sim.games.puluc import features as PF
+    from sim.games.puluc.play import win_trace as puluc_trace
+    from sim.value import pack
+    rng = np.random.default_rng(2)
+
+    def model(f):
+        return pack(rng.normal(size=f), np.ones(f),
+                    [(rng.normal(size=(f, 4)), np.zeros(4)), (rng.normal(size=(4, 1)), [0.0])])
+
+    cases = [(get("maya"), MF, maya_trace, p, "greedy") for p in (2, 3, 4)]
+    cases.append((get("puluc"), PF, puluc_trace, 2, "random"))
+    for g, F, trace, players, bots in cases:
+        R = g.prepare(g.resolve_rules({}), players)
+        ctx = F.attach_model(R, *model(F.n_features(players)), evaluate=True)
+        ids, par = g.bot_arrays(g.choose_bots(bots, players))
+        cols = g.play_chunk(ctx, players, 5, 0, 8, ids, par)
+        win_side = cols["team_winner"] if "team_winner" in cols else cols["winner"]
+        for j in range(8):
+            tr, _ = trace(ctx, players, 5, j, ids, par)
+            want = _reference(tr, int(win_side[j]), 0.8)
+            for name, scale in (("changes", 1), ("drama", 10), ("drama_max", 10), ("decided", 1),
+                                ("decided_thr", 1), ("stability", 100), ("uncertainty", 10)):
+                got = cols["ev_" + name][j]
+                if math.isnan(want[name]):
+                    assert got == -1, (g.name, players, j, name)
+                else:
+                    assert got == round(want[name] * scale), (g.name, players, j, name, got, want[name])

@@ -82,6 +82,8 @@ def test_the_report_section_and_the_api_summary_carry_the_figures():
 
 
 def test_a_game_that_cannot_follow_a_win_probability_is_refused_in_one_line():
+    import dataclasses
+    cannot = dataclasses.replace(get("puluc"), evaluates=False)
     with pytest.raises(UsageError) as e:
-        make_spec("puluc", 10, evaluate=True)
-    assert "\n" not in str(e.value) and "maya" in str(e.value)
+        make_spec(cannot, 10, evaluate=True)
+    assert "\n" not in str(e.value) and "maya" in str(e.value) and "puluc cannot" in str(e.value)

@@ -17,6 +17,7 @@ from .bots.random import random_declare, random_move, random_pair
 from .bots.mcts import search_declare_v, search_task_v
 from .bots.search import alphabeta
 from ...howplays import CX_SIZE, EV_SIZE, MAX_SIDES, choice, ev_finish, ev_start, ev_step
+from ...playcols import trace_of
 from .features import model_value, value_model
 from .exchange import apply_exchange, check_invariants, edge_masks, gen_moves
 from .scoring import can_declare, final_scores
@@ -129,13 +130,14 @@ def choose_exchange(st, R, p, b, nm, ex, bot_par, sc, rs, vm):
     return search_task_v(st, R, p, nm, bot_par[p], ex, sc, rs, vm)
 
 
-#: evw's layout (``chunk_work``): ev (sim/howplays.py), the sides' chances, the flag and the
-#: threshold, ev_finish's figures
-EW_P = EV_SIZE
+#: evw's layout (``chunk_work``): the sides' chances, the flag and the threshold, ev_finish's
+#: figures, then ev (sim/howplays.py; last, so that a trace may follow it)
+EW_P = 0
 EW_ON = EW_P + MAX_SIDES
 EW_THR = EW_ON + 1
 EW_OUT = EW_THR + 1
-EW_SIZE = EW_OUT + 7
+EW_EV = EW_OUT + 7
+EW_SIZE = EW_EV + EV_SIZE
 #: the eventual winner's chance that counts as beyond doubt (``ev_decided_thr``)
 EV_THRESHOLD = 0.8
 
@@ -151,7 +153,7 @@ def evaluate(st, R, cards, q, ex, vm, evw):
         evw[EW_P + s] = 0.0
     for s in range(P):
         evw[EW_P + (s % 2 if P == 4 else s)] += model_value(st, R, cards, s, q, ex, vm)
-    ev_step(evw[:EV_SIZE], evw[EW_P:EW_P + k], k, evw[EW_THR])
+    ev_step(evw[EW_EV:], evw[EW_P:EW_P + k], k, evw[EW_THR])
 
 
 @helper_inline
@@ -220,7 +222,7 @@ def play_game(g, seed, R, bot_ids, bot_par, st, rs, sc, keys, tally, buf, snaps,
     snapshot(buf, snaps, st)
     on = evw[EW_ON] != 0.0
     if on:
-        ev_start(evw[:EV_SIZE])
+        ev_start(evw[EW_EV:])
     if (P == 2 and bot_ids[0] == BOT_RANDOM and bot_ids[1] == BOT_RANDOM and R[R_CHECK] == 0
             and not recording(buf) and not on):
         ex, end = random_pair(st, R, sc.x, rs, first, tally)
@@ -238,7 +240,7 @@ def play_game(g, seed, R, bot_ids, bot_par, st, rs, sc, keys, tally, buf, snaps,
     tally[T_TEAMW] = side
     if on:
         out = evw[EW_OUT:EW_OUT + 7]
-        ev_finish(evw[:EV_SIZE], 2 if P == 4 else P, side, out)
+        ev_finish(evw[EW_EV:], 2 if P == 4 else P, side, out)
         for i in range(7):
             tally[T_EV + i] = EV_NONE if np.isnan(out[i]) else np.int64(np.round(out[i] * EV_UNIT))
     else:
@@ -267,13 +269,31 @@ def run_games(seed, start, count, R, bot_ids, bot_par, out, work, buf, snaps):
         play_game(start + j, seed, R, bot_ids, bot_par, st, rs, sc, keys, out[j], buf, snaps, vm, evw)
 
 
-def chunk_work(R, mp=None, ms=None, evaluate=False):
+def chunk_work(R, mp=None, ms=None, evaluate=False, trace=0):
     """run_games' work arrays for a chunk: the state (``new_state``), the streams, the deal
     keys, the scratch (``new_scratch``), the learned value the search's ``leaf=model``
     reads (``features.value_model``: ``(mp, ms)`` and its work arrays; none by default) and
-    how it plays' (``EW_*``; ``evaluate``: follow the model's chances at every position)."""
-    evw = np.zeros(EW_SIZE)
+    how it plays' (``EW_*``; ``evaluate``: follow the model's chances at every position, and
+    keep those of the first ``trace`` positions: ``win_trace``)."""
+    evw = np.zeros(EW_SIZE + MAX_SIDES * int(trace))
     evw[EW_ON] = 1.0 if evaluate else 0.0
     evw[EW_THR] = EV_THRESHOLD
     return (new_state(), np.zeros(1 + int(R[R_P]), dtype=np.uint64),
             np.zeros(NMAX, dtype=np.uint64), new_scratch(int(R[R_N])), value_model(mp, ms), evw)
+
+
+def win_trace(ctx, players, seed, index, bot_ids, bot_par, most=2000):
+    """Game ``index`` of ``seed`` played again with the model's chances followed (``ctx``
+    carries the model: ``features.attach_model``): (positions, sides) each side's chance of
+    winning at each position before an exchange (at most ``most``), and the game's columns."""
+    from .features import split_ctx
+    from .state import N_TALLY
+    R, mp, ms = split_ctx(ctx)
+    if mp is None:
+        raise ValueError("maya: a win-probability trace needs the learned model in the context")
+    work = chunk_work(R, mp, ms, True, most)
+    tal = np.zeros((1, N_TALLY), np.int64)
+    from ...record import NO_RECORD, NO_SNAPS
+    run_games(np.uint64(seed), np.int64(index), np.int64(1), R, np.asarray(bot_ids, np.int64),
+              np.asarray(bot_par, np.float64), tal, work, NO_RECORD, NO_SNAPS)
+    return trace_of(work[5][EW_EV:], 2 if int(players) == 4 else int(players)), tal[0]

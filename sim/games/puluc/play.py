@@ -8,9 +8,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...howplays import CX_SIZE, EV_NAMES, EV_SIZE, choice, cx_finish, cx_start, ev_finish, ev_start, ev_step
+from ...howplays import (CX_SIZE, EV_NAMES, EV_SIZE, MAX_SIDES, choice, cx_finish, cx_start, ev_finish,
+                         ev_start, ev_step)
 from ...jit import helper, helper_inline, kernel
-from ...playcols import ABSENT, EVALUATION, evaluation_columns
+from ...playcols import ABSENT, EVALUATION, evaluation_columns, trace_of
 from ...record import NO_RECORD, NO_SNAPS, recording
 from ...value import value_eval, work_size
 from .actions import record_cast, record_snapshot
@@ -202,8 +203,9 @@ ModelCtx = namedtuple("ModelCtx", ("R", "table", "mp", "ms"))
 HowWork = namedtuple("HowWork", ("mp", "ms", "fx", "h0", "h1", "pv", "ev"))
 
 
-def how_work(mp=None, ms=None) -> HowWork:
-    """The arrays ``run_games`` follows the chances with (no model: nothing is followed)."""
+def how_work(mp=None, ms=None, trace=0) -> HowWork:
+    """The arrays ``run_games`` follows the chances with (no model: nothing is followed);
+    ``trace``: keep the chances at the first ``trace`` positions (``win_trace``)."""
     from .features import n_features
     if mp is None:
         mp, ms, wide = np.zeros(0), np.zeros(0, np.int64), 1
@@ -211,7 +213,22 @@ def how_work(mp=None, ms=None) -> HowWork:
         mp, ms = np.ascontiguousarray(mp, np.float64), np.ascontiguousarray(ms, np.int64)
         wide = work_size(ms)
     return HowWork(mp, ms, np.zeros(n_features(2)), np.zeros(wide), np.zeros(wide), np.zeros(2),
-                   np.zeros(EV_SIZE))
+                   np.zeros(EV_SIZE + MAX_SIDES * int(trace)))
+
+
+def win_trace(ctx, players, seed, index, bot_ids, bot_par, most=2000):
+    """Game ``index`` of ``seed`` played again with the model's chances followed (``ctx``
+    carries the model: ``features.attach_model(..., evaluate=True)``): (positions, 2) each
+    side's chance of winning at each cast's start (at most ``most``), and the game's columns."""
+    from . import GAME
+    from ...results import allocate
+    if not isinstance(ctx, ModelCtx):
+        raise ValueError("puluc: a win-probability trace needs the learned model in the context")
+    out = allocate(GAME, 2, 1)
+    hw = how_work(ctx.mp, ctx.ms, most)
+    run_games(np.uint64(seed), np.int64(index), np.int64(1), ctx.R, ctx.table, bot_ids, bot_par,
+              Columns(*(out[f] for f in Columns._fields)), NO_RECORD, NO_SNAPS, np.zeros((1, len(EV_NAMES))), hw)
+    return trace_of(hw.ev, 2), {k: v[0] for k, v in out.items() if k in Columns._fields}
 
 
 def record_shape(rules: dict, players: int) -> tuple[int, int]:
