@@ -225,6 +225,7 @@ class Batam:
         self.tally = {k: [0] * P for k in TALLIES}
         self.set_aside = []                             # tiles left in the box
         self.triggered = set()                          # tiles or cards that came into play
+        self.choices = []                               # (seat, legal options) of every choice
 
     # ---------------------------------------------------------------- chance
     def roll(self, stream):
@@ -303,6 +304,7 @@ class Batam:
         most; with 1 coin only the captain's (1); with none, none."""
         c = self.coins[p]
         cap, sal, had = self.tape.take("wages", p)[:3]
+        self.choices.append((p, c * (c - 1) // 2 if c >= 2 else 1))   # captain, sailor >= 1
         legal(had == c, f"seat {p} offers from {had} coins, it has {c}")
         if c >= 2:
             legal(cap >= 1 and sal >= 1 and cap + sal <= c, f"seat {p} offers {cap} + {sal} of {c}")
@@ -331,6 +333,7 @@ class Batam:
             if self.coins[p] < cost:
                 break
             mask, asked = self.tape.take("reroll", p)[:2]
+            self.choices.append((p, 8))     # stop, or one of the 7 non-empty sets of dice
             legal(asked == cost and 0 <= mask <= 7, f"seat {p} re-rolls dice {mask} for {asked}")
             if mask == 0:
                 break
@@ -360,6 +363,7 @@ class Batam:
             if not options:
                 return
             i, v, b, slot = self.tape.take("place", p)[:4]
+            self.choices.append((p, len(options)))
             legal((i, b) in options and dice[i] == v, f"seat {p} places die {i} ({v}) on board {b}")
             k = self.landing_slot(b, v)
             if slot != k:
@@ -543,6 +547,7 @@ class Batam:
             pay = False
             if self.coins[p] >= ransom:      # the seat chooses: pay or stop
                 card, cost, paid = self.tape.take("ransom", p)[:3]
+                self.choices.append((p, 2))
                 legal(card == k and cost == ransom and paid in (0, 1),
                       f"seat {p} answers pirate card {card} ({cost}) with {paid}")
                 pay = paid == 1
@@ -635,7 +640,26 @@ class Batam:
         rec["lead_settled"] = settled
         for k in TALLIES:
             rec[k] = tuple(self.tally[k])
+        rec.update(how_it_plays(self.choices, P))
         return rec
+
+
+def how_it_plays(choices, P):
+    """The complexity columns (sim/playcols.py) from the (seat, options) of every choice the
+    kernel counts (sim/games/batam/howplays.py: wages, re-rolls, placements, pirate ransoms;
+    not the sailing steps); the state-evaluation ones are -1 (a recorded game is not
+    evaluated)."""
+    dec = tuple(sum(1 for s, n in choices if s == p and n > 1) for p in range(P))
+    forced = tuple(sum(1 for s, n in choices if s == p and n == 1) for p in range(P))
+    d, f, opts = sum(dec), sum(forced), sum(n for _, n in choices)
+    out = {"decisions": dec, "forced": forced,
+           "decision_share": round(1000 * d / (d + f)) if d + f else -1,
+           "branching": round(100 * opts / (d + f)) if d + f else -1,
+           "decision_factor": round(100 * (opts - f) / d) if d else -1,
+           "options_max": max((n for _, n in choices), default=0)}
+    for name in ("changes", "drama", "drama_max", "decided", "decided_thr", "stability", "uncertainty"):
+        out["ev_" + name] = -1
+    return out
 
 
 def replay_game(record) -> tuple[Batam, dict]:

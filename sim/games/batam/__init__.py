@@ -7,6 +7,7 @@ from ... import toml as TOML
 from ...seeds import seeds_dir
 from ...game import Bot, Column, Game
 from ...params import Param, ParamError, _suggest
+from ...playcols import COMPLEXITY, EVALUATION
 from ...record import Action
 from . import data as DATA
 from . import state as S
@@ -233,7 +234,7 @@ COLUMNS = (
     Column("lead_changes", "int16", "times the leader (coins, then goods) at the end of a round changed"),
     Column("lead_settled", "int8", "percent of the rounds played before the winner led for good "
            "(0: led from the first round on); -1 without a single winner"),
-) + tuple(Column(f, SEAT_DTYPES[f], SEAT_HELP[f], per_seat=True) for f in SEAT_FIELDS)
+) + tuple(Column(f, SEAT_DTYPES[f], SEAT_HELP[f], per_seat=True) for f in SEAT_FIELDS) + COMPLEXITY + EVALUATION
 
 _CODES = {
     "compass": {"none": S.MODE_NONE, "tiles": S.MODE_TILES, "cards": S.MODE_CARDS},
@@ -413,6 +414,9 @@ GAME = Game(
     record_shape=record_shape,
     show_module="sim.games.batam.show",
     learn="sim.games.batam.features",
+    # how it plays (issue #47): every seat's choices counted (howplays.py says what a choice
+    # is); with --evaluate each seat's learned chance of winning at every round start
+    evaluates=True,
     notes={},
     # sim robust: the strongest first: the search bot at an eighth of its default budget
     # (two players: +90 Elo [+75, +106] over the heuristic in 2,000 games of both seatings;

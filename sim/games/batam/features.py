@@ -265,15 +265,17 @@ def sample(ctx, players, seed, start, n, bot_ids, bot_par, per_game=4) -> dict:
     return sampled(buf, m)
 
 
-def attach_model(ctx, mp, ms):
-    """The rules context with the model ``(mp, ms)`` for the search's ``leaf=model``."""
+def attach_model(ctx, mp, ms, evaluate=False):
+    """The rules context with the model ``(mp, ms)`` for the search's ``leaf=model``;
+    ``evaluate``: the real game also follows each seat's chance of winning by the model at
+    every round start (how it plays, issue #47: ``howplays.evaluate``)."""
     mp = np.ascontiguousarray(mp, dtype=np.float64)
     ms = np.ascontiguousarray(ms, dtype=np.int64)
     check(mp, ms)
     if int(ms[0]) != n_features(int(ctx.R[R_P])):
         raise ValueError(f"batam: the model reads {int(ms[0])} features, the position has "
                          f"{n_features(int(ctx.R[R_P]))}")
-    return ctx._replace(mp=mp, ms=ms)
+    return ctx._replace(mp=mp, ms=ms, evaluate=bool(evaluate) or bool(ctx.evaluate))
 
 
 def empty_model():

@@ -7,6 +7,7 @@ from ...jit import helper_inline
 from ...record import H_SNAPS, rec, recording
 from .crew import collect_wages
 from .ending import final_ranking, return_bonuses, round_leader
+from .howplays import EW_ON, count, evaluate, wage_options
 from .phases import offer_wages, place_steps, reroll_steps, roll_dice, sail_to, set_wages
 from .state import (
     BOT_SEARCH,
@@ -70,7 +71,9 @@ def play_from(st, rules, bot_ids, bot_par, rs, sc, buf, snaps):
     until it ends (returns DONE: winner, end reason and rounds in ``sc.cur``, win shares in
     ``sc.win``) or a search seat must decide (returns NEED, the cursor at that decision; the
     caller puts the choice in ``sc.plan`` and calls again).  The real game and the search
-    bot's rollouts both run this loop; it never calls the search bot."""
+    bot's rollouts both run this loop; it never calls the search bot.  How it plays
+    (``howplays``): every seat's choices are counted in ``sc.cx`` and, with ``sc.evw[EW_ON]``,
+    every round start that begins a round is evaluated."""
     R = rules.R
     P = R[R_P]
     cur = sc.cur
@@ -87,6 +90,8 @@ def play_from(st, rules, bot_ids, bot_par, rs, sc, buf, snaps):
             if rnd >= R[R_HORIZON]:
                 horizon_end(st, R, sc, buf)
                 return DONE
+            if sc.evw[EW_ON] != 0.0:
+                evaluate(st, rules, sc)
             cur[C_ROUNDS] = rnd + 1
             rec(buf, E_ROUND, -1, rnd + 1, p, 0, 0, 0, 0)
             for q in range(P):
@@ -98,11 +103,12 @@ def play_from(st, rules, bot_ids, bot_par, rs, sc, buf, snaps):
             cur[C_I] = 0
             continue
         if ph == PH_WAGES:
+            if not forced and bot == BOT_SEARCH and st.coins[p] >= 2:
+                return NEED
+            count(sc.cx, p, wage_options(st.coins[p]))
             if forced:
                 set_wages(st, p, plan[PL_A], plan[PL_B], st.coins[p], buf)
                 plan[PL_SET] = 0
-            elif bot == BOT_SEARCH and st.coins[p] >= 2:
-                return NEED
             else:
                 offer_wages(st, R, p, bot, bot_par[p], rs, buf)
             next_seat(cur, P, PH_ROLL)
@@ -112,7 +118,7 @@ def play_from(st, rules, bot_ids, bot_par, rs, sc, buf, snaps):
             cur[C_N] = 0
         elif ph == PH_REROLL:
             n, res = reroll_steps(st, R, rules.faces, p, bot, bot_par[p], rs, cur[C_N],
-                                  plan[PL_A] if forced else -1, buf)
+                                  plan[PL_A] if forced else -1, sc.cx, buf)
             plan[PL_SET] = 0
             cur[C_N] = n
             if res == NEED:
@@ -120,7 +126,7 @@ def play_from(st, rules, bot_ids, bot_par, rs, sc, buf, snaps):
             cur[C_PH] = PH_PLACE
         elif ph == PH_PLACE:
             res = place_steps(st, R, p, bot, bot_par[p], rs, sc.opts, sc.th,
-                              plan[PL_A] if forced else -1, buf)
+                              plan[PL_A] if forced else -1, sc.cx, buf)
             plan[PL_SET] = 0
             if res == NEED:
                 return NEED

@@ -19,6 +19,7 @@ from .bots.random import pick as random_pick
 from .bots.random import reroll_mask as random_reroll_mask
 from .bots.random import step as random_step
 from .bots.random import wages as random_wages
+from .howplays import count
 from .crew import board_total, can_place, place_die, reroll_price
 from .money import bank_pays, is_neutral, pays_bank
 from .sailing import discard, draw_card, enter_cost, legal_end, safe_step, sell
@@ -115,7 +116,7 @@ def reroll_phase(st, R, faces, p, bot, bp, rs, rnd, buf):
     """Phase 2, first part: roll the three dice and pay for re-rolls (``roll_dice``, then
     ``reroll_steps`` deciding every re-roll; not for the search bot)."""
     roll_dice(st, faces, p, rs, rnd, buf)
-    reroll_steps(st, R, faces, p, bot, bp, rs, 0, -1, buf)
+    reroll_steps(st, R, faces, p, bot, bp, rs, 0, -1, R[:0], buf)  # R[:0]: count nothing
 
 
 @helper
@@ -130,10 +131,11 @@ def roll_dice(st, faces, p, rs, rnd, buf):
 
 
 @helper
-def reroll_steps(st, R, faces, p, bot, bp, rs, n, forced, buf):
+def reroll_steps(st, R, faces, p, bot, bp, rs, n, forced, cx, buf):
     """Pay for re-rolls, n of them paid already this turn: while the next is affordable the
-    bot decides (``forced`` >= 0: that mask for the first decision, the search bot's choice).
-    Returns (re-rolls paid, NEED when a search seat must decide now, else DONE)."""
+    bot decides (``forced`` >= 0: that mask for the first decision, the search bot's choice;
+    ``cx``: every decision counted, ``howplays.count``).  Returns (re-rolls paid, NEED when
+    a search seat must decide now, else DONE)."""
     while True:
         cost = reroll_price(R, n)
         if st.coins[p] < cost:
@@ -147,6 +149,7 @@ def reroll_steps(st, R, faces, p, bot, bp, rs, n, forced, buf):
             mask = random_reroll_mask(rs, p)
         else:
             mask = heuristic_reroll_mask(st, R, p, bp, n, cost)
+        count(cx, p, 8)
         rec(buf, E_REROLL, p, mask, cost, 0, 0, 0, 0)
         if mask == 0:
             break
@@ -181,13 +184,14 @@ def place_options(st, R, p, opts):
 @helper
 def place_phase(st, R, p, bot, bp, rs, opts, th, buf):
     """Phase 2, second part: place numbered dice one at a time while any can go somewhere."""
-    place_steps(st, R, p, bot, bp, rs, opts, th, -1, buf)
+    place_steps(st, R, p, bot, bp, rs, opts, th, -1, R[:0], buf)  # R[:0]: count nothing
 
 
 @helper
-def place_steps(st, R, p, bot, bp, rs, opts, th, forced, buf):
+def place_steps(st, R, p, bot, bp, rs, opts, th, forced, cx, buf):
     """Place seat p's numbered dice one at a time while any can go somewhere (``forced`` >= 0:
-    the option index of the first placement, the search bot's choice).  Resumable: the dice
+    the option index of the first placement, the search bot's choice; ``cx``: every
+    placement counted, ``howplays.count``).  Resumable: the dice
     placed are marked in the state.  Returns NEED when a search seat must decide now."""
     if bot != BOT_RANDOM:
         place_prepare(st, R, p, th)
@@ -204,6 +208,7 @@ def place_steps(st, R, p, bot, bp, rs, opts, th, forced, buf):
             k = random_pick(rs, p, no)
         else:
             k = place_choice(st, R, p, bp, rs, opts, no, th)
+        count(cx, p, no)
         i = opts[k] // 4
         b = opts[k] % 4
         slot = place_die(st, b, st.dv[p, i], p)
@@ -307,10 +312,10 @@ def enter_tile(st, R, compass, c, p, buf):
 
 
 @helper_inline
-def enter_card(st, R, compass, p, bot, bp, rs, r, nd, buf):
+def enter_card(st, R, compass, p, bot, bp, rs, r, nd, cx, buf):
     """Cards mode: draw a compass card.  Tradewind (extra movement), sunken treasure (coins),
-    treasure map (kept: coins later), pirate (pay the ransom per die, the bot decides, or stop).
-    Returns (extra movement, something changed, stop)."""
+    treasure map (kept: coins later), pirate (pay the ransom per die, the bot decides, or stop;
+    the decision counted in ``cx``).  Returns (extra movement, something changed, stop)."""
     ck = compass.ck
     cv = compass.cv
     ci = compass.ci
@@ -353,6 +358,7 @@ def enter_card(st, R, compass, p, bot, bp, rs, r, nd, buf):
                 pay = random_pays_pirate(rs, p)
             else:
                 pay = heuristic_pays_pirate(bp, r, cost)
+            count(cx, p, 2)
             rec(buf, E_RANSOM, p, k, cost, 1 if pay else 0, 0, 0, 0)
         fee = 0
         if neu:
@@ -389,7 +395,8 @@ def sail(st, rules, p, bot, bp, rs, sc, buf):
 @helper
 def sail_to(st, rules, p, bot, bp, rs, sc, first, buf):
     """Phase 3 for seat p (``sail``); ``first`` >= -1: the heuristic's first route target (a
-    special space, -1 to stay), the search bot's choice; -2: its own plan."""
+    special space, -1 to stay), the search bot's choice; -2: its own plan.  A pirate card's
+    ransom is counted in ``sc.cx`` (``howplays.count``); the steps are not (``howplays``)."""
     R = rules.R
     board = rules.board
     kind = board.kind
@@ -452,7 +459,7 @@ def sail_to(st, rules, p, bot, bp, rs, sc, first, buf):
                 extra, changed = enter_tile(st, R, rules.compass, board.comp[n], p, buf)
             else:
                 extra, changed, stop_now = enter_card(st, R, rules.compass, p, bot, bp, rs, r, nd,
-                                                      buf)
+                                                      sc.cx, buf)
             r += extra
             if changed:
                 replan = True

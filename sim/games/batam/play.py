@@ -5,11 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from ...drama import drama
+from ...howplays import CX_SIZE, EV_SIZE, cx_start, ev_finish, ev_start
 from ...jit import helper, helper_inline
 from ...record import NO_RECORD, NO_SNAPS
 from ...sched import new_sched
+from ...playcols import complexity_columns, evaluation_columns
 from ...value import work_size
 from .bots.search import decide
+from .howplays import EW_ON, new_counts, new_ev_work
 from .loop import crew_seat, play_from
 from .setup import setup, start_streams
 from .state import (
@@ -86,6 +89,10 @@ def new_game(g, seed, rules, st, rs, sc, buf):
     sc.cur[C_W] = -1
     for k in range(N_PLAN):
         sc.plan[k] = 0
+    if sc.cx.shape[0] > 0:
+        cx_start(sc.cx)
+    if sc.evw[EW_ON] != 0.0:
+        ev_start(sc.evw[:EV_SIZE])
     return first
 
 
@@ -121,7 +128,8 @@ def run_games_search(seed, start, count, rules, bot_ids, bot_par, out, sc, pg, s
 
 @helper
 def write_out(out, j, P, st, sc, w, e, f, rd):
-    """Game j's results (winner w, end reason e, first player f, rounds rd) into ``out``."""
+    """Game j's results (winner w, end reason e, first player f, rounds rd) into ``out``,
+    how it played included (the choices' counts; the evaluation's figures, NaN without)."""
     out.winner[j] = w
     out.end_reason[j] = e
     out.first_player[j] = f
@@ -137,6 +145,13 @@ def write_out(out, j, P, st, sc, w, e, f, rd):
         out.seat[j, s, 2] = (s - f) % P
         for k in range(N_TAL):
             out.seat[j, s, 3 + k] = st.tal[k, s]
+    for k in range(CX_SIZE):
+        out.cx[j, k] = sc.cx[k]
+    if sc.evw[EW_ON] != 0.0:
+        ev_finish(sc.evw[:EV_SIZE], P, w, out.ev[j])
+    else:
+        for k in range(out.ev.shape[1]):
+            out.ev[j, k] = np.nan
 
 
 #: decisions searched, rollouts played and the rounds those rollouts played (the current one
@@ -144,12 +159,15 @@ def write_out(out, j, P, st, sc, w, e, f, rd):
 SEARCH_STATS = [0, 0, 0]
 
 
-def new_scratch(rules) -> Scratch:
+def new_scratch(rules, count=True, evaluate=False) -> Scratch:
+    """A chunk's ``Scratch``; ``count``: count the choices (``howplays``; not in the search's
+    rollouts), ``evaluate``: follow the model's chances at every round start."""
     return Scratch(opts=np.zeros(64, np.int64), order=np.zeros(MAXK, np.int64),
                    cand=np.zeros(MAXI + MAXC, np.int64), candv=np.zeros(MAXI + MAXC, np.float64),
                    win=np.zeros(MAXP, np.float64), leaders=np.zeros(rules.R[R_HORIZON], np.int64),
                    cur=np.zeros(N_CUR, np.int64), plan=np.zeros(N_PLAN, np.int64),
-                   th=np.zeros(MAXP, np.int64), fc=np.zeros((2, MAXP), np.int64))
+                   th=np.zeros(MAXP, np.int64), fc=np.zeros((2, MAXP), np.int64),
+                   cx=new_counts(count), evw=new_ev_work(rules, evaluate))
 
 
 def new_play() -> Play:
@@ -169,7 +187,7 @@ def new_search(rules, bot_ids, bot_par) -> Search:
         if bot_ids[s] == BOT_SEARCH:
             ppar[s] = par[s]
     return Search(st=new_state(), rs=np.zeros(N_RS, np.uint64),
-                  sc=new_scratch(rules), ids=np.ones(MAXP, np.int64), par=par, ppar=ppar,
+                  sc=new_scratch(rules, count=False), ids=np.ones(MAXP, np.int64), par=par, ppar=ppar,
                   cand=np.zeros((MAXK, 2), np.int64), tot=np.zeros(MAXK, np.float64),
                   cnt=np.zeros(MAXK, np.int64), buf=NO_RECORD, snaps=NO_SNAPS,
                   stats=np.zeros(3, np.int64), ru=rules._replace(R=rules.R.copy()),
@@ -193,7 +211,9 @@ def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=No
               ender=np.empty(count, np.int8), bank=np.empty(count, np.int32),
               bank_short=np.empty(count, np.int32), win=np.empty((count, P), np.float32),
               seat=np.empty((count, P, len(SEAT_FIELDS)), np.int64),
-              lead_changes=np.empty(count, np.int16), lead_settled=np.empty(count, np.int8))
+              lead_changes=np.empty(count, np.int16), lead_settled=np.empty(count, np.int8),
+              cx=np.zeros((count, CX_SIZE), np.int64), ev=np.empty((count, 7), np.float64))
+    sc = new_scratch(rules, evaluate=bool(rules.evaluate))
     if (bot_ids == BOT_SEARCH).any():
         if (bp[bot_ids == BOT_SEARCH, S_LEAF] == LEAF_MODEL).any() and rules.ms.shape[0] == 0:
             # (the search would value its cut rollouts by the formula: a measure of another bot)
@@ -201,14 +221,16 @@ def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=No
                              "(sim.games.batam.features.attach_model; make_spec attaches it)")
         srch = new_search(rules, bot_ids, bp)
         run_games_search(np.uint64(seed), np.int64(start), np.int64(count), rules, bot_ids, bp,
-                         out, new_scratch(rules), new_play(), srch, buf, snaps)
+                         out, sc, new_play(), srch, buf, snaps)
         SEARCH_STATS[0] += int(srch.stats[0])
         SEARCH_STATS[1] += int(srch.stats[1])
         SEARCH_STATS[2] += int(srch.stats[2])
     else:
         run_games(np.uint64(seed), np.int64(start), np.int64(count), rules, bot_ids, bp, out,
-                  new_scratch(rules), new_play(), buf, snaps)
+                  sc, new_play(), buf, snaps)
     cols = out._asdict()
+    cols.update(complexity_columns(cols.pop("cx"), P))
+    cols.update(evaluation_columns(cols.pop("ev")))
     seat = cols.pop("seat")
     for k, f in enumerate(SEAT_FIELDS):
         cols[f] = seat[:, :, k]

@@ -308,7 +308,9 @@ class Compass(NamedTuple):
 class Rules(NamedTuple):
     """Everything read-only in a game: rule values ``R``, dice faces and the data, and the
     learned value the search's ``leaf=model`` reads (``sim.value``'s ``mp``, ``ms``; empty
-    arrays without a model: ``features.attach_model`` puts one in)."""
+    arrays without a model: ``features.attach_model`` puts one in); ``evaluate``: the real
+    game also follows each seat's chance of winning by that model at every round start (how
+    it plays, issue #47: ``howplays.evaluate``; ``run_chunk`` reads it)."""
     R: np.ndarray
     faces: np.ndarray
     board: Board
@@ -316,6 +318,7 @@ class Rules(NamedTuple):
     compass: Compass
     mp: np.ndarray
     ms: np.ndarray
+    evaluate: bool = False
 
 
 class Scratch(NamedTuple):
@@ -326,7 +329,9 @@ class Scratch(NamedTuple):
     stands (``cur``, C_*), a decision handed to the loop (``plan``, PL_*), how far each seat
     leads the seat placing a die (``th``, x20 standing points: the heuristic's spite term,
     ``place_prepare``) and ``sailing.finish_cost``'s work rows (``fc``: the occupied spaces
-    it searches, the least cost to reach each)."""
+    it searches, the least cost to reach each); how it plays (``howplays``): the choices'
+    counts (``cx``, sim/howplays.py; empty: count nothing, the search's rollouts) and the
+    evaluation's work row (``evw``, ``howplays.EW_*``)."""
     opts: np.ndarray
     order: np.ndarray
     cand: np.ndarray
@@ -337,6 +342,8 @@ class Scratch(NamedTuple):
     plan: np.ndarray
     th: np.ndarray
     fc: np.ndarray
+    cx: np.ndarray
+    evw: np.ndarray
 
 
 class Play(NamedTuple):
@@ -383,7 +390,8 @@ class Search(NamedTuple):
 
 class Out(NamedTuple):
     """What ``run_games`` writes for game j of the chunk; ``seat[j, s, k]`` the columns of
-    SEAT_FIELDS of seat s."""
+    SEAT_FIELDS of seat s; ``cx[j]`` the choices' counts (sim/howplays.py), ``ev[j]``
+    ``ev_finish``'s figures (NaN: not evaluated)."""
     winner: np.ndarray
     end_reason: np.ndarray
     first_player: np.ndarray
@@ -395,3 +403,5 @@ class Out(NamedTuple):
     seat: np.ndarray
     lead_changes: np.ndarray
     lead_settled: np.ndarray
+    cx: np.ndarray
+    ev: np.ndarray
