@@ -128,3 +128,45 @@ def compare_lines(res) -> list[str]:
                    "uncertainty follow each variant's own learned model (its rules differ), so part "
                    "of a difference there can be the models'.")
     return out
+
+
+def trace_figure(game, manifest: dict, out_dir, picks) -> list:
+    """The run report's "Win probability over the game" figure, for an evaluated run
+    (``--evaluate``) of a game that traces its games (``Game.win_trace``): each side's chance
+    of winning at every position of up to three of the run's exemplar games (``picks``),
+    played again with the run's model; [] otherwise."""
+    from pathlib import Path
+
+    if not manifest.get("evaluated") or game.win_trace is None or not picks:
+        return []
+    import matplotlib.pyplot as plt
+
+    from sim.spec import make_spec
+    players, seed = manifest["players"], manifest["seed"]
+    spec = make_spec(game, 1, manifest.get("rules_changed") or {}, ",".join(manifest["bots"]), players,
+                     seed, evaluate=True, note=lambda *_: None)
+    ids, par = game.bot_arrays(spec.bots)
+    sides = game.side_labels(players)
+    chosen = picks[:3]
+    fig, axes = plt.subplots(1, len(chosen), figsize=(4.2 * len(chosen), 3.2), squeeze=False)
+    for ax, (label, index, why) in zip(axes[0], chosen):
+        tr, _ = game.win_trace(spec.ctx, players, seed, index, ids, par)
+        x = range(len(tr))
+        for s in range(tr.shape[1]):
+            ax.plot(x, 100 * tr[:, s], label=sides[s] if s < len(sides) else f"side {s}", lw=1.2)
+        ax.set_ylim(0, 100)
+        ax.set_title(f"game {index}: {label}", fontsize=9)
+        ax.set_xlabel(f"position ({game.length_unit} played)", fontsize=8)
+        ax.set_ylabel("chance of winning (%)", fontsize=8)
+        ax.tick_params(labelsize=7)
+    axes[0][0].legend(fontsize=7, loc="best")
+    fig.tight_layout()
+    path = Path(out_dir) / "win_probability.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    model = manifest.get("model") or {}
+    return [(path.name, "Win probability over the game",
+             f"Each side's chance of winning at every position by the learned model "
+             f"({model.get('kind', '?')}, held-out log loss {model.get('log_loss', float('nan')):.3f}) in "
+             f"{len(chosen)} of the run's games worth watching (their pages and `sim show` commands are "
+             "below): where the eventual winner's line lies low, the game came back.")]

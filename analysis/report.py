@@ -333,7 +333,10 @@ def write_report(S, manifest: dict, game, out_dir, picks=None, meanwhile=None) -
     # the game's own figures and the caller's work (the exemplar pages) are done here while a
     # copy of this process draws half of the figures
     extra = getattr(game, "report_figures", None)
-    here = [lambda: list(extra(manifest, out_dir)) if extra is not None and S.n else []]
+    if picks is None and manifest.get("evaluated"):
+        picks = exemplar_picks(game, manifest, out_dir, S)
+    here = [lambda: (list(extra(manifest, out_dir)) if extra is not None and S.n else [])
+            + (play_report.trace_figure(game, manifest, out_dir, picks) if S.n else [])]
     extra_figs = plots.render(jobs, here + ([meanwhile] if meanwhile is not None else []))[0]
 
     title = f"{game.title}: {manifest['games_completed']:,} games"

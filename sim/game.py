@@ -176,6 +176,10 @@ class Game:
     # chance of winning at every position (the features module's attach_model takes
     # ``evaluate=True``; the EVALUATION columns); False: those columns stay -1
     evaluates: bool = False
+    # ... and plays one game again with its chances traced: (ctx with the model, players, seed,
+    # index, bot_ids, bot_par) -> ((positions, sides) chances, the game's columns); the run
+    # report's win-probability figure.  None: no figure
+    win_trace: Callable | None = None
 
     # ------------------------------------------------------------- helpers
     def bot_strength(self, players: int | None = None) -> tuple:

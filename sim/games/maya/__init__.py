@@ -9,6 +9,7 @@ import numpy as np
 from ...game import Bot, Column, Game
 from ...howplays import CX_SIZE
 from ...playcols import COMPLEXITY, EVALUATION, complexity_columns, evaluation_columns
+from .play import win_trace
 from ...record import NO_RECORD, NO_SNAPS, Action
 from ... import datafile
 from ...params import Param, ParamError
@@ -323,12 +324,14 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None
                          "(sim.games.maya.features.attach_model; make_spec attaches it)")
     buf, snaps = record if record is not None else (NO_RECORD, NO_SNAPS)
     tal = np.zeros((count, K.N_TALLY), dtype=np.int64)
-    if count:
-        work = K.chunk_work(R, mp, ms, evaluate)
-        K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, ids, par, tal,
-                    work, buf, snaps)
-        for i, v in enumerate(work[3].x[K.X_STATS, :len(SEARCH_STATS)]):
-            SEARCH_STATS[i] += int(v)
+    # a chunk of no games still calls the kernel: that is how every caller compiles (or loads)
+    # it before timing or running games (a cold cache once made the first timed game include
+    # the compile: `sim maya --games 1e6` was refused as "about 1,086 days")
+    work = K.chunk_work(R, mp, ms, evaluate)
+    K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, ids, par, tal,
+                work, buf, snaps)
+    for i, v in enumerate(work[3].x[K.X_STATS, :len(SEARCH_STATS)]):
+        SEARCH_STATS[i] += int(v)
     return columns_from_tally(tal, players, int(R[K.R_HRESULT]))
 
 
@@ -440,6 +443,7 @@ GAME = Game(
     run_chunk=run_chunk,
     learn="sim.games.maya.features",
     evaluates=True,
+    win_trace=win_trace,
     actions=ACTIONS,
     record_shape=record_shape,
     show_module="sim.games.maya.show",

@@ -6,7 +6,7 @@ from ...game import Bot, Column, Game
 from ...params import Param
 from ...playcols import COMPLEXITY, EVALUATION
 from .actions import ACTIONS
-from .play import BOT_GREEDY, BOT_RANDOM, BOT_SEARCH, record_shape, run_chunk
+from .play import BOT_GREEDY, BOT_RANDOM, BOT_SEARCH, record_shape, run_chunk, win_trace
 from .setup import prepare
 
 SEATS = ["Jade", "Cinnabar"]
@@ -104,6 +104,7 @@ GAME = Game(
     show_module="sim.games.puluc.show",
     learn="sim.games.puluc.features",
     evaluates=True,
+    win_trace=win_trace,
     highlight=("kills", "captures", "rescues", "forfeits"),
     # sim robust: bots from the strongest (skill: search > greedy > random); the strong play is
     # the depth `sim strength` settled at (notes["strong_play"]), not the default depth 2
