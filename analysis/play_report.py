@@ -65,7 +65,8 @@ def section(S, game, manifest: dict) -> dict | None:
                f"by the game's learned value model ({model.get('kind', '?')}, trained on "
                f"{model.get('games', 0):,} games; held-out log loss {model.get('log_loss', float('nan')):.3f} "
                f"against {model.get('log_loss_base', float('nan')):.3f} for the base rate), each seat's "
-               "own view (a partnership: its two seats'), normalised over the sides; "
+               "own view (a partnership: its two seats'), normalised over the sides, once a round "
+               "(the first seat to move); "
                "'beyond doubt' is a chance of 80% or more.  A weak model (log loss near the "
                "base rate's) understates drama and decisiveness.")
     elif any(m.group == "evaluation" for m in metrics):
@@ -147,7 +148,7 @@ def trace_figure(game, manifest: dict, out_dir, picks) -> list:
                      seed, evaluate=True, note=lambda *_: None)
     ids, par = game.bot_arrays(spec.bots)
     sides = game.side_labels(players)
-    chosen = picks[:3]
+    chosen = list({index: (label, index, why) for label, index, why in reversed(picks)}.values())[::-1][:3]
     fig, axes = plt.subplots(1, len(chosen), figsize=(4.2 * len(chosen), 3.2), squeeze=False)
     for ax, (label, index, why) in zip(axes[0], chosen):
         tr, _ = game.win_trace(spec.ctx, players, seed, index, ids, par)
@@ -156,7 +157,7 @@ def trace_figure(game, manifest: dict, out_dir, picks) -> list:
             ax.plot(x, 100 * tr[:, s], label=sides[s] if s < len(sides) else f"side {s}", lw=1.2)
         ax.set_ylim(0, 100)
         ax.set_title(f"game {index}: {label}", fontsize=9)
-        ax.set_xlabel(f"position ({game.length_unit} played)", fontsize=8)
+        ax.set_xlabel("round (the first seat to move)", fontsize=8)
         ax.set_ylabel("chance of winning (%)", fontsize=8)
         ax.tick_params(labelsize=7)
     axes[0][0].legend(fontsize=7, loc="best")

@@ -145,8 +145,9 @@ EV_THRESHOLD = 0.8
 @helper_inline
 def evaluate(st, R, cards, q, ex, vm, evw):
     """How it plays: each side's chance of winning at this position (q to move, ``ex``
-    exchanges made) by the learned model, from each seat's own view (a partnership: the
-    sum of its two seats'; ``ev_step`` normalises), into the running figures."""
+    exchanges made; ``play_turns`` asks at every round's start) by the learned model, from
+    each seat's own view (a partnership: the sum of its two seats'; ``ev_step`` normalises),
+    into the running figures."""
     P = R[R_P]
     k = 2 if P == 4 else P
     for s in range(k):
@@ -180,7 +181,9 @@ def play_turns(R, bot_ids, bot_par, st, rs, sc, first, tally, buf, snaps, vm, ev
             return ex, END_NO_EXCHANGE
         if ex >= R[R_HORIZON]:
             return ex, END_HORIZON
-        if evw[EW_ON] != 0.0:
+        if evw[EW_ON] != 0.0 and p == first:
+            # once a round, the first seat to move: a seat's chance with the move and without
+            # it differ, and every position would zig-zag with the turn
             evaluate(st, R, cards, p, ex, vm, evw)
         if (P > 2 and can_declare(st, R, cards, p)
                 and declares(st, R, p, b, 0, 0, ex, bot_par, sc, rs, buf, vm)):
@@ -285,7 +288,7 @@ def chunk_work(R, mp=None, ms=None, evaluate=False, trace=0):
 def win_trace(ctx, players, seed, index, bot_ids, bot_par, most=2000):
     """Game ``index`` of ``seed`` played again with the model's chances followed (``ctx``
     carries the model: ``features.attach_model``): (positions, sides) each side's chance of
-    winning at each position before an exchange (at most ``most``), and the game's columns."""
+    winning at each round's start (at most ``most``), and the game's columns."""
     from .features import split_ctx
     from .state import N_TALLY
     R, mp, ms = split_ctx(ctx)

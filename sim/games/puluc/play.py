@@ -88,7 +88,7 @@ def play_game(g, seed, R, table, bot_ids, bot_par, states, scratches, buf, snaps
     and the state after every cast to ``snaps``; with ``NO_RECORD`` nothing is.  How it
     plays: every move chosen among the legal ones is counted in ``cx`` (``sim/howplays.py``;
     a forfeit is no choice), and with a model in ``hw`` both sides' chances are followed at
-    every cast's start (``evaluate_position``)."""
+    every round's start, the first side to cast (``evaluate_position``)."""
     state = states[0]
     scratch = scratches[0]
     start_game(state, R, seed, g)
@@ -99,8 +99,10 @@ def play_game(g, seed, R, table, bot_ids, bot_par, states, scratches, buf, snaps
     while True:
         state.turn = p
         for k in range(cpt):
-            if on:
-                evaluate_position(state, R, cpt - k, hw)
+            if on and k == 0 and p == state.first:
+                # once a round, at the first side's turn: a side's chance with the lots in its
+                # hand and without them differ, and every cast would zig-zag with the turn
+                evaluate_position(state, R, cpt, hw)
             marked = throw_lots(state, R)
             cast = table.spaces[marked]
             state.casts += 1
@@ -219,7 +221,7 @@ def how_work(mp=None, ms=None, trace=0) -> HowWork:
 def win_trace(ctx, players, seed, index, bot_ids, bot_par, most=2000):
     """Game ``index`` of ``seed`` played again with the model's chances followed (``ctx``
     carries the model: ``features.attach_model(..., evaluate=True)``): (positions, 2) each
-    side's chance of winning at each cast's start (at most ``most``), and the game's columns."""
+    side's chance of winning at each round's start (at most ``most``), and the game's columns."""
     from . import GAME
     from ...results import allocate
     if not isinstance(ctx, ModelCtx):
