@@ -13,6 +13,7 @@ import numpy as np
 from sim.game import Game
 from sim.games import get as get_game
 from sim.params import UsageError
+from sim.playcols import ABSENT_OK
 
 from .experiment_runs import event_rows, game_rows, outcome_rows, rows_differ
 
@@ -55,7 +56,12 @@ def _side_names(game, players):
 
 
 def _own_columns(game):
+    """The game's own numeric columns a target may name: not the how-it-plays figures that a
+    game may lack (-1: the state evaluation, which tune does not run, and the ratios of a
+    game without a choice; sim/playcols.py); decisions and forced moves per seat and the
+    largest choice stand."""
     skip = {"win", "winner", "capped", "end_reason", "first_player"}
+    skip |= {n for n in ABSENT_OK if n not in ("decisions", "forced", "options_max")}
     return [c for c in game.columns if c.summarize and c.name not in skip
             and (np.issubdtype(np.dtype(c.dtype), np.number) or c.dtype == "bool")]
 
