@@ -97,7 +97,9 @@ def howplays_names(game: Game) -> list[str]:
 
 
 def howplays_rows(game: Game, players: int, cols: dict) -> np.ndarray:
-    """(figures, games) of :func:`howplays_names`, in their units, NaN where a game has none."""
+    """(figures, games) of :func:`howplays_names` as the columns hold them (integers, before
+    the division to their units: sums of integers do not depend on how the games are cut
+    into chunks), NaN where a game has none."""
     have = {c.name: c for c in game.columns}
     rows = []
     for _, col, scale, _ in HOWPLAYS:
@@ -108,7 +110,7 @@ def howplays_rows(game: Game, players: int, cols: dict) -> np.ndarray:
         if c.per_seat:
             rows.append(a.reshape(-1, players).sum(axis=1))
         else:
-            rows.append(np.where(a >= 0, a / scale, np.nan))
+            rows.append(np.where(a >= 0, a, np.nan))
     n = len(np.asarray(cols["winner"]))
     return np.vstack(rows) if rows else np.zeros((0, n))
 

@@ -31,7 +31,8 @@ def check_long_run(spec, chunks, jobs: int, rows: str, yes: bool, progress: bool
     (the run's own estimate uses it: ``execute(rate=...)``): ``rate`` where a worker measured
     it already (``sim.prestart``), else measured here; None with ``yes`` and no ``rate``."""
     from .parallel import duration
-    from .runner import _compile_notice, estimate, measure_rate
+    from .rates import measure_rate
+    from .runner import _compile_notice, estimate
     if yes:
         return rate
     game = spec.game
@@ -61,7 +62,7 @@ def _terminal() -> bool:
 def one_core_rate(spec, progress: bool = False, budget: float = 0.05) -> float:
     """Games per second of one core on ``spec`` (its kernel loaded or compiled first): a
     doubling number of its first games, from one, timed until they take ``budget`` seconds
-    (a slow bot costs a game or two, not the sixteen of :func:`sim.runner.measure_rate`)."""
+    (a slow bot costs a game or two, not the sixteen of :func:`sim.rates.measure_rate`)."""
     import time
 
     from .runner import _compile_notice

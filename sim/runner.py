@@ -29,6 +29,7 @@ from .spec import (DEFAULT_SEED, MAX_GAMES, RunResult, RunSpec, _show, digest, m
                    parse_games, parse_seed)
 from .stops import (Stop, Terminated, _is_worker_death, _sigint_deferred, _signals_deferred,  # noqa: F401
                     note_terminated, stop_reason, terminated_seen)
+from . import rates
 from .worker import _play_chunk, _worker_init, release_workers  # noqa: F401 (runner.X)
 
 #: a run expected to take longer than this (seconds) says how long, and how much disk, first
@@ -118,22 +119,6 @@ ROWS = ("none", "memory", "disk")
 CHUNK_OVERHEAD_S = 0.01
 
 
-def measure_rate(game: Game, ctx, players: int, seed: int, bot_ids, bot_par,
-                 budget: float = 0.05, fast: float | None = None) -> float:
-    """Games per second of one core on this run (its first games, timed: one, then twice as
-    many until they take ``budget`` seconds; a slow bot's game is timed once).  ``fast``: stop
-    as soon as a game is known to take less than that many seconds (precise enough to size
-    the chunks, about a millisecond for a fast game)."""
-    n = 1
-    while True:
-        t0 = time.perf_counter()
-        game.play_chunk(ctx, players, seed, 0, n, bot_ids, bot_par)
-        dt = time.perf_counter() - t0
-        if dt >= budget or n >= 1 << 14 or (fast is not None and dt < fast * n):
-            return n / max(dt, 1e-9)
-        n *= 2
-
-
 def seconds_per_game(game: Game, plays, players: int, seed: int, cap: int, total: int = 0,
                      jobs: int = 1) -> float:
     """One worker's seconds to play one game index in every arm of ``plays`` (the sum of
@@ -151,9 +136,9 @@ def arm_seconds(game: Game, plays, players: int, seed: int, cap: int, total: int
     ``jobs`` workers would take more than :data:`ESTIMATE_AFTER_S` by it (the estimate is then
     printed), the arms it timed are timed again properly."""
     fast = CHUNK_TARGET_S / max(cap, 1) / max(len(plays), 1) / 8
-    secs = [1.0 / measure_rate(game, ctx, players, seed, ids, par, fast=fast) for ctx, ids, par in plays]
+    secs = [1.0 / rates.measure_rate(game, ctx, players, seed, ids, par, fast=fast) for ctx, ids, par in plays]
     if total * sum(secs) / max(jobs, 1) > ESTIMATE_AFTER_S:
-        secs = [1.0 / measure_rate(game, ctx, players, seed, ids, par) if s < fast else s
+        secs = [1.0 / rates.measure_rate(game, ctx, players, seed, ids, par) if s < fast else s
                 for s, (ctx, ids, par) in zip(secs, plays)]
     return secs
 
@@ -213,7 +198,7 @@ def _size_by_cost(spec: RunSpec, jobs: int, progress: bool, rate: float | None, 
             with _compile_notice(game, progress):
                 game.play_chunk(ctx, spec.players, spec.seed, 0, 0, bot_ids, bot_par)
         fast = None if precise else CHUNK_TARGET_S / cap / 8
-        r = measure_rate(game, ctx, spec.players, spec.seed, bot_ids, bot_par, fast=fast)
+        r = rates.measure_rate(game, ctx, spec.players, spec.seed, bot_ids, bot_par, fast=fast)
         rate = r if precise else None
     else:
         r = rate
@@ -326,7 +311,7 @@ def execute(spec: RunSpec, jobs: int | None = None, chunk_size: int | None = Non
         if todo and note is not None:
             workers = jobs
             if rate is None:
-                rate = measure_rate(game, ctx, spec.players, spec.seed, bot_ids, bot_par)
+                rate = rates.measure_rate(game, ctx, spec.players, spec.seed, bot_ids, bot_par)
             sec, need = estimate(spec, todo, rate, workers, rows if store is not None else "none")
             if sec > ANNOUNCE_AFTER:
                 disk = f" and write about {_size(need)}" if store is not None else ""

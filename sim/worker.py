@@ -34,7 +34,7 @@ def _play_chunk(game_name: str, ctx, players: int, seed: int, start: int, count:
 def _warm(game_name: str, ctx, players: int, seed: int, bot_ids, bot_par, measure: bool):
     """Worker task before a run's chunks (sim.prestart): load the kernel (from numba's cache,
     or compile it) and, with ``measure``, return one core's games/s on the run's first games."""
-    from .runner import measure_rate
+    from .rates import measure_rate
     game = get_game(game_name)
     game.play_chunk(ctx, players, seed, 0, 0, bot_ids, bot_par)
     return measure_rate(game, ctx, players, seed, bot_ids, bot_par) if measure else None

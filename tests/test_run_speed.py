@@ -223,7 +223,7 @@ def test_a_hung_copy_is_ended_and_its_figures_drawn_here(tmp_path, monkeypatch):
 def test_a_run_measures_its_rate_once(tmp_path, monkeypatch):
     """The long-run check's rate is the one the run's estimate uses: one measurement a run
     (it was two: about 0.1 s of start-up, seconds with a search bot)."""
-    import sim.runner as runner
+    import sim.rates as runner
     calls = []
     real = runner.measure_rate
 

@@ -2,7 +2,7 @@
 estimate before a long experiment starts, progress lines in a log, and a stop after the
 first chunk that keeps it.
 
-The stand-in for a slow bot is the measured rate: ``sim.runner.measure_rate`` patched to say
+The stand-in for a slow bot is the measured rate: ``sim.rates.measure_rate`` patched to say
 that a game takes a second (the games themselves are Puluc's, played in microseconds), so
 every choice made from the cost is exercised without waiting for it.  The figures must not
 depend on how the games were cut: game *i* draws from (seed, *i*) alone, and an experiment
@@ -15,13 +15,14 @@ import pytest
 from click.testing import CliRunner
 
 import sim.parallel as P
+import sim.rates as rates
 import sim.runner as R
 from sim.cli import cli
 
 
 def slow(monkeypatch, games_per_s: float) -> None:
     """Every game of every arm is timed at ``games_per_s`` games a second on one core."""
-    monkeypatch.setattr(R, "measure_rate", lambda *a, **k: games_per_s)
+    monkeypatch.setattr(rates, "measure_rate", lambda *a, **k: games_per_s)
 
 
 def test_sized_chunk_and_split_keep_the_plan():
@@ -192,7 +193,7 @@ def test_a_ctrl_c_while_the_cost_is_measured_stops_the_run_as_before(monkeypatch
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(R, "measure_rate", interrupted)
+    monkeypatch.setattr(rates, "measure_rate", interrupted)
     res = R.execute(R.make_spec("puluc", 300, seed=4), jobs=1, progress=False, rows="none",
                     out_dir=tmp_path / "run")
     assert res.partial and res.stopped == R.Stop.INTERRUPTED and res.summary.n == 0
@@ -212,7 +213,7 @@ def test_an_announced_estimate_is_timed_properly_not_from_the_quick_check(monkey
             return 0.5                                   # 2 s a game: timed once, precisely
         return 100_000.0 if fast is not None else 500_000.0  # the quick check: 5x too slow
 
-    monkeypatch.setattr(R, "measure_rate", rate)
+    monkeypatch.setattr(rates, "measure_rate", rate)
     plays = [("fast", None, None), ("fast", None, None)]
     # a small experiment: not announced, the quick check suffices
     assert R.seconds_per_game(None, plays, 2, 1, 1000, total=1000, jobs=1) == pytest.approx(2e-5)

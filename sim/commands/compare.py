@@ -90,7 +90,8 @@ def compare_cmd(game, variants, variants_file, sprt, sprt_d, sprt_metric, alpha,
 
 def _sweep_rate(g, grid, bots, players, seed) -> float:
     """One core's games/s on the sweep's first variant (to say how long a sweep takes)."""
-    from ..runner import make_spec, measure_rate
+    from ..rates import measure_rate
+    from ..spec import make_spec
     spec = make_spec(g, 1, {k: v[0] for k, v in grid}, bots, players, seed)
     ids, par = g.bot_arrays(spec.bots)
     g.play_chunk(spec.ctx, spec.players, spec.seed, 0, 0, ids, par)  # compile (or load)
