@@ -65,8 +65,7 @@ def section(S, game, manifest: dict) -> dict | None:
                f"by the game's learned value model ({model.get('kind', '?')}, trained on "
                f"{model.get('games', 0):,} games; held-out log loss {model.get('log_loss', float('nan')):.3f} "
                f"against {model.get('log_loss_base', float('nan')):.3f} for the base rate), each seat's "
-               "own view (a partnership: its two seats'), normalised over the sides, once a round "
-               "(the first seat to move); "
+               f"own view, normalised over the sides, {game.evaluated_at or 'at every position'}; "
                "'beyond doubt' is a chance of 80% or more.  A weak model (log loss near the "
                "base rate's) understates drama and decisiveness.")
     elif any(m.group == "evaluation" for m in metrics):

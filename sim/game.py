@@ -176,6 +176,8 @@ class Game:
     # chance of winning at every position (the features module's attach_model takes
     # ``evaluate=True``; the EVALUATION columns); False: those columns stay -1
     evaluates: bool = False
+    # ... where it takes those chances, in words for the report ("once a round, ...")
+    evaluated_at: str = ""
     # ... and plays one game again with its chances traced: (ctx with the model, players, seed,
     # index, bot_ids, bot_par) -> ((positions, sides) chances, the game's columns); the run
     # report's win-probability figure.  None: no figure

@@ -417,6 +417,7 @@ GAME = Game(
     # how it plays (issue #47): every seat's choices counted (howplays.py says what a choice
     # is); with --evaluate each seat's learned chance of winning at every round start
     evaluates=True,
+    evaluated_at="at every round's start",
     notes={},
     # sim robust: the strongest first: the search bot at an eighth of its default budget
     # (two players: +90 Elo [+75, +106] over the heuristic in 2,000 games of both seatings;

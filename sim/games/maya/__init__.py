@@ -443,6 +443,8 @@ GAME = Game(
     run_chunk=run_chunk,
     learn="sim.games.maya.features",
     evaluates=True,
+    evaluated_at="once a round, when the first seat is to move (a partnership: its two seats' chances "
+                 "added)",
     win_trace=win_trace,
     actions=ACTIONS,
     record_shape=record_shape,

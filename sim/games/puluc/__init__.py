@@ -104,6 +104,7 @@ GAME = Game(
     show_module="sim.games.puluc.show",
     learn="sim.games.puluc.features",
     evaluates=True,
+    evaluated_at="once a round, before the first side's casts",
     win_trace=win_trace,
     highlight=("kills", "captures", "rescues", "forfeits"),
     # sim robust: bots from the strongest (skill: search > greedy > random); the strong play is
