@@ -242,5 +242,5 @@ def task_store(*identity) -> TaskStore | None:
     root = active()
     if root is None:
         return None
-    from sim.runner import digest
+    from sim.spec import digest
     return TaskStore(root, digest((FORMAT, identity)))

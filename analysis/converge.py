@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from sim.games import get as get_game
 from sim.params import UsageError
-from sim.runner import parse_games
+from sim.spec import parse_games
 
 from .ladder import LadderResult, Plays, Rung, check_ladder, rated
 from .stats import Z95

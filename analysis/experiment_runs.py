@@ -25,8 +25,10 @@ from typing import Any
 from sim.game import Game
 from sim.games import get as get_game
 from sim.params import UsageError, parse_assignments
-from sim.runner import (RunSpec, _progress_bar, check_backend, default_backend, logging_progress, machine_info,
-                        make_spec, parse_games, plan_by_cost, plan_chunks, resolve_jobs, run_chunks, seconds_per_game)
+from sim.parallel import check_backend, default_backend, logging_progress, plan_chunks, resolve_jobs, run_chunks
+from sim.provenance import machine_info
+from sim.runner import _progress_bar, plan_by_cost, seconds_per_game
+from sim.spec import RunSpec, make_spec, parse_games
 from sim.summary import Summary
 
 from . import checkpoints
@@ -195,7 +197,7 @@ def run_arms(game: Game, arms: list[Arm], games: int, seed: int, jobs=None, chun
         return decided
 
     try:
-        # the engine of a single run (sim.runner.run_chunks): each chunk merged whole, Ctrl-C
+        # the engine of a single run (sim.parallel.run_chunks): each chunk merged whole, Ctrl-C
         # and SIGTERM held until it is, the workers stopped on the way out
         args = (game.name, ctxs, arm_specs, players, seed)
         todo = [(*args, s, c) for s, c in chunks if s not in kept]

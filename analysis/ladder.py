@@ -24,7 +24,7 @@ import numpy as np
 
 from sim.games import get as get_game
 from sim.params import UsageError
-from sim.runner import make_spec, parse_games
+from sim.spec import make_spec, parse_games
 
 from .experiment_runs import Arm, run_arms, skill_ratings
 from .stats import Z95, wilson

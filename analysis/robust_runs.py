@@ -280,8 +280,10 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
     from . import checkpoints
     from .robust import Z_STOP, evaluate
     from sim.parallel import LineProgress, duration
-    from sim.runner import (_progress_bar, _signals_deferred, check_backend, default_backend, digest, logging_progress,
-                            resolve_jobs, run_chunks)
+    from sim.parallel import check_backend, default_backend, logging_progress, resolve_jobs, run_chunks
+    from sim.runner import _progress_bar
+    from sim.spec import digest
+    from sim.stops import _signals_deferred
     jobs = resolve_jobs(jobs)
     backend = backend or default_backend(jobs)
     check_backend(backend)
@@ -401,7 +403,7 @@ def _run_stage(game, players, seed, n, chunk_size, jobs, backend, scheduler, arm
                 yield t
 
     try:
-        # the engine of a single run (sim.runner.run_chunks): each chunk merged whole, Ctrl-C
+        # the engine of a single run (sim.parallel.run_chunks): each chunk merged whole, Ctrl-C
         # and SIGTERM held until it is, the workers stopped on the way out
         why = failure = None
         if state["active"]:
@@ -429,7 +431,9 @@ def robust(game_name: str, games, rules: dict | None = None, bots=None, players=
     of a condition with the strong bot in a seat (:func:`strong_cap`)."""
     from .robust import Z95, evaluate, resolve_metric
     from sim import __version__
-    from sim.runner import machine_info, make_spec, parse_games, resolve_jobs
+    from sim.parallel import resolve_jobs
+    from sim.provenance import machine_info
+    from sim.spec import make_spec, parse_games
     game = get_game(game_name)
     n = parse_games(games)
     P = game.check_players(players)
@@ -478,7 +482,7 @@ def robust(game_name: str, games, rules: dict | None = None, bots=None, players=
         progress = sys.stderr.isatty()
     started = datetime.now(timezone.utc)
     t0 = time.perf_counter()
-    from sim.runner import default_backend
+    from sim.parallel import default_backend
     jobs_n = resolve_jobs(jobs)
     base, stats, stopped, played, cpu, partial, chunks = _run_stage(
         game, P, int(seed), n, chunk_size, jobs, backend, scheduler, arms, base_parts, cond_parts,

@@ -6,8 +6,8 @@ import itertools
 
 from sim.games import get as get_game
 from sim.params import UsageError
-from sim.runner import make_spec
-from sim.runner import parse_games
+from sim.spec import make_spec
+from sim.spec import parse_games
 import numpy as np
 
 from .experiment_runs import Arm, run_arms

@@ -30,7 +30,8 @@ import numpy as np
 
 from sim.games import get as get_game
 from sim.params import UsageError
-from sim.runner import default_backend, make_spec, parse_games, plan_chunks, resolve_jobs, run_chunks
+from sim.parallel import default_backend, plan_chunks, resolve_jobs, run_chunks
+from sim.spec import make_spec, parse_games
 
 from . import checkpoints
 # what it searches and its verdict, by role (each still importable as analysis.tune.X)

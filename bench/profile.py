@@ -23,7 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from numba.core.registry import CPUDispatcher  # noqa: E402
 
 from sim.games import get  # noqa: E402
-from sim.runner import execute, make_spec  # noqa: E402
+from sim.runner import execute  # noqa: E402
+from sim.spec import make_spec  # noqa: E402
 
 
 def write_perf_map(modules) -> int:

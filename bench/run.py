@@ -29,7 +29,9 @@ import numpy as np  # noqa: E402
 
 from sim import __version__  # noqa: E402
 from sim.games import get, names  # noqa: E402
-from sim.runner import execute, machine_info, make_spec  # noqa: E402
+from sim.provenance import machine_info  # noqa: E402
+from sim.runner import execute  # noqa: E402
+from sim.spec import make_spec  # noqa: E402
 
 import e2e as against_kernel  # noqa: E402  (bench/e2e.py, beside this file)
 

@@ -11,7 +11,7 @@ import time
 from analysis.tune import (Candidate, _losses, _play_batch, _show, interval, parse_params,
                            parse_targets, tune)
 from sim.games import get
-from sim.runner import parse_games
+from sim.spec import parse_games
 
 
 def main(game_name, players, p1, p2, target, budget, final=40_000, jobs=2):

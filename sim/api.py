@@ -115,7 +115,8 @@ def simulate(game: str, games=100_000, *, rules: dict | None = None, bots=None, 
     >>> run = simulate("puluc", 20_000, rules={"track": 9}, bots=("greedy", "random"))
     >>> run.frame.groupby("end_reason", observed=True)["casts"].mean()
     """
-    from .runner import execute, make_spec
+    from .runner import execute
+    from .spec import make_spec
     from .validate import check_chunk_count
     jobs, chunk_size = _check_run(jobs, chunk_size, backend, scheduler)
     spec = make_spec(game, games, rules, bots, players, seed, evaluate=evaluate)
@@ -124,7 +125,7 @@ def simulate(game: str, games=100_000, *, rules: dict | None = None, bots=None, 
     rate = None
     if backend != "dask":  # the cluster's size is not known here
         from .longrun import check_long_run
-        from .runner import plan_chunks
+        from .parallel import plan_chunks
         rate = check_long_run(spec, plan_chunks(spec.games, chunk_size, jobs), jobs, "memory", yes, progress,
                               ask=False)
     result = execute(spec, jobs=jobs, chunk_size=chunk_size, backend=backend, progress=progress,
@@ -339,7 +340,7 @@ def show(game: str, index: int = 0, *, seed=1, players: int | None = None, bots=
     from analysis.show import show_game, show_text, write_show_page
 
     from .games import get as get_game
-    from .runner import parse_seed
+    from .spec import parse_seed
     from .validate import check_page_file
     g = get_game(game)
     i = check_show(g, index)
@@ -367,7 +368,7 @@ def show(game: str, index: int = 0, *, seed=1, players: int | None = None, bots=
 def check_show(g, index) -> int:
     """``sim show``'s checks (the command line's too): the game records its games, and the
     index is a game index of a run; returns it as a number."""
-    from .runner import MAX_GAMES
+    from .spec import MAX_GAMES
     from .validate import safe
     if not g.actions:
         raise UsageError(f"{g.name} cannot record its games yet, so sim show cannot tell one")

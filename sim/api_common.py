@@ -190,7 +190,7 @@ def _check_run(jobs, chunk_size, backend, scheduler, note=None) -> tuple[int, in
 def _check_experiment(g, games, bots, players, seed, jobs, chunk_size, backend, scheduler, note=None):
     """The options every experiment shares, checked as a run checks them (the command
     line's too): (jobs, chunk size, games, seed, players)."""
-    from .runner import parse_games, parse_seed
+    from .spec import parse_games, parse_seed
     from .validate import check_chunk_count
     jobs, chunk_size = _check_run(jobs, chunk_size, backend, scheduler, note)
     n = parse_games(games)

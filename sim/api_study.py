@@ -42,7 +42,7 @@ def skill(game: str, bots=None, *, games=100_000, rules: dict | None = None, pla
     from analysis.experiment_runs import skill as play
 
     from .games import get as get_game
-    from .runner import make_spec
+    from .spec import make_spec
     g = get_game(game)
     names = _bot_list(bots) or [b.name for b in g.bots]
     jobs, chunk_size, n, seed_v, p = _check_experiment(g, games, None, players, seed, jobs, chunk_size, backend,
@@ -109,7 +109,7 @@ def ladder(game: str, bots=None, *, games=100_000, rules: dict | None = None, pl
     from analysis.ladder_report import write_ladder_report
 
     from .games import get as get_game
-    from .runner import make_spec
+    from .spec import make_spec
     g = get_game(game)
     names = _bot_list(bots) or list(g.strength_ladder())
     jobs, chunk_size, n, seed_v, p = _check_experiment(g, games, None, players, seed, jobs, chunk_size, backend,
@@ -261,7 +261,7 @@ def impact(game: str, card: str | None = None, *, mode: str | None = None, metri
     from analysis.pages import bots_sentence
 
     from .games import get as get_game
-    from .runner import make_spec
+    from .spec import make_spec
     from .validate import create_out_dir
     g = get_game(game)
     jobs, chunk_size, n, seed_v, _ = _check_experiment(g, games, bots, players, seed, jobs, chunk_size, backend,
@@ -346,7 +346,7 @@ def robust(game: str, *, variants=None, variants_file=None, rules: dict | None =
     from analysis.robust_runs import robust as play
 
     from .games import get as get_game
-    from .runner import make_spec
+    from .spec import make_spec
     g = get_game(game)
     vs = _variants(variants, variants_file) if variants is not None or variants_file is not None else None
     if vs is not None and len(vs) != 2:
@@ -448,7 +448,7 @@ def check_tune(game, params, targets, budget, final_games, rules, bots, players,
     from analysis.tune import parse_params, parse_targets
 
     from .games import get as get_game
-    from .runner import make_spec, parse_games, parse_seed
+    from .spec import make_spec, parse_games, parse_seed
     g = get_game(game)
     jobs, _ = _check_run(jobs, None, backend, None, note)
     if backend == "dask":
@@ -502,7 +502,7 @@ def _check_strength(g, bot, param, factor, add, rungs, tol, length_tol, minutes,
     rate, each rung's games costing its budget over the first's)."""
     from analysis.converge import check_climb, rung_budgets
 
-    from .runner import make_spec
+    from .spec import make_spec
     check_climb(factor, add, rungs, tol / 100 if isinstance(tol, (int, float)) else tol, length_tol, minutes)
     _, values, names, pl = rung_budgets(g, bot, param, factor, add, rungs, players)
     first = values[0] if values[0] > 0 else 1
@@ -526,7 +526,7 @@ def robust_plays(g, n, rules, bots, players, seed_v, variants, combine=True, str
     from analysis.robust_conditions import build_conditions
     from analysis.robust_runs import strong_cap
 
-    from .runner import make_spec
+    from .spec import make_spec
     p = g.check_players(players)
     common = dict(rules or {})
     parts = [{**common, **dict(v)} for _, v in variants] if variants else [common]

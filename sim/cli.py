@@ -54,7 +54,7 @@ class OneLineErrors(click.Group):
     def _main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         from .faults import DaskLost
         from .mplconfig import ensure
-        from .runner import Terminated
+        from .stops import Terminated
         ensure()  # before matplotlib is imported: a writable config folder, or no warning
         try:
             rv = super().main(args=args, prog_name=prog_name or "sim", complete_var=complete_var,

@@ -26,7 +26,7 @@ checked by hashing the rows of every bot and rules mix) run 2.4x faster.  A help
 that tried to allocate would fail to compile, loudly, rather than leak.
 
 Every function is compiled ``nogil=True``: a chunk's games run without Python's lock, so
-the chunks of a run play in threads of one process (``sim.runner.default_backend``), two
+the chunks of a run play in threads of one process (``sim.parallel.default_backend``), two
 threads as fast as two worker processes, with no worker start-up and no copying of the
 columns back.
 """

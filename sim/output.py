@@ -177,7 +177,7 @@ def write_experiment_manifest(out_dir, kind: str, game, players: int, seed: int,
     from datetime import timezone
 
     from . import __version__
-    from .runner import machine_info
+    from .provenance import machine_info
     return write_json(Path(out_dir) / MANIFEST, {
         "tool": "sim", "sim_version": __version__, "kind": kind, "game": game.name,
         "game_title": game.title, "game_version": game.version, "players": players,

@@ -9,7 +9,7 @@ of them times the games the estimate needs (:func:`sim.worker._warm`): the main 
 does not load the kernel before the games (it loads it once the first chunk is in, for the
 exemplar replays: :meth:`Prestart.load_here`), and the run's chunks go to workers that are ready
 (joblib's pool is reusable: the run's ``Parallel`` finds it with the same settings,
-``sim.runner.loky_config`` and ``PARALLEL_KW``).
+``sim.parallel.loky_config`` and ``PARALLEL_KW``).
 
 On a cold cache every worker compiles the same kernel at once (one signature: numba
 writes its cache files by atomic rename, and each writes the same entry).  Where the
@@ -37,7 +37,7 @@ class Prestart:
     def _start(self, spec) -> None:
         from joblib import Parallel, delayed, parallel_config
 
-        from .runner import PARALLEL_KW, _quiet_cancellations, loky_config
+        from .parallel import PARALLEL_KW, _quiet_cancellations, loky_config
         from .worker import _warm
         try:
             _quiet_cancellations()

@@ -187,7 +187,7 @@ def record_run(game, indices, rules: dict | None = None, bots=None, players: int
     """Record games ``indices`` of the run ``(game, rules, bots, players, seed)``: the same
     games, bit for bit, as that run plays (``sim GAME --record``, ``sim show``, the replay
     test).  ``spec``: the run's own ``RunSpec`` instead (its rules are not prepared again)."""
-    from .runner import DEFAULT_SEED, make_spec
+    from .spec import DEFAULT_SEED, make_spec
     idx = sorted({int(i) for i in indices})
     if spec is None:
         spec = make_spec(game, max(idx) + 1, rules, bots, players,

@@ -17,20 +17,15 @@ from typing import Sequence
 
 from .game import Game
 from .params import UsageError
-# moved by role (each still importable as sim.runner.X, as before the split)
-from .parallel import (CHUNK_TARGET_S, ESTIMATE_AFTER_S, PARALLEL_KW, PROGRESS_EVERY_S, duration,  # noqa: F401
-                       LineProgress, _dask_client, _quiet_cancellations, _quiet_dask, check_backend,
-                       default_backend, estimate_line, log_progress, logging_progress, loky_config, plan_chunks,
-                       resolve_jobs, run_chunks, run_tasks, sized_chunk, split_chunks)
-from .provenance import _cpu_model, build_manifest, machine_info  # noqa: F401
-from .resources import (REPORT_BYTES, _free_space, _one_game_files, _size, available_memory,  # noqa: F401
-                        bytes_per_game, check_disk, check_memory, disk_needed)
-from .spec import (DEFAULT_SEED, MAX_GAMES, RunResult, RunSpec, _show, digest, make_spec,  # noqa: F401
-                   parse_games, parse_seed)
-from .stops import (Stop, Terminated, _is_worker_death, _sigint_deferred, _signals_deferred,  # noqa: F401
-                    note_terminated, stop_reason, terminated_seen)
 from . import rates
-from .worker import _play_chunk, _worker_init, release_workers  # noqa: F401 (runner.X)
+from .parallel import (CHUNK_TARGET_S, ESTIMATE_AFTER_S, LineProgress, check_backend, default_backend, duration,
+                       estimate_line, logging_progress, plan_chunks, resolve_jobs, run_chunks, sized_chunk,
+                       split_chunks)
+from .provenance import build_manifest
+from .resources import REPORT_BYTES, _size, check_disk, check_memory, disk_needed
+from .spec import DEFAULT_SEED, RunResult, RunSpec, make_spec
+from .stops import Stop, stop_reason
+from .worker import _play_chunk
 
 #: a run expected to take longer than this (seconds) says how long, and how much disk, first
 ANNOUNCE_AFTER = 300.0

@@ -87,7 +87,8 @@ def test_a_runs_frame_names_the_seats_and_the_end_reasons(game, players):
 
 
 def test_a_runs_first_player_share_is_the_engines():
-    from sim.runner import execute, make_spec
+    from sim.runner import execute
+    from sim.spec import make_spec
     run = api.simulate("puluc", 3000, bots="greedy,random", seed=4, jobs=1)
     S = execute(make_spec("puluc", 3000, bots="greedy,random", seed=4), jobs=1, rows="none",
                 progress=False).summary

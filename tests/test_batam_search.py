@@ -13,7 +13,8 @@ import pytest
 from sim.games.batam import GAME
 from sim.games.batam import kernel as K
 from sim.games.batam import play as PL
-from sim.runner import execute, make_spec
+from sim.runner import execute
+from sim.spec import make_spec
 
 
 def setup_game(players, bots, seed=5, game=0, **rules):

@@ -133,7 +133,7 @@ def test_workers_ignore_the_terminals_ctrl_c():
     """Ctrl-C reaches every process of the terminal's group; a loky worker caught between
     two chunks (its memory check, its queue) printed a traceback of its own (seen once in
     CI).  The worker initialiser makes workers ignore SIGINT: the parent stops them."""
-    code = ("import os, signal, time; from sim.runner import _worker_init; "
+    code = ("import os, signal, time; from sim.worker import _worker_init; "
             "_worker_init(os.getppid()); os.kill(os.getpid(), signal.SIGINT); "
             "time.sleep(0.2); print('alive')")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,

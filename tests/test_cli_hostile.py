@@ -135,7 +135,8 @@ def servers():
 def _saved_run(game, games, out):
     """A finished run directory, as the command leaves it (the report pages aside)."""
     from sim.output import save_run
-    from sim.runner import execute, make_spec
+    from sim.runner import execute
+    from sim.spec import make_spec
     res = execute(make_spec(game, games), jobs=1, progress=False, rows="disk", out_dir=out)
     save_run(res, out, report=False)
 
@@ -509,7 +510,8 @@ def test_a_variants_file_name_that_is_a_path_is_refused_and_a_compare_writes_onl
 
 
 def test_the_chunk_count_limit_never_refuses_the_default_plan():
-    from sim.runner import MAX_GAMES, plan_chunks
+    from sim.parallel import plan_chunks
+    from sim.spec import MAX_GAMES
     from sim.validate import MAX_CHUNKS, check_chunk_count
     check_chunk_count(100 * MAX_CHUNKS, 100)              # the smallest chunks, up to the limit
     check_chunk_count(50, 10)                             # a run of fewer games than the floor

@@ -8,7 +8,8 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from sim.runner import execute, make_spec  # noqa: E402
+from sim.runner import execute  # noqa: E402
+from sim.spec import make_spec  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """One engine: a single run and the experiments play their chunks through
-``sim.runner.run_chunks``, so a Ctrl-C in an experiment, as in a run, waits until the chunk
+``sim.parallel.run_chunks``, so a Ctrl-C in an experiment, as in a run, waits until the chunk
 being merged is merged whole (on the toy game of tests/toy_game/: fast, no kernel to compile)."""
 import signal
 

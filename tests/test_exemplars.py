@@ -7,7 +7,8 @@ import pytest
 
 from sim.exemplars import Watch, picks
 from sim.games import get
-from sim.runner import execute, make_spec
+from sim.runner import execute
+from sim.spec import make_spec
 from sim.summary import Summary
 
 

@@ -10,7 +10,8 @@ from sim.cli import cli
 from analysis.experiment_runs import compare, load_variants_file, parse_sweep, parse_variant, skill, sweep
 from sim.games import get
 from sim.params import UsageError
-from sim.runner import execute, make_spec
+from sim.runner import execute
+from sim.spec import make_spec
 
 
 def test_parse_variant_and_file(tmp_path):

@@ -25,6 +25,7 @@ import sim.runner as runner
 from sim import simulate
 from sim.cli import cli
 from sim.io import atomic_write
+from sim.resources import bytes_per_game
 from sim.output import load_run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -458,7 +459,7 @@ def test_the_disk_check_counts_each_part_and_the_report(tmp_path):
     spec = runner.make_spec("puluc", 100_000)
     one_chunk = runner.disk_needed(spec, 1, "disk")
     per_game = runner.disk_needed(spec, 100_000, "disk")   # --chunk-size 1
-    assert one_chunk >= runner.REPORT_BYTES + 100_000 * runner.bytes_per_game(spec.game, 2)
+    assert one_chunk >= runner.REPORT_BYTES + 100_000 * bytes_per_game(spec.game, 2)
     assert per_game - one_chunk > 99_999 * 5_000             # a part and a record per game
 
 

@@ -84,3 +84,18 @@ def test_shared_modules_read_no_game_column_by_name():
             if isinstance(node, ast.Constant) and node.value in declared:
                 bad.append(f"{f.relative_to(ROOT)}:{node.lineno}: {node.value!r}")
     assert not bad, "game columns read by name in shared code:\n" + "\n".join(bad)
+
+
+def test_the_runner_forwards_nothing_and_its_worker_does_not_import_it_back():
+    """Issue #48: every name sim/runner.py imports, it uses (no re-export block: an importer
+    names the module that defines a name), and sim/worker.py, which the runner imports, never
+    imports the runner (measure_rate lives below both, in sim/rates.py)."""
+    import ast
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1] / "sim"
+    tree = ast.parse((root / "runner.py").read_text())
+    imported = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    used |= {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+    assert not imported - used - {"annotations"}, sorted(imported - used)
+    assert "runner import" not in (root / "worker.py").read_text()

@@ -118,7 +118,8 @@ def test_the_exported_model_is_scikit_learns_and_is_calibrated_on_held_out_games
 
 
 def test_leaf_model_attaches_the_model_to_the_context_and_the_manifest_names_it(toy):
-    from sim.runner import execute, make_spec
+    from sim.runner import execute
+    from sim.spec import make_spec
     lines = []
     spec = make_spec("toy", 60, {}, "careful:leaf=model,random", 2, note=lines.append)
     assert spec.model is not None and spec.model["games"] == 400      # the module's TRAIN_GAMES

@@ -3,7 +3,9 @@ temporaries only (#22.7c, #22.7g)."""
 import pandas as pd
 
 import sim.runner as runner
-from sim.runner import execute, make_spec
+from sim.parallel import run_tasks
+from sim.runner import execute
+from sim.spec import make_spec
 
 
 def _stopped_run(out, monkeypatch, games=2_000, chunk=500, after=2):
@@ -78,7 +80,7 @@ def test_local_processes_make_no_folder_in_dev_shm_and_a_killed_runs_leftovers_a
     real_shm = Path("/dev/shm")
     mine = f"joblib_memmapping_folder_{os.getpid()}_"
     seen, marked, got = [], [], []
-    for r in runner.run_tasks(math.sqrt, [(float(i),) for i in range(8)], 2, "loky"):
+    for r in run_tasks(math.sqrt, [(float(i),) for i in range(8)], 2, "loky"):
         got.append(r)    # while the pool is up (joblib removes its folder when a call ends)
         marked.append(Path(scratch.folder()).is_dir())
         if real_shm.is_dir():

@@ -229,7 +229,7 @@ def test_a_terminated_command_exits_143_whatever_it_was_doing(monkeypatch, tmp_p
     """Click turns a KeyboardInterrupt (SIGTERM's Terminated is one) escaping a command into
     Abort: the exit status is still 143, and the line says terminated."""
     import sim.commands.info as info
-    from sim.runner import Terminated
+    from sim.stops import Terminated
 
     def stop(*a, **k):
         raise Terminated()

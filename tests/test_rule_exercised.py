@@ -10,7 +10,7 @@ from analysis.experiment_report import compare_headline, compare_text
 from analysis.experiment_runs import compare
 from sim.cli import cli
 from sim.games import get
-from sim.runner import make_spec
+from sim.spec import make_spec
 
 
 def run(*args):

@@ -16,6 +16,8 @@ import sim.output
 import sim.runner as runner
 from sim.cli import cli
 from sim.output import load_rows
+from sim.parallel import run_tasks
+from sim.worker import release_workers
 from sim.games import get as get_game
 from sim.results import to_frame
 from sim.store import ChunkStore
@@ -109,10 +111,10 @@ def _pid_after(seconds: float) -> int:
 def test_release_workers_ends_the_pool_without_waiting():
     """A run command lets its loky workers go once its games are over (they end while the
     report is written, instead of holding up the exit)."""
-    played = set(runner.run_tasks(_pid_after, [(0.2,)] * 4, 2, "loky"))
+    played = set(run_tasks(_pid_after, [(0.2,)] * 4, 2, "loky"))
     assert len(played) == 2 and os.getpid() not in played
     t = time.monotonic()
-    runner.release_workers()
+    release_workers()
     assert time.monotonic() - t < 1.0
     deadline = time.monotonic() + 20
     while any(_alive(p) for p in played):
@@ -170,7 +172,8 @@ def test_the_report_modules_load_once_the_first_chunk_is_collected(tmp_path, mon
     import sys
 
     from sim.preload import importer
-    from sim.runner import execute, make_spec
+    from sim.runner import execute
+    from sim.spec import make_spec
     (tmp_path / "speed_probe_mod.py").write_text("X = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "speed_probe_mod", raising=False)
@@ -261,7 +264,8 @@ def test_the_rate_of_a_long_run_estimate_leaves_out_the_compile():
     2 s) before the rate is measured, so the rate is the games' own."""
     from sim.games import get
     from sim.longrun import check_long_run
-    from sim.runner import make_spec, plan_chunks
+    from sim.parallel import plan_chunks
+    from sim.spec import make_spec
     spec = make_spec("puluc", 10_000)
     slow = _SlowFirstCall(get("puluc"), 2.0)
     spec.game = slow

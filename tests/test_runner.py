@@ -8,7 +8,9 @@ import pytest
 import sim.runner as runner
 from sim import simulate
 from sim.params import UsageError
-from sim.runner import execute, make_spec, parse_games, plan_chunks
+from sim.parallel import plan_chunks
+from sim.runner import execute
+from sim.spec import make_spec, parse_games
 
 
 def test_parse_games():

@@ -9,7 +9,8 @@ import sim.runner as runner
 from analysis import metrics
 from sim.games import get
 from sim.output import load_rows
-from sim.runner import execute, make_spec
+from sim.runner import execute
+from sim.spec import make_spec
 from sim.summary import Hist, Summary
 
 

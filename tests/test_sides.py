@@ -13,7 +13,8 @@ import pytest
 from analysis import metrics
 from analysis.report import headline, summarize, text_summary, write_report
 from sim.game import Column, Game
-from sim.runner import execute, make_spec
+from sim.runner import execute
+from sim.spec import make_spec
 from sim.summary import Hist, Summary
 
 

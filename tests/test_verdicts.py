@@ -141,7 +141,8 @@ def test_a_mean_length_with_horizon_stopped_games_also_gives_the_games_ended_by_
     then gives, beside them, the mean of the games that ended by the rules (from the rows)."""
     from analysis.metrics import ended_mean, outcome_counts
     from analysis.report import length_caveat
-    from sim.runner import execute, make_spec
+    from sim.runner import execute
+    from sim.spec import make_spec
     spec = make_spec("puluc", 400, {"horizon": 30}, None, None, 3)
     res = execute(spec, jobs=1, rows="memory", progress=False)
     rows = res.frame

@@ -112,7 +112,8 @@ def warm(task: tuple[str, str]) -> tuple[str, str, float, int]:
     functions the tests call directly (``DIRECT``)."""
     from sim.games import get
     from sim.record import record_run
-    from sim.runner import execute, make_spec
+    from sim.runner import execute
+    from sim.spec import make_spec
 
     name, kind = task
     t0 = time.perf_counter()

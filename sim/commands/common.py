@@ -26,7 +26,7 @@ def _note(text: str) -> None:
 
 
 def _raise_terminated(signum, frame):
-    from ..runner import Terminated, note_terminated
+    from ..stops import Terminated, note_terminated
     note_terminated()
     raise Terminated()
 
@@ -129,7 +129,7 @@ def _canonical(name: str, value):
     """An option's value as the record keeps it: numbers of games and seeds as numbers (1e5 and
     100000 are the same), a game by its name, repeated options as lists (``--set`` sorted)."""
     from ..games import REGISTRY
-    from ..runner import parse_seed
+    from ..spec import parse_seed
     from ..spec import parse_games
     try:
         if name in ("games", "budget", "final_games") and isinstance(value, str):
@@ -261,7 +261,7 @@ def stamped_dir(game: str, kind: str) -> Path:
 
 
 def _seed(seed):
-    from ..runner import parse_seed
+    from ..spec import parse_seed
     return parse_seed(seed)
 
 
@@ -351,7 +351,7 @@ def _stopped(out_dir, e, before: dict, new: bool):
     exit status 130, or 143 for SIGTERM."""
     import signal
 
-    from ..runner import Terminated, terminated_seen
+    from ..stops import Terminated, terminated_seen
     code = EXIT_TERMINATED if isinstance(e, Terminated) or terminated_seen() else EXIT_INTERRUPTED
     main = threading.current_thread() is threading.main_thread()
     old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None  # another Ctrl-C: the same stop
@@ -402,7 +402,7 @@ def _same_command(out_dir) -> str:
 def _experiment_status(partial: bool, out_dir=None) -> int:
     """Exit status of an experiment; a finished one drops its kept chunks, a stopped one
     says how to finish it."""
-    from ..runner import terminated_seen
+    from ..stops import terminated_seen
     if out_dir is not None:
         from analysis.checkpoints import FOLDER
         kept = Path(out_dir) / FOLDER

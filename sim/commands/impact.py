@@ -37,7 +37,7 @@ def impact_cmd(game, card, mode, metric, sets, yes, games, bots, players, seed, 
 
     from ..api_common import _guard
     from ..api_study import check_impact, impact_plays
-    from ..runner import make_spec
+    from ..spec import make_spec
     g = get_game(game)
     jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
                                                     chunk_size, backend, scheduler)

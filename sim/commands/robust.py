@@ -72,7 +72,7 @@ def _robust(game, variants, sets, metric, early_stop, combine, games, bots, play
     """sim robust (and sim compare --robust): play, write the report, print the verdicts."""
     from analysis.robust import robust_text, write_robust_report
     from analysis.robust_runs import robust
-    from ..runner import make_spec
+    from ..spec import make_spec
     g = get_game(game)
     jobs, chunk_size, n, seed_v = _check_experiment(g, games, bots, players, seed, jobs,
                                                     chunk_size, backend, scheduler)

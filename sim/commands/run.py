@@ -61,7 +61,11 @@ def _run_command(name: str):
             csv, quiet, record, yes, evaluate):
         from ..lock import RunLock
         from ..output import default_run_dir, save_run
-        from ..runner import Stop, check_disk, check_memory, make_spec, plan_chunks, release_workers
+        from ..parallel import plan_chunks
+        from ..resources import check_disk, check_memory
+        from ..spec import make_spec
+        from ..stops import Stop
+        from ..worker import release_workers
         from ..validate import check_chunk_count, check_out_dir, create_out_dir
         jobs, chunk_size = _check_run_options(jobs, chunk_size, backend, scheduler)
         if resume is not None:
@@ -161,7 +165,8 @@ def execute_cli(spec, **kw):
 def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
     """Save what the run finished and say how it ended (and how to finish it)."""
     from ..io import is_disk_full
-    from ..runner import REPORT_BYTES, Terminated, _size
+    from ..resources import REPORT_BYTES, _size
+    from ..stops import Terminated
     spec = result.spec
     done = result.manifest["games_completed"]
     status = {None: 0, Stop.INTERRUPTED: EXIT_INTERRUPTED, Stop.TERMINATED: EXIT_TERMINATED,
@@ -229,7 +234,7 @@ def _finish_run(name, result, out_dir, csv, quiet, resume_hint, save_run, Stop):
 
 def _spec_from_run_dir(name: str, run_dir):
     """The spec of the run recorded in ``run_dir/run.json`` (for --resume), with the record."""
-    from ..runner import make_spec
+    from ..spec import make_spec
     from ..store import read_run_record
     d = Path(run_dir)
     if not d.is_dir():
@@ -248,7 +253,7 @@ def _spec_from_run_dir(name: str, run_dir):
 def _check_resume_options(name, run_dir, spec, rows, meta, **given):
     """``--resume DIR`` continues the run saved in DIR: an option that would change its
     results (or where they go) and disagrees with the saved run is refused."""
-    from ..runner import make_spec, parse_games, parse_seed
+    from ..spec import make_spec, parse_games, parse_seed
     saved = meta["fingerprint"]
     problems = []
 

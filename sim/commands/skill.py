@@ -38,7 +38,7 @@ def skill_cmd(game, sets, ladder, yes, games, bots, players, seed, jobs, chunk_s
     """
     from analysis.experiment_report import skill_text, write_skill_report
     from analysis.experiment_runs import skill
-    from ..runner import make_spec
+    from ..spec import make_spec
     g = get_game(game)
     from ..game import _split_bots
     if ladder is not None and bots is not None:
