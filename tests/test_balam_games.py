@@ -21,7 +21,7 @@ def run(players, bots, rules=None, n=200, seed=1, start=0, raw=False):
         ctx = tuple(ctx)
         ch = K.chunk_arrays(ctx, ids, p2, NO_RECORD, NO_SNAPS, None)
         K.run_games(np.uint64(seed), np.int64(start), np.int64(n), ctx, p2, K.Results(*z, seat),
-                    ch)
+                    ch, K.how_plays(n, players))
         return seat
     return GAME.play_chunk(ctx, players, seed, start, n, ids, par)
 

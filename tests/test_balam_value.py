@@ -148,7 +148,7 @@ def test_leaf_model_plays_legal_games(players):
     seat = np.zeros((n, players, K.NPL), np.int32)
     res = K.Results(*z, seat)
     ch = K.chunk_arrays(ctx, ids, kp, NO_RECORD, NO_SNAPS, True)
-    K.run_games(np.uint64(1), np.int64(0), np.int64(n), ctx, kp, res, ch)
+    K.run_games(np.uint64(1), np.int64(0), np.int64(n), ctx, kp, res, ch, K.how_plays(n, players))
     assert (seat[:, 0, K.P_AUDIT] == 0).all()
     assert (res.end_reason == K.END_BALLS).all()
     assert ch[6].stats[1] > 0

@@ -428,6 +428,7 @@ class Replay(Balam):
                                 {n: int(ev[2 + j]) for j, n in enumerate(a.fields)}))
         self.i = 0
         self.actions = 0      # decisions replayed
+        self.choices = []     # (seat, the turn's options) of every turn but the safety valve's
 
     # ----------------------------------------------------------- the record
     def peek(self, actor=None):
@@ -512,7 +513,26 @@ class Replay(Balam):
         self.check(n > 0 or not must, f"seat {p} built nothing on site {s}")
 
     # ----------------------------------------------------------- a turn
+    def options(self, p):
+        """King p's options at his turn's start, as sim/games/balam/howplays.py defines them:
+        each face-down card he has divined, one for those he has not seen; with riches, pass,
+        each site some building can go on after the tax paid with some held type, each
+        (own city with a garrison, enemy city on a path from it)."""
+        face = [k for k, c in enumerate(self.slots) if c is not None]
+        seen = sum(1 for k in face if (self.known[p] >> k) & 1)
+        n = seen + (1 if seen < len(face) else 0)
+        hand = self.kings[p].hand
+        if sum(hand) < 1:
+            return n
+        taxed = [[h - (u == t) for u, h in enumerate(hand)] for t in range(6) if hand[t] > 0]
+        n += 1 + sum(1 for s in range(len(self.sites))
+                     if any(self.can_build(p, s, code, h) for h in taxed for code in range(1, 9)))
+        return n + sum(1 for a, A in enumerate(self.sites) if A.owner == p and self.garrisons(a)
+                       for b in self.nbrs[a] if self.sites[b].owner not in (None, p))
+
     def turn(self, p, forced):
+        if not forced:
+            self.choices.append((p, self.options(p)))
         name = self.peek(p)
         if name == "card":
             f = self.decide("card", p)
@@ -911,4 +931,26 @@ def replay(record) -> dict:
     for s in range(g.NP):
         out[seat_column("win", s)] = (1.0 / g.NP if cols["capped"]
                                       else (1.0 / len(tops) if s in tops else 0.0))
+    out.update(how_it_plays(g.choices, g.NP))
+    return out
+
+
+def how_it_plays(choices, players) -> dict:
+    """The complexity columns (sim/playcols.py) from the (seat, options) of every choice;
+    the state-evaluation ones are -1 (a recorded game is not evaluated)."""
+    from sim.results import seat_column
+    out = {}
+    d = f = 0
+    for s in range(players):
+        ds = sum(1 for x, n in choices if x == s and n > 1)
+        fs = sum(1 for x, n in choices if x == s and n == 1)
+        out[seat_column("decisions", s)], out[seat_column("forced", s)] = ds, fs
+        d, f = d + ds, f + fs
+    opts = sum(n for _, n in choices)
+    out.update(decision_share=round(1000 * d / (d + f)) if d + f else -1,
+               branching=round(100 * opts / (d + f)) if d + f else -1,
+               decision_factor=round(100 * (opts - f) / d) if d else -1,
+               options_max=max((n for _, n in choices), default=0))
+    for name in ("changes", "drama", "drama_max", "decided", "decided_thr", "stability", "uncertainty"):
+        out["ev_" + name] = -1
     return out

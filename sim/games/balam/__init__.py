@@ -7,10 +7,13 @@ from ... import toml as TOML
 from ...seeds import seeds_dir
 from ...game import Bot, Column, Game
 from ...params import Param, ParamError
+from ...playcols import COMPLEXITY, EVALUATION
 from ...record import NO_RECORD, NO_SNAPS
 from . import data as D
 from . import play as P
 from .events import ACTIONS
+from .features import Evaluating
+from .howplays import how_columns, how_plays
 from . import state as K
 
 SEATS = ["Purple", "Grey", "Ochre", "Teal"]
@@ -246,7 +249,7 @@ COLUMNS = (
 ) + tuple(Column(n, dt, h, per_seat=True) for n, _, dt, h in _SEAT_FIELDS) + (
     Column("riches_left", "int16", "personal riches at the end (before the bonus)", per_seat=True),
 ) + tuple(Column(c, "int8", f"{k.replace('_', ' ')} cards this seat turned", per_seat=True)
-          for c, k in zip(KATUN_COLS, KATUN_KEYS))
+          for c, k in zip(KATUN_COLS, KATUN_KEYS)) + COMPLEXITY + EVALUATION
 
 
 def _impact():
@@ -360,6 +363,7 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
                     lead_settled=np.empty(count, np.int8),
                     seat=np.empty((count, players, K.NPL), np.int32))
     ids = np.asarray(bot_ids, np.int64)
+    evaluating = isinstance(ctx, Evaluating)
     # the search work is made (and compiled) only for a table with the search bot:
     # run_games is compiled once for each (play.chunk_arrays)
     searching = True if (ids == K.BOT_SEARCH).any() else None
@@ -370,13 +374,15 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
         raise ValueError("a search bot with leaf=model needs a value model in the rules context "
                          "(sim.games.balam.features.attach_model; make_spec attaches it)")
     ch = P.chunk_arrays(ctx, ids, par, buf, snaps, searching)
-    P.run_games(np.uint64(seed), np.int64(start), np.int64(count), ctx, par, res, ch)
+    how = how_plays(count, players, *(ctx[8:10] if evaluating else ()))   # (how it plays)
+    P.run_games(np.uint64(seed), np.int64(start), np.int64(count), ctx, par, res, ch, how)
     if searching:
         for k in range(len(P.SEARCH_STATS)):
             P.SEARCH_STATS[k] += int(ch[6].stats[k])
     seat = res.seat
     end = res.end_reason
     out = {name: getattr(res, name) for name in res._fields if name != "seat"}
+    out.update(how_columns(how, evaluating))
     for name, f, _, _ in _SEAT_FIELDS:
         out[name] = seat[:, :, f]
     out["riches_left"] = seat[:, :, K.P_HAND:K.P_HAND + 6].sum(axis=2)
@@ -427,6 +433,7 @@ GAME = Game(
     record_shape=lambda rules, players: _record_shape(rules, players),
     show_module="sim.games.balam.show",
     learn="sim.games.balam.features",
+    evaluates=True,
     rules_doc=RULES_DOC,
     highlight=("prestige", "pp_ceremony", "pp_ballgame", "cities", "wars", "buildings_lost"),
     events=KATUN_COLS,

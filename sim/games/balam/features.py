@@ -152,16 +152,28 @@ def empty_model():
     return np.zeros(0, np.float64), np.zeros(0, np.int64)
 
 
-def attach_model(ctx, mp, ms):
-    """``ctx`` (prepare's tuple) with the model ``(mp, ms)`` in its last two places."""
+class Evaluating(tuple):
+    """prepare's tuple with the model in its last two places, whose chances the game loop
+    follows before every round's deal (how it plays, issue #47: ``howplays.py``); the
+    kernels get it as a plain tuple (``run_chunk``)."""
+    __slots__ = ()
+
+
+def attach_model(ctx, mp, ms, evaluate=False):
+    """``ctx`` (prepare's tuple) with the model ``(mp, ms)`` in its last two places (the
+    search's ``leaf=model`` reads it); ``evaluate`` (or a ``ctx`` already evaluating): an
+    ``Evaluating`` context, whose games also follow every king's chance by the model."""
     from ...value import check
     mp = np.ascontiguousarray(mp, dtype=np.float64)
     ms = np.ascontiguousarray(ms, dtype=np.int64)
     check(mp, ms)
+    evaluate = evaluate or isinstance(ctx, Evaluating)
     ctx = tuple(ctx)
     if int(ms[0]) != n_features(int(ctx[0][R_NP])):
         raise ValueError(f"the model reads {int(ms[0])} features; Balam with {int(ctx[0][R_NP])} "
                          f"kings has {n_features(int(ctx[0][R_NP]))}")
+    if evaluate:
+        return Evaluating(ctx[:8] + (mp, ms))
     return ctx[:8] + (mp, ms)
 
 
@@ -180,7 +192,7 @@ def sample(ctx, players, seed, start, n, bot_ids, bot_par, per_game=4) -> dict:
     from . import play as P
     from . import state as K
     from ...record import NO_RECORD, NO_SNAPS
-    ctx = tuple(ctx)
+    ctx = tuple(ctx)   # (an Evaluating context: these games follow no chances)
     if len(ctx) == 8:
         ctx = ctx + empty_model()
     par = kernel_par(players, bot_ids, bot_par)

@@ -6,6 +6,7 @@ from collections import namedtuple
 import numpy as np
 
 from ...drama import drama
+from ...howplays import choice, cx_finish, cx_start, ev_finish, ev_start
 from ...jit import helper, helper_inline, kernel
 from ...rng import game_base, mix64, open_substream, rand_int
 from ...record import H_SNAPS, rec, recording
@@ -15,7 +16,7 @@ from .state import (BOT_RANDOM, BOT_SEARCH, BW_EXPAND, BW_RISK, END_BALLS, END_C
                     GS_TURNS, I_CENOTE, I_SEA, I_SPACES, I_VOLC, MAIZE, NBW, NPL, OBSID, PRIS,
                     P_AUDIT, P_BONUS, P_HAND, P_LARGE, P_PRES, P_SMALL, RESERVE, R_LARGE, R_MAXR,
                     R_MAXTURN, R_NP, R_SMALL, R_START, R_SUP0, R_TILE0, SETUP, SL_BASE, SL_CH,
-                    T_TURNS, Rules, new_scratch, new_state, reset_state)
+                    T_TURNS, XI_CX, Rules, new_scratch, new_state, reset_state)
 from .board import add_prestige, count_cities, gain, hand_total, prestige_leader, site_empty
 from .setup import build_deck, draw_layout, layout_hash
 from .bots.values import pay_orders
@@ -25,6 +26,7 @@ from .bots.random import random_turn
 from .bots.search import new_search, search_turn
 from .bots.worlds import WI_CAND, WI_NDECK, leaf_value, reshuffle_unseen
 from .features import GF, KF, features
+from .howplays import card_options, count_options, evaluate_round, turn_options
 from .rounds import close_round, deal_round
 
 @helper
@@ -193,12 +195,18 @@ def setup_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm):
 
 @helper_inline
 def take_turn(st, ru, sc, p, se, deck):
-    """King p's turn by his bot.  ``se``: the search bot's work, or None at a table without
-    it (search_turn compiled for None is empty: such a table never compiles the search)."""
+    """King p's turn by his bot, counted as a choice among the turn's options first, the
+    same for every bot (howplays.py).  ``se``: the search bot's work, or None at a table
+    without it (search_turn compiled for None is empty: such a table never compiles it)."""
+    if ru.bot_ids[p] == BOT_RANDOM:
+        n = turn_options(st, ru, sc, p, sc.queue)   # (listed: the bot draws among them)
+    else:
+        n = count_options(st.own, st.bld, st.pl, st.gs, ru.R, ru.nbr, ru.nnb, ru.info, p)
+    choice(sc.xi[XI_CX], p, n - 1 + card_options(st.gs, p))
     if ru.bot_ids[p] == BOT_SEARCH:
         search_turn(st, ru, sc, p, se, deck, True)
     elif ru.bot_ids[p] == BOT_RANDOM:
-        random_turn(st, ru, sc, p)
+        random_turn(st, ru, sc, p, sc.queue, n)
     else:
         heuristic_turn(st, ru, sc, p)
 
@@ -237,20 +245,24 @@ def play_round(st, ru, sc, deck, n, cur, se):
 
 
 @helper_inline
-def play_game(st, ru, sc, deck, ndeck, first, leaders, se):
+def play_game(st, ru, sc, deck, ndeck, first, leaders, se, how):
     """Rounds until the last ball game's round ends, the deck runs out or the horizon
     is reached; leaders[r] is the sole prestige leader after round r + 1 (-1: none).
-    Returns the end reason.  ``se``: the search bot's work (None: see take_turn)."""
+    Returns the end reason.  ``se``: the search bot's work (None: see take_turn); with a
+    model in ``how`` (howplays.HowPlays) the kings' chances before every round's deal."""
     gs = st.gs
     R = ru.R
     NP = R[R_NP]
     cur = first
+    on = how.ms.shape[0] > 0
     while True:
         if gs[GS_ROUND] >= R[R_MAXR]:
             return END_CAP
         n = min(NP + 1, ndeck - gs[GS_DPOS])
         if n <= 0:
             return END_DECK
+        if on:
+            evaluate_round(st, ru, cur, how)
         cur, final = play_round(st, ru, sc, deck, n, cur, se)
         leaders[gs[GS_ROUND] - 1] = prestige_leader(st.pl, NP)
         if final:
@@ -260,7 +272,8 @@ def play_game(st, ru, sc, deck, ndeck, first, leaders, se):
 @helper
 def finish_game(st, ru, sc, j, end, first, leaders, res):
     """The riches bonus, the drama columns (after the bonus for the last round), the
-    audit, and game j's row of ``res``."""
+    audit, and game j's row of ``res``.  Returns the winner (the sole prestige leader;
+    -1: a shared lead or the horizon)."""
     pl, gs = st.pl, st.gs
     R = ru.R
     NP = R[R_NP]
@@ -293,6 +306,7 @@ def finish_game(st, ru, sc, j, end, first, leaders, res):
             seat_out[j, q, f2] = pl[q, f2]
         seat_out[j, q, P_LARGE] = count_cities(st.own, q)
         seat_out[j, q, P_AUDIT] = gs[GS_AUDIT]
+    return win
 
 
 @kernel
@@ -330,9 +344,10 @@ def chunk_arrays(ctx, bot_ids, bot_par, buf, snaps, searching):
 
 @helper
 def begin_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm, se):
-    """setup_game, then the search's per-game part (the deck size, the rollout policy's
-    site terms).  Returns (the first king, cards in the deck)."""
+    """setup_game, the choices' counts reset, then the search's per-game part (the deck
+    size, the rollout policy's site terms).  Returns (the first king, cards in the deck)."""
     first, ndeck = setup_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm)
+    cx_start(sc.xi[XI_CX])
     if se is not None:
         se.wi[WI_NDECK] = ndeck
         site_terms(se.wpar, ru.info, se.ru.bot_par)
@@ -340,8 +355,10 @@ def begin_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm, se):
 
 
 @helper
-def run_games(seed, start, count, ctx, bot_par, res, ch):
-    """Play games start .. start + count - 1 of ``seed`` into ``res`` (Results).  ``ctx``:
+def run_games(seed, start, count, ctx, bot_par, res, ch, how):
+    """Play games start .. start + count - 1 of ``seed`` into ``res`` (Results) and the
+    complexity columns into ``how`` (howplays.HowPlays; with its model, also each game's
+    evaluation figures into ``how.evo[j]``).  ``ctx``:
     what the game's ``prepare`` returns (the rules array, the paths, the board file's
     tiles in printed order, the card table and card identities); ``bot_par``: each seat's
     weights; ``ch``: the chunk's arrays (chunk_arrays: the search work is None at a table
@@ -357,11 +374,19 @@ def run_games(seed, start, count, ctx, bot_par, res, ch):
     cost the whole game's code once more (about 10 s each of Balam's cold compile)."""
     tinfo, cid = ctx[3], ctx[7]
     st, ru, sc, dk, perm, leaders, se = ch
+    on = how.ms.shape[0] > 0
+    NP = ru.R[R_NP]
     for j in range(count):
         first, ndeck = begin_game(st, ru, sc, seed, start + j, tinfo, cid, bot_par, dk, perm, se)
         res.layout[j] = layout_hash(ru.info)
-        end = play_game(st, ru, sc, dk[0], ndeck, first, leaders, se)
-        finish_game(st, ru, sc, j, end, first, leaders, res)
+        if on:
+            ev_start(how.ev)
+        end = play_game(st, ru, sc, dk[0], ndeck, first, leaders, se, how)
+        win = finish_game(st, ru, sc, j, end, first, leaders, res)
+        cx_finish(sc.xi[XI_CX], NP, j, how.decisions, how.forced, how.decision_share, how.branching,
+                  how.decision_factor, how.options_max)
+        if on:
+            ev_finish(how.ev, NP, win, how.evo[j])
 
 
 @kernel

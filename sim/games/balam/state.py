@@ -150,6 +150,8 @@ Rules = namedtuple("Rules", ("R", "nbr", "nnb", "info", "ctype", "cgain", "cnopt
 #:   has not seen), ``XI_ONB`` (riches on his buildings), ``XI_CVT`` (card_values' work
 #:   area), ``XI_BPLAN`` (the best plan), and the distribution's ``XI_DCNT``/``XI_DCAP``
 #:   (a group's riches and room) and ``XI_ISC``/``XI_SCR`` (the assignment solver's);
+#:   ``XI_CX`` is no work area: the game's choices counted so far (how it plays,
+#:   ``sim.howplays.choice``'s ``CX_SIZE`` fields; reset by ``play.begin_game``);
 #: * ``xf`` (float64, ``N_XF`` rows): ``XF_HV`` (the worth of each riches type in hand),
 #:   ``XF_CV`` (each card type's worth), ``XF_PV`` (a building's worth by code), ``XF_FV``
 #:   (first-building worths), ``XF_VILL`` (a village's worth by colour), ``XF_SV`` (each
@@ -163,8 +165,8 @@ Rules = namedtuple("Rules", ("R", "nbr", "nnb", "info", "ctype", "cgain", "cnopt
 Scratch = namedtuple("Scratch", ("xi", "xf", "queue", "items", "sinks", "dval", "dx", "rec",
                                  "snaps"))
 (XI_COMP, XI_OPTS, XI_TMP, XI_CNT, XI_PLAN, XI_SPEND, XI_HAND, XI_PER, XI_UNSEEN, XI_ONB, XI_CVT,
- XI_BPLAN, XI_DCNT, XI_DCAP, XI_ISC, XI_SCR) = (np.int64(i) for i in range(16))
-N_XI = 16
+ XI_BPLAN, XI_DCNT, XI_DCAP, XI_ISC, XI_SCR, XI_CX) = (np.int64(i) for i in range(17))
+N_XI = 17
 (XF_HV, XF_CV, XF_PV, XF_FV, XF_VILL, XF_SV, XF_DHV, XF_FSC) = (np.int64(i) for i in range(8))
 N_XF = 8
 
