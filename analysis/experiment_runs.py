@@ -33,10 +33,7 @@ from sim.summary import Summary
 
 from . import checkpoints
 from .wording import sprt_sentence
-from .experiment_metrics import (HEADLINE, metric_names, _seat_metric_columns, side_shares,  # noqa: F401
-                                 outcome_rows, per_game_metrics, outcome_codes, _M1, _GOLD, _mix,  # noqa: F401
-                                 fingerprint, _play_arms, _merge_stats, game_rows, rows_differ,  # noqa: F401
-                                 event_rows)  # noqa: F401
+from .experiment_metrics import HEADLINE, _merge_stats, _play_arms, metric_names
 
 
 @dataclass
@@ -261,7 +258,7 @@ def compare(game_name: str, variants: list[tuple[str, dict]], games, bots=None, 
     and measures the pairing on (default the first player score).  ``built``: what
     :func:`build_arms` returned for these variants, where the caller checked them already
     (their rules are then not prepared again)."""
-    from .stats import SPRT
+    from .sprt import SPRT
     game = get_game(game_name)
     n = parse_games(games)
     if len(variants) < (2 if kind == "compare" else 1):
@@ -575,13 +572,3 @@ def exercise_lines(res) -> list[str]:
                          f"{said} says little about the rule itself: it is rarely exercised with these bots "
                          f"and rules.{among}")
     return lines
-
-
-_MOVED = {name: "skill_runs" for name in ("skill", "skill_ratings", "identical_bots",)}
-
-
-def __getattr__(name):  # moved by role; still importable as analysis.experiment_runs.X (loaded on first use)
-    if name in _MOVED:
-        import importlib
-        return getattr(importlib.import_module(f"analysis.{_MOVED[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

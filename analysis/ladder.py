@@ -26,7 +26,8 @@ from sim.games import get as get_game
 from sim.params import UsageError
 from sim.spec import make_spec, parse_games
 
-from .experiment_runs import Arm, run_arms, skill_ratings
+from .experiment_runs import Arm, run_arms
+from .skill_runs import skill_ratings
 from .stats import Z95, wilson
 
 

@@ -91,7 +91,7 @@ def quantities(game: Game, players: int, cols: dict) -> np.ndarray:
     """(quantities, games): the per-game vector of :func:`analysis.robust.quantity_names`,
     taken from the engine's per-game metrics (the first side's score with a game without a
     winner as the fair share, each side's share, decisive, length) plus the score margin."""
-    from .experiment_runs import HEADLINE, metric_names, per_game_metrics
+    from .experiment_metrics import HEADLINE, metric_names, per_game_metrics
     names = metric_names(game, players)
     V = per_game_metrics(game, players, cols)
     m = game.n_sides(players)

@@ -426,13 +426,3 @@ def ols_from_moments(XtX, Xty, yty, n, intercept: int | None = 0, singular: str 
     return {"coef": beta, "se": se, "lo": beta - z * se, "hi": beta + z * se, "z": zs, "p": p,
             "cov": cov, "r2": r2, "adj_r2": adj, "sigma": math.sqrt(sigma2) if sigma2 == sigma2 else sigma2,
             "rss": rss, "df_resid": df, "rank": rank, "n": n}
-
-
-_MOVED = {name: "sprt" for name in ("llr_normal_approx", "sprt_bounds", "SPRT",)}
-
-
-def __getattr__(name):  # moved by role; still importable as analysis.stats.X (loaded on first use)
-    if name in _MOVED:
-        import importlib
-        return getattr(importlib.import_module(f"analysis.{_MOVED[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,7 +15,7 @@ from sim.games import get as get_game
 from sim.params import UsageError
 from sim.playcols import ABSENT_OK
 
-from .experiment_runs import event_rows, game_rows, outcome_rows, rows_differ
+from .experiment_metrics import event_rows, game_rows, outcome_rows, rows_differ
 
 
 Z95 = 1.959963984540054

@@ -388,7 +388,7 @@ def check_compare(g, vs, bots, players, seed_v, n, sprt, sprt_d, sprt_metric, al
     data files and bots; returns the checked arms (:func:`analysis.experiment_runs.build_arms`)."""
     import math
 
-    from analysis.experiment_runs import metric_names
+    from analysis.experiment_metrics import metric_names
 
     from .validate import GRID_MAX
     if len(vs) < 2:

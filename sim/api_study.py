@@ -39,7 +39,7 @@ def skill(game: str, bots=None, *, games=100_000, rules: dict | None = None, pla
     import numpy as np
     import pandas as pd
     from analysis.experiment_report import skill_headline, write_skill_report
-    from analysis.experiment_runs import skill as play
+    from analysis.skill_runs import skill as play
 
     from .games import get as get_game
     from .spec import make_spec

@@ -113,13 +113,6 @@ def cli():
     """
 
 
-def __getattr__(name):  # sim.cli._run_command, as before the split
-    if name == "_run_command":
-        from .commands.run import _run_command
-        return _run_command
-    raise AttributeError(name)
-
-
 def main():  # console-script entry point
     atexit.register(gc.freeze)  # the exit need not collect numba's objects (a second, once a kernel is loaded)
     try:

@@ -35,7 +35,8 @@ def test_summary_json_is_canonical_whatever_the_histogram_order():
 
 def test_summary_sha256_is_the_same_in_two_processes(tmp_path):
     """Two identical runs in processes with different hash seeds: one checksum."""
-    code = ("import sys; from sim.runner import execute; from sim.spec import make_spec; from sim.output import save_run;"
+    code = ("import sys; from sim.runner import execute; from sim.spec import make_spec; "
+            "from sim.output import save_run;"
             "r = execute(make_spec('puluc', 120, seed=5), jobs=1, chunk_size=40, progress=False, rows='none');"
             "save_run(r, sys.argv[1])")
     shas = []

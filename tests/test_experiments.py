@@ -7,7 +7,8 @@ from click.testing import CliRunner
 
 from analysis.experiment_report import compare_table, pairs_table
 from sim.cli import cli
-from analysis.experiment_runs import compare, load_variants_file, parse_sweep, parse_variant, skill, sweep
+from analysis.experiment_runs import compare, load_variants_file, parse_sweep, parse_variant, sweep
+from analysis.skill_runs import skill
 from sim.games import get
 from sim.params import UsageError
 from sim.runner import execute
@@ -291,7 +292,7 @@ def test_draws_do_not_move_the_first_player_score(tmp_path):
 
 
 def test_first_player_score_and_outcomes_per_side():
-    from analysis.experiment_runs import metric_names, outcome_codes, per_game_metrics
+    from analysis.experiment_metrics import metric_names, outcome_codes, per_game_metrics
     g = get("maya")
     names = metric_names(g, 4)
     assert [n for n in names if n.startswith("win ")] == ["win 0", "win 1"]   # two teams
@@ -341,7 +342,7 @@ def test_sweep_names_the_bots_and_draws_a_fair_line_per_side(tmp_path):
 
 # ------------------------------------------------------------------------------- skill
 def test_skill_ratings_unbounded_and_identical_bots_synthetic():
-    from analysis.experiment_runs import identical_bots, skill_ratings
+    from analysis.skill_runs import identical_bots, skill_ratings
     names = ["a", "b", "c"]
     played = np.array([[0, 100, 100], [100, 0, 100], [100, 100, 0]], float)
     wins = np.array([[0, 60, 100], [40, 0, 100], [0, 0, 0]], float)  # c never scores

@@ -8,7 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 import sim.games
-from sim.cli import _run_command, cli
+from sim.cli import cli
+from sim.commands.run import _run_command
 from sim.record import RECORDS, load_records, record_run
 
 

@@ -15,6 +15,7 @@ import pytest
 from scipy import optimize
 from scipy import stats as st
 
+from analysis import sprt as SP
 from analysis import stats as S
 
 ELO = 400.0 / math.log(10.0)
@@ -68,7 +69,7 @@ def wald_oc_asn_normal(theta, var, mu0, mu1, alpha, beta):
     s^2 = (mu1-mu0)^2/var; h = -2m/s^2; OC = (e^{hB}-1)/(e^{hB}-e^{hA}),
     ASN = (OC A + (1-OC) B)/m (Wald 1945; overshoot ignored, so the true ASN is a
     little larger)."""
-    lower, upper = S.sprt_bounds(alpha, beta)
+    lower, upper = SP.sprt_bounds(alpha, beta)
     m = (mu1 - mu0) * (2 * theta - mu0 - mu1) / (2 * var)
     s2 = (mu1 - mu0) ** 2 / var
     return _wald_oc_asn(-2 * m / s2, m, s2, lower, upper)
@@ -78,7 +79,7 @@ def wald_oc_asn_bernoulli(p, p0, p1, alpha, beta):
     """Wald's approximate OC and ASN of the one-sided Bernoulli SPRT of p0 vs p1 when the
     true success probability is p: (P(accept H0), E[n]).  h solves
     p (p1/p0)^h + (1-p) ((1-p1)/(1-p0))^h = 1 (bisection)."""
-    lower, upper = S.sprt_bounds(alpha, beta)
+    lower, upper = SP.sprt_bounds(alpha, beta)
     a, b = math.log(p1 / p0), math.log((1 - p1) / (1 - p0))
     mean_z = p * a + (1 - p) * b
     var_z = p * (1 - p) * (a - b) ** 2
@@ -327,24 +328,24 @@ def test_elo_score_conversions():
 # ---------------------------------------------------------------------------
 
 def test_sprt_bounds_and_llr_formulas():
-    lo, hi = S.sprt_bounds(0.05, 0.05)
+    lo, hi = SP.sprt_bounds(0.05, 0.05)
     assert lo == pytest.approx(math.log(0.05 / 0.95)) and hi == pytest.approx(math.log(0.95 / 0.05))
-    assert S.sprt_bounds(0.025, 0.1) == pytest.approx((math.log(0.1 / 0.975), math.log(0.9 / 0.025)))
+    assert SP.sprt_bounds(0.025, 0.1) == pytest.approx((math.log(0.1 / 0.975), math.log(0.9 / 0.025)))
     with pytest.raises(ValueError):
-        S.sprt_bounds(0.6, 0.5)
+        SP.sprt_bounds(0.6, 0.5)
     # GSPRT: n (mu1 - mu0)(2 mean - mu0 - mu1) / (2 var)
-    assert S.llr_normal_approx(0.53, 0.1, 1000, 0.5, 0.55) == pytest.approx(1000 * 0.05 * 0.01 / 0.2)
+    assert SP.llr_normal_approx(0.53, 0.1, 1000, 0.5, 0.55) == pytest.approx(1000 * 0.05 * 0.01 / 0.2)
     # it is the log ratio of two normal likelihoods with known variance
     x = np.random.default_rng(1).normal(0.52, math.sqrt(0.1), 500)
     exact = st.norm.logpdf(x, 0.55, math.sqrt(0.1)).sum() - st.norm.logpdf(x, 0.5, math.sqrt(0.1)).sum()
-    assert S.llr_normal_approx(x.mean(), 0.1, 500, 0.5, 0.55) == pytest.approx(exact, rel=1e-9)
+    assert SP.llr_normal_approx(x.mean(), 0.1, 500, 0.5, 0.55) == pytest.approx(exact, rel=1e-9)
 
 
 def _run_bernoulli(p_true, reps, d=0.05, seed=0, cap=20000):
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(reps):
-        t = S.SPRT(d, alpha=0.05, beta=0.05, kind="bernoulli", p0=0.5)
+        t = SP.SPRT(d, alpha=0.05, beta=0.05, kind="bernoulli", p0=0.5)
         k = np.cumsum(rng.random(cap) < p_true)
         for i in range(cap):
             if t.update(k[i], i + 1) is not None:
@@ -398,7 +399,7 @@ def test_sprt_paired_kind_on_crn_differences():
     def run(probs, reps):
         out = []
         for _ in range(reps):
-            t = S.SPRT(d, kind="paired")
+            t = SP.SPRT(d, kind="paired")
             x = rng.choice(vals, p=probs, size=8000)
             c1, c2 = np.cumsum(x), np.cumsum(x * x)
             for n in range(chunk, 8001, chunk):
@@ -425,7 +426,7 @@ def test_sprt_pentanomial_kind():
     def run(pa, pb, reps, d=0.05):
         out = []
         for _ in range(reps):
-            t = S.SPRT(d, kind="pentanomial")
+            t = SP.SPRT(d, kind="pentanomial")
             pts = (rng.random(6000) < pa).astype(int) + (rng.random(6000) < pb)
             onehot = np.zeros((6000, 5))
             onehot[np.arange(6000), 2 * pts] = 1
@@ -443,7 +444,7 @@ def test_sprt_pentanomial_kind():
 
 
 def test_sprt_llr_matches_formulas_and_api():
-    t = S.SPRT(0.05, kind="pentanomial", min_n=0)
+    t = SP.SPRT(0.05, kind="pentanomial", min_n=0)
     counts = np.array([30, 0, 200, 90, 40])
     t.update(counts)
     c = np.where(counts == 0, 1e-3, counts)            # fishtest regularize()
@@ -452,23 +453,23 @@ def test_sprt_llr_matches_formulas_and_api():
     assert t.llr_pos == pytest.approx(360 * 0.05 * (2 * s - 1.05) / (2 * var))
     assert t.llr_neg == pytest.approx(360 * -0.05 * (2 * s - 0.95) / (2 * var))
     assert t.llr == max(t.llr_pos, t.llr_neg)
-    assert (t.lower, t.upper) == S.sprt_bounds(0.025, 0.05)
+    assert (t.lower, t.upper) == SP.sprt_bounds(0.025, 0.05)
 
-    b = S.SPRT(0.1, kind="bernoulli", p0=0.5)
+    b = SP.SPRT(0.1, kind="bernoulli", p0=0.5)
     assert b.update(30, 30) == "H1" and b.direction == 1
     assert b.update(30, 1000) == "H1"                 # final once made
     assert "LLR(+d)" in b.status() and "bounds" in b.status()
 
-    p = S.SPRT(0.05, kind="paired")                   # min_n = 30 by default
+    p = SP.SPRT(0.05, kind="paired")                   # min_n = 30 by default
     assert p.update(10, 0.0, 0.0) is None
     assert p.update(40, 0.0, 0.0) == "H0"             # identical outcomes on 40 seeds
 
     with pytest.raises(ValueError, match="kind"):
-        S.SPRT(0.05, kind="trinomial")
+        SP.SPRT(0.05, kind="trinomial")
     with pytest.raises(ValueError, match="p0"):
-        S.SPRT(0.3, kind="bernoulli", p0=0.8)
+        SP.SPRT(0.3, kind="bernoulli", p0=0.8)
     with pytest.raises(TypeError):
-        S.SPRT(0.05).update(1, 2, 3)
+        SP.SPRT(0.05).update(1, 2, 3)
 
 
 # ---------------------------------------------------------------------------
@@ -616,7 +617,7 @@ def _two_sided_sprt_vectorised(p_true, reps, d, seed, cap=5000, block=500):
     """Independent re-implementation of the documented combination rule, vectorised
     over replications: returns (decision codes 1=H1, 0=H0, -1=none, stopping n)."""
     rng = np.random.default_rng(seed)
-    lo, hi = S.sprt_bounds(0.025, 0.05)
+    lo, hi = SP.sprt_bounds(0.025, 0.05)
     up, dn = math.log((0.5 + d) / 0.5), math.log((0.5 - d) / 0.5)
     n = np.arange(1, cap + 1)
 
@@ -644,7 +645,7 @@ def test_sprt_class_agrees_with_vectorised_rule_and_error_rates_are_nominal():
     rng = np.random.default_rng(77)                   # same coin flips, fed to the class
     k = np.cumsum(rng.random((120, 5000)) < 0.5, axis=1)
     for r in range(120):
-        t = S.SPRT(d)
+        t = SP.SPRT(d)
         for i in range(5000):
             if t.update(k[r, i], i + 1) is not None:
                 break

@@ -37,7 +37,7 @@ def skill_cmd(game, sets, ladder, yes, games, bots, players, seed, jobs, chunk_s
     Example: sim skill batam --ladder random,heuristic,search --games 2e3
     """
     from analysis.experiment_report import skill_text, write_skill_report
-    from analysis.experiment_runs import skill
+    from analysis.skill_runs import skill
     from ..spec import make_spec
     g = get_game(game)
     from ..game import _split_bots
