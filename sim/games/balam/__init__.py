@@ -434,6 +434,7 @@ GAME = Game(
     show_module="sim.games.balam.show",
     learn="sim.games.balam.features",
     evaluates=True,
+    evaluated_at="once a round, before its cards are dealt",
     rules_doc=RULES_DOC,
     highlight=("prestige", "pp_ceremony", "pp_ballgame", "cities", "wars", "buildings_lost"),
     events=KATUN_COLS,
