@@ -51,6 +51,8 @@ CX_SIZE = 3 * MAX_SIDES + 1
 EV_N, EV_LEAD, EV_CHANGES, EV_UNC, EV_STAB, EV_SIDE = 0, 1, 2, 3, 4, 5
 EV_PREV, EV_GAP, EV_GAPMAX, EV_RLEAD, EV_RTHR, EV_W = 0, 1, 2, 3, 4, 5
 EV_SIZE = EV_SIDE + EV_W * MAX_SIDES
+#: the eventual winner's chance that counts as beyond doubt (``decided_thr``; every game's)
+EV_THRESHOLD = 0.8
 #: ev_finish's summaries, in this order
 EV_NAMES = ("changes", "drama", "drama_max", "decided", "decided_thr", "stability", "uncertainty")
 

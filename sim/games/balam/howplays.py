@@ -35,7 +35,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ...howplays import EV_NAMES, EV_SIZE, ev_step
+from ...howplays import EV_NAMES, EV_SIZE, EV_THRESHOLD, ev_step
 from ...jit import helper, helper_inline
 from ...playcols import ABSENT, EVALUATION, evaluation_columns
 from ...value import value_eval, work_size
@@ -43,9 +43,6 @@ from .board import hand_total, tile_mask
 from .features import features, n_features
 from .state import (EMPTY, GARRISON, GS_KNOWN, GS_NSLOT, GS_SLOT, I_SPACES, MARKET, P_HAND, P_LARGE,
                     P_SMALL, PALACE, R_CANY, R_CKIND, R_CN, R_LARGE, TEMPLE, XI_HAND)
-
-#: the eventual winner's chance that counts as beyond doubt (``ev_decided_thr``)
-EV_THRESHOLD = 0.8
 
 
 @helper_inline

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...howplays import CX_SIZE, EV_SIZE, MAX_SIDES, choice, ev_step
+from ...howplays import CX_SIZE, EV_SIZE, EV_THRESHOLD, MAX_SIDES, choice, ev_step
 from ...jit import helper_inline
 from ...value import value_eval, work_size
 from .features import features, n_features
@@ -49,8 +49,6 @@ EW_THR = EW_ON + 1
 EW_OUT = EW_THR + 1
 EW_X = EW_OUT + 7
 EW_H0 = EW_X + n_features(MAXP)
-#: the eventual winner's chance that counts as beyond doubt (``ev_decided_thr``)
-EV_THRESHOLD = 0.8
 
 
 def new_counts(count=True) -> np.ndarray:

@@ -16,7 +16,7 @@ from .bots.greedy import greedy2, greedy_start, greedy_task, wants_to_declare
 from .bots.random import random_declare, random_move, random_pair
 from .bots.mcts import search_declare_v, search_task_v
 from .bots.search import alphabeta
-from ...howplays import CX_SIZE, EV_SIZE, MAX_SIDES, choice, ev_finish, ev_start, ev_step
+from ...howplays import CX_SIZE, EV_SIZE, EV_THRESHOLD, MAX_SIDES, choice, ev_finish, ev_start, ev_step
 from ...playcols import trace_of
 from .features import model_value, value_model
 from .exchange import apply_exchange, check_invariants, edge_masks, gen_moves
@@ -138,8 +138,6 @@ EW_THR = EW_ON + 1
 EW_OUT = EW_THR + 1
 EW_EV = EW_OUT + 7
 EW_SIZE = EW_EV + EV_SIZE
-#: the eventual winner's chance that counts as beyond doubt (``ev_decided_thr``)
-EV_THRESHOLD = 0.8
 
 
 @helper_inline

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...howplays import (CX_SIZE, EV_NAMES, EV_SIZE, MAX_SIDES, choice, cx_finish, cx_start, ev_finish,
+from ...howplays import (CX_SIZE, EV_NAMES, EV_SIZE, EV_THRESHOLD, MAX_SIDES, choice, cx_finish, cx_start, ev_finish,
                          ev_start, ev_step)
 from ...jit import helper, helper_inline, kernel
 from ...playcols import ABSENT, EVALUATION, evaluation_columns, trace_of
@@ -64,10 +64,6 @@ def choose_move(state, R, table, bot_ids, bot_par, p, cast, casts_left, scratch)
         return np.int64(greedy_choice(state, R, p, cast, moves, n)), n
     return np.int64(search_choice(state, R, table, p, cast, moves, n, np.int64(bot_par[p, 0]),
                                   casts_left, scratch)), n
-
-
-#: the eventual winner's chance that counts as beyond doubt (``ev_decided_thr``)
-EV_THRESHOLD = 0.8
 
 
 @helper_inline
