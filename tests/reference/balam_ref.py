@@ -16,6 +16,7 @@ checked against the record's events too.
 from __future__ import annotations
 
 from sim.games.balam import data as D
+from tests.reference.howplays_ref import how_it_plays
 from sim.rng import DECK, DICE, GAME_PURPOSES, SETUP, Stream, py_game_base, py_keyed_order, py_mix64
 
 P_LAYOUT, P_PILES, P_ECLIPSE = GAME_PURPOSES, GAME_PURPOSES + 1, GAME_PURPOSES + 2
@@ -931,26 +932,6 @@ def replay(record) -> dict:
     for s in range(g.NP):
         out[seat_column("win", s)] = (1.0 / g.NP if cols["capped"]
                                       else (1.0 / len(tops) if s in tops else 0.0))
-    out.update(how_it_plays(g.choices, g.NP))
+    out.update(how_it_plays(g.choices, g.NP, flat=True))
     return out
 
-
-def how_it_plays(choices, players) -> dict:
-    """The complexity columns (sim/playcols.py) from the (seat, options) of every choice;
-    the state-evaluation ones are -1 (a recorded game is not evaluated)."""
-    from sim.results import seat_column
-    out = {}
-    d = f = 0
-    for s in range(players):
-        ds = sum(1 for x, n in choices if x == s and n > 1)
-        fs = sum(1 for x, n in choices if x == s and n == 1)
-        out[seat_column("decisions", s)], out[seat_column("forced", s)] = ds, fs
-        d, f = d + ds, f + fs
-    opts = sum(n for _, n in choices)
-    out.update(decision_share=round(1000 * d / (d + f)) if d + f else -1,
-               branching=round(100 * opts / (d + f)) if d + f else -1,
-               decision_factor=round(100 * (opts - f) / d) if d else -1,
-               options_max=max((n for _, n in choices), default=0))
-    for name in ("changes", "drama", "drama_max", "decided", "decided_thr", "stability", "uncertainty"):
-        out["ev_" + name] = -1
-    return out

@@ -30,6 +30,7 @@ from pathlib import Path
 from sim.games.batam import GAME
 from sim.games.batam import data as DATA
 from sim.results import seat_column
+from tests.reference.howplays_ref import how_it_plays
 from sim.rng import DECK, DICE, GAME_PURPOSES, SETUP, Stream, py_game_base, py_item_key, \
     py_substream_start
 
@@ -640,26 +641,8 @@ class Batam:
         rec["lead_settled"] = settled
         for k in TALLIES:
             rec[k] = tuple(self.tally[k])
-        rec.update(how_it_plays(self.choices, P))
+        rec.update(how_it_plays(self.choices, P, flat=True))
         return rec
-
-
-def how_it_plays(choices, P):
-    """The complexity columns (sim/playcols.py) from the (seat, options) of every choice the
-    kernel counts (sim/games/batam/howplays.py: wages, re-rolls, placements, pirate ransoms;
-    not the sailing steps); the state-evaluation ones are -1 (a recorded game is not
-    evaluated)."""
-    dec = tuple(sum(1 for s, n in choices if s == p and n > 1) for p in range(P))
-    forced = tuple(sum(1 for s, n in choices if s == p and n == 1) for p in range(P))
-    d, f, opts = sum(dec), sum(forced), sum(n for _, n in choices)
-    out = {"decisions": dec, "forced": forced,
-           "decision_share": round(1000 * d / (d + f)) if d + f else -1,
-           "branching": round(100 * opts / (d + f)) if d + f else -1,
-           "decision_factor": round(100 * (opts - f) / d) if d else -1,
-           "options_max": max((n for _, n in choices), default=0)}
-    for name in ("changes", "drama", "drama_max", "decided", "decided_thr", "stability", "uncertainty"):
-        out["ev_" + name] = -1
-    return out
 
 
 def replay_game(record) -> tuple[Batam, dict]:

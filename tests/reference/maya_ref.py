@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tests.reference.howplays_ref import how_it_plays
 from sim.rng import DECK, SETUP, Stream, py_game_base, py_keyed_order, py_mix64
 
 NO_EXCHANGE, DECLARED, HORIZON = 0, 1, 2
@@ -497,22 +498,6 @@ def score(G, pos, cards, bonus, end, col):
         tied = {side_of[p] for p in range(P) if col["team_score"][p] == max(col["team_score"])}
         win = [1.0 / len(tied) if side_of[p] in tied else 0.0 for p in range(P)]
     col["win"] = win
-
-
-def how_it_plays(choices, P):
-    """The complexity columns (sim/playcols.py) from the (seat, options) of every choice;
-    the state-evaluation ones are -1 (a recorded game is not evaluated)."""
-    dec = [sum(1 for s, n in choices if s == p and n > 1) for p in range(P)]
-    forced = [sum(1 for s, n in choices if s == p and n == 1) for p in range(P)]
-    d, f, opts = sum(dec), sum(forced), sum(n for _, n in choices)
-    out = {"decisions": dec, "forced": forced,
-           "decision_share": round(1000 * d / (d + f)) if d + f else -1,
-           "branching": round(100 * opts / (d + f)) if d + f else -1,
-           "decision_factor": round(100 * (opts - f) / d) if d else -1,
-           "options_max": max((n for _, n in choices), default=0)}
-    for name in ("changes", "drama", "drama_max", "decided", "decided_thr", "stability", "uncertainty"):
-        out["ev_" + name] = -1
-    return out
 
 
 def replay_game(record):

@@ -33,6 +33,7 @@ from __future__ import annotations
 from math import comb
 
 from sim.results import seat_column
+from tests.reference.howplays_ref import how_it_plays
 from sim.rng import DICE, Stream
 
 JADE, CINNABAR = 0, 1
@@ -375,27 +376,7 @@ def replay(record, trace: list | None = None) -> dict:
         for name, v in (("kills", c["kills"]), ("captures", c["captures"]),
                         ("rescues", c["rescues"]), ("forfeits", t.forfeits)):
             out[seat_column(name, s)] = v[s]
-    out.update(how_it_plays(t.choices))
-    return out
-
-
-def how_it_plays(choices) -> dict:
-    """The complexity columns (sim/playcols.py) from the (side, legal moves) of every choice;
-    the state-evaluation ones are -1 (a recorded game is not evaluated)."""
-    out = {}
-    d = f = opts = 0
-    for s in (JADE, CINNABAR):
-        ds = sum(1 for x, n in choices if x == s and n > 1)
-        fs = sum(1 for x, n in choices if x == s and n == 1)
-        out[seat_column("decisions", s)], out[seat_column("forced", s)] = ds, fs
-        d, f = d + ds, f + fs
-    opts = sum(n for _, n in choices)
-    out.update(decision_share=round(1000 * d / (d + f)) if d + f else -1,
-               branching=round(100 * opts / (d + f)) if d + f else -1,
-               decision_factor=round(100 * (opts - f) / d) if d else -1,
-               options_max=max((n for _, n in choices), default=0))
-    for name in ("changes", "drama", "drama_max", "decided", "decided_thr", "stability", "uncertainty"):
-        out["ev_" + name] = -1
+    out.update(how_it_plays(t.choices, 2, flat=True))
     return out
 
 
