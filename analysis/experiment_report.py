@@ -223,6 +223,7 @@ def short_headline(res, tab: pd.DataFrame, full: list[str], most: int = SHORT_MO
             head = f"'{v}' against '{base}', {_label(res, k)}: "
             per.update({(v, k): x for x in full if x.startswith(head)})
         pairing.update(x for x in full if x.startswith(f"Pairing of '{v}' with '{base}'"))
+        pairing.update(x for x in full if x.startswith(f"'{v}' against '{base}', how it plays"))
     said = set(per.values()) | pairing
     keep = [x for x in full if x not in said]      # the reference, exercise, many comparisons
     t = tab[tab["variant"] != base]
