@@ -1,5 +1,5 @@
-"""How the games play (issue #47): every game and player count at its default bots and, where
-cheap enough, at strong bots, run with ``evaluate=True``; one JSON line per row (what
+"""How the games play (issue #47): every game and player count at its default bots and at the
+strong bots `sim robust` uses (fewer games), run with ``evaluate=True``; one JSON line per row (what
 docs/FINDINGS.md's "How it plays" table is made of).
 
     python bench/howplays.py              # every row below
@@ -23,7 +23,11 @@ ROWS = [
     ("maya", 3, None, 20000), ("maya", 3, "search:iters=32;playout=3", 1000),
     ("maya", 4, None, 20000), ("maya", 4, "search:iters=32;playout=3", 1000),
     ("batam", 2, None, 2000), ("batam", 3, None, 2000), ("batam", 4, None, 2000),
+    ("batam", 2, "search:iters=300;leaf=model;keep=0", 1000), ("batam", 3, "search:iters=25", 500),
+    ("batam", 4, "search:iters=25", 500),
     ("balam", 2, None, 500), ("balam", 3, None, 500), ("balam", 4, None, 500),
+    ("balam", 2, "search:iters=40;horizon=-1;leaf=model", 1000), ("balam", 3, "search:iters=25", 300),
+    ("balam", 4, "search:iters=25", 300),
 ]
 KEYS = ["decision_share", "branching", "decision_factor", "ev_changes", "ev_drama", "ev_drama_max",
         "ev_decided", "ev_decided_thr", "ev_stability", "ev_uncertainty"]
