@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from ...drama import drama
-from ...howplays import CX_SIZE, EV_SIZE, cx_start, ev_finish, ev_start
+from ...howplays import EV_SIZE, cx_finish, cx_start, ev_finish, ev_start
 from ...jit import helper, helper_inline
 from ...record import NO_RECORD, NO_SNAPS
 from ...sched import new_sched
-from ...playcols import complexity_columns, evaluation_columns
+from ...playcols import ABSENT, EVALUATION, evaluation_columns
 from ...value import work_size
 from .bots.search import decide
 from .howplays import EW_ON, new_counts, new_ev_work
@@ -129,7 +129,7 @@ def run_games_search(seed, start, count, rules, bot_ids, bot_par, out, sc, pg, s
 @helper
 def write_out(out, j, P, st, sc, w, e, f, rd):
     """Game j's results (winner w, end reason e, first player f, rounds rd) into ``out``,
-    how it played included (the choices' counts; the evaluation's figures, NaN without)."""
+    how it played included (the complexity columns; the evaluation's figures when evaluated)."""
     out.winner[j] = w
     out.end_reason[j] = e
     out.first_player[j] = f
@@ -145,13 +145,10 @@ def write_out(out, j, P, st, sc, w, e, f, rd):
         out.seat[j, s, 2] = (s - f) % P
         for k in range(N_TAL):
             out.seat[j, s, 3 + k] = st.tal[k, s]
-    for k in range(CX_SIZE):
-        out.cx[j, k] = sc.cx[k]
+    cx_finish(sc.cx, P, j, out.decisions, out.forced, out.decision_share, out.branching,
+              out.decision_factor, out.options_max)
     if sc.evw[EW_ON] != 0.0:
         ev_finish(sc.evw[:EV_SIZE], P, w, out.ev[j])
-    else:
-        for k in range(out.ev.shape[1]):
-            out.ev[j, k] = np.nan
 
 
 #: decisions searched, rollouts played and the rounds those rollouts played (the current one
@@ -212,7 +209,10 @@ def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=No
               bank_short=np.empty(count, np.int32), win=np.empty((count, P), np.float32),
               seat=np.empty((count, P, len(SEAT_FIELDS)), np.int64),
               lead_changes=np.empty(count, np.int16), lead_settled=np.empty(count, np.int8),
-              cx=np.zeros((count, CX_SIZE), np.int64), ev=np.empty((count, 7), np.float64))
+              decisions=np.empty((count, P), np.int32), forced=np.empty((count, P), np.int32),
+              decision_share=np.empty(count, np.int16), branching=np.empty(count, np.int32),
+              decision_factor=np.empty(count, np.int32), options_max=np.empty(count, np.int32),
+              ev=np.empty((count if rules.evaluate else 0, 7), np.float64))
     sc = new_scratch(rules, evaluate=bool(rules.evaluate))
     if (bot_ids == BOT_SEARCH).any():
         if (bp[bot_ids == BOT_SEARCH, S_LEAF] == LEAF_MODEL).any() and rules.ms.shape[0] == 0:
@@ -229,8 +229,11 @@ def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=No
         run_games(np.uint64(seed), np.int64(start), np.int64(count), rules, bot_ids, bp, out,
                   sc, new_play(), buf, snaps)
     cols = out._asdict()
-    cols.update(complexity_columns(cols.pop("cx"), P))
-    cols.update(evaluation_columns(cols.pop("ev")))
+    ev = cols.pop("ev")
+    if rules.evaluate:
+        cols.update(evaluation_columns(ev))
+    else:
+        cols.update({c.name: np.full(count, ABSENT, c.dtype) for c in EVALUATION})
     seat = cols.pop("seat")
     for k, f in enumerate(SEAT_FIELDS):
         cols[f] = seat[:, :, k]

@@ -390,8 +390,9 @@ class Search(NamedTuple):
 
 class Out(NamedTuple):
     """What ``run_games`` writes for game j of the chunk; ``seat[j, s, k]`` the columns of
-    SEAT_FIELDS of seat s; ``cx[j]`` the choices' counts (sim/howplays.py), ``ev[j]``
-    ``ev_finish``'s figures (NaN: not evaluated)."""
+    SEAT_FIELDS of seat s; the complexity columns (sim/playcols.py, written from the choices'
+    counts by ``sim.howplays.cx_finish``); ``ev[j]`` ``ev_finish``'s figures (evaluated runs
+    only: no rows otherwise)."""
     winner: np.ndarray
     end_reason: np.ndarray
     first_player: np.ndarray
@@ -403,5 +404,10 @@ class Out(NamedTuple):
     seat: np.ndarray
     lead_changes: np.ndarray
     lead_settled: np.ndarray
-    cx: np.ndarray
+    decisions: np.ndarray
+    forced: np.ndarray
+    decision_share: np.ndarray
+    branching: np.ndarray
+    decision_factor: np.ndarray
+    options_max: np.ndarray
     ev: np.ndarray
