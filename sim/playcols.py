@@ -4,7 +4,8 @@ made from the counts its kernel keeps (``sim/howplays.py``).
 A game that counts its choices adds ``COMPLEXITY`` to its columns and builds them with
 ``complexity_columns(cx, players)`` from the kernel's per-game ``cx`` rows; a game that can
 follow a win probability per position adds ``EVALUATION`` and builds them with
-``evaluation_columns(ev)`` from ``ev_finish``'s rows (NaN where a figure does not exist).
+``evaluation_columns(ev, count)`` from ``ev_finish``'s rows (NaN where a figure does not
+exist; ``ev`` None: the run was not evaluated).
 Every column is an integer (the summary keeps exact histograms) in the unit its ``Metric``
 states; -1 marks a game without the figure (no decision at all; not evaluated; no single
 winning side), and such games are left out of its histogram (``ABSENT``).
@@ -114,9 +115,12 @@ def complexity_columns(cx: np.ndarray, players: int) -> dict:
             "decision_factor": factor.astype(np.int32), "options_max": cx[:, CX_MAX].astype(np.int32)}
 
 
-def evaluation_columns(ev: np.ndarray) -> dict:
-    """The ``EVALUATION`` columns of ``ev`` (games x 7, ``sim.howplays.ev_finish``'s figures
-    in its ``EV_NAMES`` order; a row of NaN: the game was not evaluated)."""
+def evaluation_columns(ev, count: int) -> dict:
+    """The ``EVALUATION`` columns of ``count`` games: of ``ev`` (games x 7,
+    ``sim.howplays.ev_finish``'s figures in its ``EV_NAMES`` order; a row of NaN: that game
+    has no figure), or every one ``ABSENT`` where ``ev`` is None (the run was not evaluated)."""
+    if ev is None:
+        return {c.name: np.full(count, ABSENT, c.dtype) for c in EVALUATION}
     ev = np.asarray(ev, np.float64)
     out = {}
     for i, name in enumerate(EV_NAMES):
@@ -137,6 +141,3 @@ def trace_of(ev: np.ndarray, k: int) -> np.ndarray:
     return ev[EV_SIZE:EV_SIZE + MAX_SIDES * n].reshape(n, MAX_SIDES)[:, :k].copy()
 
 
-def not_evaluated(count: int) -> np.ndarray:
-    """``ev`` rows for ``count`` games that were not evaluated."""
-    return np.full((count, len(EV_NAMES)), np.nan)

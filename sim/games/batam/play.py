@@ -9,7 +9,7 @@ from ...howplays import EV_SIZE, cx_finish, cx_start, ev_finish, ev_start
 from ...jit import helper, helper_inline
 from ...record import NO_RECORD, NO_SNAPS
 from ...sched import new_sched
-from ...playcols import ABSENT, EVALUATION, evaluation_columns
+from ...playcols import evaluation_columns
 from ...value import work_size
 from .bots.search import decide
 from .howplays import EW_ON, new_counts, new_ev_work
@@ -230,10 +230,7 @@ def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=No
                   sc, new_play(), buf, snaps)
     cols = out._asdict()
     ev = cols.pop("ev")
-    if rules.evaluate:
-        cols.update(evaluation_columns(ev))
-    else:
-        cols.update({c.name: np.full(count, ABSENT, c.dtype) for c in EVALUATION})
+    cols.update(evaluation_columns(ev if rules.evaluate else None, count))
     seat = cols.pop("seat")
     for k, f in enumerate(SEAT_FIELDS):
         cols[f] = seat[:, :, k]

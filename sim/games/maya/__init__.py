@@ -368,7 +368,7 @@ def columns_from_tally(tal, players, horizon_result=K.HRESULT_SCORE):
     from .state import EV_NONE, EV_UNIT, T_CX, T_EV
     out.update(complexity_columns(tal[:, T_CX:T_CX + CX_SIZE], P))
     ev = tal[:, T_EV:T_EV + 7]
-    out.update(evaluation_columns(np.where(ev == EV_NONE, np.nan, ev / EV_UNIT)))
+    out.update(evaluation_columns(np.where(ev == EV_NONE, np.nan, ev / EV_UNIT), len(tal)))
     out["win"] = win_shares(tal, P, horizon_result)
     return out
 

@@ -11,7 +11,7 @@ import numpy as np
 from ...howplays import (CX_SIZE, EV_NAMES, EV_SIZE, EV_THRESHOLD, MAX_SIDES, choice, cx_finish, cx_start, ev_finish,
                          ev_start, ev_step)
 from ...jit import helper, helper_inline, kernel
-from ...playcols import ABSENT, EVALUATION, evaluation_columns, trace_of
+from ...playcols import evaluation_columns, trace_of
 from ...record import NO_RECORD, NO_SNAPS, recording
 from ...value import value_eval, work_size
 from .actions import record_cast, record_snapshot
@@ -184,15 +184,9 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None
                                    evo, hw)
     SEARCH_STATS[0] += int(decisions)
     SEARCH_STATS[1] += int(replies)
-    if on:
-        out.update(evaluation_columns(evo))
-    else:
-        for name in EV_COLUMNS:
-            out[name].fill(ABSENT)
+    out.update(evaluation_columns(evo if on else None, count))
     return out
 
-
-EV_COLUMNS = tuple(c.name for c in EVALUATION)
 #: the rules context with the learned model, for how it plays (``features.attach_model`` with
 #: ``evaluate``): ``prepare``'s (R, table) and the model's arrays
 ModelCtx = namedtuple("ModelCtx", ("R", "table", "mp", "ms"))
