@@ -37,7 +37,7 @@ import numpy as np
 
 from ...howplays import EV_NAMES, EV_SIZE, EV_THRESHOLD, ev_step
 from ...jit import helper, helper_inline
-from ...playcols import ABSENT, EVALUATION, evaluation_columns
+from ...playcols import evaluation_columns
 from ...value import value_eval, work_size
 from .board import hand_total, tile_mask
 from .features import features, n_features
@@ -70,6 +70,29 @@ def taxed_afford_mask(hand, R):
         if ok:
             m |= 1 << code
     return m
+
+
+@helper_inline
+def own_city(bld, info, s, m1, m2, small, nb):
+    """King p's own city s: the buildings that can go there (``m2`` where two neighbouring
+    spaces are free, ``m1`` where one is, none where none is; no market without the ``nb`` + 1
+    small pyramids its paths take) and its garrisons (``turn_options``, ``count_options``)."""
+    sp = info[s, I_SPACES]
+    one = False
+    two = False
+    g = 0
+    for k in range(4):
+        c = bld[s, k]
+        if c == GARRISON:
+            g += 1
+        if k < sp and c == EMPTY:
+            one = True
+            if k + 1 < sp and bld[s, k + 1] == EMPTY:
+                two = True
+    m = m2 if two else (m1 if one else 0)
+    if small < 1 + nb:
+        m &= ~(1 << MARKET)
+    return m, g
 
 
 @helper_inline
@@ -108,21 +131,7 @@ def turn_options(st, ru, sc, p, acts):
                     acts[n] = 2 + s
                     n += 1
         elif o == p:
-            sp = info[s, I_SPACES]
-            one = False
-            two = False
-            g = 0
-            for k in range(4):
-                c = bld[s, k]
-                if c == GARRISON:
-                    g += 1
-                if k < sp and c == EMPTY:
-                    one = True
-                    if k + 1 < sp and bld[s, k + 1] == EMPTY:
-                        two = True
-            m = m2 if two else (m1 if one else 0)
-            if small < 1 + nnb[s]:
-                m &= ~(1 << MARKET)
+            m, g = own_city(bld, info, s, m1, m2, small, nnb[s])
             if m != 0:
                 acts[n] = 2 + s
                 n += 1
@@ -162,21 +171,7 @@ def count_options(own, bld, pl, gs, R, nbr, nnb, info, p):
                     n += 1
     for s in range(S):
         if own[s] == p:
-            sp = info[s, I_SPACES]
-            one = False
-            two = False
-            g = 0
-            for k in range(4):
-                c = bld[s, k]
-                if c == GARRISON:
-                    g += 1
-                if k < sp and c == EMPTY:
-                    one = True
-                    if k + 1 < sp and bld[s, k + 1] == EMPTY:
-                        two = True
-            m = m2 if two else (m1 if one else 0)
-            if small < 1 + nnb[s]:
-                m &= ~(1 << MARKET)
+            m, g = own_city(bld, info, s, m1, m2, small, nnb[s])
             if m != 0:
                 n += 1
             if g > 0:
@@ -241,8 +236,5 @@ def how_columns(how: HowPlays, evaluated: bool) -> dict:
     """The COMPLEXITY and EVALUATION columns (sim/playcols.py) of a chunk's ``how``: the
     evaluation's -1 (``ABSENT``) where it followed no model."""
     out = {f: getattr(how, f) for f in HowPlays._fields[:6]}
-    if evaluated:
-        out.update(evaluation_columns(how.evo))
-    else:
-        out.update({c.name: np.full(how.decisions.shape[0], ABSENT, c.dtype) for c in EVALUATION})
+    out.update(evaluation_columns(how.evo if evaluated else None, how.decisions.shape[0]))
     return out
