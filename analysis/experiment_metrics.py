@@ -76,24 +76,21 @@ def per_game_metrics(game: Game, players: int, cols: dict) -> np.ndarray:
     return np.vstack(rows) if rows else np.zeros((0, n))
 
 
-#: how it plays (issue #47; ``sim/playcols.py``) in a comparison: (name, column, divisor to its
-#: unit, unit); per-seat columns are summed over the seats.  Kept apart from the metrics
-#: above (their own sums in the stats, ``hp_*``, over the games that have each figure: the
-#: state-evaluation ones exist only in evaluated runs, drama only with a single winner)
-HOWPLAYS = (("decisions per game", "decisions", 1, "decisions"),
-            ("forced moves per game", "forced", 1, "forced moves"),
-            ("branching factor", "branching", 100, "options per choice"),
-            ("lead changes", "ev_changes", 1, "lead changes"),
-            ("drama", "ev_drama", 10, "points"),
-            ("winner the favourite for good at", "ev_decided", 1, "% of the game"),
-            ("swing per step", "ev_stability", 100, "points"),
-            ("uncertainty", "ev_uncertainty", 10, "%"))
+#: how it plays (issue #47) in a comparison: (name, column); each column's scale, unit and
+#: group are ``sim.playcols.METRICS``'; per-seat columns are summed over the seats.  Kept
+#: apart from the metrics above (their own sums in the stats, ``hp_*``, over the games that
+#: have each figure: the state-evaluation ones exist only in evaluated runs, drama only with
+#: a single winner)
+HOWPLAYS = (("decisions per game", "decisions"), ("forced moves per game", "forced"),
+            ("branching factor", "branching"), ("lead changes", "ev_changes"), ("drama", "ev_drama"),
+            ("winner the favourite for good at", "ev_decided"), ("swing per step", "ev_stability"),
+            ("uncertainty", "ev_uncertainty"))
 
 
 def howplays_names(game: Game) -> list[str]:
     """The :data:`HOWPLAYS` figures a game declares columns for."""
     have = {c.name for c in game.columns}
-    return [name for name, col, _, _ in HOWPLAYS if col in have]
+    return [name for name, col in HOWPLAYS if col in have]
 
 
 def howplays_rows(game: Game, players: int, cols: dict) -> np.ndarray:
@@ -102,7 +99,7 @@ def howplays_rows(game: Game, players: int, cols: dict) -> np.ndarray:
     into chunks), NaN where a game has none."""
     have = {c.name: c for c in game.columns}
     rows = []
-    for _, col, scale, _ in HOWPLAYS:
+    for _, col in HOWPLAYS:
         c = have.get(col)
         if c is None:
             continue

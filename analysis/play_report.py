@@ -102,8 +102,7 @@ def compare_lines(res) -> list[str]:
     if "hp_dcnt" not in st:
         return []
     names = howplays_names(res.game)
-    units = {name: unit for name, _, _, unit in HOWPLAYS}
-    scales = {name: scale for name, _, scale, _ in HOWPLAYS}
+    metric = {name: next(m for m in METRICS if m.column == col) for name, col in HOWPLAYS}
     base = res.variants[0][0]
     out = []
     evaluated = False
@@ -115,13 +114,13 @@ def compare_lines(res) -> list[str]:
             n0, nd = st["hp_cnt"][0, h], st["hp_dcnt"][k, h]
             if n0 < 2 or nd < 2:
                 continue
-            evaluated |= name not in ("decisions per game", "forced moves per game", "branching factor")
-            sc = scales[name]
+            evaluated |= metric[name].group == "evaluation"
+            sc = metric[name].scale
             b = st["hp_sum"][0, h] / n0 / sc
             v = st["hp_sum"][k, h] / st["hp_cnt"][k, h] / sc
             d = paired_mean_diff(nd, float(st["hp_dsum"][k, h]), float(st["hp_dsum2"][k, h]))
             parts.append(f"{name} {_fmt(b, 2)} → {_fmt(v, 2)} ({d['mean'] / sc:+.2f} [{d['lo'] / sc:+.2f}, "
-                         f"{d['hi'] / sc:+.2f}] {units[name]})")
+                         f"{d['hi'] / sc:+.2f}] {metric[name].unit})")
         if parts:
             out.append(f"'{res.variants[a.variant][0]}' against '{base}', how it plays (paired games, "
                        f"95% intervals): " + "; ".join(parts) + ".")
