@@ -36,7 +36,7 @@ from sim.games import get  # noqa: E402
 BATAM_STATS = "sim.games.batam.play:SEARCH_STATS"
 #: Balam's also counts the turns its rollouts play (a rollout's length: ``horizon``)
 BALAM_STATS = "sim.games.balam.play:SEARCH_STATS"
-MAYA_STATS = "sim.games.maya:SEARCH_STATS"   # decisions searched, positions (2p) or play-outs (3p)
+MAYA_STATS = "sim.games.maya.play:SEARCH_STATS"   # decisions searched, positions (2p) or play-outs (3p)
 ROWS = [
     ("batam", 2, "search:iters=400", ["search:iters=130;paired=1", "search:iters=400;paired=1",
                                       "search:iters=400;horizon=2", "search:iters=400;stop=2"], BATAM_STATS),

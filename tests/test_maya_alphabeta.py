@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 from sim.games.maya import GAME
-from sim.games.maya import kernel as K
+from sim.games.maya import exchange, scoring, setup, state
+from sim.games.maya.bots import greedy, search
 from sim.record import record_run
 
 RULES = [{}, {"ladders": 3, "priests": 1}, {"raven": False}, {"ladder_spaces": "1,1,1,1,1,1,1,1,1"}]
@@ -30,14 +31,14 @@ def _positions(rules, games=2, every=3):
     for r in record_run("maya", range(games), rules=rules, bots="search:depth=1,greedy", players=2, seed=3):
         snaps = r.snapshots
         idx = sorted(set(range(1, len(snaps), every)) | set(range(max(1, len(snaps) - 4), len(snaps))))
-        out += [K.state_from_snapshot(snaps[i]) for i in idx]
+        out += [state.state_from_snapshot(snaps[i]) for i in idx]
     return out
 
 
 def _after(st, R, m, p):
-    s = K.new_state()
-    K.copy_state(s, st)
-    K.apply_exchange(s, R, m, p)
+    s = state.new_state()
+    state.copy_state(s, st)
+    exchange.apply_exchange(s, R, m, p)
     return s
 
 
@@ -47,15 +48,15 @@ def test_gain_and_mobility_match_the_exchange_made(rules):
     mv = np.zeros(512, np.int64)
     gains, stuck, checked = set(), 0, 0
     for st in _positions(rules):
-        k = K.gen_moves(st, R, mv)
+        k = exchange.gen_moves(st, R, mv)
         for m in mv[:k]:
             for p in (0, 1):
                 s = _after(st, R, m, p)
-                g = int(K.exchange_gain(st, R, m, p))
-                assert g == K.eval2(s, 9, p) - K.eval2(st, 9, p), (rules, int(m), p)
-                assert bool(K.has_move_after(st, R, m)) == bool(K.has_move(s, R)), (rules, int(m))
+                g = int(search.exchange_gain(st, R, m, p))
+                assert g == greedy.eval2(s, 9, p) - greedy.eval2(st, 9, p), (rules, int(m), p)
+                assert bool(search.has_move_after(st, R, m)) == bool(exchange.has_move(s, R)), (rules, int(m))
                 gains.add(g)
-                stuck += not K.has_move(s, R)
+                stuck += not exchange.has_move(s, R)
                 checked += 1
     # the cases are really met: joins with and without a priest, exchanges leaving no move
     assert checked > 300 and len(gains) >= 3 and stuck > 0, (checked, sorted(gains), stuck)
@@ -64,20 +65,20 @@ def test_gain_and_mobility_match_the_exchange_made(rules):
 def test_frontier_value_is_the_best_leaf_or_a_bound_above_beta():
     R = GAME.prepare(GAME.resolve_rules({}), 2)
     mv = np.zeros(512, np.int64)
-    s = K.new_state()
+    s = state.new_state()
     cut = 0
     for st in _positions({}):
-        k = K.gen_moves(st, R, mv)
+        k = exchange.gen_moves(st, R, mv)
         for p in (0, 1):
             if k == 0:
                 continue
-            leaves = [-K.leaf2(_after(st, R, m, p), R, 1 - p) for m in mv[:k]]
+            leaves = [-greedy.leaf2(_after(st, R, m, p), R, 1 - p) for m in mv[:k]]
             best = max(leaves)
             stats = np.zeros(4, np.int64)
-            assert K.frontier_value(st, R, p, mv, k, -K.NEG, s, stats) == best
-            assert stats[K.S_NODES] == k
+            assert search.frontier_value(st, R, p, mv, k, -state.NEG, s, stats) == best
+            assert stats[state.S_NODES] == k
             for beta in (best, best - 1, best + 1, min(leaves)):
-                v = K.frontier_value(st, R, p, mv, k, beta, s, np.zeros(4, np.int64))
+                v = search.frontier_value(st, R, p, mv, k, beta, s, np.zeros(4, np.int64))
                 if best >= beta:
                     assert beta <= v <= best
                     cut += v < best or beta < best
@@ -91,12 +92,12 @@ def test_order_moves_sorts_by_gain_keeping_list_order():
     mv = np.zeros(512, np.int64)
     moved = 0
     for st in _positions({}):
-        k = K.gen_moves(st, R, mv)
+        k = exchange.gen_moves(st, R, mv)
         for p in (0, 1):
             before = [int(m) for m in mv[:k]]
             got = mv.copy()
-            K.order_moves(st, R, got, k, p)
-            want = sorted(before, key=lambda m: (-K.exchange_gain(st, R, m, p), before.index(m)))
+            search.order_moves(st, R, got, k, p)
+            want = sorted(before, key=lambda m: (-search.exchange_gain(st, R, m, p), before.index(m)))
             assert [int(m) for m in got[:k]] == want
             moved += want != before
     assert moved > 0
@@ -105,11 +106,11 @@ def test_order_moves_sorts_by_gain_keeping_list_order():
 def _negamax(st, R, p, depth):
     """Plain negamax: every exchange made, leaves valued by ``leaf2``."""
     mv = np.zeros(512, np.int64)
-    k = K.gen_moves(st, R, mv)
+    k = exchange.gen_moves(st, R, mv)
     if k == 0:
-        return K.result2(st, 9, p)
+        return scoring.result2(st, 9, p)
     if depth == 0:
-        return K.leaf2(st, R, p)
+        return greedy.leaf2(st, R, p)
     return max(-_negamax(_after(st, R, m, p), R, 1 - p, depth - 1) for m in mv[:k])
 
 
@@ -120,15 +121,15 @@ def test_search_plays_the_first_best_move_of_plain_minimax(depth):
     for i, st in enumerate(_positions({"ladders": 6}, games=1, every=25 if depth == 3 else 8)):
         p = i % 2
         rs = np.zeros(3, np.uint64)
-        K.seed_game(rs, np.uint64(5), np.int64(i))
-        sc = K.new_scratch(9)
+        setup.seed_game(rs, np.uint64(5), np.int64(i))
+        sc = state.new_scratch(9)
         X = sc.x
-        root = X[K.X_MV]
-        m = int(K.search2(st, R, p, depth, sc, rs.copy()))
-        k = K.gen_moves(st, R, root)
+        root = X[state.X_MV]
+        m = int(search.search2(st, R, p, depth, sc, rs.copy()))
+        k = exchange.gen_moves(st, R, root)
         if k < 2:
             continue
-        K.shuffle_root(st, R, p, X, rs)          # the search's root order, drawn again
+        search.shuffle_root(st, R, p, X, rs)          # the search's root order, drawn again
         vals = [-_negamax(_after(st, R, r, p), R, 1 - p, depth - 1) for r in root[:k]]
         assert m == int(root[vals.index(max(vals))]), (i, depth)
         picked.add(len(set(vals)) > 1)

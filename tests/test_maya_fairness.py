@@ -23,7 +23,8 @@ import numpy as np
 import pytest
 
 from sim.games.maya import GAME
-from sim.games.maya import kernel as K
+from sim.games.maya import exchange, play, setup as maya_setup, state as maya_state
+from sim.games.maya.bots import greedy, mcts, search
 from sim.params import ParamError
 from sim.rng import DECK, SETUP, Stream, py_game_base, py_keyed_order
 from tests.test_maya_rules import EDGES, state
@@ -58,22 +59,22 @@ def kernel_pick(bot, players, g, seed=0, p=0, cards=None):
     R = _ctx(players)
     st = state(TOWERS, R)
     rs = np.zeros(1 + players, np.uint64)
-    K.seed_game(rs, np.uint64(seed), np.int64(g))
-    sc = K.new_scratch(9)
-    moves = sc.x[K.X_MOVES]
-    nm = K.gen_moves(st, R, moves)
+    maya_setup.seed_game(rs, np.uint64(seed), np.int64(g))
+    sc = maya_state.new_scratch(9)
+    moves = sc.x[maya_state.X_MOVES]
+    nm = exchange.gen_moves(st, R, moves)
     assert sorted(moves[:nm]) == [MOVE_A, MOVE_B]
     if cards is not None:
-        sc.x[K.X_CARDS, :len(cards)] = cards
+        sc.x[maya_state.X_CARDS, :len(cards)] = cards
     if players == 2 and bot == "greedy":
-        m = K.greedy2(st, R, p, nm, sc, rs)
+        m = greedy.greedy2(st, R, p, nm, sc, rs)
     elif players == 2:
-        m = K.search2(st, R, p, 3, sc, rs)
+        m = search.search2(st, R, p, 3, sc, rs)
     elif bot == "greedy":
-        m = K.greedy_task(st, R, p, nm, sc, rs)
+        m = greedy.greedy_task(st, R, p, nm, sc, rs)
     else:
         par = np.array([3, 16, 8, 6], np.float64)   # depth, iters, width, playout
-        m = K.search_task(st, R, p, nm, par, 0, sc, rs)
+        m = mcts.search_task(st, R, p, nm, par, 0, sc, rs)
     return int(m), int(rs[1 + p])
 
 
@@ -118,14 +119,14 @@ def test_black_start_choice_is_uniform_over_its_tied_options():
     # with the Raven on level 4 White has no exchange (a 0 for White); every other option
     # leaves White a completing exchange: black's twelve best options tie
     R = _ctx(2)
-    ids = np.array([K.BOT_GREEDY, K.BOT_GREEDY], np.int64)
-    sc = K.new_scratch(9)
+    ids = np.array([maya_state.BOT_GREEDY, maya_state.BOT_GREEDY], np.int64)
+    sc = maya_state.new_scratch(9)
     rs = np.zeros(3, np.uint64)
     picks = []
     for g in range(1200):
         st = state(TOWERS, R)
-        K.seed_game(rs, np.uint64(1), np.int64(g))
-        picks.append(int(K.start_choice(st, R, 0, ids, sc, rs, np.uint64(0))))
+        maya_setup.seed_game(rs, np.uint64(1), np.int64(g))
+        picks.append(int(play.start_choice(st, R, 0, ids, sc, rs, np.uint64(0))))
     L = 5
     _uniform(picks, [e * L + 3 for e in range(12)])
 
@@ -202,8 +203,8 @@ def test_task_deal_is_one_key_per_colour(players):
     centre, the other colours keep their order: changing the board moves at most the cards
     around the colour set aside."""
     R = _ctx(players)
-    X = K.new_scratch(9).x
-    cards = X[K.X_CARDS]
+    X = maya_state.new_scratch(9).x
+    cards = X[maya_state.X_CARDS]
     keys = np.zeros(16, np.uint64)
     seen = set()
     for g in range(50):
@@ -212,8 +213,8 @@ def test_task_deal_is_one_key_per_colour(players):
             towers = [[(t + lev) % 9 for lev in range(5)] for t in range(9)]
             towers = [towers[(t - 4 + centre) % 9] for t in range(9)]   # centre bottom = centre
             st = state(towers, R)
-            assert K.nib(st.tw[4], 0) == centre
-            K.deal_tasks(st, R, np.uint64(py_game_base(9, g)), X, keys)
+            assert maya_state.nib(st.tw[4], 0) == centre
+            maya_setup.deal_tasks(st, R, np.uint64(py_game_base(9, g)), X, keys)
             want = [x for x in order if x != centre][:2 * players]
             assert cards[:2 * players].tolist() == want
         seen.add(tuple(order[:2]))

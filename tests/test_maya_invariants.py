@@ -5,20 +5,20 @@ import numpy as np
 import pytest
 
 from sim.games.maya import GAME
-from sim.games.maya import kernel as K
+from sim.games.maya import play, state
 from sim.record import NO_RECORD, NO_SNAPS
 
 
 def run(players, bots, count, seed=11, check=True, **rules):
     r = GAME.resolve_rules(rules)
     R = GAME.prepare(r, players).copy()
-    R[K.R_CHECK] = 1 if check else 0
+    R[state.R_CHECK] = 1 if check else 0
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
-    tal = np.zeros((count, K.N_TALLY), np.int64)
-    K.run_games(np.uint64(seed), np.int64(0), np.int64(count), R, ids, par, tal, K.chunk_work(R),
+    tal = np.zeros((count, state.N_TALLY), np.int64)
+    play.run_games(np.uint64(seed), np.int64(0), np.int64(count), R, ids, par, tal, play.chunk_work(R),
                 NO_RECORD, NO_SNAPS)
-    from sim.games.maya import columns_from_tally
-    return tal, columns_from_tally(tal, players, int(R[K.R_HRESULT]))
+    from sim.games.maya.play import columns_from_tally
+    return tal, columns_from_tally(tal, players, int(R[state.R_HRESULT]))
 
 
 CASES = [
@@ -37,7 +37,7 @@ CASES = [
 @pytest.mark.parametrize("players,bots,count,rules", CASES)
 def test_board_invariants_hold_after_every_exchange(players, bots, count, rules):
     tal, cols = run(players, bots, count, **rules)
-    assert (tal[:, K.T_VIOL] == 0).all()
+    assert (tal[:, state.T_VIOL] == 0).all()
     r = GAME.resolve_rules(rules)
     g = np.arange(count)
     assert (cols["first_player"] == (g % players if players > 2 else 0)).all()

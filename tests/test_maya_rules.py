@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from sim.games.maya import GAME
-from sim.games.maya import kernel as K
+from sim.games.maya import exchange, scoring, state as maya_state
 
 EDGES = [(0, 1), (0, 3), (1, 2), (1, 4), (2, 5), (3, 4), (3, 6), (4, 5), (4, 7), (5, 8),
          (6, 7), (7, 8)]
@@ -59,24 +59,24 @@ def board(fixed, n=9, L=5):
 
 def state(towers, R, monolith=None, raven=0):
     """raven: 1-based level (0: none)."""
-    st = K.new_state()
-    K.clear_state(st, R)
+    st = maya_state.new_state()
+    maya_state.clear_state(st, R)
     for t, cols in enumerate(towers):
         st.tw[t] = sum(c << (4 * lev) for lev, c in enumerate(cols))
-    K.refresh_cuts(st, R)
+    maya_state.refresh_cuts(st, R)
     if monolith is not None:
-        st.pcs[K.MA], st.pcs[K.MB] = monolith
-    st.pcs[K.RAV] = raven - 1 if raven else 0
+        st.pcs[maya_state.MA], st.pcs[maya_state.MB] = monolith
+    st.pcs[maya_state.RAV] = raven - 1 if raven else 0
     return st
 
 
 def towers_of(st, n=9, L=5):
-    return [[int(K.nib(st.tw[t], lev)) for lev in range(L)] for t in range(n)]
+    return [[int(maya_state.nib(st.tw[t], lev)) for lev in range(L)] for t in range(n)]
 
 
 def legal(st, c):
-    out = np.zeros(K.MAXM, np.int64)
-    k = K.gen_moves(st, c, out)
+    out = np.zeros(maya_state.MAXM, np.int64)
+    k = exchange.gen_moves(st, c, out)
     return [(EDGES[m >> 4], int(m & 15) + 1) for m in out[:k]]   # ((a, b), 1-based level)
 
 
@@ -86,13 +86,14 @@ def blocks_moved(moves, pair):
 
 def play(st, c, pair, level, seat):
     mv = 16 * EDGES.index(pair) + (level - 1)
-    return K.apply_exchange(st, c, mv, seat)
+    return exchange.apply_exchange(st, c, mv, seat)
 
 
 def test_edges_are_listed_in_kernel_order():
     R = ctx()
-    E = int(R[K.R_E])
-    assert list(zip(R[K.R_EA:K.R_EA + E].tolist(), R[K.R_EB:K.R_EB + E].tolist())) == EDGES
+    E = int(R[maya_state.R_E])
+    ea, eb = maya_state.R_EA, maya_state.R_EB
+    assert list(zip(R[ea:ea + E].tolist(), R[eb:eb + E].tolist())) == EDGES
 
 
 # Rulebook, "You must not break apart colors that are joined together":
@@ -161,7 +162,7 @@ def test_raven_is_not_used_with_three_players():
     towers = board({})
     st = state(towers, c)
     play(st, c, (3, 4), 4, 0)
-    assert st.pcs[K.RAV] == 0
+    assert st.pcs[maya_state.RAV] == 0
     assert {lev for _, lev in legal(st, c)} == {2, 3, 4, 5}
 
 
@@ -180,8 +181,8 @@ def test_exchange_moves_monolith_raven_and_places_a_ladder():
     st = state(board({3: A2, 4: B2}), c, monolith=(0, 1), raven=2)
     f = play(st, c, (3, 4), 4, 1)
     assert towers_of(st)[4] == [3, 5, PINK, PINK, 4]
-    assert (st.pcs[K.MA], st.pcs[K.MB]) == (3, 4)
-    assert st.pcs[K.RAV] + 1 == 4
+    assert (st.pcs[maya_state.MA], st.pcs[maya_state.MB]) == (3, 4)
+    assert st.pcs[maya_state.RAV] + 1 == 4
     assert st.lad[4, 1] == 1 and st.lad[3, 1] == 0
     assert st.lad[4, 0] == 0
     assert f & 2 and not f & 1 and not f & 12
@@ -202,10 +203,10 @@ def test_completed_tower_gets_a_priest_but_no_ladder_when_spaces_are_full():
     Bt = [RED, RED, GREEN, 3, 4]
     At = [2, GREEN, RED, RED, RED]
     st = state(board({0: Bt, 1: At}), c)
-    assert c[K.R_SPACES + 0] == 2            # a corner tower has two ladder spaces
+    assert c[maya_state.R_SPACES + 0] == 2            # a corner tower has two ladder spaces
     st.lad[0, 1] = 2                # two black ladders at B
     st.ls[0] = 2
-    st.pcs[K.LSUP + 1] -= 2
+    st.pcs[maya_state.LSUP + 1] -= 2
     f = play(st, c, (0, 1), 3, 0)
     assert towers_of(st)[0] == [RED] * 5
     assert st.cut[0] == 0               # complete
@@ -213,7 +214,7 @@ def test_completed_tower_gets_a_priest_but_no_ladder_when_spaces_are_full():
     assert st.lad[0, 0] == 0       # no white ladder at B
     assert st.lad[0, 1] == 2
     assert st.lad[1, 0] == 1       # white ladder at A
-    assert st.pcs[K.PSUP + 0] == GAME.resolve_rules({})["priests"] - 1
+    assert st.pcs[maya_state.PSUP + 0] == GAME.resolve_rules({})["priests"] - 1
     assert f == 0b0111                       # joins in A and B, B complete
 
 
@@ -221,7 +222,7 @@ def test_a_complete_tower_never_takes_part_in_an_exchange():
     c = ctx()
     st = state(board({0: [RED, RED, GREEN, 3, 4], 1: [2, GREEN, RED, RED, RED]}), c)
     play(st, c, (0, 1), 3, 0)
-    st.pcs[K.MA] = st.pcs[K.MB] = -1
+    st.pcs[maya_state.MA] = st.pcs[maya_state.MB] = -1
     assert all(0 not in p for p, _ in legal(st, c))
 
 
@@ -241,7 +242,7 @@ def test_no_legal_exchange_ends_the_game():
     c = ctx()
     st = state(towers, c)
     assert legal(st, c) == []
-    assert not K.has_move(st, c)
+    assert not exchange.has_move(st, c)
     assert all(st.cut[t] != 0 for t in range(9))
 
 
@@ -272,20 +273,20 @@ def example_state(R, rows=EXAMPLE):
 
 
 def final(st, c):
-    tal = np.zeros(K.N_TALLY, np.int64)
-    side = K.final_scores(st, c, tal, K.new_scratch(9).x)
+    tal = np.zeros(maya_state.N_TALLY, np.int64)
+    side = scoring.final_scores(st, c, tal, maya_state.new_scratch(9).x)
     return side, tal
 
 
 def test_scoring_example_ends_five_to_four_for_black():
     c = ctx()
     side, tal = final(example_state(c), c)
-    assert (tal[K.T_SCORE + WHITE], tal[K.T_SCORE + BLACK]) == (4, 5)
-    assert side == BLACK and tal[K.T_TIEBRK] == K.TB_SCORE
-    assert (tal[K.T_PPTS + WHITE], tal[K.T_PPTS + BLACK]) == (1, 1)
-    assert (tal[K.T_LPTS + WHITE], tal[K.T_LPTS + BLACK]) == (3, 4)
+    assert (tal[maya_state.T_SCORE + WHITE], tal[maya_state.T_SCORE + BLACK]) == (4, 5)
+    assert side == BLACK and tal[maya_state.T_TIEBRK] == maya_state.TB_SCORE
+    assert (tal[maya_state.T_PPTS + WHITE], tal[maya_state.T_PPTS + BLACK]) == (1, 1)
+    assert (tal[maya_state.T_LPTS + WHITE], tal[maya_state.T_LPTS + BLACK]) == (3, 4)
     st = example_state(c)
-    assert K.result2(st, 9, BLACK) == K.WIN and K.result2(st, 9, WHITE) == -K.WIN
+    assert scoring.result2(st, 9, BLACK) == maya_state.WIN and scoring.result2(st, 9, WHITE) == -maya_state.WIN
 
 
 def test_tie_breaks_priests_then_ladders_then_no_winner():
@@ -293,23 +294,23 @@ def test_tie_breaks_priests_then_ladders_then_no_winner():
     # 1 point each; white's is a priest, black's a ladder majority: white wins on priests
     rows = [(WHITE, 0, 0), (None, 0, 1)] + [(None, 0, 0)] * 7
     side, tal = final(example_state(c, rows), c)
-    assert side == WHITE and tal[K.T_TIEBRK] == K.TB_PRIESTS
+    assert side == WHITE and tal[maya_state.T_TIEBRK] == maya_state.TB_PRIESTS
     # 1 point each from ladder majorities, no priests; black has more ladders in all
     rows = [(None, 1, 0), (None, 0, 2)] + [(None, 0, 0)] * 7
     side, tal = final(example_state(c, rows), c)
-    assert side == BLACK and tal[K.T_TIEBRK] == K.TB_LADDERS
+    assert side == BLACK and tal[maya_state.T_TIEBRK] == maya_state.TB_LADDERS
     # ... and with as many ladders in all: no winner
     rows = [(None, 1, 0), (None, 0, 1), (None, 2, 2)] + [(None, 0, 0)] * 6
     side, tal = final(example_state(c, rows), c)
-    assert tal[K.T_TIEBRK] == K.TB_TIED and side == -1
+    assert tal[maya_state.T_TIEBRK] == maya_state.TB_TIED and side == -1
 
 
 def test_ladder_majority_ties_score_nothing():
     c = ctx()
     rows = [(None, 2, 2)] + [(None, 0, 0)] * 8
     side, tal = final(example_state(c, rows), c)
-    assert (tal[K.T_SCORE], tal[K.T_SCORE + 1]) == (0, 0)
-    assert tal[K.T_TIEBRK] == K.TB_TIED and side == -1
+    assert (tal[maya_state.T_SCORE], tal[maya_state.T_SCORE + 1]) == (0, 0)
+    assert tal[maya_state.T_TIEBRK] == maya_state.TB_TIED and side == -1
 
 
 # Three players, "Victory Points": complete tower 10, four joined 6, three joined 3,
@@ -325,12 +326,12 @@ def test_ladder_majority_ties_score_nothing():
 ])
 def test_task_points_table(tower, colour, points):
     c = ctx(3)
-    st = K.new_state()
+    st = maya_state.new_state()
     st.tw[0] = sum(x << (4 * lev) for lev, x in enumerate(tower))
     for t in range(1, 9):
         st.tw[t] = sum((t + 1 + lev) % 9 << (4 * lev) for lev in range(5))
     cp = np.zeros(16, np.int64)
-    K.colour_points(st, 9, 5, c[K.R_PTS:], cp)
+    scoring.colour_points(st, 9, 5, c[maya_state.R_PTS:], cp)
     assert cp[colour] == points
 
 
@@ -341,7 +342,7 @@ def test_two_pairs_in_different_towers_score_two():
     towers[8] = [5, 6, 7, RED, RED]
     st = state(towers, c)
     cp = np.zeros(16, np.int64)
-    K.colour_points(st, 9, 5, c[K.R_PTS:], cp)
+    scoring.colour_points(st, 9, 5, c[maya_state.R_PTS:], cp)
     assert cp[RED] == 2
 
 
@@ -353,7 +354,7 @@ def test_run_of_three_and_pair_elsewhere_add_up_to_four():
     towers[8] = [5, 6, 7, RED, RED]
     st = state(towers, c)
     cp = np.zeros(16, np.int64)
-    K.colour_points(st, 9, 5, c[K.R_PTS:], cp)
+    scoring.colour_points(st, 9, 5, c[maya_state.R_PTS:], cp)
     assert cp[RED] == 4
 
 
@@ -365,14 +366,14 @@ def test_declaring_needs_centre_and_own_task_tower_complete():
     towers[4] = [4] * 5
     st = state(towers, R)
     cards = np.array([RED, 2, 3, 5, 6, 7, 0, 0], np.int64)
-    assert not K.can_declare(st, R, cards, 0)      # red tower not complete yet
+    assert not scoring.can_declare(st, R, cards, 0)      # red tower not complete yet
     towers[0] = [RED] * 5
     st = state(towers, R)
-    assert K.can_declare(st, R, cards, 0)
-    assert not K.can_declare(st, R, cards, 1)      # seat 1 holds 3 and 5
+    assert scoring.can_declare(st, R, cards, 0)
+    assert not scoring.can_declare(st, R, cards, 1)      # seat 1 holds 3 and 5
     towers[4] = [4, 4, 4, 4, 8]
     st = state(towers, R)
-    assert not K.can_declare(st, R, cards, 0)      # centre not complete
+    assert not scoring.can_declare(st, R, cards, 0)      # centre not complete
 
 
 def test_horizon_scores_the_board_as_it_stands_or_draws():

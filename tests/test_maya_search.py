@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 from sim.games.maya import GAME
-from sim.games.maya import kernel as K
+from sim.games.maya import exchange, scoring, setup, state as maya_state
+from sim.games.maya.bots import mcts
 from sim.record import record_run
 from tests.test_maya_fairness import TOWERS
 from tests.test_maya_rules import state
@@ -55,25 +56,25 @@ def _positions(players, games=3, every=9):
     for r in record_run("maya", range(games), bots="greedy", players=players, seed=5):
         ev = r.events
         cards = np.zeros(16, np.int64)
-        for e in ev[ev[:, 0] == K.EV_DEAL]:
+        for e in ev[ev[:, 0] == maya_state.EV_DEAL]:
             s = int(e[2])
             cards[2 * s], cards[2 * s + 1] = int(e[3]), int(e[4])
         first = int(r.columns["first_player"])
         for i in range(1, len(r.snapshots) - 1, every):
-            out.append((K.state_from_snapshot(r.snapshots[i]), cards, (first + i) % players))
+            out.append((maya_state.state_from_snapshot(r.snapshots[i]), cards, (first + i) % players))
     return out
 
 
 def _decide(R, st, cards, p, seed, what, players):
-    sc = K.new_scratch(9)
-    sc.x[K.X_CARDS, :len(cards)] = cards
+    sc = maya_state.new_scratch(9)
+    sc.x[maya_state.X_CARDS, :len(cards)] = cards
     rs = np.zeros(1 + players, np.uint64)
-    K.seed_game(rs, np.uint64(seed), np.int64(3))
+    setup.seed_game(rs, np.uint64(seed), np.int64(3))
     if what == "exchange":
-        nm = K.gen_moves(st, R, sc.x[K.X_MOVES])
-        v = int(K.search_task(st, R, p, nm, _par(), 0, sc, rs))
+        nm = exchange.gen_moves(st, R, sc.x[maya_state.X_MOVES])
+        v = int(mcts.search_task(st, R, p, nm, _par(), 0, sc, rs))
     else:
-        v = bool(K.search_declare(st, R, p, 0, 1, _par(), 0, sc, rs))
+        v = bool(mcts.search_declare(st, R, p, 0, 1, _par(), 0, sc, rs))
     return v, int(rs[1 + p])
 
 
@@ -84,8 +85,8 @@ def test_exchange_does_not_depend_on_the_cards_it_cannot_see(players):
     seen = 0
     moves = set()
     for st, cards, p in _positions(players):
-        centre = int(st.tw[R[K.R_CENTRE]] & 15)
-        if K.gen_moves(st, R, np.zeros(512, np.int64)) < 2:
+        centre = int(st.tw[R[maya_state.R_CENTRE]] & 15)
+        if exchange.gen_moves(st, R, np.zeros(512, np.int64)) < 2:
             continue
         for seed in range(2):
             want = _decide(R, st, cards, p, seed, "exchange", players)
@@ -105,7 +106,7 @@ def test_declaration_does_not_depend_on_the_cards_it_cannot_see(players):
     R = GAME.prepare(GAME.resolve_rules({}), players)
     st = state(TOWERS, R)
     cards = np.array([2, 7, 0, 3, 5, 8, 1, 6], np.int64)
-    assert K.can_declare(st, R, cards, 0)
+    assert scoring.can_declare(st, R, cards, 0)
     rng = np.random.default_rng(2)
     decisions = []
     for seed in range(12):

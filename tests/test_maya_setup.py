@@ -9,37 +9,37 @@ from numba import njit
 from scipy.stats import chisquare
 
 from sim.games.maya import EXACT_ROW_MAX, EXACT_ROW_MIN, GAME, level_bounds
-from sim.games.maya import kernel as K
+from sim.games.maya import setup, state
 from sim.params import ParamError
 from sim.record import NO_RECORD
 
 
 @njit(cache=False)  # it calls kernel functions: a cached copy would not see their changes
 def _boards(R, bot_ids, seed, count, turns, out, buf, st, X):
-    n = R[K.R_N]
-    L = R[K.R_L]
-    rs = np.zeros(1 + R[K.R_P], np.uint64)
+    n = R[state.R_N]
+    L = R[state.R_L]
+    rs = np.zeros(1 + R[state.R_P], np.uint64)
     att = 0
     for g in range(count):
-        K.seed_game(rs, seed, g)
+        setup.seed_game(rs, seed, g)
         if turns:
-            P = R[K.R_P]
-            first = g % P if (R[K.R_FIRST] == K.FIRST_ROTATE and P > 2) else 0
-            K.setup_turns(st, R, rs, first, bot_ids, X, buf)
+            P = R[state.R_P]
+            first = g % P if (R[state.R_FIRST] == state.FIRST_ROTATE and P > 2) else 0
+            setup.setup_turns(st, R, rs, first, bot_ids, X, buf)
         else:
-            att += K.setup_uniform(st, R, rs, X)
+            att += setup.setup_uniform(st, R, rs, X)
         for t in range(n):
             for lev in range(L):
-                out[g, t, lev] = K.nib(st.tw[t], lev)
+                out[g, t, lev] = state.nib(st.tw[t], lev)
     return att
 
 
 def boards(players=2, count=1000, seed=5, turns=False, bots="random", **rules):
     R = GAME.prepare(GAME.resolve_rules(rules), players)
     ids, _ = GAME.bot_arrays(GAME.choose_bots(bots, players))
-    out = np.zeros((count, R[K.R_N], R[K.R_L]), np.int64)
-    att = _boards(R, ids, seed, count, turns, out, NO_RECORD, K.new_state(),
-                  K.new_scratch(int(R[K.R_N])).x)
+    out = np.zeros((count, R[state.R_N], R[state.R_L]), np.int64)
+    att = _boards(R, ids, seed, count, turns, out, NO_RECORD, state.new_state(),
+                  state.new_scratch(int(R[state.R_N])).x)
     return out, att / count
 
 
@@ -149,11 +149,11 @@ def test_bounds_are_true_maxima_for_two_levels():
             s += p
         allowed = np.array([(1 << n) - 1 & ~((1 << t) | (1 << r1[t])) for t in range(n)]
                            + [0] * 7, np.int64)
-        counts.append(K.count_assignments(allowed, n, dp, pc))
+        counts.append(setup.count_assignments(allowed, n, dp, pc))
     assert max(counts) == EXACT_ROW_MAX[9][2] == level_bounds(9, 5)[0, 2]
     assert min(counts) == EXACT_ROW_MIN[9][2]
     R = GAME.prepare(GAME.resolve_rules({}), 2)
-    table = dict(R[K.R_CYC:K.R_CYC + 2 * R[K.R_NCYC]].reshape(-1, 2).tolist())
+    table = dict(R[state.R_CYC:state.R_CYC + 2 * R[state.R_NCYC]].reshape(-1, 2).tolist())
     assert sorted(table.values()) == sorted(counts)
     b = level_bounds(9, 5)
     assert b[0, 3] == EXACT_ROW_MAX[9][3] and b[0, 4] == 5529   # Bregman: ceil(120^(9/5))
@@ -187,7 +187,7 @@ def _max_fourth_rows(r1, n, dp, pc, allowed):
         if t == n - 1:
             for u in range(n):
                 allowed[u] = full & ~((1 << u) | (1 << r1[u]) | (1 << row[u]))
-            v = K.count_assignments(allowed, n, dp, pc)
+            v = setup.count_assignments(allowed, n, dp, pc)
             best = max(best, v)
             worst = min(worst, v)
             used ^= 1 << c
@@ -238,7 +238,7 @@ def test_every_count_met_lies_within_the_bounds():
             allowed = np.zeros(16, np.int64)
             for t in range(9):
                 allowed[t] = 511 & ~sum(1 << int(c) for c in bb[t, :k])
-            N = K.count_assignments(allowed, 9, dp, pc)
+            N = setup.count_assignments(allowed, 9, dp, pc)
             assert low_up[1, k] <= N <= low_up[0, k]
 
 

@@ -13,7 +13,7 @@ import pytest
 from sim import learn
 from sim.games.maya import GAME
 from sim.games.maya import features as F
-from sim.games.maya import kernel as K
+from sim.games.maya import exchange, play, state
 from sim.record import NO_RECORD
 from sim.value import pack
 
@@ -27,21 +27,21 @@ def ctx_bots(players, bots, **rules):
 def positions(players, seed, game, steps=(0, 6, 15, 30)):
     """Positions of one game of random exchanges: (state copy, cards, seat to move, exchanges)."""
     R, ids, _ = ctx_bots(players, "random")
-    st, rs, keys, sc, _, _ = K.chunk_work(R)
-    tally = np.zeros(K.N_TALLY, np.int64)
-    p = int(K.set_up(game, np.uint64(seed), R, ids, st, rs, sc, keys, tally, NO_RECORD))
+    st, rs, keys, sc, _, _ = play.chunk_work(R)
+    tally = np.zeros(state.N_TALLY, np.int64)
+    p = int(play.set_up(game, np.uint64(seed), R, ids, st, rs, sc, keys, tally, NO_RECORD))
     rng = np.random.default_rng(seed + game)
     out = []
-    moves = np.zeros(K.MAXM, np.int64)
+    moves = np.zeros(state.MAXM, np.int64)
     for ex in range(max(steps) + 1):
-        nm = int(K.gen_moves(st, R, moves))
+        nm = int(exchange.gen_moves(st, R, moves))
         if nm == 0:
             break
         if ex in steps:
-            s = K.new_state()
-            K.copy_state(s, st)
-            out.append((s, sc.x[K.X_CARDS].copy(), p, ex))
-        K.apply_exchange(st, R, moves[rng.integers(nm)], p)
+            s = state.new_state()
+            state.copy_state(s, st)
+            out.append((s, sc.x[state.X_CARDS].copy(), p, ex))
+        exchange.apply_exchange(st, R, moves[rng.integers(nm)], p)
         p = (p + 1) % players
     return R, out
 
@@ -49,7 +49,7 @@ def positions(players, seed, game, steps=(0, 6, 15, 30)):
 def row(st, R, cards, p, q, ex):
     x = np.full(max(F.F2, F.F3), np.nan)
     F.features(st, R, cards, p, q, ex, x, np.zeros(F.IW, np.int64))
-    return x[:F.n_features(int(R[K.R_P]))]
+    return x[:F.n_features(int(R[state.R_P]))]
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -61,9 +61,9 @@ def test_a_seats_features_do_not_change_with_the_cards_it_cannot_see(players):
     seen = moved = differs = 0
     for game in range(3):
         R, pos = positions(players, 5, game)
-        n = int(R[K.R_N])
+        n = int(R[state.R_N])
         for st, cards, q, ex in pos:
-            centre = int(st.tw[int(R[K.R_CENTRE])] & 15)
+            centre = int(st.tw[int(R[state.R_CENTRE])] & 15)
             for p in range(players):
                 x = row(st, R, cards, p, q, ex)
                 assert np.isfinite(x).all() and x.shape == (F.n_features(players),)
@@ -94,12 +94,12 @@ def test_two_players_rows_are_each_seats_own_view():
     R, pos = positions(2, 7, 1, steps=(0, 10, 20, 40))
     assert len(pos) >= 3
     for st, cards, q, ex in pos:
-        mirror = K.new_state()
-        K.copy_state(mirror, st)
+        mirror = state.new_state()
+        state.copy_state(mirror, st)
         mirror.lad[:, [0, 1]] = st.lad[:, [1, 0]]
         pr = st.pr.copy()
         mirror.pr[:] = np.where(pr >= 0, 1 - pr, -1)
-        for base in (K.LSUP, K.PSUP):
+        for base in (state.LSUP, state.PSUP):
             mirror.pcs[base], mirror.pcs[base + 1] = st.pcs[base + 1], st.pcs[base]
         assert np.array_equal(row(st, R, cards, 0, q, ex), row(mirror, R, cards, 1, 1 - q, ex))
     # what a seat sees does change its row: a ladder more
@@ -200,16 +200,16 @@ def test_leaf_model_plays_legal_games(players, bots):
     from sim.record import NO_SNAPS
     R, ids, par = ctx_bots(players, bots)
     R = R.copy()
-    R[K.R_CHECK] = 1
+    R[state.R_CHECK] = 1
     f = F.n_features(players)
     rng = np.random.default_rng(players)
     mp, ms = pack(rng.normal(size=f), np.ones(f),
                   [(rng.normal(size=(f, 4)), np.zeros(4)), (rng.normal(size=(4, 1)), [0.0])])
-    tal = np.zeros((6, K.N_TALLY), np.int64)
-    K.run_games(np.uint64(3), np.int64(0), np.int64(6), R, ids, par, tal, K.chunk_work(R, mp, ms),
+    tal = np.zeros((6, state.N_TALLY), np.int64)
+    play.run_games(np.uint64(3), np.int64(0), np.int64(6), R, ids, par, tal, play.chunk_work(R, mp, ms),
                 NO_RECORD, NO_SNAPS)
-    assert (tal[:, K.T_VIOL] == 0).all() and (tal[:, K.T_EX] > 0).all()
-    assert set(tal[:, K.T_END]) <= {K.END_NO_EXCHANGE, K.END_DECLARED, K.END_HORIZON}
+    assert (tal[:, state.T_VIOL] == 0).all() and (tal[:, state.T_EX] > 0).all()
+    assert set(tal[:, state.T_END]) <= {state.END_NO_EXCHANGE, state.END_DECLARED, state.END_HORIZON}
 
 
 def tiny_model(players, games):

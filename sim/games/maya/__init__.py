@@ -7,14 +7,13 @@ from pathlib import Path
 import numpy as np
 
 from ...game import Bot, Column, Game
-from ...howplays import CX_SIZE
-from ...playcols import COMPLEXITY, EVALUATION, complexity_columns, evaluation_columns
-from .play import win_trace
-from ...record import NO_RECORD, NO_SNAPS, Action
+from ...playcols import COMPLEXITY, EVALUATION
+from .play import run_chunk, win_trace
+from ...record import Action
 from ... import datafile
 from ...params import Param, ParamError
 from ...seeds import seeds_dir
-from . import kernel as K
+from . import setup, state
 
 SEEDS = seeds_dir("maya")
 RULES_DOC = str(SEEDS / "RULES.md")
@@ -73,17 +72,17 @@ PARAMS = (
 )
 
 BOTS = (
-    Bot("random", K.BOT_RANDOM,
+    Bot("random", state.BOT_RANDOM,
         "uniform over the legal exchanges (a pair of adjacent towers and a level); as black, "
         "a uniform Monolith edge and Raven level; with 3-4 players declares with probability "
         "1/2 whenever it may"),
-    Bot("greedy", K.BOT_GREEDY,
+    Bot("greedy", state.BOT_GREEDY,
         "two players: best immediate value (points, then priests, then ladders lead; a move "
         "that ends the game counts as its result), ties broken by blocking the opponent's best "
         "reply, then by a uniform draw; as black, the start that leaves white the least.  "
         "Three/four players: plays towards its own task colours and declares when its points "
         "beat what it can see.  Every remaining tie: a uniform draw on its own stream"),
-    Bot("search", K.BOT_SEARCH,
+    Bot("search", state.BOT_SEARCH,
         "two players: alpha-beta over exchanges to a fixed depth (the greedy value at the "
         "leaves), root moves shuffled on its own stream so that equal best moves are equally "
         "likely.  Three/four players: determinized Monte Carlo search: the task bot's best "
@@ -132,10 +131,10 @@ COLUMNS = (
 ) + COMPLEXITY + EVALUATION
 
 _CODES = {
-    "horizon_result": {"score": K.HRESULT_SCORE, "draw": K.HRESULT_DRAW},
-    "setup": {"uniform": K.SETUP_UNIFORM, "turns": K.SETUP_TURNS},
-    "start": {"bot": K.START_BOT, "random": K.START_RANDOM},
-    "first": {"rotate": K.FIRST_ROTATE, "seat0": K.FIRST_SEAT0},
+    "horizon_result": {"score": state.HRESULT_SCORE, "draw": state.HRESULT_DRAW},
+    "setup": {"uniform": state.SETUP_UNIFORM, "turns": state.SETUP_TURNS},
+    "start": {"bot": state.START_BOT, "random": state.START_RANDOM},
+    "first": {"rotate": state.FIRST_ROTATE, "seat0": state.FIRST_SEAT0},
 }
 
 
@@ -248,7 +247,7 @@ def cycle_table(n: int, levels: int) -> np.ndarray:
         allowed = np.array([((1 << n) - 1) & ~((1 << t) | (1 << nxt[t])) for t in range(n)],
                            dtype=np.int64)
         code = sum(1 << (4 * p) for p in part)
-        rows.append((code, K.count_assignments(allowed, n, dp, pc)))
+        rows.append((code, setup.count_assignments(allowed, n, dp, pc)))
     return np.array(rows, dtype=np.int64)
 
 
@@ -268,158 +267,67 @@ def prepare(rules: dict, players: int):
                          f"got {len(pts_in)}")
     pts = np.zeros(L + 1, dtype=np.int64)   # unused by two players
     pts[2:] = (pts_in + [0] * L)[:L - 1]
-    R = np.zeros(K.RULES_SZ, dtype=np.int64)
-    R[K.R_N] = n
-    R[K.R_L] = L
-    R[K.R_E] = len(edges)
-    R[K.R_P] = players
-    R[K.R_RAVEN] = 1 if (players == 2 and rules["raven"]) else 0
-    R[K.R_START] = _CODES["start"][rules["start"]]
-    R[K.R_SETUP] = _CODES["setup"][rules["setup"]]
-    R[K.R_HORIZON] = rules["horizon"]
-    R[K.R_HRESULT] = _CODES["horizon_result"][rules["horizon_result"]]
-    R[K.R_FIRST] = _CODES["first"][rules["first"]]
-    R[K.R_LADDERS] = rules["ladders"]
-    R[K.R_PRIESTS] = rules["priests"]
-    R[K.R_BONUS] = rules["centre_bonus"]
-    R[K.R_CENTRE] = (rows // 2) * cols + cols // 2
-    R[K.R_CHECK] = 0
-    R[K.R_LP] = 1 if players == 2 else 0
+    R = np.zeros(state.RULES_SZ, dtype=np.int64)
+    R[state.R_N] = n
+    R[state.R_L] = L
+    R[state.R_E] = len(edges)
+    R[state.R_P] = players
+    R[state.R_RAVEN] = 1 if (players == 2 and rules["raven"]) else 0
+    R[state.R_START] = _CODES["start"][rules["start"]]
+    R[state.R_SETUP] = _CODES["setup"][rules["setup"]]
+    R[state.R_HORIZON] = rules["horizon"]
+    R[state.R_HRESULT] = _CODES["horizon_result"][rules["horizon_result"]]
+    R[state.R_FIRST] = _CODES["first"][rules["first"]]
+    R[state.R_LADDERS] = rules["ladders"]
+    R[state.R_PRIESTS] = rules["priests"]
+    R[state.R_BONUS] = rules["centre_bonus"]
+    R[state.R_CENTRE] = (rows // 2) * cols + cols // 2
+    R[state.R_CHECK] = 0
+    R[state.R_LP] = 1 if players == 2 else 0
     ea = np.array([a for a, _ in edges], dtype=np.int64)
     eb = np.array([b for _, b in edges], dtype=np.int64)
     E = len(edges)
-    R[K.R_EA:K.R_EA + E] = ea
-    R[K.R_EB:K.R_EB + E] = eb
-    R[K.R_EBITS:K.R_EBITS + E] = (np.int64(1) << ea) | (np.int64(1) << eb)
+    R[state.R_EA:state.R_EA + E] = ea
+    R[state.R_EB:state.R_EB + E] = eb
+    R[state.R_EBITS:state.R_EBITS + E] = (np.int64(1) << ea) | (np.int64(1) << eb)
     full = (1 << (4 * L)) - 1
-    R[K.R_HMASK:K.R_HMASK + L] = [full & ~((1 << (4 * lev)) - 1) for lev in range(L)]
-    R[K.R_SPACES:K.R_SPACES + n] = ladder_spaces(rules["ladder_spaces"], rows, cols)
-    R[K.R_PTS:K.R_PTS + L + 1] = pts
+    R[state.R_HMASK:state.R_HMASK + L] = [full & ~((1 << (4 * lev)) - 1) for lev in range(L)]
+    R[state.R_SPACES:state.R_SPACES + n] = ladder_spaces(rules["ladder_spaces"], rows, cols)
+    R[state.R_PTS:state.R_PTS + L + 1] = pts
     bounds = level_bounds(n, L)
-    R[K.R_BHI:K.R_BHI + L] = bounds[0]
-    R[K.R_BLO:K.R_BLO + L] = bounds[1]
+    R[state.R_BHI:state.R_BHI + L] = bounds[0]
+    R[state.R_BLO:state.R_BLO + L] = bounds[1]
     cyc = cycle_table(n, L)
-    R[K.R_NCYC] = len(cyc)
-    R[K.R_CYC:K.R_CYC + 2 * len(cyc)] = cyc.ravel()
+    R[state.R_NCYC] = len(cyc)
+    R[state.R_CYC:state.R_CYC + 2 * len(cyc)] = cyc.ravel()
     return R
 
 
-#: the search bot's counters in this process (``state.S_*``): decisions searched, positions
-#: reached (two players: exchanges made in the alpha-beta tree; three/four: play-outs) and
-#: exchanges played in the play-outs; bench/strong.py reads them as the cost per game
-SEARCH_STATS = [0, 0, 0]
-
-
-def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None):
-    """``ctx``: the rules array ``R`` that ``prepare`` builds (layout in ``state.py``), or
-    with the learned value ``features.ModelRules`` (``attach_model``);
-    ``record``: ``(buf, snaps)`` to record the game (count 1, ``sim/record.py``)."""
-    from .features import LEAF_MODEL, split_ctx
-    R, mp, ms = split_ctx(ctx)
-    evaluate = bool(getattr(ctx, "evaluate", False))
-    ids = np.asarray(bot_ids, np.int64)
-    par = np.asarray(bot_params, np.float64)
-    if mp is None and par.shape[1] > 4 and ((ids == K.BOT_SEARCH) & (par[:, 4] == LEAF_MODEL)).any():
-        raise ValueError("a search bot with leaf=model needs a value model in the rules context "
-                         "(sim.games.maya.features.attach_model; make_spec attaches it)")
-    buf, snaps = record if record is not None else (NO_RECORD, NO_SNAPS)
-    tal = np.zeros((count, K.N_TALLY), dtype=np.int64)
-    # a chunk of no games still calls the kernel: that is how every caller compiles (or loads)
-    # it before timing or running games (a cold cache once made the first timed game include
-    # the compile: `sim maya --games 1e6` was refused as "about 1,086 days")
-    work = K.chunk_work(R, mp, ms, evaluate)
-    K.run_games(np.uint64(seed), np.int64(start), np.int64(count), R, ids, par, tal,
-                work, buf, snaps)
-    for i, v in enumerate(work[3].x[K.X_STATS, :len(SEARCH_STATS)]):
-        SEARCH_STATS[i] += int(v)
-    return columns_from_tally(tal, players, int(R[K.R_HRESULT]))
-
-
-def columns_from_tally(tal, players, horizon_result=K.HRESULT_SCORE):
-    P = players
-
-    def seat(off, dt):
-        return tal[:, off:off + P].astype(dt)
-
-    out = {
-        "winner": tal[:, K.T_WINNER].astype(np.int8),
-        "end_reason": tal[:, K.T_END].astype(np.int8),
-        "capped": tal[:, K.T_END] == K.END_HORIZON,
-        "first_player": tal[:, K.T_FIRST].astype(np.int8),
-        "exchanges": tal[:, K.T_EX].astype(np.int32),
-        "score": seat(K.T_SCORE, np.int16),
-        "team_score": seat(K.T_TEAM, np.int16),
-        "priests": seat(K.T_PRIESTS, np.int8),
-        "ladders": seat(K.T_LADDERS, np.int8),
-        "priest_points": seat(K.T_PPTS, np.int8),
-        "ladder_points": seat(K.T_LPTS, np.int8),
-        "completed": seat(K.T_COMPL, np.int8),
-        "joins": seat(K.T_JOINS, np.int16),
-        "bonus": seat(K.T_BONUS, np.int8),
-        "tiebreak": tal[:, K.T_TIEBRK].astype(np.int8),
-        "declarer": tal[:, K.T_DECL].astype(np.int8),
-        "towers_complete": tal[:, K.T_TCOMP].astype(np.int8),
-        "team_winner": tal[:, K.T_TEAMW].astype(np.int8),
-        "monolith_start": tal[:, K.T_MSTART].astype(np.int8),
-        "raven_start": tal[:, K.T_RSTART].astype(np.int8),
-        "setup_attempts": np.minimum(tal[:, K.T_ATTEMPTS], 32767).astype(np.int16),
-        "board_key": tal[:, K.T_BOARD].copy(),
-    }
-    from .state import EV_NONE, EV_UNIT, T_CX, T_EV
-    out.update(complexity_columns(tal[:, T_CX:T_CX + CX_SIZE], P))
-    ev = tal[:, T_EV:T_EV + 7]
-    out.update(evaluation_columns(np.where(ev == EV_NONE, np.nan, ev / EV_UNIT), len(tal)))
-    out["win"] = win_shares(tal, P, horizon_result)
-    return out
-
-
-def win_shares(tal, P, horizon_result):
-    """1 to the sole winning side's seats.  No winner (a two-player tie after every
-    tie-break, the rulebook's "there is no winner"; a capped game under
-    ``horizon_result=draw``): 0 to everyone.  A three/four-player tie: the victory is shared,
-    1/k to each of the k tied sides' seats."""
-    side_of = np.arange(P) % 2 if P == 4 else np.arange(P)
-    sides = 2 if P == 4 else P
-    w = tal[:, K.T_TEAMW]
-    team = tal[:, K.T_TEAM:K.T_TEAM + P]
-    tied = team == team.max(axis=1, keepdims=True)
-    if P == 2:
-        tied[:] = False
-    if horizon_result == K.HRESULT_DRAW:
-        tied[tal[:, K.T_END] == K.END_HORIZON] = False
-    k = tied.sum(axis=1, keepdims=True) * sides / P  # tied sides (4p: seats come in pairs)
-    shared = tied / np.maximum(k, 1)
-    sole = (side_of[None, :] == w[:, None]).astype(np.float64)
-    return np.where((w >= 0)[:, None], sole, shared).astype(np.float32)
-
-
-# what the kernel records (sim/record.py): levels 1 (bottom) to L, towers numbered row by
-# row from 0 (``show.py`` names them A, B, ...), seats by number
 ACTIONS = (
-    Action(K.EV_BOARD, "board", ("tower", "levels_1_7", "levels_8_12", "attempts"), chance=True,
+    Action(state.EV_BOARD, "board", ("tower", "levels_1_7", "levels_8_12", "attempts"), chance=True,
            text="tower {tower} is built (colours packed 4 bits a level: {levels_1_7})"),
-    Action(K.EV_BLOCK, "block", ("level", "colour"), chance=True,
+    Action(state.EV_BLOCK, "block", ("level", "colour"), chance=True,
            text="chance draws colour {colour} for level {level}"),
-    Action(K.EV_PLACE, "place", ("level", "colour", "tower"),
+    Action(state.EV_PLACE, "place", ("level", "colour", "tower"),
            text="{actor} puts colour {colour} on tower {tower} at level {level}"),
-    Action(K.EV_START, "start", ("edge", "tower_a", "tower_b", "raven"),
+    Action(state.EV_START, "start", ("edge", "tower_a", "tower_b", "raven"),
            text="{actor} places the Monolith between towers {tower_a} and {tower_b} and the "
                 "Raven at level {raven}"),
-    Action(K.EV_DEAL, "deal", ("seat", "card_1", "card_2"), chance=True,
+    Action(state.EV_DEAL, "deal", ("seat", "card_1", "card_2"), chance=True,
            text="seat {seat} is dealt task colours {card_1} and {card_2}"),
-    Action(K.EV_EXCHANGE, "exchange", ("edge", "level", "tower_a", "tower_b", "joined",
+    Action(state.EV_EXCHANGE, "exchange", ("edge", "level", "tower_a", "tower_b", "joined",
                                        "completed"),
            text="{actor} exchanges towers {tower_a} and {tower_b} from level {level} up "
                 "(joined {joined}, completed {completed})"),
-    Action(K.EV_DECLARE, "declare", ("bonus",), text="{actor} declares the end (bonus {bonus})"),
-    Action(K.EV_PLAY_ON, "play_on", ("when",), text="{actor} may declare the end and plays on"),
+    Action(state.EV_DECLARE, "declare", ("bonus",), text="{actor} declares the end (bonus {bonus})"),
+    Action(state.EV_PLAY_ON, "play_on", ("when",), text="{actor} may declare the end and plays on"),
 )
 
 
 def record_shape(rules: dict, players: int) -> tuple:
     """Snapshots: the state (``state.SNAP_W`` values, ``state.snapshot``) at the start and
     after each exchange (at most 2,000 exchanges)."""
-    return K.SNAP_W, min(int(rules["horizon"]), 2000) + 1
+    return state.SNAP_W, min(int(rules["horizon"]), 2000) + 1
 
 
 GAME = Game(

@@ -10,18 +10,19 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import helper, helper_inline
-from ...record import rec, recording
+from ...record import NO_RECORD, NO_SNAPS, rec, recording
 from ...rng import SETUP, game_base, open_substream, rand_int
 from .bots.greedy import greedy2, greedy_start, greedy_task, wants_to_declare
 from .bots.random import random_declare, random_move, random_pair
 from .bots.mcts import search_declare_v, search_task_v
 from .bots.search import alphabeta
 from ...howplays import CX_SIZE, EV_SIZE, EV_THRESHOLD, MAX_SIDES, choice, ev_finish, ev_start, ev_step
-from ...playcols import trace_of
-from .features import model_value, value_model
+from ...playcols import complexity_columns, evaluation_columns, trace_of
+from .features import LEAF_MODEL, model_value, split_ctx, value_model
 from .exchange import apply_exchange, check_invariants, edge_masks, gen_moves
 from .scoring import can_declare, final_scores
 from .setup import deal_tasks, record_board, seed_game, setup_turns, setup_uniform
+from . import state as S
 from .state import (BOT_GREEDY, BOT_RANDOM, BOT_SEARCH, CH, END_DECLARED, END_HORIZON, EV_DEAL,
                     EV_DECLARE, EV_EXCHANGE, EV_PLAY_ON, EV_START, END_NO_EXCHANGE, FIRST_ROTATE,
                     HRESULT_DRAW, MA, MB, NMAX, R_BONUS, R_CENTRE, R_CHECK, R_E, R_EA, R_EB,
@@ -287,14 +288,102 @@ def win_trace(ctx, players, seed, index, bot_ids, bot_par, most=2000):
     """Game ``index`` of ``seed`` played again with the model's chances followed (``ctx``
     carries the model: ``features.attach_model``): (positions, sides) each side's chance of
     winning at each round's start (at most ``most``), and the game's columns."""
-    from .features import split_ctx
     from .state import N_TALLY
     R, mp, ms = split_ctx(ctx)
     if mp is None:
         raise ValueError("maya: a win-probability trace needs the learned model in the context")
     work = chunk_work(R, mp, ms, True, most)
     tal = np.zeros((1, N_TALLY), np.int64)
-    from ...record import NO_RECORD, NO_SNAPS
     run_games(np.uint64(seed), np.int64(index), np.int64(1), R, np.asarray(bot_ids, np.int64),
               np.asarray(bot_par, np.float64), tal, work, NO_RECORD, NO_SNAPS)
     return trace_of(work[5][EW_EV:], 2 if int(players) == 4 else int(players)), tal[0]
+
+
+#: the search bot's counters in this process (``state.S_*``): decisions searched, positions
+#: reached (two players: exchanges made in the alpha-beta tree; three/four: play-outs) and
+#: exchanges played in the play-outs; bench/strong.py reads them as the cost per game
+SEARCH_STATS = [0, 0, 0]
+
+
+def run_chunk(ctx, players, seed, start, count, bot_ids, bot_params, record=None):
+    """``ctx``: the rules array ``R`` that ``prepare`` builds (layout in ``state.py``), or
+    with the learned value ``features.ModelRules`` (``attach_model``);
+    ``record``: ``(buf, snaps)`` to record the game (count 1, ``sim/record.py``)."""
+    R, mp, ms = split_ctx(ctx)
+    evaluate = bool(getattr(ctx, "evaluate", False))
+    ids = np.asarray(bot_ids, np.int64)
+    par = np.asarray(bot_params, np.float64)
+    if mp is None and par.shape[1] > 4 and ((ids == S.BOT_SEARCH) & (par[:, 4] == LEAF_MODEL)).any():
+        raise ValueError("a search bot with leaf=model needs a value model in the rules context "
+                         "(sim.games.maya.features.attach_model; make_spec attaches it)")
+    buf, snaps = record if record is not None else (NO_RECORD, NO_SNAPS)
+    tal = np.zeros((count, S.N_TALLY), dtype=np.int64)
+    # a chunk of no games still calls the kernel: that is how every caller compiles (or loads)
+    # it before timing or running games (a cold cache once made the first timed game include
+    # the compile: `sim maya --games 1e6` was refused as "about 1,086 days")
+    work = chunk_work(R, mp, ms, evaluate)
+    run_games(np.uint64(seed), np.int64(start), np.int64(count), R, ids, par, tal, work, buf, snaps)
+    for i, v in enumerate(work[3].x[S.X_STATS, :len(SEARCH_STATS)]):
+        SEARCH_STATS[i] += int(v)
+    return columns_from_tally(tal, players, int(R[S.R_HRESULT]))
+
+
+def columns_from_tally(tal, players, horizon_result=S.HRESULT_SCORE):
+    P = players
+
+    def seat(off, dt):
+        return tal[:, off:off + P].astype(dt)
+
+    out = {
+        "winner": tal[:, S.T_WINNER].astype(np.int8),
+        "end_reason": tal[:, S.T_END].astype(np.int8),
+        "capped": tal[:, S.T_END] == S.END_HORIZON,
+        "first_player": tal[:, S.T_FIRST].astype(np.int8),
+        "exchanges": tal[:, S.T_EX].astype(np.int32),
+        "score": seat(S.T_SCORE, np.int16),
+        "team_score": seat(S.T_TEAM, np.int16),
+        "priests": seat(S.T_PRIESTS, np.int8),
+        "ladders": seat(S.T_LADDERS, np.int8),
+        "priest_points": seat(S.T_PPTS, np.int8),
+        "ladder_points": seat(S.T_LPTS, np.int8),
+        "completed": seat(S.T_COMPL, np.int8),
+        "joins": seat(S.T_JOINS, np.int16),
+        "bonus": seat(S.T_BONUS, np.int8),
+        "tiebreak": tal[:, S.T_TIEBRK].astype(np.int8),
+        "declarer": tal[:, S.T_DECL].astype(np.int8),
+        "towers_complete": tal[:, S.T_TCOMP].astype(np.int8),
+        "team_winner": tal[:, S.T_TEAMW].astype(np.int8),
+        "monolith_start": tal[:, S.T_MSTART].astype(np.int8),
+        "raven_start": tal[:, S.T_RSTART].astype(np.int8),
+        "setup_attempts": np.minimum(tal[:, S.T_ATTEMPTS], 32767).astype(np.int16),
+        "board_key": tal[:, S.T_BOARD].copy(),
+    }
+    out.update(complexity_columns(tal[:, T_CX:T_CX + CX_SIZE], P))
+    ev = tal[:, T_EV:T_EV + 7]
+    out.update(evaluation_columns(np.where(ev == EV_NONE, np.nan, ev / EV_UNIT), len(tal)))
+    out["win"] = win_shares(tal, P, horizon_result)
+    return out
+
+
+def win_shares(tal, P, horizon_result):
+    """1 to the sole winning side's seats.  No winner (a two-player tie after every
+    tie-break, the rulebook's "there is no winner"; a capped game under
+    ``horizon_result=draw``): 0 to everyone.  A three/four-player tie: the victory is shared,
+    1/k to each of the k tied sides' seats."""
+    side_of = np.arange(P) % 2 if P == 4 else np.arange(P)
+    sides = 2 if P == 4 else P
+    w = tal[:, S.T_TEAMW]
+    team = tal[:, S.T_TEAM:S.T_TEAM + P]
+    tied = team == team.max(axis=1, keepdims=True)
+    if P == 2:
+        tied[:] = False
+    if horizon_result == S.HRESULT_DRAW:
+        tied[tal[:, S.T_END] == S.END_HORIZON] = False
+    k = tied.sum(axis=1, keepdims=True) * sides / P  # tied sides (4p: seats come in pairs)
+    shared = tied / np.maximum(k, 1)
+    sole = (side_of[None, :] == w[:, None]).astype(np.float64)
+    return np.where((w >= 0)[:, None], sole, shared).astype(np.float32)
+
+
+# what the kernel records (sim/record.py): levels 1 (bottom) to L, towers numbered row by
+# row from 0 (``show.py`` names them A, B, ...), seats by number
