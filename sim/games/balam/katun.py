@@ -191,12 +191,13 @@ def catastrophe(st, ru, sc, p, kt):
 
 # ======================================================================= other Katuns
 @helper
-def rank_award(counts, NP, first_pts, second_pts, award):
-    """The ranking rule shared by divination and ball games.  counts[p] >= 1 to rank.
-    award[p] = first_pts[p] for a sole first, first_pts[p] // 2 for each of two tied
-    firsts (no second place then), second_pts[p] for a sole second; 0 otherwise."""
+def rank_places(counts, NP, place):
+    """The ranking rule shared by divination and ball games (counts[q] >= 1 to rank):
+    place[q] = 1 for a sole first, 2 for a sole second (only behind a sole first), 3 for each
+    of exactly two tied firsts (no second place then); 0 otherwise, and for every seat when
+    three or more tie for first or nobody counts."""
     for q in range(NP):
-        award[q] = 0
+        place[q] = 0
     m1 = 0
     for q in range(NP):
         if counts[q] > m1:
@@ -218,13 +219,29 @@ def rank_award(counts, NP, first_pts, second_pts, award):
                 n2 += 1
         for q in range(NP):
             if counts[q] == m1:
-                award[q] = first_pts[q]
+                place[q] = 1
             elif n2 == 1 and counts[q] == m2:
-                award[q] = second_pts[q]
+                place[q] = 2
     elif n1 == 2:
         for q in range(NP):
             if counts[q] == m1:
-                award[q] = first_pts[q] // 2
+                place[q] = 3
+
+
+@helper
+def rank_award(counts, NP, first_pts, second_pts, award):
+    """The ranking's prestige (``rank_places``): award[q] = first_pts[q] for a sole first,
+    first_pts[q] // 2 for each of two tied firsts, second_pts[q] for a sole second; 0
+    otherwise."""
+    rank_places(counts, NP, award)
+    for q in range(NP):
+        place = award[q]
+        if place == 1:
+            award[q] = first_pts[q]
+        elif place == 2:
+            award[q] = second_pts[q]
+        elif place == 3:
+            award[q] = first_pts[q] // 2
 
 
 @helper
