@@ -189,10 +189,10 @@ def test_neutral_parameter_is_checked_against_the_deck_in_play():
         GAME.prepare(GAME.resolve_rules({"neutral": "tradewind_4", "compass": "cards"}), 4)
     with pytest.raises(ParamError, match="compass=tiles or compass=cards"):
         GAME.prepare(GAME.resolve_rules({"neutral": "pirate_0", "compass": "none"}), 4)
-    from sim.games.batam import kernel as K
+    from sim.games.batam import state
     R = GAME.prepare(GAME.resolve_rules({"neutral": "pirate_2", "compass": "cards"}), 4)[0]
     d = DATA.load_all(GAME.resolve_rules({}))
-    assert [k for k in range(len(d["ck"])) if (R[K.R_NEU] >> k) & 1] == \
+    assert [k for k in range(len(d["ck"])) if (R[state.R_NEU] >> k) & 1] == \
         [k for k, lab in enumerate(d["clab"]) if lab == "pirate_2"]
 
 
@@ -250,9 +250,9 @@ def test_card_rules_never_writes_outside_the_run_directory(tmp_path):
     # a neutral hostile tile is a parameter value, never a path
     neutral = FIG.card_rules(rules, hostile, "neutral", work)
     assert neutral == {"neutral": hostile}
-    from sim.games.batam import kernel as K
+    from sim.games.batam import state
     R = GAME.prepare(GAME.resolve_rules({"board": str(board), "tiles": str(tiles), **neutral}), 4)[0]
-    assert R[K.R_NEU] == 1 << 4          # the fifth tile of the file
+    assert R[state.R_NEU] == 1 << 4          # the fifth tile of the file
 
 
 def test_removal_keeps_the_length_so_remove_is_the_default(tmp_path):

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from sim.games.batam import GAME, SEAT_FIELDS
-from sim.games.batam import kernel as K
+from sim.record import NO_RECORD, NO_SNAPS
+from sim.games.batam import play, state
 from tests.test_batam_rules import make_ctx, tallies
 
 BANK = 628
@@ -74,23 +75,23 @@ def test_cubes_and_money_conserved_inside_the_state():
     for players in (2, 3, 4):
         ctx = make_ctx(players, compass="cards")
         ids, par = GAME.bot_arrays(GAME.choose_bots("heuristic", players))
-        bp = np.zeros((players, K.N_BOTPAR))
+        bp = np.zeros((players, state.N_BOTPAR))
         bp[:, :par.shape[1]] = par
-        st = K.new_state()
-        rs = np.zeros(K.N_RS, np.uint64)
+        st = state.new_state()
+        rs = np.zeros(state.N_RS, np.uint64)
         tal = tallies(st)
         for g in range(40):
-            K.play_game(g, np.uint64(5), ctx, ids, bp, st, rs, K.new_scratch(ctx), K.NO_RECORD, K.NO_SNAPS)
+            play.play_game(g, np.uint64(5), ctx, ids, bp, st, rs, play.new_scratch(ctx), NO_RECORD, NO_SNAPS)
             cubes = st.cube
             assert cubes.sum() == st.goods[:players].sum()
-            assert (cubes.sum(1) == st.ncube[:K.MAXI]).all()
+            assert (cubes.sum(1) == st.ncube[:state.MAXI]).all()
             assert (cubes[0] == 0).all()                    # nothing is sold on Batam
             assert (cubes.sum(0)[:players] == st.goods[:players]).all()
-            assert st.g[K.G_BANK] + st.coins[:players].sum() == BANK
+            assert st.g[state.G_BANK] + st.coins[:players].sum() == BANK
             assert st.offer.sum() == 0 and st.nb[:4].sum() == 0
             # the compass deck: every card is in the deck, the discards or was a map
-            n_cards = st.g[K.G_DECKN] + st.g[K.G_DISCN] + tal[K.T_MAP].sum()
-            assert n_cards == ctx.R[K.R_NK]
+            n_cards = st.g[state.G_DECKN] + st.g[state.G_DISCN] + tal[state.T_MAP].sum()
+            assert n_cards == ctx.R[state.R_NK]
 
 
 def test_unlimited_bank_conserves_money_too():

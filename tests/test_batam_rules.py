@@ -15,7 +15,8 @@ import pytest
 
 from sim.games.batam import GAME
 from sim.games.batam import data as DATA
-from sim.games.batam import kernel as K
+from sim.record import NO_RECORD
+from sim.games.batam import crew, ending, loop, money, phases, play, sailing, setup, state
 from sim.params import ParamError
 from sim.rng import SETUP, Stream
 
@@ -30,17 +31,17 @@ def mini_ctx(grid: str, islands: dict, players=2, tiles=None, **rules):
     d = DATA.derive(b)
     ctx = make_ctx(players, **rules)
     R = ctx.R.copy()
-    R[K.R_STARTNODE] = int(np.flatnonzero(b.island == 0)[0])
-    R[K.R_N] = len(b.kind)
-    R[K.R_NI] = len(b.island_names)
-    R[K.R_NC] = len(d["comp_nodes"])
+    R[state.R_STARTNODE] = int(np.flatnonzero(b.island == 0)[0])
+    R[state.R_N] = len(b.kind)
+    R[state.R_NI] = len(b.island_names)
+    R[state.R_NC] = len(d["comp_nodes"])
     ctx = ctx._replace(
-        R=R, board=K.Board(kind=b.kind, island=b.island, comp=d["comp"], comp_nodes=d["comp_nodes"],
+        R=R, board=state.Board(kind=b.kind, island=b.island, comp=d["comp"], comp_nodes=d["comp_nodes"],
                            nbr=b.nbr, deg=b.deg, padj=d["padj"], harb_nodes=d["harb_nodes"],
                            special=d["special"]),
-        routes=K.Routes(DS=d["DS"], WS=d["WS"], LS=d["LS"], DSS=d["DSS"], LSS=d["LSS"]))
+        routes=state.Routes(DS=d["DS"], WS=d["WS"], LS=d["LS"], DSS=d["DSS"], LSS=d["LSS"]))
     if tiles is not None:
-        R[K.R_NT] = len(tiles[0])
+        R[state.R_NT] = len(tiles[0])
         tk, tv, ti = (np.array(t, np.int64) for t in tiles)
         ctx = ctx._replace(compass=ctx.compass._replace(
             tk=tk, tv=tv, ti=ti, tid=np.arange(1, len(tiles[0]) + 1, dtype=np.int64)))  # identities
@@ -54,20 +55,20 @@ def node(b, r, c):
 def blank(ctx, seed=1, game=0):
     """A set-up game (ships at Batam, 20 coins each) and its streams."""
     R = ctx.R
-    st = K.new_state()
-    rs = np.zeros(K.N_RS, np.uint64)
-    K.start_streams(rs, np.uint64(seed), game, R[K.R_P])
-    first = K.setup(st, ctx, rs, np.zeros(K.MAXK, np.int64), K.NO_RECORD)
+    st = state.new_state()
+    rs = np.zeros(state.N_RS, np.uint64)
+    setup.start_streams(rs, np.uint64(seed), game, R[state.R_P])
+    first = setup.setup(st, ctx, rs, np.zeros(state.MAXK, np.int64), NO_RECORD)
     # clear the compass set-up: tests place what they need
-    st.tile[:K.MAXC] = -1
-    st.g[K.G_PIRC] = -1
+    st.tile[:state.MAXC] = -1
+    st.g[state.G_PIRC] = -1
     return st, rs, first
 
 
 def bot_params(name, players=4, **settings):
     spec = name + (":" + ",".join(f"{k}={v}" for k, v in settings.items()) if settings else "")
     ids, par = GAME.bot_arrays(GAME.choose_bots(spec, players))
-    bp = np.zeros((players, K.N_BOTPAR))
+    bp = np.zeros((players, state.N_BOTPAR))
     bp[:, :par.shape[1]] = par
     return int(ids[0]), bp[0]
 
@@ -75,7 +76,7 @@ def bot_params(name, players=4, **settings):
 def put_board(st, b, dice):
     """dice: list of (value, owner), placed in order."""
     for v, o in dice:
-        K.place_die(st, b, v, o)
+        crew.place_die(st, b, v, o)
 
 
 def board(st, b):
@@ -89,8 +90,8 @@ def tallies(st):
 
 def sail(ctx, st, p, rs, tal=None, bot="heuristic", **settings):
     """Phase 3 for seat p (its tallies land in ``st``: ``tal`` is ``tallies(st)``)."""
-    bid, bp = bot_params(bot, ctx.R[K.R_P], **settings)
-    K.sail(st, ctx, p, bid, bp, rs, K.new_scratch(ctx), K.NO_RECORD)
+    bid, bp = bot_params(bot, ctx.R[state.R_P], **settings)
+    phases.sail(st, ctx, p, bid, bp, rs, play.new_scratch(ctx), NO_RECORD)
 
 
 def tally(tal, t, p):
@@ -98,7 +99,7 @@ def tally(tal, t, p):
 
 
 def total_money(st, players):
-    return (int(st.g[K.G_BANK]) + int(st.coins[:players].sum())
+    return (int(st.g[state.G_BANK]) + int(st.coins[:players].sum())
             + int(st.offer[:players].sum()))
 
 
@@ -111,20 +112,20 @@ def test_rulebook_example_equal_value_pushes_right():
     alex, becky = 0, 1
     put_board(st, alex, [(4, 2), (2, 3)])
     assert board(st, alex) == [(4, 2), (2, 3)]
-    slot = K.place_die(st, alex, 2, becky)
+    slot = crew.place_die(st, alex, 2, becky)
     assert slot == 1
     assert board(st, alex) == [(4, 2), (2, becky), (2, 3)]
-    assert not K.can_place(st, ctx.R, 2, alex)          # three dice: full
+    assert not crew.can_place(st, ctx.R, 2, alex)          # three dice: full
 
 
 def test_first_die_is_captain_and_board_stays_descending():
     ctx = make_ctx(2)
     st, _, _ = blank(ctx)
-    assert K.place_die(st, 0, 1, 1) == 0                 # [1 - -]
-    assert K.place_die(st, 0, 5, 1) == 0                 # [5 1 -]
-    assert K.place_die(st, 0, 3, 1) == 1                 # [5 3 1]
+    assert crew.place_die(st, 0, 1, 1) == 0                 # [1 - -]
+    assert crew.place_die(st, 0, 5, 1) == 0                 # [5 1 -]
+    assert crew.place_die(st, 0, 3, 1) == 1                 # [5 3 1]
     assert board(st, 0) == [(5, 1), (3, 1), (1, 1)]
-    assert K.board_total(st, 0) == 9
+    assert crew.board_total(st, 0) == 9
 
 
 @pytest.mark.parametrize("players,limit", [(2, 3), (3, 2), (4, 1)])
@@ -132,14 +133,14 @@ def test_per_opponent_limits(players, limit):
     ctx = make_ctx(players)
     st, _, _ = blank(ctx)
     R = ctx.R
-    assert R[K.R_OPPLIM] == limit
-    assert not K.can_place(st, R, 0, 0)                  # never on your own board
+    assert R[state.R_OPPLIM] == limit
+    assert not crew.can_place(st, R, 0, 0)                  # never on your own board
     for k in range(limit):
-        assert K.can_place(st, R, 0, 1)
-        K.place_die(st, 1, 3, 0)
-    assert not K.can_place(st, R, 0, 1)                  # limit reached ...
+        assert crew.can_place(st, R, 0, 1)
+        crew.place_die(st, 1, 3, 0)
+    assert not crew.can_place(st, R, 0, 1)                  # limit reached ...
     if players > 2:
-        assert K.can_place(st, R, 2, 1)                  # ... for seat 0 only
+        assert crew.can_place(st, R, 2, 1)                  # ... for seat 0 only
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -150,13 +151,13 @@ def test_place_phase_places_every_numbered_die_within_limits(players):
         st, rs, _ = blank(ctx)
         st.dv[0] = [5, 0, 3]
         bid, bp = bot_params(bot, players)
-        K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(K.MAXP, np.int64),
-                      K.NO_RECORD)
+        phases.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(state.MAXP, np.int64),
+                      NO_RECORD)
         placed = [(b, v) for b in range(players) for v, o in board(st, b) if o == 0]
         assert sorted(v for _, v in placed) == [3, 5]
         assert all(b != 0 for b, _ in placed)
         for b in range(1, players):
-            assert sum(1 for bb, _ in placed if bb == b) <= ctx.R[K.R_OPPLIM]
+            assert sum(1 for bb, _ in placed if bb == b) <= ctx.R[state.R_OPPLIM]
 
 
 def test_dice_that_fit_nowhere_stay_home():
@@ -167,8 +168,8 @@ def test_dice_that_fit_nowhere_stay_home():
     put_board(st, 2, [(5, 1), (5, 3), (1, 1)])
     st.dv[0] = [4, 4, 4]
     bid, bp = bot_params("random", 4)
-    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(K.MAXP, np.int64),
-                      K.NO_RECORD)
+    phases.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(state.MAXP, np.int64),
+                      NO_RECORD)
     assert board(st, 3) == [(4, 0)]
     assert list(st.dv[0]).count(4) == 2
 
@@ -183,8 +184,8 @@ def test_heuristic_places_high_die_on_best_wage():
         st.offer[b, 1] = s
     st.dv[0] = [2, 5, 1]
     bid, bp = bot_params("miser", 4)
-    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(K.MAXP, np.int64),
-                      K.NO_RECORD)
+    phases.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(state.MAXP, np.int64),
+                      NO_RECORD)
     assert board(st, 1) == [(5, 0)]
 
 
@@ -197,7 +198,7 @@ def test_wage_offers_move_coins_and_respect_minimum():
             st.coins[0] = coins
             st.offer[0] = 0
             bid, bp = bot_params(bot, 4)
-            K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
+            phases.offer_wages(st, ctx.R, 0, bid, bp, rs, NO_RECORD)
             cap, sal = int(st.offer[0, 0]), int(st.offer[0, 1])
             assert cap + sal + st.coins[0] == coins
             if coins >= 2:
@@ -213,29 +214,29 @@ def test_heuristic_wage_bidding_outbid_adapt_give_up():
     ctx = make_ctx(4)
     st, rs, _ = blank(ctx)
     bid, bp = bot_params("heuristic", 4)
-    K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
-    K.offer_wages(st, ctx.R, 1, bid, bp, rs, K.NO_RECORD)
+    phases.offer_wages(st, ctx.R, 0, bid, bp, rs, NO_RECORD)
+    phases.offer_wages(st, ctx.R, 1, bid, bp, rs, NO_RECORD)
     assert st.offer[:2].tolist() == [[4, 1], [5, 1]]
     st.coins[2] = 4
-    K.offer_wages(st, ctx.R, 2, bid, bp, rs, K.NO_RECORD)
+    phases.offer_wages(st, ctx.R, 2, bid, bp, rs, NO_RECORD)
     assert list(st.offer[2]) == [2, 1]
     # a later round: the others paid at most 2 for a captain last round, so 3 is enough
     st, rs, _ = blank(ctx)
     st.lastcap[:4] = [5, 2, 1, 1]
-    K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
+    phases.offer_wages(st, ctx.R, 0, bid, bp, rs, NO_RECORD)
     assert list(st.offer[0]) == [3, 1]
     # ... unless someone already offered more this round: outbid by one
     st.offer[3, 0] = 5
-    K.offer_wages(st, ctx.R, 1, bid, bp, rs, K.NO_RECORD)
+    phases.offer_wages(st, ctx.R, 1, bid, bp, rs, NO_RECORD)
     assert st.offer[1, 0] == 6
     # someone paid 9 last round: beating it (10) costs more than 4 + 2, so it offers 1
     st, rs, _ = blank(ctx)
     st.lastcap[:4] = [5, 9, 1, 1]
-    K.offer_wages(st, ctx.R, 0, bid, bp, rs, K.NO_RECORD)
+    phases.offer_wages(st, ctx.R, 0, bid, bp, rs, NO_RECORD)
     assert list(st.offer[0]) == [1, 1]
     # the modest style ignores the others
     bid, bp = bot_params("modest", 4)
-    K.offer_wages(st, ctx.R, 2, bid, bp, rs, K.NO_RECORD)
+    phases.offer_wages(st, ctx.R, 2, bid, bp, rs, NO_RECORD)
     assert list(st.offer[2]) == [3, 2]
 
 
@@ -251,12 +252,12 @@ def test_collect_wages_captain_sailor_paid_ship_free_unclaimed_returned():
     put_board(st, 0, [(5, 1), (3, 2), (1, 3)])
     put_board(st, 1, [(2, 0)])
     before = total_money(st, 4)
-    K.collect_wages(st, ctx.R, K.NO_RECORD)
+    crew.collect_wages(st, ctx.R, NO_RECORD)
     assert list(st.coins[:4]) == [13, 15, 12, 10]
     assert total_money(st, 4) == before
     assert st.nb[:4].sum() == 0 and st.offer.sum() == 0
-    assert [tally(tal, K.T_WEARN, p) for p in range(4)] == [3, 4, 2, 0]
-    assert [tally(tal, K.T_WPAID, p) for p in range(4)] == [6, 3, 0, 0]
+    assert [tally(tal, state.T_WEARN, p) for p in range(4)] == [3, 4, 2, 0]
+    assert [tally(tal, state.T_WPAID, p) for p in range(4)] == [6, 3, 0, 0]
 
 
 def eager_rerolls(ctx, coins=20):
@@ -264,11 +265,11 @@ def eager_rerolls(ctx, coins=20):
     (re-rolls, coins paid, coins left, bank gain)."""
     st, rs, _ = blank(ctx)
     st.coins[0] = coins
-    bank = int(st.g[K.G_BANK])
+    bank = int(st.g[state.G_BANK])
     tal = tallies(st)
     bid, bp = bot_params("heuristic", 4, reroll_low=5, reroll_max=3, reserve=0)
-    K.reroll_phase(st, ctx.R, ctx.faces, 0, bid, bp, rs, 0, K.NO_RECORD)
-    return tally(tal, K.T_RR, 0), tally(tal, K.T_RRC, 0), int(st.coins[0]), int(st.g[K.G_BANK]) - bank
+    phases.reroll_phase(st, ctx.R, ctx.faces, 0, bid, bp, rs, 0, NO_RECORD)
+    return tally(tal, state.T_RR, 0), tally(tal, state.T_RRC, 0), int(st.coins[0]), int(st.g[state.G_BANK]) - bank
 
 
 def test_rerolls_cost_as_the_rulebook_example_two_three_four_in_total():
@@ -297,22 +298,22 @@ def test_sale_pays_25_and_5_to_each_earlier_cube():
         st.cube[isl, q] = 1
         st.ncube[isl] += 1
     before = total_money(st, 4)
-    bank = int(st.g[K.G_BANK])
-    K.sell(st, ctx.R, 0, isl, K.NO_RECORD)
+    bank = int(st.g[state.G_BANK])
+    sailing.sell(st, ctx.R, 0, isl, NO_RECORD)
     assert list(st.coins[:4]) == [35, 25, 25, 20]
-    assert st.g[K.G_BANK] == bank - 25
+    assert st.g[state.G_BANK] == bank - 25
     assert st.ncube[isl] == 3 and st.goods[0] == 1
     assert total_money(st, 4) == before
-    assert tally(tal, K.T_PAYR, 1) == 5 and tally(tal, K.T_PAYR, 2) == 5
+    assert tally(tal, state.T_PAYR, 1) == 5 and tally(tal, state.T_PAYR, 2) == 5
 
 
 def test_bank_short_pays_what_it_has_unlimited_goes_negative():
     for mode, coins, bank in (("short", 20 + 7, 0), ("unlimited", 20 + 25, -18)):
         ctx = make_ctx(2, bank_empty=mode)
         st, _, _ = blank(ctx)
-        st.g[K.G_BANK] = 7
-        K.bank_pays(st, ctx.R, 0, 25)
-        assert st.coins[0] == coins and st.g[K.G_BANK] == bank and st.g[K.G_SHORT] == 18
+        st.g[state.G_BANK] = 7
+        money.bank_pays(st, ctx.R, 0, 25)
+        assert st.coins[0] == coins and st.g[state.G_BANK] == bank and st.g[state.G_SHORT] == 18
 
 
 # ------------------------------------------------------------------ sailing
@@ -325,20 +326,20 @@ def test_occupied_space_costs_two_and_cannot_be_the_end():
     st, rs, _ = blank(ctx)
     R = ctx.R
     st.pos[1] = 2
-    fc = np.zeros((2, K.MAXP), np.int64)
+    fc = np.zeros((2, state.MAXP), np.int64)
     args = (st, R, ctx.board.kind, ctx.board.comp, ctx.board.nbr, ctx.board.deg, fc, 0)
-    assert K.enter_cost(st, R, ctx.board.kind, 0, 2) == 2
-    assert K.finish_cost(st, R, ctx.board.kind, ctx.board.comp, ctx.board.nbr, ctx.board.deg, fc, 0,
+    assert sailing.enter_cost(st, R, ctx.board.kind, 0, 2) == 2
+    assert sailing.finish_cost(st, R, ctx.board.kind, ctx.board.comp, ctx.board.nbr, ctx.board.deg, fc, 0,
                          2) == 1
     st.pos[0] = 1
-    assert K.safe_step(*args, 2, 2) == -1      # 2 to enter, nowhere to stop afterwards
-    assert K.safe_step(*args, 2, 3) == 2       # 2 to enter, 1 more to space 3
+    assert sailing.safe_step(*args, 2, 2) == -1      # 2 to enter, nowhere to stop afterwards
+    assert sailing.safe_step(*args, 2, 3) == 2       # 2 to enter, 1 more to space 3
     # sailing with dice 2+1+1 = 4 from Batam: 1 + 2 + 1 = space 3, not Rempang
     st.pos[0] = 0
     put_board(st, 0, [(2, 1), (1, 1), (1, 1)])
     tal = tallies(st)
     sail(ctx, st, 0, rs, tal)
-    assert st.pos[0] == 3 and tally(tal, K.T_DIST, 0) == 3 and st.goods[0] == 0
+    assert st.pos[0] == 3 and tally(tal, state.T_DIST, 0) == 3 and st.goods[0] == 0
 
 
 def test_ship_may_end_in_an_occupied_harbour_and_sells_there():
@@ -385,21 +386,21 @@ def test_pirate_tile_blocks_its_space_and_charges_neighbours():
     #   B ~ P ~ R      P: pirate tile on the compass space; its neighbours cost 3 per die
     #   ~ ~ $ ~ ~      ($ = a neighbour of the pirate)
     #   ~ ~ ~ ~ ~
-    tiles = ([K.PIRATE], [0], [-1])
+    tiles = ([state.PIRATE], [0], [-1])
     ctx, b = mini_ctx(PIRATE_MAP, {"B": "Batam", "R": "Rempang"}, tiles=tiles, compass="tiles")
     pir = node(b, 0, 2)
     for bot, path in (("plodder", 6), ("heuristic", 8)):
         st, rs, _ = blank(ctx)
         st.tile[0] = 0
-        st.g[K.G_PIRC] = 0
-        assert K.is_blocked(st, ctx.board.comp, pir)
+        st.g[state.G_PIRC] = 0
+        assert sailing.is_blocked(st, ctx.board.comp, pir)
         put_board(st, 0, [(5, 1), (3, 1)])      # two dice, 8 movement
         tal = tallies(st)
         sail(ctx, st, 0, rs, tal, bot=bot)
         assert st.pos[0] == node(b, 0, 4), bot           # reached Rempang either way
-        assert tally(tal, K.T_DIST, 0) == path, bot        # the heuristic sails round
-        fee = tally(tal, K.T_PIRC, 0)
-        assert fee == 6 * tally(tal, K.T_PIR, 0), bot       # 3 coins x 2 dice a neighbour
+        assert tally(tal, state.T_DIST, 0) == path, bot        # the heuristic sails round
+        fee = tally(tal, state.T_PIRC, 0)
+        assert fee == 6 * tally(tal, state.T_PIR, 0), bot       # 3 coins x 2 dice a neighbour
         assert (fee > 0) == (bot == "plodder"), bot          # the heuristic avoids them
         assert st.coins[0] == 20 + 25 - fee
     # 'once': a second pirate neighbour in the same round is free
@@ -407,12 +408,12 @@ def test_pirate_tile_blocks_its_space_and_charges_neighbours():
                       compass="tiles", pirate_charge="once")
     st, rs, _ = blank(ctx)
     st.tile[0] = 0
-    st.g[K.G_PIRC] = 0
+    st.g[state.G_PIRC] = 0
     put_board(st, 0, [(2, 1)])
     tal = tallies(st)
     sail(ctx, st, 0, rs, tal)          # B -> ~(pirate neighbour) -> R(neighbour)
-    assert st.pos[0] == node(b, 2, 2) and tally(tal, K.T_PIRC, 0) == 3
-    assert tally(tal, K.T_PIR, 0) == 1
+    assert st.pos[0] == node(b, 2, 2) and tally(tal, state.T_PIRC, 0) == 3
+    assert tally(tal, state.T_PIR, 0) == 1
 
 
 COMPASS_LINE = "B~*~R"
@@ -423,16 +424,16 @@ def test_pirate_card_pay_per_die_or_stop(pay_limit, stops):
     #   B ~ * ~ R   the deck holds one pirate card (2 coins per die); three dice aboard
     ctx, b = mini_ctx(COMPASS_LINE, {"B": "Batam", "R": "Rempang"}, compass="cards")
     ck, cv = ctx.compass.ck, ctx.compass.cv
-    k = int(np.flatnonzero((ck == K.PIRATE) & (cv == 2))[0])
+    k = int(np.flatnonzero((ck == state.PIRATE) & (cv == 2))[0])
     st, rs, _ = blank(ctx)
     st.deck[0] = k
-    st.g[K.G_DECKN] = 1
-    st.g[K.G_DISCN] = 0
+    st.g[state.G_DECKN] = 1
+    st.g[state.G_DISCN] = 0
     put_board(st, 0, [(2, 1), (1, 1), (1, 1)])
     tal = tallies(st)
     sail(ctx, st, 0, rs, tal, pirate_pay=pay_limit)
-    assert tally(tal, K.T_PIR, 0) == 1
-    assert st.g[K.G_DISCN] == 1 and st.disc[0] == k        # discarded either way
+    assert tally(tal, state.T_PIR, 0) == 1
+    assert st.g[state.G_DISCN] == 1 and st.disc[0] == k        # discarded either way
     if stops:
         assert st.pos[0] == 2 and st.coins[0] == 20
     else:
@@ -443,30 +444,30 @@ def test_compass_cards_tradewind_treasure_and_map():
     #   B ~ * ~ R   tradewind 3 on the compass space: 3 dice of 1 reach Rempang (4 spaces)
     ctx, b = mini_ctx(COMPASS_LINE, {"B": "Batam", "R": "Rempang"}, compass="cards")
     ck, cv = ctx.compass.ck, ctx.compass.cv
-    tw = int(np.flatnonzero((ck == K.TRADEWIND) & (cv == 3))[0])
+    tw = int(np.flatnonzero((ck == state.TRADEWIND) & (cv == 3))[0])
     st, rs, _ = blank(ctx)
     st.deck[0] = tw
-    st.g[K.G_DECKN] = 1
+    st.g[state.G_DECKN] = 1
     put_board(st, 0, [(1, 1), (1, 1), (1, 1)])
     tal = tallies(st)
     sail(ctx, st, 0, rs, tal)
-    assert st.pos[0] == 4 and tally(tal, K.T_TW, 0) == 1 and st.goods[0] == 1
+    assert st.pos[0] == 4 and tally(tal, state.T_TW, 0) == 1 and st.goods[0] == 1
     # sunken treasure 4: coins from the bank
-    sk = int(np.flatnonzero((ck == K.SUNKEN) & (cv == 4))[0])
+    sk = int(np.flatnonzero((ck == state.SUNKEN) & (cv == 4))[0])
     st, rs, _ = blank(ctx)
     st.deck[0] = sk
-    st.g[K.G_DECKN] = 1
+    st.g[state.G_DECKN] = 1
     put_board(st, 0, [(3, 1)])
     tal = tallies(st)
     tal[:] = 0
     sail(ctx, st, 0, rs, tal)
-    assert st.pos[0] == 3 and st.coins[0] == 24 and tally(tal, K.T_SUNK, 0) == 1
+    assert st.pos[0] == 3 and st.coins[0] == 24 and tally(tal, state.T_SUNK, 0) == 1
 
 
 def test_treasure_map_tile_paid_at_the_islands_harbour_and_tradewind_once_per_round():
     #   B * * ~ R   compass 0: treasure map (Rempang, 6); compass 1: tradewind 2, and a
     #               second tradewind tile later in the round does nothing
-    tiles = ([K.MAP, K.TRADEWIND, K.TRADEWIND], [6, 2, 4], [1, -1, -1])
+    tiles = ([state.MAP, state.TRADEWIND, state.TRADEWIND], [6, 2, 4], [1, -1, -1])
     ctx, b = mini_ctx("B**~R\n~~*~~", {"B": "Batam", "R": "Rempang"}, tiles=tiles, compass="tiles")
     st, rs, _ = blank(ctx)
     st.tile[:3] = [0, 1, 2]
@@ -474,19 +475,19 @@ def test_treasure_map_tile_paid_at_the_islands_harbour_and_tradewind_once_per_ro
     tal = tallies(st)
     sail(ctx, st, 0, rs, tal, treasure_w=0)
     assert st.pos[0] == node(b, 0, 4)
-    assert tally(tal, K.T_MAP, 0) == 1 and tally(tal, K.T_TW, 0) == 1
-    assert st.coins[0] == 20 + 25 + 6 and tally(tal, K.T_TREAS, 0) == 6
+    assert tally(tal, state.T_MAP, 0) == 1 and tally(tal, state.T_TW, 0) == 1
+    assert st.coins[0] == 20 + 25 + 6 and tally(tal, state.T_TREAS, 0) == 6
     assert st.tile[0] == -1 and st.tile[1] == 1      # map taken, tradewind stays
     assert st.mapv[0, 1] == 0
-    assert st.rflags[K.RF_TW, 0] == 1 << 1                              # compass 1's used this round
+    assert st.rflags[state.RF_TW, 0] == 1 << 1                              # compass 1's used this round
     # the same round: moving over the other tradewind tile
     st.nb[0] = 0
     put_board(st, 0, [(2, 1)])
     tal = tallies(st)
     tal[:] = 0
     st.pos[0] = node(b, 1, 3)                                # ~ ~ * [x] ~
-    K.sail(st, ctx, 0, K.BOT_RANDOM, np.zeros(K.N_BOTPAR), rs, K.new_scratch(ctx), K.NO_RECORD)
-    assert tally(tal, K.T_TW, 0) == 0
+    phases.sail(st, ctx, 0, state.BOT_RANDOM, np.zeros(state.N_BOTPAR), rs, play.new_scratch(ctx), NO_RECORD)
+    assert tally(tal, state.T_TW, 0) == 0
 
 
 @pytest.mark.parametrize("limit", ["any", "each"])
@@ -494,7 +495,7 @@ def test_two_tradewind_tiles_in_one_move(limit):
     #   B * ~ * ~ ~ R   two tradewind 2 tiles on the only way to Rempang, two dice of 1:
     #   2 movement, +2 at the first tile; 'any' (the default): the second gives nothing and
     #   the ship stops short; 'each': +2 again, enough to reach Rempang (6 spaces)
-    tiles = ([K.TRADEWIND, K.TRADEWIND], [2, 2], [-1, -1])
+    tiles = ([state.TRADEWIND, state.TRADEWIND], [2, 2], [-1, -1])
     ctx, b = mini_ctx("B*~*~~R", {"B": "Batam", "R": "Rempang"}, tiles=tiles, compass="tiles",
                       tradewind_limit=limit)
     st, rs, _ = blank(ctx)
@@ -503,26 +504,26 @@ def test_two_tradewind_tiles_in_one_move(limit):
     tal = tallies(st)
     sail(ctx, st, 0, rs, tal)
     if limit == "any":
-        assert tally(tal, K.T_TW, 0) == 1 and st.rflags[K.RF_TW, 0] == 1 << 0
+        assert tally(tal, state.T_TW, 0) == 1 and st.rflags[state.RF_TW, 0] == 1 << 0
         assert st.pos[0] == 4 and st.goods[0] == 0
     else:
-        assert tally(tal, K.T_TW, 0) == 2 and st.rflags[K.RF_TW, 0] == (1 << 0) | (1 << 1)
+        assert tally(tal, state.T_TW, 0) == 2 and st.rflags[state.RF_TW, 0] == (1 << 0) | (1 << 1)
         assert st.pos[0] == 6 and st.goods[0] == 1           # sold at Rempang
 
 
 def test_deck_reshuffles_discards_when_empty():
     ctx = make_ctx(4, compass="cards")
     st, rs, _ = blank(ctx)
-    st.g[K.G_DECKN] = 0
+    st.g[state.G_DECKN] = 0
     st.disc[:3] = [3, 5, 7]
-    st.g[K.G_DISCN] = 3
-    k = K.draw_card(st, rs, ctx.compass.cid, K.NO_RECORD)
+    st.g[state.G_DISCN] = 3
+    k = sailing.draw_card(st, rs, ctx.compass.cid, NO_RECORD)
     assert k in (3, 5, 7)
-    assert st.g[K.G_DECKN] == 2 and st.g[K.G_DISCN] == 0
+    assert st.g[state.G_DECKN] == 2 and st.g[state.G_DISCN] == 0
     assert sorted(list(st.deck[:2]) + [k]) == [3, 5, 7]
-    st.g[K.G_DECKN] = 0
-    st.g[K.G_DISCN] = 0
-    assert K.draw_card(st, rs, ctx.compass.cid, K.NO_RECORD) == -1        # nothing left anywhere
+    st.g[state.G_DECKN] = 0
+    st.g[state.G_DISCN] = 0
+    assert sailing.draw_card(st, rs, ctx.compass.cid, NO_RECORD) == -1        # nothing left anywhere
 
 
 # ------------------------------------------------------------------ the end
@@ -538,31 +539,31 @@ def test_return_triggers_end_and_bonus_for_every_returning_ship():
         R = ctx.R
         st, rs, _ = blank(ctx)
         tal = tallies(st)
-        st.goods[0] = R[K.R_GOODS]
+        st.goods[0] = R[state.R_GOODS]
         st.cube[1, 1] = 1
         for p in range(3):
             st.pos[p] = 2
             put_board(st, p, [(3, (p + 1) % 3)])
         for seed in range(200):
-            trial = K.new_state()
-            K.copy_state_into(trial, st)
-            K.start_streams(rs, np.uint64(seed), 0, 3)
+            trial = state.new_state()
+            state.copy_state_into(trial, st)
+            setup.start_streams(rs, np.uint64(seed), 0, 3)
             sail(ctx, trial, 2, rs, tal, bot="random")
             if trial.pos[2] == 0:
-                K.copy_state_into(st, trial)
+                state.copy_state_into(st, trial)
                 break
-        assert st.pos[2] == 0 and st.rflags[K.RF_RET, 2] == 1
-        assert st.g[K.G_ENDED] == 0 and st.rflags[K.RF_RETA, 2] == 0
+        assert st.pos[2] == 0 and st.rflags[state.RF_RET, 2] == 1
+        assert st.g[state.G_ENDED] == 0 and st.rflags[state.RF_RETA, 2] == 0
         tal = tallies(st)
         tal[:] = 0
         for p in (0, 1):
             sail(ctx, st, p, rs, tal)
             assert st.pos[p] == 0
-        assert st.g[K.G_ENDED] == 1 and st.g[K.G_ENDER] == 0
+        assert st.g[state.G_ENDED] == 1 and st.g[state.G_ENDER] == 0
         coins = st.coins[:3].copy()
-        K.return_bonuses(st, R, 0, K.NO_RECORD)
+        ending.return_bonuses(st, R, 0, NO_RECORD)
         assert list(st.coins[:3] - coins) == paid
-        assert [tally(tal, K.T_BONUS, p) for p in range(3)] == paid
+        assert [tally(tal, state.T_BONUS, p) for p in range(3)] == paid
 
 
 def test_ranking_coins_then_goods_then_shared():
@@ -576,16 +577,16 @@ def test_ranking_coins_then_goods_then_shared():
     ):
         st.coins[:4] = coins
         st.goods[:4] = goods
-        assert K.final_ranking(st, ctx.R, win) == winner
+        assert ending.final_ranking(st, ctx.R, win) == winner
         assert list(win) == wins
 
 
 def test_crew_row_starts_with_first_player_and_rotates():
     # first player Blue (seat 1) of 4: round 1 row Blue Green Yellow Red; after each
     # round the leftmost board moves to the right end
-    rows = [[K.crew_seat(1, rnd, i, 4) for i in range(4)] for rnd in range(3)]
+    rows = [[loop.crew_seat(1, rnd, i, 4) for i in range(4)] for rnd in range(3)]
     assert rows == [[1, 2, 3, 0], [2, 3, 0, 1], [3, 0, 1, 2]]
-    assert [K.crew_seat(2, 1, i, 3) for i in range(3)] == [0, 1, 2]
+    assert [loop.crew_seat(2, 1, i, 3) for i in range(3)] == [0, 1, 2]
 
 
 def test_first_player_by_two_dice_ties_rerolled():
@@ -605,9 +606,9 @@ def test_first_player_by_two_dice_ties_rerolled():
             if len(cont) == 1:
                 break
         ties += rounds > 1
-        rs = np.zeros(K.N_RS, np.uint64)
-        rs[K.RS_SETUP] = Stream.substream(9, g, SETUP, 0).state
-        assert K.first_by_dice(rs, np.array(faces, np.int64), 4, np.zeros(8, np.int64), K.NO_RECORD) == cont[0]
+        rs = np.zeros(state.N_RS, np.uint64)
+        rs[state.RS_SETUP] = Stream.substream(9, g, SETUP, 0).state
+        assert setup.first_by_dice(rs, np.array(faces, np.int64), 4, np.zeros(8, np.int64), NO_RECORD) == cont[0]
     assert ties > 10
 
 
@@ -620,12 +621,12 @@ def test_default_data_matches_the_rulebook_counts():
     assert d["start_coins"] == 20 and d["goods"] == 4
     names = d["board"].island_names
     assert names[0] == "Batam" and {"Rempang", "Sugi", "Citlim"} <= set(names)
-    assert sorted(d["tv"][d["tk"] == K.TRADEWIND]) == [2, 3, 4]
-    assert sorted(d["tv"][d["tk"] == K.SUNKEN]) == [8, 10]
-    assert sorted(set(d["cv"][d["ck"] == K.TRADEWIND])) == [2, 3]
-    assert sorted(set(d["cv"][d["ck"] == K.SUNKEN])) == [2, 3, 4]
-    assert sorted(set(d["cv"][d["ck"] == K.PIRATE])) == [1, 2]
-    assert sorted(names[i] for i in d["ci"][d["ck"] == K.MAP]) == ["Citlim", "Rempang", "Sugi"]
+    assert sorted(d["tv"][d["tk"] == state.TRADEWIND]) == [2, 3, 4]
+    assert sorted(d["tv"][d["tk"] == state.SUNKEN]) == [8, 10]
+    assert sorted(set(d["cv"][d["ck"] == state.TRADEWIND])) == [2, 3]
+    assert sorted(set(d["cv"][d["ck"] == state.SUNKEN])) == [2, 3, 4]
+    assert sorted(set(d["cv"][d["ck"] == state.PIRATE])) == [1, 2]
+    assert sorted(names[i] for i in d["ci"][d["ck"] == state.MAP]) == ["Citlim", "Rempang", "Sugi"]
     assert list(d["faces"]) == [0, 1, 2, 3, 4, 5]
 
 
@@ -676,7 +677,7 @@ def test_bad_deck_and_dice_files_are_rejected(tmp_path):
 # ------------------------------------------------------------ route tables
 def _bfs(nb, n, t, blocked):
     """Fewest spaces from every space to t (the pirate's space ``blocked``)."""
-    dist = [K.INF] * n
+    dist = [state.INF] * n
     if t == blocked:
         return dist
     dist[t] = 0
@@ -684,7 +685,7 @@ def _bfs(nb, n, t, blocked):
     while todo:
         u = todo.popleft()
         for v in nb[u]:
-            if v != blocked and dist[v] == K.INF:
+            if v != blocked and dist[v] == state.INF:
                 dist[v] = dist[u] + 1
                 todo.append(v)
     return dist
@@ -694,7 +695,7 @@ def _dijkstra(nb, n, t, blocked):
     """Routes towards t: entering u costs 1, or 1 + PIRATE_PENALTY next to the pirate;
     equal weights broken by fewer spaces.  Returns (weight, spaces) per space."""
     if t == blocked:
-        return [K.INF] * n, [K.INF] * n
+        return [state.INF] * n, [state.INF] * n
     best = {}
     heap = [(0, 0, t)]
     while heap:
@@ -702,12 +703,12 @@ def _dijkstra(nb, n, t, blocked):
         if u in best:
             continue
         best[u] = (w, steps)
-        enter_u = 1 + (K.PIRATE_PENALTY if blocked in nb[u] else 0)
+        enter_u = 1 + (state.PIRATE_PENALTY if blocked in nb[u] else 0)
         for v in nb[u]:
             if v != blocked and v not in best:
                 heapq.heappush(heap, (w + enter_u, steps + 1, v))
-    return ([best.get(v, (K.INF, K.INF))[0] for v in range(n)],
-            [best.get(v, (K.INF, K.INF))[1] for v in range(n)])
+    return ([best.get(v, (state.INF, state.INF))[0] for v in range(n)],
+            [best.get(v, (state.INF, state.INF))[1] for v in range(n)])
 
 
 @pytest.mark.parametrize("crowded", [False, True])

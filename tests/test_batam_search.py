@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from sim.games.batam import GAME
-from sim.games.batam import kernel as K
+from sim.record import NO_RECORD, NO_SNAPS
+from sim.games.batam import state
 from sim.games.batam import play as PL
 from sim.runner import execute
 from sim.spec import make_spec
@@ -20,20 +21,20 @@ from sim.spec import make_spec
 def setup_game(players, bots, seed=5, game=0, **rules):
     ctx = GAME.prepare(GAME.resolve_rules(rules), players)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
-    bp = np.zeros((players, K.N_BOTPAR))
+    bp = np.zeros((players, state.N_BOTPAR))
     bp[:, :par.shape[1]] = par
-    st = K.new_state()
-    rs = np.zeros(K.N_RS, np.uint64)
+    st = state.new_state()
+    rs = np.zeros(state.N_RS, np.uint64)
     sc = PL.new_scratch(ctx)
     srch = PL.new_search(ctx, ids, bp)
-    PL.new_game(game, np.uint64(seed), ctx, st, rs, sc, K.NO_RECORD)
+    PL.new_game(game, np.uint64(seed), ctx, st, rs, sc, NO_RECORD)
     return ctx, ids, bp, st, rs, sc, srch
 
 
 def decide_copy(ctx, p, bp, st, rs, sc, srch):
     """The search decision at the cursor, on copies: (plan, rollout statistics, the seat's
     stream after)."""
-    st, rs = K.copy_state(st), rs.copy()
+    st, rs = state.copy_state(st), rs.copy()
     sc = sc._replace(cur=sc.cur.copy(), plan=sc.plan.copy())
     PL.decide(st, ctx, p, bp[p], rs, sc, srch)
     return (tuple(sc.plan), tuple(srch.tot[:16]), tuple(srch.cnt[:16]), int(rs[1 + p]))
@@ -42,12 +43,12 @@ def decide_copy(ctx, p, bp, st, rs, sc, srch):
 def hide(st, rs, p, players, rng):
     """What seat p cannot know, changed: the undrawn cards' order, the chance base, the dice
     substreams in use, the other seats' bot streams."""
-    st, rs = K.copy_state(st), rs.copy()
-    n = st.g[K.G_DECKN]
+    st, rs = state.copy_state(st), rs.copy()
+    n = st.g[state.G_DECKN]
     st.deck[:n] = rng.permutation(st.deck[:n])
-    rs[K.RS_BASE] = rng.integers(1, 2**63, dtype=np.uint64)
+    rs[state.RS_BASE] = rng.integers(1, 2**63, dtype=np.uint64)
     for i in range(3):
-        rs[K.RS_DIE + i] = rng.integers(1, 2**63, dtype=np.uint64)
+        rs[state.RS_DIE + i] = rng.integers(1, 2**63, dtype=np.uint64)
     for q in range(players):
         if q != p:
             rs[1 + q] = rng.integers(1, 2**63, dtype=np.uint64)
@@ -68,9 +69,9 @@ def test_decisions_do_not_depend_on_what_the_seat_cannot_know(players, compass, 
     ctx, ids, bp, st, rs, sc, srch = setup_game(players, bots, compass=compass)
     rng = np.random.default_rng(1)
     phases, checked, moved = set(), 0, 0
-    while PL.play_from(st, ctx, ids, srch.ppar, rs, sc, K.NO_RECORD, K.NO_SNAPS) == K.NEED:
-        p = PL.crew_seat(sc.cur[K.C_FIRST], sc.cur[K.C_RND], sc.cur[K.C_I], players)
-        assert ids[p] == K.BOT_SEARCH
+    while PL.play_from(st, ctx, ids, srch.ppar, rs, sc, NO_RECORD, NO_SNAPS) == state.NEED:
+        p = PL.crew_seat(sc.cur[state.C_FIRST], sc.cur[state.C_RND], sc.cur[state.C_I], players)
+        assert ids[p] == state.BOT_SEARCH
         real = decide_copy(ctx, p, bp, st, rs, sc, srch)
         hst, hrs = hide(st, rs, p, players, rng)
         assert decide_copy(ctx, p, bp, hst, hrs, sc, srch) == real
@@ -80,10 +81,10 @@ def test_decisions_do_not_depend_on_what_the_seat_cannot_know(players, compass, 
         if sum(real[2]) > 0:
             checked += 1
             moved += ctl[1] != real[1]
-            phases.add(int(sc.cur[K.C_PH]))
+            phases.add(int(sc.cur[state.C_PH]))
         PL.decide(st, ctx, p, bp[p], rs, sc, srch)   # play on
     assert checked >= 5 and moved >= min(3, checked)
-    assert {K.PH_WAGES, K.PH_SAIL} <= phases
+    assert {state.PH_WAGES, state.PH_SAIL} <= phases
 
 
 def test_reproducible_across_chunks_and_jobs():
@@ -131,7 +132,7 @@ def test_a_rollout_cut_short_is_valued_by_the_coin_margin_and_halving_spends_its
     one world of the last phase) on common worlds."""
     def first_decision(settings):
         ctx, ids, bp, st, rs, sc, srch = setup_game(2, "search:iters=40" + settings + ",heuristic")
-        while PL.play_from(st, ctx, ids, srch.ppar, rs, sc, K.NO_RECORD, K.NO_SNAPS) == K.NEED:
+        while PL.play_from(st, ctx, ids, srch.ppar, rs, sc, NO_RECORD, NO_SNAPS) == state.NEED:
             before = srch.stats[1]
             plan, tot, cnt, _ = decide_copy(ctx, 0, bp, st, rs, sc, srch)
             n = sum(1 for c in cnt if c > 0)

@@ -9,13 +9,15 @@ from __future__ import annotations
 import numpy as np
 
 from sim.games.batam import GAME
-from sim.games.batam import kernel as K
+from sim.record import NO_RECORD, NO_SNAPS
+from sim.games.batam import phases, play as batam_play, sailing, setup, state
+from sim.games.batam.bots import heuristic
 from sim.rng import DICE, SETUP, Stream, py_game_base, py_substream_start
 from tests.test_batam_rules import blank, bot_params, make_ctx, mini_ctx, node, tallies
 
 
 def reseed(rs, seed, players):
-    K.start_streams(rs, np.uint64(seed), 0, players)
+    setup.start_streams(rs, np.uint64(seed), 0, players)
 
 
 # ------------------------------------------------------------------ placement
@@ -35,8 +37,8 @@ def test_equal_boards_are_chosen_uniformly_by_the_placer_stream():
         st.dv[0] = [3, 0, 0]
         others = rs[2:5].copy()
         before = rs[1]
-        K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(K.MAXP, np.int64),
-                  K.NO_RECORD)
+        phases.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(state.MAXP, np.int64),
+                  NO_RECORD)
         chosen += [b for b in range(1, 4) if st.nb[b] == 1]
         assert rs[1] != before                      # the placer's own stream decided
         assert (rs[2:5] == others).all()            # and no other seat's
@@ -54,8 +56,8 @@ def test_no_tie_draws_nothing():
         st.offer[b, 1] = 1
     st.dv[0] = [4, 0, 0]
     before = rs.copy()
-    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(K.MAXP, np.int64),
-                  K.NO_RECORD)
+    phases.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(state.MAXP, np.int64),
+                  NO_RECORD)
     assert st.nb[2] == 1 and (rs == before).all()
 
 
@@ -67,8 +69,8 @@ def test_equal_dice_are_one_option():
     st.offer[1] = [3, 1]
     st.dv[0] = [4, 4, 0]
     before = rs.copy()
-    K.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(K.MAXP, np.int64),
-                  K.NO_RECORD)
+    phases.place_phase(st, ctx.R, 0, bid, bp, rs, np.zeros(64, np.int64), np.zeros(state.MAXP, np.int64),
+                  NO_RECORD)
     assert [int(st.bv[1, k]) for k in range(2)] == [4, 4] and (rs == before).all()
 
 
@@ -83,7 +85,7 @@ def test_equal_first_steps_are_chosen_uniformly():
     for seed in range(80):
         st, rs, _ = blank(ctx)
         reseed(rs, seed, 2)
-        n = K.heuristic_step(st, R, ctx.board, ctx.routes.WS, np.zeros((2, K.MAXP), np.int64), 0,
+        n = heuristic.heuristic_step(st, R, ctx.board, ctx.routes.WS, np.zeros((2, state.MAXP), np.int64), 0,
                              node(b, 0, 0), target, node(b, 1, 1), 2, True, False, rs)
         firsts.append(n)
     assert set(firsts) == {node(b, 0, 1), node(b, 1, 0)}
@@ -99,8 +101,8 @@ def test_equal_target_harbours_are_chosen_uniformly():
     for seed in range(80):
         st, rs, _ = blank(ctx)
         reseed(rs, seed, 2)
-        t = K.plan_target(st, R, ctx.board, ctx.compass, ctx.routes.DS, ctx.routes.DSS, 0,
-                          node(b, 0, 2), 2, bp, K.new_scratch(ctx), rs)
+        t = heuristic.plan_target(st, R, ctx.board, ctx.compass, ctx.routes.DS, ctx.routes.DSS, 0,
+                          node(b, 0, 2), 2, bp, batam_play.new_scratch(ctx), rs)
         picks.append(int(ctx.board.special[t]))
     assert set(picks) == {node(b, 0, 0), node(b, 0, 4)}
     assert 20 <= picks.count(node(b, 0, 0)) <= 60
@@ -108,8 +110,8 @@ def test_equal_target_harbours_are_chosen_uniformly():
     st, rs, _ = blank(ctx)
     st.cube[1, 0] = 1                              # seat 0 sold on Sugi
     before = rs.copy()
-    t = K.plan_target(st, R, ctx.board, ctx.compass, ctx.routes.DS, ctx.routes.DSS, 0,
-                      node(b, 0, 2), 2, bp, K.new_scratch(ctx), rs)
+    t = heuristic.plan_target(st, R, ctx.board, ctx.compass, ctx.routes.DS, ctx.routes.DSS, 0,
+                      node(b, 0, 2), 2, bp, batam_play.new_scratch(ctx), rs)
     assert ctx.board.special[t] == node(b, 0, 4) and (rs == before).all()
 
 
@@ -118,26 +120,26 @@ def test_heuristic_games_meet_ties():
     from their streams (so the reference replays check the tie-breaks too)."""
     ctx = make_ctx(4)
     ids, par = GAME.bot_arrays(GAME.choose_bots("heuristic", 4))
-    bp = np.zeros((4, K.N_BOTPAR))
+    bp = np.zeros((4, state.N_BOTPAR))
     bp[:, :par.shape[1]] = par
-    st = K.new_state()
-    rs = np.zeros(K.N_RS, np.uint64)
+    st = state.new_state()
+    rs = np.zeros(state.N_RS, np.uint64)
     drew = 0
     for g in range(30):
-        K.play_game(g, np.uint64(3), ctx, ids, bp, st, rs, K.new_scratch(ctx), K.NO_RECORD, K.NO_SNAPS)
+        batam_play.play_game(g, np.uint64(3), ctx, ids, bp, st, rs, batam_play.new_scratch(ctx), NO_RECORD, NO_SNAPS)
         drew += sum(rs[1 + s] != Stream(3, g, 1 + s).state for s in range(4))
     assert drew > 30
 
 
 # ------------------------------------------------------------------ chance
 def play(ctx, bots, g, seed=5):
-    players = ctx.R[K.R_P]
+    players = ctx.R[state.R_P]
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
-    bp = np.zeros((players, K.N_BOTPAR))
+    bp = np.zeros((players, state.N_BOTPAR))
     bp[:, :par.shape[1]] = par
-    st = K.new_state()
-    rs = np.zeros(K.N_RS, np.uint64)
-    K.play_game(g, np.uint64(seed), ctx, ids, bp, st, rs, K.new_scratch(ctx), K.NO_RECORD, K.NO_SNAPS)
+    st = state.new_state()
+    rs = np.zeros(state.N_RS, np.uint64)
+    batam_play.play_game(g, np.uint64(seed), ctx, ids, bp, st, rs, batam_play.new_scratch(ctx), NO_RECORD, NO_SNAPS)
     return st, rs
 
 
@@ -148,7 +150,7 @@ def test_nothing_draws_from_stream_0():
             for g in range(15):
                 st, rs = play(ctx, bots, g)
                 assert rs[0] == Stream(5, g, 0).state, (mode, bots, g)     # never advanced
-                assert rs[K.RS_BASE] == py_game_base(5, g)
+                assert rs[state.RS_BASE] == py_game_base(5, g)
 
 
 def test_a_seats_rerolls_move_no_other_dice():
@@ -163,10 +165,10 @@ def test_a_seats_rerolls_move_no_other_dice():
     for bid, bp in (eager, never):
         st, rs, _ = blank(ctx, seed=8, game=3)
         tal = tallies(st)
-        K.reroll_phase(st, R, faces, 0, bid, bp, rs, 0, K.NO_RECORD)
-        K.reroll_phase(st, R, faces, 1, never[0], never[1], rs, 0, K.NO_RECORD)
-        K.reroll_phase(st, R, faces, 0, never[0], never[1], rs, 1, K.NO_RECORD)
-        seen.append((int(tal[K.T_RR, 0]), list(st.dv[1]),
+        phases.reroll_phase(st, R, faces, 0, bid, bp, rs, 0, NO_RECORD)
+        phases.reroll_phase(st, R, faces, 1, never[0], never[1], rs, 0, NO_RECORD)
+        phases.reroll_phase(st, R, faces, 0, never[0], never[1], rs, 1, NO_RECORD)
+        seen.append((int(tal[state.T_RR, 0]), list(st.dv[1]),
                      list(st.dv[0])))
     assert seen[0][0] == 3 and seen[1][0] == 0
     assert seen[0][1] == seen[1][1] and seen[0][2] == seen[1][2]
@@ -209,9 +211,9 @@ def test_deck_and_tiles_keep_their_relative_order_when_one_is_removed(tmp_path):
         assert [x for x in order if x != "pirate_1"] == order2
         # the first reshuffle: the same cards, another order
         st.disc[:18] = st.deck[:18]
-        st.g[K.G_DISCN] = 18
-        st.g[K.G_DECKN] = 0
-        K.draw_card(st, rs, full_ctx.compass.cid, K.NO_RECORD)
-        assert st.g[K.G_NSHUF] == 1
+        st.g[state.G_DISCN] = 18
+        st.g[state.G_DECKN] = 0
+        sailing.draw_card(st, rs, full_ctx.compass.cid, NO_RECORD)
+        assert st.g[state.G_NSHUF] == 1
         again = [d["clab"][k] for k in st.deck[:18]]
         assert sorted(again) == sorted(order) and again != order

@@ -10,7 +10,8 @@ import pytest
 
 from sim.games.batam import GAME
 from sim.games.batam import features as F
-from sim.games.batam import kernel as K
+from sim.record import NO_RECORD, NO_SNAPS
+from sim.games.batam import loop, state
 from sim.value import pack
 from tests.test_batam_search import setup_game
 
@@ -27,11 +28,11 @@ def round_starts(players, bots, seed, game, **rules):
     ctx, ids, bp, st, rs, sc, _ = setup_game(players, bots, seed, game, **rules)
     ru = ctx._replace(R=ctx.R.copy())
     out = []
-    for rnd in range(int(ctx.R[K.R_HORIZON])):
-        out.append((K.copy_state(st), rs.copy(), sc.cur.copy()))
-        ru.R[K.R_HORIZON] = rnd + 1
-        K.play_from(st, ru, ids, bp, rs, sc, K.NO_RECORD, K.NO_SNAPS)
-        if sc.cur[K.C_ER] != K.END_HORIZON:
+    for rnd in range(int(ctx.R[state.R_HORIZON])):
+        out.append((state.copy_state(st), rs.copy(), sc.cur.copy()))
+        ru.R[state.R_HORIZON] = rnd + 1
+        loop.play_from(st, ru, ids, bp, rs, sc, NO_RECORD, NO_SNAPS)
+        if sc.cur[state.C_ER] != state.END_HORIZON:
             break
     return out
 
@@ -53,8 +54,8 @@ def test_a_seats_features_read_only_what_it_may_know(players, compass):
     seen = 0
     for game in range(4):
         for st, rs, cur in round_starts(players, "heuristic", 13, game, compass=compass):
-            hidden = K.copy_state(st)
-            k = hidden.g[K.G_DECKN]
+            hidden = state.copy_state(st)
+            k = hidden.g[state.G_DECKN]
             hidden.deck[:k] = rng.permutation(hidden.deck[:k])
             rows = [row(st, ctx, cur, p, players) for p in range(players)]
             for p in range(players):
@@ -68,7 +69,7 @@ def test_a_seats_features_read_only_what_it_may_know(players, compass):
     assert seen >= 12
     # and what it may know does change it: a coin more
     st, _, cur = round_starts(players, "heuristic", 13, 0, compass=compass)[-1]
-    more = K.copy_state(st)
+    more = state.copy_state(st)
     more.coins[0] += 1
     assert row(more, ctx, cur, 0, players)[0] == row(st, ctx, cur, 0, players)[0] + 1
 

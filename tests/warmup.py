@@ -67,17 +67,17 @@ def tasks(name: str) -> list[tuple[str, str]]:
 
 def direct_batam() -> int:
     """Batam's game loops as the rules and search tests call them, from Python: a game
-    (``kernel.play_game``) and the loop that stops at a search seat's decision
+    (``play.play_game``) and the loop that stops at a search seat's decision
     (``play.play_from``)."""
     import numpy as np
 
-    from sim.games.batam import kernel as K
-    from sim.games.batam import play as PL
+    from sim.record import NO_RECORD, NO_SNAPS
+    from sim.games.batam import play
     from tests.test_batam_search import setup_game
     ctx, ids, bp, st, rs, sc, _ = setup_game(2, "heuristic")
-    K.play_game(0, np.uint64(5), ctx, ids, bp, st, rs, sc, K.NO_RECORD, K.NO_SNAPS)
+    play.play_game(0, np.uint64(5), ctx, ids, bp, st, rs, sc, NO_RECORD, NO_SNAPS)
     ctx, ids, bp, st, rs, sc, srch = setup_game(2, "search:iters=4,heuristic")
-    PL.play_from(st, ctx, ids, srch.ppar, rs, sc, K.NO_RECORD, K.NO_SNAPS)
+    play.play_from(st, ctx, ids, srch.ppar, rs, sc, NO_RECORD, NO_SNAPS)
     return 2
 
 

@@ -1,4 +1,12 @@
-"""Batam: the declaration the runner, CLI and reports read."""
+"""Batam: the declaration the runner, CLI and reports read.
+
+The kernel is split by role: ``state`` (the state, a record of named arrays; rule slots,
+tallies, constants), ``tables`` (the map's distance tables), ``money`` (the bank and the
+coins), ``setup`` (chance streams, first player, compass tiles or deck), ``crew`` (Phase 2
+and Phase 4), ``sailing`` (Phase 3), ``ending``, ``bots/`` (``random``, ``heuristic``,
+``search``), ``phases`` (the four phases for one seat), ``loop`` (the game loop, resumable
+at a search seat's decision), ``play`` (a game, ``run_games`` and ``run_chunk``),
+``features`` and ``sampling`` (the learned value)."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,13 +1,14 @@
 """The heuristic bot and its styles (RULES.md, Bots): wage policy, seasick re-rolls,
 wage-first placement with spite, and a shortest-path route planner.  The styles differ only
 in their parameters (``bp``, slots ``B_*``).  Equal best options are broken uniformly with the
-seat's own stream (``tie_wins``: the k-th equal option replaces the best with probability 1/k)."""
+seat's own stream (``sim.search.take``: the k-th equal option replaces the best with
+probability 1/k)."""
 from __future__ import annotations
 
 import numpy as np
 
 from ....jit import helper, helper_fused, helper_inline
-from ....rng import tie_wins
+from ....search import take
 from ..crew import slot_for
 from ..sailing import safe_step
 from ..state import (
@@ -43,15 +44,6 @@ from ..state import (
     SUNKEN,
     TIE_REL,
 )
-
-
-@helper_inline
-def near(a, b):
-    """An exact tie between two heuristic scores (floating-point noise aside)."""
-    m = abs(b)
-    if m < 1.0:
-        m = 1.0
-    return abs(a - b) <= TIE_REL * m
 
 
 @helper
@@ -183,14 +175,9 @@ def place_choice(st, R, p, bp, rs, opts, no, th):
         if dup:
             continue
         s = place_score(st, R, p, b, v, bp, th)
-        if bk >= 0 and near(s, bs):
-            ties += 1
-            if tie_wins(rs, 1 + p, ties):
-                bk = k
-        elif s > bs:
-            bs = s
+        ok, bs, ties = take(rs, 1 + p, s, bs, ties, TIE_REL)
+        if ok:
             bk = k
-            ties = 1
     return bk
 
 
@@ -204,7 +191,7 @@ def plan_target(st, R, board, compass, Lt, Lss, p, cur, r, bp, sc, rs):
     Batam when p has sold everything or the end has been triggered.  A candidate reachable
     this round scores above any that is not, plus the best second candidate reachable
     after it; unreachable ones score value - distance weight * spaces.  Equal best scores
-    are broken uniformly with the seat's own stream (``tie_wins``).  ``Lt, Lss``: the
+    are broken uniformly with the seat's own stream (``sim.search.take``).  ``Lt, Lss``: the
     length tables to plan with (``Routes``: LS, LSS avoiding the pirate, else DS, DSS)."""
     kind = board.kind
     island = board.island
@@ -297,14 +284,9 @@ def plan_target(st, R, board, compass, Lt, Lss, p, cur, r, bp, sc, rs):
                     if v2 > b2:
                         b2 = v2
             s += b2
-        if best >= 0 and near(s, bs):
-            ties += 1
-            if tie_wins(rs, 1 + p, ties):
-                best = t1
-        elif s > bs:
-            bs = s
+        ok, bs, ties = take(rs, 1 + p, s, bs, ties, TIE_REL)
+        if ok:
             best = t1
-            ties = 1
     return best
 
 
@@ -320,7 +302,7 @@ def heuristic_step(st, R, board, Wt, fc, p, cur, tgt, tnode, r, can_stop, avoid,
     padj = board.padj
     var = st.g[G_PIRC] + 1
     best = -1
-    bw = INF * 4
+    bw = -INF * 4.0  # the best so far, negated: take keeps the largest
     ties = 0
     pc = st.g[G_PIRC]
     if tgt >= 0 and tnode != cur:
@@ -336,14 +318,9 @@ def heuristic_step(st, R, board, Wt, fc, p, cur, tgt, tnode, r, can_stop, avoid,
             e = w * 4 + c
             if avoid and pc >= 0 and padj[pc, n] != 0:
                 e += 4 * PIRATE_PENALTY
-            if e < bw:
-                bw = e
+            ok, bw, ties = take(rs, 1 + p, -1.0 * e, bw, ties, 0.0)
+            if ok:
                 best = n
-                ties = 1
-            elif e == bw:
-                ties += 1
-                if tie_wins(rs, 1 + p, ties):
-                    best = n
     if best >= 0 or can_stop:
         return best
     # must move on (ending here is illegal): the cheapest safe step
@@ -353,14 +330,9 @@ def heuristic_step(st, R, board, Wt, fc, p, cur, tgt, tnode, r, can_stop, avoid,
         if c < 0:
             continue
         e = c * 4 + (Wt[var, tgt, n] if tgt >= 0 else 0)
-        if e < bw:
-            bw = e
+        ok, bw, ties = take(rs, 1 + p, -1.0 * e, bw, ties, 0.0)
+        if ok:
             best = n
-            ties = 1
-        elif e == bw:
-            ties += 1
-            if tie_wins(rs, 1 + p, ties):
-                best = n
     return best
 
 
