@@ -179,9 +179,27 @@ def rung_budgets(game, bot: str, param, factor, add, rungs, players) -> tuple[st
     return name, values, ladder, pl
 
 
+#: the head-to-head games of each seating a climb plays by default, at most: enough for the
+#: Elo gain of a step within about +-10 Elo (two players), while the settling verdict rests on
+#: the rungs' own games (a Balam 2p climb of 12,000 games a rung spent half its time on
+#: 2 x 12,000 head-to-head games)
+PAIR_GAMES = 4000
+
+
+def pair_count(n: int, pair_games=None) -> int:
+    """The games of each head-to-head seating: ``pair_games``, else the rungs' ``n`` up to
+    ``PAIR_GAMES``."""
+    if pair_games is None:
+        return min(int(n), PAIR_GAMES)
+    try:
+        return int(parse_games(pair_games))
+    except UsageError as e:   # parse_games speaks of --games
+        raise UsageError(str(e).replace("--games", "--pair-games", 1)) from None
+
+
 def climb(game_name: str, bot: str, games, *, param: str | None = None, factor: float = 4.0,
           add: float | None = None, rungs: int = 4, tol: float = 0.02, length_tol: float = 5.0,
-          minutes: float | None = None,
+          minutes: float | None = None, pair_games=None,
           players=None, seed=1, rules=None, jobs=None, chunk_size=None, backend=None,
           scheduler=None, progress=None, echo=None, clock=time.monotonic) -> StrengthResult:
     """Climb ``bot``'s budget until the two strongest rungs agree on every headline (see the
@@ -189,9 +207,12 @@ def climb(game_name: str, bot: str, games, *, param: str | None = None, factor: 
     multiplies ``param`` by ``factor`` (or adds ``add`` to it: a search depth); at most
     ``rungs`` rungs and ``minutes`` of wall time (a rung predicted to overrun it, from the
     last rung's time times the growth of the last step, or the factor, is not started).
-    ``tol``: a share's tolerance as a fraction (0.02 = 2 points)."""
+    ``tol``: a share's tolerance as a fraction (0.02 = 2 points).  ``pair_games``: the games
+    of each head-to-head seating (``pair_count``: by default the rungs' games, at most
+    ``PAIR_GAMES``): they measure the Elo gain, not the verdict."""
     game = get_game(game_name)
     n = parse_games(games)
+    n_pair = pair_count(n, pair_games)
     check_climb(factor, add, rungs, tol, length_tol, minutes)
     name, values, ladder, pl = rung_budgets(game, bot, param, factor, add, rungs, players)
     top_bound = len(values) < int(rungs)
@@ -215,7 +236,7 @@ def climb(game_name: str, bot: str, games, *, param: str | None = None, factor: 
             break
         played.append(r)
         if k:
-            got = plays.pair(ladder[k - 1], label)
+            got = plays.pair(ladder[k - 1], label, n_pair)
             if got is None:
                 seconds.append(clock() - t)
                 stop = "stopped"
@@ -236,8 +257,9 @@ def climb(game_name: str, bot: str, games, *, param: str | None = None, factor: 
             stop = "top"
     res = rated(game, pl, ladder[:len(played)], played, pairs, rules, seed, plays.partial)
     return StrengthResult(res, bot, name, values[:len(played)], moves, gains, seconds, settled_at,
-                          stop, tol, length_tol, {"factor": factor, "add": add, "games": n, "minutes": minutes,
-                                                         **({"model": plays.model} if plays.model else {})})
+                          stop, tol, length_tol, {"factor": factor, "add": add, "games": n, "pair_games": n_pair,
+                                                  "minutes": minutes,
+                                                  **({"model": plays.model} if plays.model else {})})
 
 
 def verdict(res: StrengthResult) -> list[str]:

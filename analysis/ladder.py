@@ -89,13 +89,14 @@ class Plays:
         self.partial = False
         self.model = None  # the learned value a seat's bot read (leaf=model): the spec's description
 
-    def __call__(self, label, seats):
+    def __call__(self, label, seats, n=None):
         if self.partial:
             return None
-        spec = make_spec(self.game, self.n, self.rules, seats, self.players, self.seed)
+        n = self.n if n is None else n
+        spec = make_spec(self.game, n, self.rules, seats, self.players, self.seed)
         self.model = spec.model or self.model
         r = self.run
-        summs, _, part, _, _, _ = run_arms(self.game, [Arm(label, 0, False, spec)], self.n, int(self.seed),
+        summs, _, part, _, _, _ = run_arms(self.game, [Arm(label, 0, False, spec)], n, int(self.seed),
                                            r["jobs"], r["chunk_size"], r["backend"], r["scheduler"],
                                            r["progress"])
         self.partial = self.partial or part
@@ -106,9 +107,10 @@ class Plays:
         S = self(f"{bot} in every seat", [bot] * self.players)
         return None if S is None else _rung(self.game, bot, S)
 
-    def pair(self, lower: str, upper: str):
-        """``lower`` against ``upper``, the lower on each side in turn: (lower's score, games),
-        or None where the run was stopped before the pair was played."""
+    def pair(self, lower: str, upper: str, n=None):
+        """``lower`` against ``upper``, the lower on each side in turn (``n`` games each, by
+        default the rungs'): (lower's score, games), or None where the run was stopped before
+        the pair was played."""
         p = self.players
         sides = self.game.sides(p)
         m = len(set(sides))
@@ -116,7 +118,7 @@ class Plays:
         total = 0
         for sd in range(m):  # the lower rung on each side in turn, the higher on the others
             seats = [lower if sides[s] == sd else upper for s in range(p)]
-            S = self(f"{lower} on side {sd} vs {upper}", seats)
+            S = self(f"{lower} on side {sd} vs {upper}", seats, n)
             if S is None:
                 break
             a = S.side_win[sd] / max(S.n, 1)

@@ -105,7 +105,7 @@ _FINITE = _kind(lambda v: _is_real(v) and math.isfinite(v), "a finite number")
 #: None passes where it is the argument's default
 ARG_CHECKS = {
     "game": _kind(lambda v: isinstance(v, str), "a game's name such as 'puluc' (sim games lists them)"),
-    "games": _check_games, "budget": _check_games, "final_games": _check_games,
+    "games": _check_games, "budget": _check_games, "final_games": _check_games, "pair_games": _check_games,
     "rules": _check_rules, "bots": _check_bots,
     "players": _OPT_INT, "jobs": _OPT_INT, "chunk_size": _OPT_INT,
     "seed": _kind(lambda v: _is_int(v) or isinstance(v, str), "a whole number (0 .. 2**64-1)"),
@@ -357,15 +357,16 @@ def _skill_plays(g, names, p, n) -> list:
     return out
 
 
-def _ladder_plays(g, names, p, n, scale=None) -> list:
+def _ladder_plays(g, names, p, n, scale=None, n_pair=None) -> list:
     """A ladder's rungs (every seat the rung's bot) and each neighbouring pair on each side in
     turn (:func:`analysis.ladder.skill_ladder`); ``scale``: each rung's cost per game against
-    the first's, where only the first rung's bot is to be measured (a strength climb)."""
-    def play(seats):
+    the first's, where only the first rung's bot is to be measured (a strength climb);
+    ``n_pair``: the games of each pair's seating (default ``n``)."""
+    def play(seats, m):
         if scale is None:
-            return (g.choose_bots(seats, p), n, 1.0)
-        return (g.choose_bots(names[0], p), n, sum(scale[names.index(s)] for s in seats) / len(seats))
-    out = [play([b] * p) for b in names]
+            return (g.choose_bots(seats, p), m, 1.0)
+        return (g.choose_bots(names[0], p), m, sum(scale[names.index(s)] for s in seats) / len(seats))
+    out = [play([b] * p, n) for b in names]
     for k in range(len(names) - 1):
-        out += [play(seats) for seats in _seatings(g, p, names[k], names[k + 1])]
+        out += [play(seats, n if n_pair is None else n_pair) for seats in _seatings(g, p, names[k], names[k + 1])]
     return out

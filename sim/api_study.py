@@ -150,9 +150,9 @@ def ladder(game: str, bots=None, *, games=100_000, rules: dict | None = None, pl
 @_api
 def strength(game: str, bot: str = "search", *, param: str | None = None, factor: float = 4.0,
              add: float | None = None, rungs: int = 4, tol: float = 2.0, length_tol: float = 5.0,
-             minutes: float | None = None, games=2_000, rules: dict | None = None, players: int | None = None,
-             seed=1, jobs: int | None = None, chunk_size: int | None = None, backend: str | None = None,
-             scheduler: str | None = None, progress: bool = False, out=None,
+             minutes: float | None = None, games=2_000, pair_games=None, rules: dict | None = None,
+             players: int | None = None, seed=1, jobs: int | None = None, chunk_size: int | None = None,
+             backend: str | None = None, scheduler: str | None = None, progress: bool = False, out=None,
              yes: bool = False) -> StrengthResult:
     """Climb a search bot's budget until the verdict for strong play settles (``sim strength``).
 
@@ -167,7 +167,11 @@ def strength(game: str, bot: str = "search", *, param: str | None = None, factor
         A share's tolerance in percentage points, the mean length's in percent, and a wall-time
         budget (no rung starts that would overrun it).
     games, rules, players, seed, jobs, chunk_size, backend, scheduler, progress, out
-        As for :func:`simulate` (``games`` per rung and per head-to-head seating).
+        As for :func:`simulate` (``games`` per rung).
+    pair_games
+        Games of each head-to-head seating between neighbouring rungs (the Elo gain of a step);
+        default ``games``, at most 4,000 (``analysis.converge.PAIR_GAMES``): the verdict rests
+        on the rungs' games.
     yes : bool
         Start a climb expected to take more than two hours (as for :func:`sim.api.compare`;
         a rung's games cost its budget over the first rung's times the first rung's).
@@ -189,11 +193,12 @@ def strength(game: str, bot: str = "search", *, param: str | None = None, factor
     jobs, chunk_size, n, seed_v, p = _check_experiment(g, games, None, players, seed, jobs, chunk_size, backend,
                                                        scheduler)
     g.resolve_rules(dict(rules or {}))
-    _check_strength(g, bot, param, factor, add, rungs, tol, length_tol, minutes, players, rules, n, seed_v,
-                    jobs, yes, backend)
+    n_pair = _check_strength(g, bot, param, factor, add, rungs, tol, length_tol, minutes, players, rules, n,
+                             seed_v, jobs, yes, backend, pair_games=pair_games)
     out = _out(out, "experiment")
     res = climb(g.name, bot, n, param=param, factor=factor, add=add, rungs=rungs, tol=tol / 100,
-                length_tol=length_tol, minutes=minutes, players=players, seed=seed_v, rules=rules, jobs=jobs,
+                length_tol=length_tol, minutes=minutes, pair_games=n_pair, players=players, seed=seed_v,
+                rules=rules, jobs=jobs,
                 chunk_size=chunk_size, backend=backend, scheduler=scheduler, progress=progress)
     rows = [{"step": f"{res.param} {res.budgets[k]} -> {res.budgets[k + 1]}", "headline": m.name, "change": m.diff,
              "lo": m.lo, "hi": m.hi, "tolerance": m.tol, "unit": m.unit, "inside": m.within}
@@ -496,11 +501,12 @@ def check_impact(g, card, mode, spec) -> None:
 
 
 def _check_strength(g, bot, param, factor, add, rungs, tol, length_tol, minutes, players, rules, n, seed_v, jobs,
-                    yes, backend, ask=False, progress=False) -> None:
+                    yes, backend, ask=False, progress=False, pair_games=None) -> int:
     """``sim strength``'s own checks (the command line's too), before anything is written: the
     climb's options (finite, in range), its rungs, and the time it would take (the first rung's
-    rate, each rung's games costing its budget over the first's)."""
-    from analysis.converge import check_climb, rung_budgets
+    rate, each rung's games costing its budget over the first's).  Returns the games of each
+    head-to-head seating (``analysis.converge.pair_count``)."""
+    from analysis.converge import check_climb, pair_count, rung_budgets
 
     from .spec import make_spec
     check_climb(factor, add, rungs, tol / 100 if isinstance(tol, (int, float)) else tol, length_tol, minutes)
@@ -508,8 +514,10 @@ def _check_strength(g, bot, param, factor, add, rungs, tol, length_tol, minutes,
     first = values[0] if values[0] > 0 else 1
     scale = [max(v, first) / first for v in values]
     spec = make_spec(g, n, rules, names[0], pl, seed_v)
-    _guard("climb", spec, _ladder_plays(g, names, pl, n, scale), jobs, yes, backend, ask=ask, progress=progress,
-           limit=None if minutes is None else 60 * minutes)
+    n_pair = pair_count(n, pair_games)
+    _guard("climb", spec, _ladder_plays(g, names, pl, n, scale, n_pair), jobs, yes, backend, ask=ask,
+           progress=progress, limit=None if minutes is None else 60 * minutes)
+    return n_pair
 
 
 def impact_plays(g, card, spec, n) -> list:

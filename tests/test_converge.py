@@ -158,3 +158,24 @@ def test_a_climb_at_leaf_model_names_the_model_in_its_report_and_manifest(toy, t
     # a climb without the model names none
     plain = C.climb("toy", "careful:iters=2", 100, rungs=2, seed=1, jobs=1)
     assert "model" not in plain.extra and not any("learned model" in x for x in C.verdict(plain))
+
+
+def test_the_head_to_head_games_are_their_own_count(toy, tmp_path):
+    """--pair-games sets the games of each head-to-head seating (the Elo gain); by default the
+    rungs' games up to PAIR_GAMES.  The rungs (the verdict) are the same games either way."""
+    few = C.climb("toy", "careful:iters=2", 400, rungs=2, seed=1, jobs=1, pair_games=100)
+    full = C.climb("toy", "careful:iters=2", 400, rungs=2, seed=1, jobs=1)
+    assert [p[3] for p in few.ladder.pairs] == [2 * 100] and [p[3] for p in full.ladder.pairs] == [2 * 400]
+    assert few.extra["pair_games"] == 100 and full.extra["pair_games"] == 400
+    assert [(r.n, r.first_share, r.length) for r in few.ladder.rungs] == \
+        [(r.n, r.first_share, r.length) for r in full.ladder.rungs]
+    assert C.pair_count(10_000) == C.PAIR_GAMES == 4000 and C.pair_count(10_000, "2e3") == 2000
+    r = CliRunner().invoke(cli, ["strength", "toy", "--bot", "careful:iters=2", "--rungs", "2", "--games", "400",
+                                 "--pair-games", "150", "--jobs", "1", "--out", str(tmp_path / "st")])
+    assert r.exit_code == 0, r.output
+    data = json.loads((tmp_path / "st" / "strength.json").read_text())
+    assert data["extra"]["pair_games"] == 150 and C.from_json(data).ladder.pairs[0][3] == 300
+    bad = CliRunner().invoke(cli, ["strength", "toy", "--bot", "careful:iters=2", "--games", "400", "--pair-games", "0",
+                                   "--jobs", "1",
+                                   "--out", str(tmp_path / "bad")])
+    assert bad.exit_code == 2 and "pair" in bad.output and not (tmp_path / "bad").exists()

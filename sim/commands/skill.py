@@ -114,11 +114,14 @@ def _ladder(game, names, games, players, seed_v, rules, jobs, chunk_size, backen
 @click.option("--length-tol", type=float, default=5.0, show_default=True,
               help="tolerance of the mean length, in percent of it")
 @click.option("--minutes", type=float, default=None, help="wall-time budget: no rung starts that would overrun it")
+@click.option("--pair-games", "pair_games", default=None, metavar="N",
+              help="games of each head-to-head seating between neighbouring rungs (the Elo gain of a "
+                   "step; default --games, at most 4,000: the verdict rests on the rungs' games)")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="rule parameter; repeatable")
 @YES
 @_common_experiment_options
-def strength_cmd(game, bot, param, factor, add, rungs, tol, length_tol, minutes, sets, yes, games, bots, players,
-                 seed, jobs, chunk_size, backend, scheduler, out, quiet):
+def strength_cmd(game, bot, param, factor, add, rungs, tol, length_tol, minutes, pair_games, sets, yes, games, bots,
+                 players, seed, jobs, chunk_size, backend, scheduler, out, quiet):
     """Climb a search bot's budget until the verdict for strong play settles.
 
     Each rung multiplies the budget by --factor and plays every seat the same bot, and the
@@ -134,14 +137,14 @@ def strength_cmd(game, bot, param, factor, add, rungs, tol, length_tol, minutes,
                                                     chunk_size, backend, scheduler)
     rules = _assignments(game, sets)
     g.resolve_rules(rules)
-    _check_strength(g, bot, param, factor, add, rungs, tol, length_tol, minutes, players, rules, n, seed_v, jobs,
-                    yes, backend, ask=True, progress=not quiet)
+    n_pair = _check_strength(g, bot, param, factor, add, rungs, tol, length_tol, minutes, players, rules, n, seed_v,
+                             jobs, yes, backend, ask=True, progress=not quiet, pair_games=pair_games)
     out_dir, top = _experiment_dir(out, game, "strength")
     echo = None if quiet else (lambda line: click.echo(line, err=True))
     with _cleanup_on_refusal(top), _sigterm_stops_cleanly(), _kept_chunks(out_dir):
         res = climb(game, bot, n, param=param, factor=factor, add=add, rungs=rungs, tol=tol / 100,
-                    length_tol=length_tol, minutes=minutes, players=players, seed=seed_v, rules=rules,
-                    jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler,
+                    length_tol=length_tol, minutes=minutes, pair_games=n_pair, players=players, seed=seed_v,
+                    rules=rules, jobs=jobs, chunk_size=chunk_size, backend=backend, scheduler=scheduler,
                     progress=(not quiet) and sys.stderr.isatty(), echo=echo)
         path = write_strength_report(res, out_dir)
         _experiment_manifest(out_dir, "strength", res.ladder.game, res.ladder.players, seed_v, rules,
