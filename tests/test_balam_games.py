@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sim.games.balam import GAME, KATUN_COLS
-from sim.games.balam import kernel as K
+from sim.games.balam import howplays, play, state
 from sim.record import NO_RECORD, NO_SNAPS
 
 
@@ -13,15 +13,15 @@ def run(players, bots, rules=None, n=200, seed=1, start=0, raw=False):
     ctx = GAME.prepare(r, players)
     ids, par = GAME.bot_arrays(GAME.choose_bots(bots, players))
     if raw:  # the kernel's own per-seat rows (audit counter included)
-        p2 = np.zeros((players, K.NBW))
-        p2[:, :min(par.shape[1], K.NBW)] = par[:, :K.NBW]
+        p2 = np.zeros((players, state.NBW))
+        p2[:, :min(par.shape[1], state.NBW)] = par[:, :state.NBW]
         z = [np.zeros(n, dt) for dt in (np.int8, np.int8, np.int16, np.int32, np.int8, np.int8,
                                         np.int16, np.int64, np.int16, np.int8)]
-        seat = np.zeros((n, players, K.NPL), np.int32)
+        seat = np.zeros((n, players, state.NPL), np.int32)
         ctx = tuple(ctx)
-        ch = K.chunk_arrays(ctx, ids, p2, NO_RECORD, NO_SNAPS, None)
-        K.run_games(np.uint64(seed), np.int64(start), np.int64(n), ctx, p2, K.Results(*z, seat),
-                    ch, K.how_plays(n, players))
+        ch = play.chunk_arrays(ctx, ids, p2, NO_RECORD, NO_SNAPS, None)
+        play.run_games(np.uint64(seed), np.int64(start), np.int64(n), ctx, p2, play.Results(*z, seat),
+                    ch, howplays.how_plays(n, players))
         return seat
     return GAME.play_chunk(ctx, players, seed, start, n, ids, par)
 
@@ -30,9 +30,9 @@ def run(players, bots, rules=None, n=200, seed=1, start=0, raw=False):
                                           (4, "merchant,priest,builder,random"), (2, "warlord")])
 def test_conservation_of_riches_tiles_and_pyramids(players, bots):
     seat = run(players, bots, n=150, raw=True)
-    assert (seat[:, 0, K.P_AUDIT] == 0).all()
+    assert (seat[:, 0, state.P_AUDIT] == 0).all()
     seat = run(players, bots, {"board": "small", "catastrophes": "all"}, n=60, raw=True)
-    assert (seat[:, 0, K.P_AUDIT] == 0).all()
+    assert (seat[:, 0, state.P_AUDIT] == 0).all()
 
 
 @pytest.mark.parametrize("rules", [{}, {"catastrophes": "all", "village_production": "forest",

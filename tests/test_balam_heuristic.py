@@ -3,13 +3,14 @@ building they complete, reserves by the catastrophes they ward off, the deck's s
 (Prosperous Katuns on top) in the turn-or-pass comparison."""
 import numpy as np
 
-from sim.games.balam import kernel as K
+from sim.games.balam import katun, state
+from sim.games.balam.bots import heuristic, insure
 from tests.test_balam_rules import DECK, HEUR, JADE, MAIZE, OBS, PAL, RES, TEM, V, Pos
 
 
 def prosperous_with(options):
     """The first Prosperous card whose options give exactly these riches/prestige."""
-    for c in np.flatnonzero(DECK.ctype == K.K_PROS):
+    for c in np.flatnonzero(DECK.ctype == state.K_PROS):
         got = [tuple(DECK.cgain[c, i]) for i in range(DECK.cnopt[c])]
         if got == [tuple(o) for o in options]:
             return int(c)
@@ -36,30 +37,30 @@ def test_a_king_without_an_observatory_takes_the_jade_that_gives_him_one():
             pos.seed(g)
             pos.city(0, 0, V, *((OBS,) if has_obs else ()))
             pos.city(1, 1, V)
-            pos.gs[K.GS_SLOT] = c
-            pos.gs[K.GS_NSLOT] = 1
-            pos.gs[K.GS_LEFT] = 1
-            K.turn_card(*pos.tuples(), 0, 0)
-            took.append("jade" if pos.pl[0, K.P_HAND + JADE] == 1 else
-                        "prestige" if pos.pl[0, K.P_PROS] == 2 else "other")
+            pos.gs[state.GS_SLOT] = c
+            pos.gs[state.GS_NSLOT] = 1
+            pos.gs[state.GS_LEFT] = 1
+            katun.turn_card(*pos.tuples(), 0, 0)
+            took.append("jade" if pos.pl[0, state.P_HAND + JADE] == 1 else
+                        "prestige" if pos.pl[0, state.P_PROS] == 2 else "other")
         assert set(took) == ({"prestige"} if has_obs else {"jade"}), (has_obs, took)
 
 
 def test_insurance_is_the_catastrophes_still_unseen_times_their_cost():
     pos = Pos([(4, MAIZE, 1, 0, 0, 0)], [])
     R = pos.R
-    unseen = np.array([R[K.R_KCNT + kt] for kt in range(K.NK)], np.int64)
-    loss = np.zeros(K.NK)
-    loss[K.K_DROUGHT] = 10.0                   # two villages worth 10 to him
-    rm, nm, rp, npr = K.insure(R, 5.0, loss, unseen)
-    keep = 1.0 + 0.1 * R[K.R_PTS + MAIZE]      # what paying a maize costs him
-    assert np.isclose(rm, K.INSURE_DISCOUNT * (10.0 - keep)) and rp == 0.0 and npr == 0.0
-    hits = unseen[K.K_DROUGHT] * min(1.0, 4.0 * (R[K.R_NP] + 1) / unseen.sum()) / R[K.R_NP]
+    unseen = np.array([R[state.R_KCNT + kt] for kt in range(state.NK)], np.int64)
+    loss = np.zeros(state.NK)
+    loss[state.K_DROUGHT] = 10.0                   # two villages worth 10 to him
+    rm, nm, rp, npr = insure.insure(R, 5.0, loss, unseen)
+    keep = 1.0 + 0.1 * R[state.R_PTS + MAIZE]      # what paying a maize costs him
+    assert np.isclose(rm, insure.INSURE_DISCOUNT * (10.0 - keep)) and rp == 0.0 and npr == 0.0
+    hits = unseen[state.K_DROUGHT] * min(1.0, 4.0 * (R[state.R_NP] + 1) / unseen.sum()) / R[state.R_NP]
     assert np.isclose(nm, hits)
-    assert K.cover(rm, nm, 0.0) == rm * min(1.0, nm) and K.cover(rm, nm, 5.0) == 0.0
-    unseen[K.K_DROUGHT] = 0                     # every Drought turned: nothing to insure
-    assert K.insure(R, 5.0, loss, unseen)[0] == 0.0
-    assert K.insure(R, 1.0, loss, unseen + 1)[0] == 0.0     # last round: no cards to come
+    assert insure.cover(rm, nm, 0.0) == rm * min(1.0, nm) and insure.cover(rm, nm, 5.0) == 0.0
+    unseen[state.K_DROUGHT] = 0                     # every Drought turned: nothing to insure
+    assert insure.insure(R, 5.0, loss, unseen)[0] == 0.0
+    assert insure.insure(R, 1.0, loss, unseen + 1)[0] == 0.0     # last round: no cards to come
 
 
 def test_a_king_with_droughts_ahead_keeps_a_maize_in_his_reserve():
@@ -72,9 +73,9 @@ def test_a_king_with_droughts_ahead_keeps_a_maize_in_his_reserve():
         pos.city(0, 0, V, RES)
         pos.city(1, 0, V, PAL)
         pos.tok[0, 0] = MAIZE
-        pos.gs[K.GS_SUP + MAIZE] -= 1
-        pos.gs[K.GS_SEEN + K.K_DROUGHT] = droughts_seen
-        pos.gs[K.GS_SEEN + K.K_INSURR] = 4 if droughts_seen else 0
+        pos.gs[state.GS_SUP + MAIZE] -= 1
+        pos.gs[state.GS_SEEN + state.K_DROUGHT] = droughts_seen
+        pos.gs[state.GS_SEEN + state.K_INSURR] = 4 if droughts_seen else 0
         pos.distribute(0)
         kept.append(int(pos.tok[0, 1] == MAIZE))
     assert kept == [1, 0], kept
@@ -82,13 +83,13 @@ def test_a_king_with_droughts_ahead_keeps_a_maize_in_his_reserve():
 
 def test_a_face_down_card_from_the_top_of_the_deck_is_a_prosperous_katun():
     pos = Pos([(4, MAIZE, 1, 0, 0, 0)], [])
-    npros = int(pos.R[K.R_KCNT + K.K_PROS])
+    npros = int(pos.R[state.R_KCNT + state.K_PROS])
     assert npros == 10
-    pos.gs[K.GS_NSLOT] = 3                      # slots 0..2 dealt from dpos - 3 .. dpos - 1
+    pos.gs[state.GS_NSLOT] = 3                      # slots 0..2 dealt from dpos - 3 .. dpos - 1
     for dpos, expect in ((3, [1, 1, 1]), (11, [1, 1, 0]), (12, [1, 0, 0]), (13, [0, 0, 0]),
                          (30, [0, 0, 0])):
-        pos.gs[K.GS_DPOS] = dpos
-        assert [int(K.prosperous_on_top(pos.R, pos.gs, k)) for k in range(3)] == expect
+        pos.gs[state.GS_DPOS] = dpos
+        assert [int(insure.prosperous_on_top(pos.R, pos.gs, k)) for k in range(3)] == expect
 
 
 def test_a_king_turns_a_card_from_the_top_but_passes_on_a_deck_of_catastrophes():
@@ -101,17 +102,17 @@ def test_a_king_turns_a_card_from_the_top_but_passes_on_a_deck_of_catastrophes()
             pos = Pos([(4, MAIZE, 1, 0, 0, 0)], [], bots=(HEUR, HEUR), style="merchant")
             pos.seed(g)
             pos.city(0, 0, V, V, TEM)
-            pos.pl[0, K.P_HAND + MAIZE] = 1
-            pos.gs[K.GS_SUP + MAIZE] -= 1
-            for kt in range(K.K_DROUGHT):          # only catastrophes left unseen
-                pos.gs[K.GS_SEEN + kt] = pos.R[K.R_KCNT + kt]
+            pos.pl[0, state.P_HAND + MAIZE] = 1
+            pos.gs[state.GS_SUP + MAIZE] -= 1
+            for kt in range(state.K_DROUGHT):          # only catastrophes left unseen
+                pos.gs[state.GS_SEEN + kt] = pos.R[state.R_KCNT + kt]
             if top:
-                pos.gs[K.GS_SEEN + K.K_PROS] = 9
-            pos.gs[K.GS_SLOT] = int(np.flatnonzero(DECK.ctype == (K.K_PROS if top else
-                                                                   K.K_DROUGHT))[0])
-            pos.gs[K.GS_NSLOT] = 1
-            pos.gs[K.GS_LEFT] = 1
-            pos.gs[K.GS_DPOS] = 10 if top else 20
-            K.heuristic_turn(*pos.tuples(), 0)
-            turned += pos.gs[K.GS_LEFT] == 0
+                pos.gs[state.GS_SEEN + state.K_PROS] = 9
+            pos.gs[state.GS_SLOT] = int(np.flatnonzero(DECK.ctype == (state.K_PROS if top else
+                                                                   state.K_DROUGHT))[0])
+            pos.gs[state.GS_NSLOT] = 1
+            pos.gs[state.GS_LEFT] = 1
+            pos.gs[state.GS_DPOS] = 10 if top else 20
+            heuristic.heuristic_turn(*pos.tuples(), 0)
+            turned += pos.gs[state.GS_LEFT] == 0
         assert turned == (30 if top else 0), (top, turned)

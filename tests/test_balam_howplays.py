@@ -75,16 +75,16 @@ def test_every_turn_is_one_choice(players, bots):
 def test_the_count_does_not_depend_on_the_bot_that_moves():
     """The same positions counted for every bot: a hand-built turn (kernel.turn_options) and
     the random bot's draw from the very options counted."""
-    from sim.games.balam import kernel as K
+    from sim.games.balam import state
     from sim.games.balam.howplays import card_options
-    gs = np.zeros(K.NG, np.int64)
-    gs[K.GS_NSLOT] = 4
-    gs[K.GS_SLOT:K.GS_SLOT + 4] = (5, -1, 7, 9)      # three face down, the second turned
-    gs[K.GS_KNOWN + 0] = 0b0101                      # seat 0 saw slots 0 and 2
-    gs[K.GS_KNOWN + 1] = 0b0010                      # seat 1 saw only the turned one
+    gs = np.zeros(state.NG, np.int64)
+    gs[state.GS_NSLOT] = 4
+    gs[state.GS_SLOT:state.GS_SLOT + 4] = (5, -1, 7, 9)      # three face down, the second turned
+    gs[state.GS_KNOWN + 0] = 0b0101                      # seat 0 saw slots 0 and 2
+    gs[state.GS_KNOWN + 1] = 0b0010                      # seat 1 saw only the turned one
     assert card_options(gs, 0) == 3                  # two seen, one unseen
     assert card_options(gs, 1) == 1                  # nothing seen: one option
-    gs[K.GS_KNOWN + 0] = 0b1101
+    gs[state.GS_KNOWN + 0] = 0b1101
     assert card_options(gs, 0) == 3                  # all three seen
 
 

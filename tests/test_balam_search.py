@@ -5,8 +5,8 @@ heuristic.  Its legality is checked by the reference engine's replay of recorded
 import numpy as np
 import pytest
 
-from sim.games.balam import GAME, kernel_par
-from sim.games.balam import kernel as K
+from sim.games.balam import GAME
+from sim.games.balam import play, sampling, state
 
 
 def _ctx(players, rules=None):
@@ -17,11 +17,11 @@ def _probe(ctx, players, spec, g, key, rounds=2):
     """search_probe: merchants play ``rounds`` rounds of game g (seed 5), the next round
     is dealt, the unseen cards are scrambled with ``key`` (0: not), then the search
     decides for the round's first king."""
-    ids = np.full(players, K.BOT_SEARCH, np.int64)
+    ids = np.full(players, state.BOT_SEARCH, np.int64)
     _, par = GAME.bot_arrays(GAME.choose_bots(spec, players))
-    kp = kernel_par(players, ids, par)
+    kp = play.kernel_par(players, ids, par)
     play_ids = np.full(players, 3, np.int64)   # merchants play the rounds before
-    return K.search_probe(np.uint64(5), np.int64(g), ctx, play_ids, kp, np.int64(rounds),
+    return sampling.search_probe(np.uint64(5), np.int64(g), ctx, play_ids, kp, np.int64(rounds),
                           np.int64(key))
 
 

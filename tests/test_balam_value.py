@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_limits
 
-from sim.games.balam import GAME, kernel_par
+from sim.games.balam import GAME
 from sim.games.balam import features as F
-from sim.games.balam import kernel as K
+from sim.games.balam import howplays, play, sampling, state
 from sim.record import NO_RECORD, NO_SNAPS
 from sim.value import pack, value_np
 
@@ -23,8 +23,8 @@ def _arrays(spec, players):
 
 def _probe(ctx, players, g, rounds, deal, p, key):
     ids, par = _arrays("merchant", players)
-    kp = kernel_par(players, ids, par)
-    return K.features_probe(np.uint64(5), np.int64(g), ctx, ids, kp, np.int64(rounds), deal,
+    kp = play.kernel_par(players, ids, par)
+    return sampling.features_probe(np.uint64(5), np.int64(g), ctx, ids, kp, np.int64(rounds), deal,
                             np.int64(p), np.int64(key))
 
 
@@ -141,16 +141,16 @@ def test_leaf_model_plays_legal_games(players):
     ctx, _ = _model(players, n=60, zero=players > 2)
     spec = ",".join(["search:iters=8;horizon=-1;leaf=model"] + ["merchant"] * (players - 1))
     ids, par = _arrays(spec, players)
-    kp = kernel_par(players, ids, par)
+    kp = play.kernel_par(players, ids, par)
     n = 6
     z = [np.zeros(n, dt) for dt in (np.int8, np.int8, np.int16, np.int32, np.int8, np.int8,
                                     np.int16, np.int64, np.int16, np.int8)]
-    seat = np.zeros((n, players, K.NPL), np.int32)
-    res = K.Results(*z, seat)
-    ch = K.chunk_arrays(ctx, ids, kp, NO_RECORD, NO_SNAPS, True)
-    K.run_games(np.uint64(1), np.int64(0), np.int64(n), ctx, kp, res, ch, K.how_plays(n, players))
-    assert (seat[:, 0, K.P_AUDIT] == 0).all()
-    assert (res.end_reason == K.END_BALLS).all()
+    seat = np.zeros((n, players, state.NPL), np.int32)
+    res = play.Results(*z, seat)
+    ch = play.chunk_arrays(ctx, ids, kp, NO_RECORD, NO_SNAPS, True)
+    play.run_games(np.uint64(1), np.int64(0), np.int64(n), ctx, kp, res, ch, howplays.how_plays(n, players))
+    assert (seat[:, 0, state.P_AUDIT] == 0).all()
+    assert (res.end_reason == state.END_BALLS).all()
     assert ch[6].stats[1] > 0
     a = GAME.play_chunk(ctx, players, 1, 0, n, ids, par)
     b = GAME.play_chunk(ctx, players, 1, 0, n, *_arrays(spec.replace("leaf=model", "leaf=formula"), players))

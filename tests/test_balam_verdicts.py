@@ -9,7 +9,8 @@ import pytest
 
 from sim.games.balam import GAME
 from sim.games.balam import data as D
-from sim.games.balam import kernel as K
+from sim.games.balam import setup, state, ties
+from sim.games.balam.bots import heuristic, values
 from sim.params import ParamError
 from sim.record import record_run
 from sim.rng import DICE, Stream, py_game_base
@@ -54,10 +55,10 @@ def layout_of(game, random=True, seed=3, board="default"):
     """The kernel's layout of game ``game``: (perm, info) (perm[s] = the printed tile on
     cell s)."""
     tinfo, R = _layout_setup(random, board)
-    rs = np.zeros(K.NRS, np.uint64)
+    rs = np.zeros(state.NRS, np.uint64)
     info = np.zeros_like(tinfo)
     perm = np.zeros(len(tinfo), np.int64)
-    K.draw_layout(rs, np.uint64(py_game_base(seed, game)), R, tinfo, info, perm)
+    setup.draw_layout(rs, np.uint64(py_game_base(seed, game)), R, tinfo, info, perm)
     return perm, info
 
 
@@ -128,14 +129,14 @@ def test_two_identical_best_sites_are_founded_on_either_way():
     for g in range(400):
         pos = Pos(sites, [(0, 2), (2, 1)], bots=(HEUR, HEUR), style="builder")
         pos.seed(g)
-        pos.pl[0, K.P_HAND + MAIZE] = 4
-        pos.gs[K.GS_SUP + MAIZE] -= 4
-        pos.gs[K.GS_SLOT] = int(np.flatnonzero(DECK.ctype == K.K_DROUGHT)[0])
-        pos.gs[K.GS_NSLOT] = 1
-        pos.gs[K.GS_LEFT] = 1
-        pos.gs[K.GS_KNOWN] = 0b1
+        pos.pl[0, state.P_HAND + MAIZE] = 4
+        pos.gs[state.GS_SUP + MAIZE] -= 4
+        pos.gs[state.GS_SLOT] = int(np.flatnonzero(DECK.ctype == state.K_DROUGHT)[0])
+        pos.gs[state.GS_NSLOT] = 1
+        pos.gs[state.GS_LEFT] = 1
+        pos.gs[state.GS_KNOWN] = 0b1
         heuristic_turn(pos)
-        assert pos.gs[K.GS_LEFT] == 1           # he built rather than turn the card
+        assert pos.gs[state.GS_LEFT] == 1           # he built rather than turn the card
         founded.append([s for s in range(3) if pos.own[s] == 0])
     assert all(f in ([0], [1]) for f in founded)
     n0 = sum(f == [0] for f in founded)
@@ -149,11 +150,11 @@ def test_equal_face_down_cards_are_turned_from_any_slot():
         pos = Pos([(4, MAIZE, 1, 0, 0, 0)], [], bots=(HEUR, HEUR))
         pos.seed(g)
         for k in range(3):
-            pos.gs[K.GS_SLOT + k] = int(np.flatnonzero(DECK.ctype == K.K_FAV)[k])
-        pos.gs[K.GS_NSLOT] = 3
-        pos.gs[K.GS_LEFT] = 3
+            pos.gs[state.GS_SLOT + k] = int(np.flatnonzero(DECK.ctype == state.K_FAV)[k])
+        pos.gs[state.GS_NSLOT] = 3
+        pos.gs[state.GS_LEFT] = 3
         heuristic_turn(pos)
-        slots.append([k for k in range(3) if pos.gs[K.GS_SLOT + k] == -1][0])
+        slots.append([k for k in range(3) if pos.gs[state.GS_SLOT + k] == -1][0])
     counts = np.bincount(slots, minlength=3)
     assert (counts > 150).all(), counts         # 200 each expected
 
@@ -166,25 +167,25 @@ def test_payments_between_riches_of_equal_value_go_either_way():
     for g in range(400):
         pos = Pos([(4, MAIZE, 1, 0, 0, 0)], [])
         pos.seed(g)
-        K.hand_values(pos.bot_par[0], pos.R, pos.gs, hv)
+        values.hand_values(pos.bot_par[0], pos.R, pos.gs, hv)
         assert hv[JADE] == hv[OBSID] and hv[MAIZE] < hv[JADE]
-        K.pay_sequence(pos.rs, 1, hv, pos.bot_par[0], K.NBW + 2 * 1, False)
+        values.pay_sequence(pos.rs, 1, hv, pos.bot_par[0], state.NBW + 2 * 1, False)
         seq = hv[6:12].astype(int).tolist()
         assert sorted(seq) == list(range(6)) and seq[0] == MAIZE
         assert [hv[t] for t in seq] == sorted(hv[:6])          # by value in hand
-        paid.append(K.cheapest_held(np.array([0, 0, 0, 1, 1, 0], np.int64), hv))
-        assert K.cheapest_held(np.array([1, 0, 0, 1, 1, 0], np.int64), hv) == MAIZE
+        paid.append(values.cheapest_held(np.array([0, 0, 0, 1, 1, 0], np.int64), hv))
+        assert values.cheapest_held(np.array([1, 0, 0, 1, 1, 0], np.int64), hv) == MAIZE
     assert 140 < paid.count(JADE) < 260 and paid.count(JADE) + paid.count(OBSID) == 400
 
 
 def test_the_tie_test_is_relative():
-    assert K.cmp_tie(1.0 + 5e-10, 1.0) == 0 and K.cmp_tie(1.0 + 2e-9, 1.0) == 1
-    assert K.cmp_tie(1e6 + 5e-4, 1e6) == 0 and K.cmp_tie(1e6 + 5e-3, 1e6) == 1
-    assert K.cmp_tie(0.5, 1.0) == -1
+    assert ties.cmp_tie(1.0 + 5e-10, 1.0) == 0 and ties.cmp_tie(1.0 + 2e-9, 1.0) == 1
+    assert ties.cmp_tie(1e6 + 5e-4, 1e6) == 0 and ties.cmp_tie(1e6 + 5e-3, 1e6) == 1
+    assert ties.cmp_tie(0.5, 1.0) == -1
 
 
 def heuristic_turn(pos, p=0):
-    K.heuristic_turn(*pos.tuples(), p)
+    heuristic.heuristic_turn(*pos.tuples(), p)
 
 
 # ------------------------------------------------------------------ chance split
@@ -198,7 +199,7 @@ def test_a_neutral_card_changes_only_the_games_it_came_into(players, bots):
     neutral = run(players, bots, {"neutral_cards": "4"}, n=n, seed=seed)
     came = np.zeros(n, bool)
     for rec in record_run("balam", range(n), bots=bots, players=players, seed=seed):
-        came[rec.index] = came_into_play(rec, K.K_CACAO)
+        came[rec.index] = came_into_play(rec, state.K_CACAO)
     assert (base["katun_cacao_festival"].sum(axis=1) > 0).sum() <= came.sum()
     assert 20 < (~came).sum() < n - 20
     differs = np.zeros(n, bool)
@@ -222,8 +223,8 @@ def test_removing_a_card_type_keeps_the_other_cards_in_order(tmp_path):
     for g in range(40):
         a = DECK.cid[deck_of(R, 9, g)]
         b = deck2.cid[deck_of(R2, 9, g, deck2)]
-        keep = [x for x in a.tolist() if x // 64 not in (K.K_DROUGHT, K.K_BALL, K.K_ECLIPSE)]
-        assert [x for x in b.tolist() if x // 64 not in (K.K_BALL, K.K_ECLIPSE)] == keep
+        keep = [x for x in a.tolist() if x // 64 not in (state.K_DROUGHT, state.K_BALL, state.K_ECLIPSE)]
+        assert [x for x in b.tolist() if x // 64 not in (state.K_BALL, state.K_ECLIPSE)] == keep
         assert len(b) == len(a) - 6
 
 
@@ -235,17 +236,17 @@ def test_the_war_dice_are_the_wars_own():
     for g in range(30):
         for w in (0, 3):
             pos = Pos([(4, MAIZE, 1, 0, 0, 0)] * 2, [(0, 1)], bots=(HEUR, HEUR))
-            pos.city(0, 0, K.GARRISON, K.GARRISON, K.GARRISON, K.GARRISON)
-            pos.city(1, 1, K.VILLAGE)
-            pos.R[K.R_NFACES] = 2
-            pos.R[K.R_FACE] = -1
-            pos.R[K.R_FACE + 1] = 1
+            pos.city(0, 0, state.GARRISON, state.GARRISON, state.GARRISON, state.GARRISON)
+            pos.city(1, 1, state.VILLAGE)
+            pos.R[state.R_NFACES] = 2
+            pos.R[state.R_FACE] = -1
+            pos.R[state.R_FACE + 1] = 1
             pos.seed(g)
-            pos.gs[K.GS_WARNO] = w
+            pos.gs[state.GS_WARNO] = w
             dice = Stream.substream(0, g, DICE, w)
             skulls = sum(dice.rand_int(2) == 0 for _ in range(4))
             pos.attack(0, 0, 1, 4, 0)
-            assert pos.pl[0, K.T_GLOST] == skulls and pos.gs[K.GS_WARNO] == w + 1
+            assert pos.pl[0, state.T_GLOST] == skulls and pos.gs[state.GS_WARNO] == w + 1
 
 
 # ------------------------------------------------------------------ names and files

@@ -1,4 +1,14 @@
-"""Balam: the declaration the runner, CLI and reports read."""
+"""Balam: the declaration the runner, CLI and reports read.
+
+The kernel is split by role: ``state`` (the state's layout, the rules array, every
+constant), ``ties`` (a bot's tie-breaks on its own stream), ``board`` (sites, buildings,
+riches, paths), ``setup`` (the layout and the Katun deck), the rules' phases
+``divination`` (1), ``constructions`` (2), ``wars`` (3), ``katun`` (4) and
+``distribution`` (5 and 6), ``rounds`` (a round's deal and close), ``bots/`` (``random``,
+``heuristic`` with ``values``, ``cards`` and ``insure``, ``search`` with ``worlds``),
+``howplays`` (issue #47's counts and chances), ``play`` (the game loop, ``run_games`` and
+``run_chunk``), ``features`` (the learned value's row) and ``sampling`` (positions taken
+from the kernel's games: the value's samples and the tests' probes)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,12 +18,10 @@ from ...seeds import seeds_dir
 from ...game import Bot, Column, Game
 from ...params import Param, ParamError
 from ...playcols import COMPLEXITY, EVALUATION
-from ...record import NO_RECORD, NO_SNAPS
 from . import data as D
 from . import play as P
+from .play import run_chunk
 from .events import ACTIONS
-from .features import Evaluating
-from .howplays import how_columns, how_plays
 from . import state as K
 
 SEATS = ["Purple", "Grey", "Ochre", "Teal"]
@@ -186,33 +194,13 @@ BOTS = (
 )
 
 
-def kernel_par(players, bot_ids, bot_par):
-    """The kernel's bot_par: per seat the heuristic weights (a search seat: the merchant's
-    defaults, which it uses for every choice outside its turn), the search parameters
-    (bots/search.py's SP_*), then the rollout policy's weights (the merchant's defaults)."""
-    from .bots import search as SE
-    merchant = next(b for b in BOTS if b.name == "merchant")
-    mw = np.array([float(p.default) for p in merchant.params], np.float64)[:K.NBW]
-    par = np.zeros((players, 2 * K.NBW + SE.NSP), np.float64)
-    ids = np.asarray(bot_ids, np.int64)
-    for q in range(players):
-        if ids[q] == K.BOT_SEARCH:
-            par[q, :len(mw)] = mw
-            w = min(bot_par.shape[1], SE.NSP)
-            par[q, K.NBW:K.NBW + w] = bot_par[q, :w]
-        else:
-            w = min(bot_par.shape[1], K.NBW)
-            par[q, :w] = bot_par[q, :w]
-        par[q, K.NBW + SE.NSP:K.NBW + SE.NSP + len(mw)] = mw
-    return par
-
 KATUN_KEYS = ("prosperous", "favourable", "exceptional", "expedition", "cacao_festival",
               "marriage", "cenote", "ball_game", "eclipse", "drought", "insurrection",
               "earthquake", "pochteca", "toltec_raid", "decadence", "volcano", "tidal_wave")
 KATUN_COLS = tuple(f"katun_{k}" for k in KATUN_KEYS)
 
-# per-seat columns taken from the kernel's player rows
-_SEAT_FIELDS = (
+#: per-seat columns taken from the kernel's player rows (play.run_chunk): name, row, dtype, help
+SEAT_FIELDS = (
     ("prestige", K.P_PRES, "int16", "prestige at the end (riches bonus included)"),
     ("pp_ceremony", K.P_CER, "int16", "prestige from temple ceremonies"),
     ("pp_cenote", K.P_CEN, "int16", "prestige from cenote sacrifices"),
@@ -246,7 +234,7 @@ COLUMNS = (
     Column("lead_changes", "int16", "times the sole prestige leader at the end of a round changed"),
     Column("lead_settled", "int8", "percent of the rounds played before the winner led for good "
            "(-1: no single winner)"),
-) + tuple(Column(n, dt, h, per_seat=True) for n, _, dt, h in _SEAT_FIELDS) + (
+) + tuple(Column(n, dt, h, per_seat=True) for n, _, dt, h in SEAT_FIELDS) + (
     Column("riches_left", "int16", "personal riches at the end (before the bonus)", per_seat=True),
 ) + tuple(Column(c, "int8", f"{k.replace('_', ' ')} cards this seat turned", per_seat=True)
           for c, k in zip(KATUN_COLS, KATUN_KEYS)) + COMPLEXITY + EVALUATION
@@ -347,60 +335,6 @@ def _record_shape(rules, players):
     """(snapshot width, rows): one snapshot per round (play.snapshot)."""
     S = len(D.load_board(D.resolve_file(rules["board"], "board")).names)
     return P.snapshot_layout(S, players)["width"], int(rules["horizon"]) + 1
-
-
-def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
-    """Games start .. start + count - 1 as result columns; ``record=(buf, snaps)``
-    records the one game played (count 1; sim.record).  Called through ``Game.play_chunk``,
-    which casts the columns to their declared dtypes."""
-    buf, snaps = (NO_RECORD, NO_SNAPS) if record is None else record
-    par = kernel_par(players, bot_ids, bot_par)
-    res = P.Results(end_reason=np.empty(count, np.int8), first_player=np.empty(count, np.int8),
-                    rounds=np.empty(count, np.int16), turns=np.empty(count, np.int32),
-                    ball_games=np.empty(count, np.int8), eclipse_round=np.empty(count, np.int8),
-                    cards_turned=np.empty(count, np.int16), layout=np.empty(count, np.int64),
-                    lead_changes=np.empty(count, np.int16),
-                    lead_settled=np.empty(count, np.int8),
-                    seat=np.empty((count, players, K.NPL), np.int32))
-    ids = np.asarray(bot_ids, np.int64)
-    evaluating = isinstance(ctx, Evaluating)
-    # the search work is made (and compiled) only for a table with the search bot:
-    # run_games is compiled once for each (play.chunk_arrays)
-    searching = True if (ids == K.BOT_SEARCH).any() else None
-    ctx = tuple(ctx)
-    from .bots import search as SE
-    if searching and (par[ids == K.BOT_SEARCH, K.NBW + SE.SP_LEAF] == SE.LEAF_MODEL).any() \
-            and ctx[9].shape[0] < 3:
-        raise ValueError("a search bot with leaf=model needs a value model in the rules context "
-                         "(sim.games.balam.features.attach_model; make_spec attaches it)")
-    ch = P.chunk_arrays(ctx, ids, par, buf, snaps, searching)
-    how = how_plays(count, players, *(ctx[8:10] if evaluating else ()))   # (how it plays)
-    P.run_games(np.uint64(seed), np.int64(start), np.int64(count), ctx, par, res, ch, how)
-    if searching:
-        for k in range(len(P.SEARCH_STATS)):
-            P.SEARCH_STATS[k] += int(ch[6].stats[k])
-    seat = res.seat
-    end = res.end_reason
-    out = {name: getattr(res, name) for name in res._fields if name != "seat"}
-    out.update(how_columns(how, evaluating))
-    for name, f, _, _ in _SEAT_FIELDS:
-        out[name] = seat[:, :, f]
-    out["riches_left"] = seat[:, :, K.P_HAND:K.P_HAND + 6].sum(axis=2)
-    for t, c in enumerate(KATUN_COLS):
-        out[c] = seat[:, :, K.P_KAT + t]
-    capped = end == K.END_CAP
-    out["capped"] = capped
-    pres = seat[:, :, K.P_PRES]
-    best = pres.max(axis=1, keepdims=True)
-    top = pres == best
-    ntop = top.sum(axis=1)
-    win = top / ntop[:, None]
-    win[capped] = 1.0 / players
-    out["win"] = win
-    winner = np.where(ntop == 1, top.argmax(axis=1), -1)
-    winner[capped] = -1
-    out["winner"] = winner
-    return out
 
 
 GAME = Game(

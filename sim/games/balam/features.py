@@ -188,14 +188,14 @@ def sample(ctx, players, seed, start, n, bot_ids, bot_par, per_game=4) -> dict:
     played before the position over the game's rounds), ``outcome`` (the king's final
     share: 1 sole win, 1/k shared, 1/players for a capped game, 0 lost) and ``baseline``
     (the search's formula at a cut rollout, ``worlds.leaf_value`` with scale BASE_SCALE)."""
-    from . import kernel_par
     from . import play as P
+    from .sampling import sample_games
     from . import state as K
     from ...record import NO_RECORD, NO_SNAPS
     ctx = tuple(ctx)   # (an Evaluating context: these games follow no chances)
     if len(ctx) == 8:
         ctx = ctx + empty_model()
-    par = kernel_par(players, bot_ids, bot_par)
+    par = P.kernel_par(players, bot_ids, bot_par)
     ids = np.asarray(bot_ids, np.int64)
     searching = True if (ids == K.BOT_SEARCH).any() else None
     F = n_features(players)
@@ -211,8 +211,8 @@ def sample(ctx, players, seed, start, n, bot_ids, bot_par, per_game=4) -> dict:
                                                        np.int8, np.int16, np.int64, np.int16, np.int8)),
                         np.zeros((cnt, players, K.NPL), np.int32))
         ch = P.chunk_arrays(ctx, ids, par, NO_RECORD, NO_SNAPS, searching)
-        P.sample_games(np.uint64(seed), np.int64(start + c0), np.int64(cnt), ctx, par, res, ch, X,
-                       base, nr, BASE_SCALE)
+        sample_games(np.uint64(seed), np.int64(start + c0), np.int64(cnt), ctx, par, res, ch, X,
+                     base, nr, BASE_SCALE)
         end = res.end_reason
         pres = res.seat[:, :, K.P_PRES]
         for j in range(cnt):

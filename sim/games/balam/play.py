@@ -9,12 +9,12 @@ from ...drama import drama
 from ...howplays import choice, cx_finish, cx_start, ev_finish, ev_start
 from ...jit import helper, helper_inline, kernel
 from ...rng import game_base, mix64, open_substream, rand_int
-from ...record import H_SNAPS, rec, recording
+from ...record import H_SNAPS, NO_RECORD, NO_SNAPS, rec, recording
 from .state import (BOT_RANDOM, BOT_SEARCH, BW_EXPAND, BW_RISK, END_BALLS, END_CAP, END_DECK,
                     EV_BONUS, EV_DECK, EV_END, EV_FIRST, EV_LAYOUT, GARRISON, GS_AUDIT, GS_BALLS,
                     GS_DEADLOCK, GS_DPOS, GS_ECL, GS_LEFT, GS_ROUND, GS_SLOT, GS_SUP, GS_TILE,
                     GS_TURNS, I_CENOTE, I_SEA, I_SPACES, I_VOLC, MAIZE, NBW, NPL, OBSID, PRIS,
-                    P_AUDIT, P_BONUS, P_HAND, P_LARGE, P_PRES, P_SMALL, RESERVE, R_LARGE, R_MAXR,
+                    P_AUDIT, P_BONUS, P_HAND, P_KAT, P_LARGE, P_PRES, P_SMALL, RESERVE, R_LARGE, R_MAXR,
                     R_MAXTURN, R_NP, R_SMALL, R_START, R_SUP0, R_TILE0, SETUP, SL_BASE, SL_CH,
                     T_TURNS, XI_CX, Rules, new_scratch, new_state, reset_state)
 from .board import add_prestige, count_cities, gain, hand_total, prestige_leader, site_empty
@@ -23,10 +23,9 @@ from .bots.values import pay_orders
 from .katun import turn_card
 from .bots.heuristic import heuristic_turn
 from .bots.random import random_turn
-from .bots.search import new_search, search_turn
-from .bots.worlds import WI_CAND, WI_NDECK, leaf_value, reshuffle_unseen
-from .features import GF, KF, features
-from .howplays import card_options, count_options, evaluate_round, turn_options
+from .bots.search import LEAF_MODEL, NSP, SP_LEAF, new_search, search_turn
+from .bots.worlds import WI_NDECK
+from .howplays import card_options, count_options, evaluate_round, how_columns, how_plays, turn_options
 from .rounds import close_round, deal_round
 
 @helper
@@ -389,103 +388,77 @@ def run_games(seed, start, count, ctx, bot_par, res, ch, how):
             ev_finish(how.ev, NP, win, how.evo[j])
 
 
-@kernel
-def search_probe(seed, g, ctx, bot_ids, bot_par, rounds, key):
-    """Tests: game g played by ``bot_ids`` for ``rounds`` rounds, the next round dealt,
-    then (``key`` != 0) the cards its first king has not seen scrambled in the real deck
-    (worlds.reshuffle_unseen on a stream of ``key``), then the search bot's choice for
-    that king (his search parameters: ``bot_par``'s wide rows).  Returns (the king, his
-    candidates, their means and counts, his stream afterwards, the deck and face-down
-    slots as they were searched)."""
-    tinfo, cid = ctx[3], ctx[7]
-    buf = np.zeros((1, 8), np.int32)
-    # the search work made here, not by chunk_arrays: numba prunes ``searching is None``
-    # only for a None argument, so chunk_arrays(..., True) returns an optional Search, and
-    # every function below would be compiled once more for it (about 30 s of cold compile
-    # that only this probe needed); new_search's own type is the one run_games uses
-    st, ru, sc, dk, perm, leaders, _ = chunk_arrays(ctx, bot_ids, bot_par, buf,
-                                                    np.zeros((0, 1), np.int64), None)
-    se = new_search(ctx, ru.info, bot_par)
-    first, ndeck = begin_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm, se)
-    R, gs = ru.R, st.gs
-    cur = first
-    for _ in range(rounds):
-        cur, final = play_round(st, ru, sc, dk[0], min(R[R_NP] + 1, ndeck - gs[GS_DPOS]), cur, se)
-    deal_round(st, ru, sc, dk[0], min(R[R_NP] + 1, ndeck - gs[GS_DPOS]), cur)
-    if key != 0:
-        krs = np.zeros(1, np.uint64)
-        krs[0] = mix64(np.uint64(key))
-        reshuffle_unseen(gs, dk[0], ndeck, R, ru.ctype, cur, krs, 0, se.wi, False)
-    n, best = search_turn(st, ru, sc, cur, se, dk[0], False)   # (the kernel's compiled search)
-    cand = se.wi[WI_CAND:WI_CAND + n].copy()
-    means = se.wf[0, :n] / se.wf[1, :n]
-    return (cur, cand, means, se.wf[1, :n].copy(), st.rs[1 + cur], dk[0][:ndeck].copy(),
-            gs[GS_SLOT:GS_SLOT + 5].copy())
+def kernel_par(players, bot_ids, bot_par):
+    """The kernel's bot_par: per seat the heuristic weights (a search seat: the merchant's
+    defaults, which it uses for every choice outside its turn), the search parameters
+    (bots/search.py's SP_*), then the rollout policy's weights (the merchant's defaults)."""
+    from . import BOTS
+    merchant = next(b for b in BOTS if b.name == "merchant")
+    mw = np.array([float(p.default) for p in merchant.params], np.float64)[:NBW]
+    par = np.zeros((players, 2 * NBW + NSP), np.float64)
+    ids = np.asarray(bot_ids, np.int64)
+    for q in range(players):
+        if ids[q] == BOT_SEARCH:
+            par[q, :len(mw)] = mw
+            w = min(bot_par.shape[1], NSP)
+            par[q, NBW:NBW + w] = bot_par[q, :w]
+        else:
+            w = min(bot_par.shape[1], NBW)
+            par[q, :w] = bot_par[q, :w]
+        par[q, NBW + NSP:NBW + NSP + len(mw)] = mw
+    return par
 
 
-@helper
-def sample_games(seed, start, count, ctx, bot_par, res, ch, X, base, nr, scale):
-    """run_games' games (the same calls, so the same games: features.sample) with a look
-    at the start of each round r before its deal: every king q's features (``X[j, r, q]``,
-    features.features) and the search's formula for him (``base[j, r, q]``,
-    worlds.leaf_value of a cut rollout at ``scale``); ``nr[j]``: the rounds begun."""
-    tinfo, cid = ctx[3], ctx[7]
-    st, ru, sc, dk, perm, leaders, se = ch
-    R = ru.R
-    NP = R[R_NP]
-    gs = st.gs
-    for j in range(count):
-        first, ndeck = begin_game(st, ru, sc, seed, start + j, tinfo, cid, bot_par, dk, perm, se)
-        res.layout[j] = layout_hash(ru.info)
-        cur = first
-        r = 0
-        while True:   # play_game, with the look before each round's deal
-            if gs[GS_ROUND] >= R[R_MAXR]:
-                end = END_CAP
-                break
-            n = min(NP + 1, ndeck - gs[GS_DPOS])
-            if n <= 0:
-                end = END_DECK
-                break
-            for q in range(NP):
-                features(st, ru, q, cur, X[j, r, q])
-                base[j, r, q] = leaf_value(st.pl, q, NP, np.int64(-1), scale)
-            r += 1
-            cur, final = play_round(st, ru, sc, dk[0], n, cur, se)
-            leaders[gs[GS_ROUND] - 1] = prestige_leader(st.pl, NP)
-            if final:
-                end = END_BALLS
-                break
-        finish_game(st, ru, sc, j, end, first, leaders, res)
-        nr[j] = r
-
-
-@kernel
-def features_probe(seed, g, ctx, bot_ids, bot_par, rounds, deal, p, key):
-    """Tests: game g played by ``bot_ids`` for ``rounds`` rounds (then, with ``deal``, the
-    next round dealt and divined), then (``key`` != 0) everything king p cannot know
-    scrambled on a stream of ``key``: the cards he has not seen (worlds.reshuffle_unseen,
-    the real order), every seat's stream but his, the chance slot and the game's base.
-    Returns king p's features there (features.features; ``cur``: the king to move)."""
-    tinfo, cid = ctx[3], ctx[7]
-    buf = np.zeros((1, 8), np.int32)
-    st, ru, sc, dk, perm, leaders, se = chunk_arrays(ctx, bot_ids, bot_par, buf,
-                                                     np.zeros((0, 1), np.int64), None)
-    first, ndeck = begin_game(st, ru, sc, seed, g, tinfo, cid, bot_par, dk, perm, se)
-    R, gs = ru.R, st.gs
-    cur = first
-    for _ in range(rounds):
-        cur, final = play_round(st, ru, sc, dk[0], min(R[R_NP] + 1, ndeck - gs[GS_DPOS]), cur, se)
-    if deal:
-        deal_round(st, ru, sc, dk[0], min(R[R_NP] + 1, ndeck - gs[GS_DPOS]), cur)
-    if key != 0:
-        krs = np.zeros(1, np.uint64)
-        krs[0] = mix64(np.uint64(key))
-        wi = np.zeros(WI_CAND + 16 + 2 * (dk[0].shape[0] + 6), np.int64)
-        reshuffle_unseen(gs, dk[0], ndeck, R, ru.ctype, p, krs, 0, wi, False)
-        for k in range(st.rs.shape[0]):
-            if k != 1 + p:
-                st.rs[k] = mix64(st.rs[k] + krs[0])
-    x = np.zeros(ru.R[R_NP] * KF + GF)
-    features(st, ru, p, cur, x)
-    return x
+def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
+    """Games start .. start + count - 1 as result columns; ``record=(buf, snaps)``
+    records the one game played (count 1; sim.record).  Called through ``Game.play_chunk``,
+    which casts the columns to their declared dtypes."""
+    from . import KATUN_COLS, SEAT_FIELDS
+    from .features import Evaluating
+    buf, snaps = (NO_RECORD, NO_SNAPS) if record is None else record
+    par = kernel_par(players, bot_ids, bot_par)
+    res = Results(end_reason=np.empty(count, np.int8), first_player=np.empty(count, np.int8),
+                  rounds=np.empty(count, np.int16), turns=np.empty(count, np.int32),
+                  ball_games=np.empty(count, np.int8), eclipse_round=np.empty(count, np.int8),
+                  cards_turned=np.empty(count, np.int16), layout=np.empty(count, np.int64),
+                  lead_changes=np.empty(count, np.int16),
+                  lead_settled=np.empty(count, np.int8),
+                  seat=np.empty((count, players, NPL), np.int32))
+    ids = np.asarray(bot_ids, np.int64)
+    evaluating = isinstance(ctx, Evaluating)
+    # the search work is made (and compiled) only for a table with the search bot:
+    # run_games is compiled once for each (chunk_arrays)
+    searching = True if (ids == BOT_SEARCH).any() else None
+    ctx = tuple(ctx)
+    if searching and (par[ids == BOT_SEARCH, NBW + SP_LEAF] == LEAF_MODEL).any() \
+            and ctx[9].shape[0] < 3:
+        raise ValueError("a search bot with leaf=model needs a value model in the rules context "
+                         "(sim.games.balam.features.attach_model; make_spec attaches it)")
+    ch = chunk_arrays(ctx, ids, par, buf, snaps, searching)
+    how = how_plays(count, players, *(ctx[8:10] if evaluating else ()))   # (how it plays)
+    run_games(np.uint64(seed), np.int64(start), np.int64(count), ctx, par, res, ch, how)
+    if searching:
+        for k in range(len(SEARCH_STATS)):
+            SEARCH_STATS[k] += int(ch[6].stats[k])
+    seat = res.seat
+    end = res.end_reason
+    out = {name: getattr(res, name) for name in res._fields if name != "seat"}
+    out.update(how_columns(how, evaluating))
+    for name, f, _, _ in SEAT_FIELDS:
+        out[name] = seat[:, :, f]
+    out["riches_left"] = seat[:, :, P_HAND:P_HAND + 6].sum(axis=2)
+    for t, c in enumerate(KATUN_COLS):
+        out[c] = seat[:, :, P_KAT + t]
+    capped = end == END_CAP
+    out["capped"] = capped
+    pres = seat[:, :, P_PRES]
+    best = pres.max(axis=1, keepdims=True)
+    top = pres == best
+    ntop = top.sum(axis=1)
+    win = top / ntop[:, None]
+    win[capped] = 1.0 / players
+    out["win"] = win
+    winner = np.where(ntop == 1, top.argmax(axis=1), -1)
+    winner[capped] = -1
+    out["winner"] = winner
+    return out

@@ -362,7 +362,7 @@ def search_choose(st, ru, p, se, deck):
 def search_turn(st, ru, sc, p, se, deck, play):
     """The search bot's turn: search_choose, then (``play``) play the chosen candidate;
     returns (the number of candidates, the chosen one's index).  ``play`` False: choose
-    only (play.search_probe reads the candidates and their means in ``se``: the probe
+    only (sampling.search_probe reads the candidates and their means in ``se``: the probe
     then compiles none of the search's inlined layers again).  ``se`` is None at a table
     without the search bot (take_turn): numba prunes the rest for None, so that such a
     kernel never compiles the search."""
