@@ -99,3 +99,26 @@ def test_the_runner_forwards_nothing_and_its_worker_does_not_import_it_back():
     used |= {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
     assert not imported - used - {"annotations"}, sorted(imported - used)
     assert "runner import" not in (root / "worker.py").read_text()
+
+
+def test_no_module_forwards_names_it_does_not_define():
+    """Issue #48: an importer names the module that defines a name.  No ``from x import *``, no
+    ``globals().update`` of another module's names and no module ``__getattr__`` in ``sim/`` or
+    ``analysis/``; the one exception is the package's lazy public API (``sim/__init__.py``:
+    ``sim.run``, ``sim.compare``, ... load ``sim.api`` on first use, so ``import sim`` loads
+    neither numba nor pandas)."""
+    bad = []
+    for f in sources("sim") + sources("analysis"):
+        name = f.relative_to(ROOT).as_posix()
+        tree = ast.parse(f.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+                bad.append(f"{name}: from {node.module} import *")
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update"
+                    and isinstance(node.func.value, ast.Call) and getattr(node.func.value.func, "id", "") == "globals"):
+                bad.append(f"{name}: globals().update(...)")
+        if name != "sim/__init__.py":
+            bad += [f"{name}: module __getattr__" for n in tree.body
+                    if isinstance(n, ast.FunctionDef) and n.name == "__getattr__"]
+    assert not bad, "\n".join(bad)
+    assert not list((ROOT / "sim" / "games").glob("*/kernel.py")), "a game's kernel.py facade is back"
