@@ -53,12 +53,12 @@ def _show(v) -> str:
 
 def strong_play(game: Game, players: int) -> dict:
     """The bot of robust's strong condition (the first of ``Game.bot_strength``) and why it is
-    the one: the game declares it in ``notes["strong_play"]`` (a text, or one per player
+    the one: the game declares it in ``Game.strong_play`` (a text, or one per player
     count), from its `sim strength` climb where that settled, else the strongest affordable
     budget and that stronger play may still move the figures.  {"bot": label, "why": text}."""
     spec = game.bot_strength(players)[0]
     label = game.choose_bots(spec, players)[0].label
-    why = game.notes.get("strong_play") or ""
+    why = game.strong_play or ""
     if isinstance(why, dict):
         why = why.get(players, "")
     return {"bot": label, "why": str(why) or f"the first of {game.name}'s declared strength list "

@@ -120,7 +120,9 @@ class Game:
     # games are left out of its histogram)
     drama_changes: str | None = None
     drama_settled: str | None = None
-    notes: dict = field(default_factory=dict)
+    # why robust's strong condition (the first of ``strength``) is that bot: a text, or one per
+    # player count ({2: '...', 3: '...'}), from the game's `sim strength` climbs (analysis.robust_conditions)
+    strong_play: object = ""
     # benchmark configurations for `make bench`: dicts with label, players, bots,
     # rules (optional) and target (optional: {"games_per_s": N} or {"moves_per_s": N}),
     # plus "moves" naming the column that counts moves (for moves/s) and "ref_games"

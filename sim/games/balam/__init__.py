@@ -416,14 +416,12 @@ GAME = Game(
          "moves": "turns", "games": 8, "probe_games": 2, "min_games": 8, "warm_games": 2,
          "one_core": True, "iters_per": ("turns_taken", 0, SEARCH_ITERS)},
     ),
-    notes={"board_file": str(D.SEEDS / "board.toml"),
-           "board_png": "sim.games.balam.draw:draw_board (board_file, png_path)",
-           "tiles_png": "sim.games.balam.draw:draw_tiles (board_file, png_path)",
-           # which strong play sim robust uses (strength[0]), and why
-           "strong_play": {2: f"{STRONG_2P}: the search reading the learned value of these rules (trained "
-                              "first where none is kept) beats the default search:iters=100 by +61 Elo "
-                              "[+49, +74] at a seventh of its CPU (docs/BENCH.md); `sim strength balam` "
-                              "with it is in docs/FINDINGS.md: stronger play may still move these figures",
-                           **{p: _STRONG_34 for p in (3, 4)}},
-    },
+    # which strong play sim robust uses (strength[0]), and why
+    strong_play={2: f"{STRONG_2P}: the search reading the learned value of these rules (trained first "
+                    "where none is kept) beats the default search:iters=100 by +61 Elo [+49, +74] at a "
+                    "seventh of its CPU (docs/BENCH.md); `sim strength balam` with it settled on seed 1 "
+                    "(iters=40 -> 80, 12,000 games a rung) and on seed 2 held the first king's edge still "
+                    "while a colour's share moved 1.3 points [0.0, 2.6] (docs/FINDINGS.md): stronger play "
+                    "may still move the smaller figures",
+                 **{p: _STRONG_34 for p in (3, 4)}},
 )

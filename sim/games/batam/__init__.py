@@ -371,23 +371,16 @@ def _figures():
     return figures
 
 
-def _notes() -> dict:
-    try:
-        d = DATA.load_all({p.name: p.default for p in PARAMS})
-    except Exception as e:  # pragma: no cover - shown in reports only
-        return {"data": f"default data failed to load: {e}"}
-    names = {v: k for k, v in DATA.KIND_NAMES.items()}
-    isl = d["board"].island_names
-
-    def deck(k, v, i):
-        return ", ".join(f"{names[a]} {b}" + (f" ({isl[c]})" if c >= 0 else "") for a, b, c in zip(k, v, i))
-    return {
-        "board": DATA.draw_board(d["board"]),
-        "dice": "faces: " + ", ".join("seasick" if f == 0 else str(f) for f in d["faces"]),
-        "compass tiles": deck(d["tk"], d["tv"], d["ti"]),
-        "compass cards": deck(d["ck"], d["cv"], d["ci"]),
-        "money": f"start {d['start_coins']} coins each; bank {d['bank_total']} coins in all",
-    }
+# which strong play sim robust uses (strength[0]), and why
+STRONG_PLAY = {
+    2: f"{STRONG_2P}: the search reading the learned value of these rules (trained first where none is "
+       "kept) beats search:iters=1600, the strongest rung climbed, by +23 Elo [+4, +43] at a seventh of its "
+       "CPU (docs/BENCH.md); `sim strength batam` has not settled Batam (climbed with it to iters=600, the "
+       "second player gains 3.6-4.5 points, against 9-13 between the formula's search bots; "
+       "docs/FINDINGS.md): stronger play may still move these figures",
+    **{p: "search:iters=25, an eighth of its default budget, for cost (about 0.01 s a game): `sim strength "
+          "batam` has not settled Batam (docs/FINDINGS.md): stronger play may move these figures"
+       for p in (3, 4)}}
 
 
 GAME = Game(
@@ -426,7 +419,6 @@ GAME = Game(
     # is); with --evaluate each seat's learned chance of winning at every round start
     evaluates=True,
     evaluated_at="at every round's start",
-    notes={},
     # sim robust: the strongest first: the search bot at an eighth of its default budget
     # (two players: +90 Elo [+75, +106] over the heuristic in 2,000 games of both seatings;
     # four players: one such seat among three heuristic bots wins 39.1% of 2,000 games, fair
@@ -443,6 +435,7 @@ GAME = Game(
     # playing strength, weakest first (sim skill --ladder; what run reports say): the search
     # bot beats the heuristic in 86% of two-player games (RULES.md, Bots)
     ladder=("random", "heuristic", "search"),
+    strong_play=STRONG_PLAY,
     bench=(
         {"label": "heuristic-4p", "players": 4, "bots": "heuristic", "moves": "rounds",
          "target": {"games_per_s": 20_000}},
@@ -458,14 +451,3 @@ GAME = Game(
          "iterations": "sim.games.batam.play:SEARCH_STATS", "target": {"games_per_s": 2.0}},
     ),
 )
-GAME.notes.update(_notes())
-# which strong play sim robust uses (strength[0]), and why
-GAME.notes["strong_play"] = {
-    2: f"{STRONG_2P}: the search reading the learned value of these rules (trained first where none is "
-       "kept) beats search:iters=1600, the strongest rung climbed, by +23 Elo [+4, +43] at a seventh of its "
-       "CPU (docs/BENCH.md); `sim strength batam` has not settled Batam (climbed with it to iters=600, the "
-       "second player gains 3.6-4.5 points, against 9-13 between the formula's search bots; "
-       "docs/FINDINGS.md): stronger play may still move these figures",
-    **{p: "search:iters=25, an eighth of its default budget, for cost (about 0.01 s a game): `sim strength "
-          "batam` has not settled Batam (docs/FINDINGS.md): stronger play may move these figures"
-       for p in (3, 4)}}

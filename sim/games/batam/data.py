@@ -326,9 +326,3 @@ def load_all(rules: dict) -> dict:
         p = resolve_path(what, v)
         stamp.append((str(p), TOML.digest(p, what)))  # the content, not the time stamp
     return _load_all(*names, tuple(stamp))
-
-
-def draw_board(b: Board) -> str:
-    """The map as text, with a legend (for reports)."""
-    legend = ", ".join(f"{l} = {n}" for l, n in zip(b.letters, b.island_names))
-    return "\n".join(b.rows) + f"\n~ sea, * compass, # land; harbours: {legend} (start: {b.letters[0]})"

@@ -372,7 +372,7 @@ GAME = Game(
                       4: ("search:iters=16", "greedy", "random")},
     ladder=("random", "greedy", "search"),
     # which strong play sim robust uses, and why (per player count)
-    notes={"strong_play": {
+    strong_play={
         2: "search (depth 3, its default): `sim strength maya` has not settled two-player Maya (White's edge "
            "still grows to depth 6, the horizon deciding most games; docs/FINDINGS.md): stronger play may "
            "move these figures",
@@ -382,7 +382,7 @@ GAME = Game(
            "stronger play may move these figures",
         4: "search:iters=16, an eighth of its default budget, for cost: `sim strength maya -p 4` has not "
            "settled (the first partnership's edge at iters=16 is gone at iters=64; docs/FINDINGS.md): "
-           "stronger play may move these figures"}},
+           "stronger play may move these figures"},
     setup_randomness=("setup",),
     bench=(
         {"label": "random-vs-random", "players": 2, "bots": "random,random", "moves": "exchanges",

@@ -108,13 +108,13 @@ GAME = Game(
     win_trace=win_trace,
     highlight=("kills", "captures", "rescues", "forfeits"),
     # sim robust: bots from the strongest (skill: search > greedy > random); the strong play is
-    # the depth `sim strength` settled at (notes["strong_play"]), not the default depth 2
+    # the depth `sim strength` settled at (strong_play), not the default depth 2
     strength=("search:depth=3", "greedy", "random"),
     ladder=("random", "greedy", "search"),
-    notes={"strong_play": "search:depth=3: `sim strength puluc --bot search:depth=1 --param depth --add 1 "
-                          "--rungs 4 --games 40000` settled at depth 3 on two seeds (depth 4 moved no headline "
-                          "beyond the tolerance; docs/FINDINGS.md, 2026-12-06); about 0.2 ms a game, depth 4 "
-                          "costs 13 times as much"},
+    strong_play=("search:depth=3: `sim strength puluc --bot search:depth=1 --param depth --add 1 "
+                 "--rungs 4 --games 40000` settled at depth 3 on two seeds (depth 4 moved no headline "
+                 "beyond the tolerance; docs/FINDINGS.md, 2026-12-06); about 0.2 ms a game, depth 4 "
+                 "costs 13 times as much"),
     bench=(
         {"label": "random-vs-random", "players": 2, "bots": "random,random", "moves": "casts",
          "target": {"games_per_s": 100_000}},
