@@ -378,9 +378,13 @@ STRONG_PLAY = {
        "CPU (docs/BENCH.md); `sim strength batam` has not settled Batam (climbed with it to iters=600, the "
        "second player gains 3.6-4.5 points, against 9-13 between the formula's search bots; "
        "docs/FINDINGS.md): stronger play may still move these figures",
-    **{p: "search:iters=25, an eighth of its default budget, for cost (about 0.01 s a game): `sim strength "
-          "batam` has not settled Batam (docs/FINDINGS.md): stronger play may move these figures"
-       for p in (3, 4)}}
+    3: "search:iters=25, an eighth of its default budget, for cost (about 0.015 s a game): `sim strength batam "
+       "-p 3` at 16,000 games a rung settled at iters=25 on seed 1, while on seed 2 doubling it trimmed the first "
+       "player's edge by 1.4 points [0.5, 2.3] (docs/FINDINGS.md); each doubling is still worth +65 Elo: stronger "
+       "play may move these figures",
+    4: "search:iters=25, an eighth of its default budget, for cost (about 0.03 s a game): `sim strength batam "
+       "-p 4` at 16,000 games a rung settled at iters=25 on both seeds (iters=50 moved no headline beyond 2 points; "
+       "docs/FINDINGS.md); each doubling is still worth +47 Elo: much stronger play may still move these figures"}
 
 
 GAME = Game(
