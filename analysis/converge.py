@@ -191,10 +191,7 @@ def pair_count(n: int, pair_games=None) -> int:
     ``PAIR_GAMES``."""
     if pair_games is None:
         return min(int(n), PAIR_GAMES)
-    try:
-        return int(parse_games(pair_games))
-    except UsageError as e:   # parse_games speaks of --games
-        raise UsageError(str(e).replace("--games", "--pair-games", 1)) from None
+    return parse_games(pair_games, "--pair-games")
 
 
 def climb(game_name: str, bot: str, games, *, param: str | None = None, factor: float = 4.0,

@@ -88,25 +88,26 @@ def _show(v) -> str:
     return str(v)
 
 
-def parse_games(value) -> int:
-    """``1e6``, ``250000``, ``2.5e5``, ``1_000_000`` -> an integer number of games (>= 1)."""
+def parse_games(value, flag: str = "--games") -> int:
+    """``1e6``, ``250000``, ``2.5e5``, ``1_000_000`` -> an integer number of games (>= 1);
+    ``flag``: the option a refusal names."""
     from .validate import safe
     raw = value
     if isinstance(value, str):
         value = value.strip().replace("_", "").replace(",", "")
         if not value.isascii():  # float() reads other scripts' digits: not a number typed here
-            raise UsageError(f"--games must be a whole number such as 1e6 or 250000, not {safe(repr(raw))}")
+            raise UsageError(f"{flag} must be a whole number such as 1e6 or 250000, not {safe(repr(raw))}")
     try:
         f = float(value)
     except (TypeError, ValueError):
-        raise UsageError(f"--games must be a whole number such as 1e6 or 250000, not {safe(repr(raw))}") from None
+        raise UsageError(f"{flag} must be a whole number such as 1e6 or 250000, not {safe(repr(raw))}") from None
     if not math.isfinite(f) or f != int(f):
-        raise UsageError(f"--games must be a whole number of games, not {safe(repr(raw))}")
+        raise UsageError(f"{flag} must be a whole number of games, not {safe(repr(raw))}")
     n = int(f)
     if n < 1:
-        raise UsageError(f"--games must be at least 1, not {safe(repr(raw))}")
+        raise UsageError(f"{flag} must be at least 1, not {safe(repr(raw))}")
     if n > MAX_GAMES:
-        raise UsageError(f"--games {safe(raw)} is more than this tool runs in one go ({MAX_GAMES:.0e})")
+        raise UsageError(f"{flag} {safe(raw)} is more than this tool runs in one go ({MAX_GAMES:.0e})")
     return n
 
 
