@@ -44,7 +44,8 @@ def model_sentence(manifest: dict) -> str:
               if isinstance(v, dict) and v.get("model")]
     if not found:
         return ""
-    return " Learned value (leaf=model): " + "; ".join(
+    leaf = "leaf=model2" if any(m.get("generation") == 2 for _, m in found) else "leaf=model"
+    return f" Learned value ({leaf}): " + "; ".join(
         f"{n + ': ' if n else ''}{model_words(m)}" for n, m in found) + "."
 
 
@@ -55,8 +56,10 @@ def model_words(m: dict) -> str:
     fig = (f", held-out log loss {ll:.3f} (base rate {base:.3f})"
            if isinstance(ll, float) and isinstance(base, float) else "")
     games = m.get("games")
-    return (f"{m.get('kind')} of {games:,} games" if isinstance(games, int) else f"{m.get('kind')}") + \
-        f"{fig}, key {str(m.get('key'))[:12]}"
+    what = (f"{m.get('kind')} of {games:,} games" if isinstance(games, int) else f"{m.get('kind')}")
+    if m.get("generation") == 2:   # leaf=model2: learned from a search's games that read the first
+        what += f" (the second generation, from games of {', '.join(dict.fromkeys(m.get('train_bots') or []))})"
+    return what + f"{fig}, key {str(m.get('key'))[:12]}"
 
 
 def strength_sentence(manifest: dict) -> str:

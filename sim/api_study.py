@@ -561,7 +561,7 @@ def robust_plays(g, n, rules, bots, players, seed_v, variants, combine=True, str
 # ------------------------------------------------------------------------ learned values
 @_api
 def learn(game: str, *, players: int | None = None, rules: dict | None = None, bots=None, games=None,
-          seed=1, jobs: int | None = None, out=None, retrain: bool = False, note=None):
+          seed=1, jobs: int | None = None, out=None, retrain: bool = False, note=None, generation: int = 1):
     """The game's learned value under ``rules`` and ``players`` (``sim learn``): the model kept
     under its key, or one trained now (issue #46; :func:`sim.learn.model_for`).
 
@@ -569,7 +569,11 @@ def learn(game: str, *, players: int | None = None, rules: dict | None = None, b
     ----------
     bots, games, seed
         The training's: its bots (default the game's ``TRAIN_BOTS``), games (default its
-        ``TRAIN_GAMES``) and seed; each is part of the model's key.
+        ``TRAIN_GAMES``) and seed; each is part of the model's key.  Bots that read the
+        first generation (``leaf=model``) train a second (found or trained first).
+    generation : int
+        2: the second generation, the one ``leaf=model2`` reads (learned from the games of
+        the game's ``ITERATE_BOTS``, a search that reads the first; where ``bots`` is not given).
     jobs : int, optional
         Threads playing the training games (default every core).
     out : path, optional
@@ -599,7 +603,7 @@ def learn(game: str, *, players: int | None = None, rules: dict | None = None, b
     out = _out(out, "experiment")
     jobs = check_jobs(0 if jobs is None else jobs)
     m = model_for(g, rules or {}, players, bots=bots, games=games, seed=seed, note=note, jobs=jobs,
-                  retrain=bool(retrain))
+                  retrain=bool(retrain), generation=generation)
     res = LearnResult(g.name, int(m.meta.get("players") or g.check_players(players)), m, summary_text(m),
                       _write=lambda path: write_learn_report(m, path))
     if out is not None:

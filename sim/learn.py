@@ -74,12 +74,14 @@ class Model:
         """What a run's spec and manifest say of the model they used."""
         m = self.meta
         return {"key": self.key, "path": self.path, "kind": m.get("kind"), "games": m.get("games"),
+                **({"generation": 2, "train_bots": m.get("train_bots")} if m.get("generation") == 2 else {}),
                 "positions": m.get("positions"), "log_loss": m.get("log_loss"),
                 "log_loss_base": m.get("log_loss_base")}
 
     def line(self) -> str:
         m = self.meta
-        return (f"{m.get('kind')} of {m.get('games'):,} games ({m.get('positions'):,} positions), "
+        gen = "second generation, " if m.get("generation") == 2 else ""
+        return (f"{m.get('kind')} ({gen}{m.get('games'):,} games, {m.get('positions'):,} positions), "
                 f"held-out log loss {m.get('log_loss'):.4f} (base rate {m.get('log_loss_base'):.4f})")
 
 
@@ -101,15 +103,29 @@ def _plain(v):
     return v
 
 
-def training_plan(game, rules, players, *, bots=None, games=None, seed=1, per_game=None):
+def training_plan(game, rules, players, *, bots=None, games=None, seed=1, per_game=None, generation=1):
     """(plan, spec): ``plan`` is the canonical dict the key is the hash of, ``spec`` the run
-    spec of the training games (rules resolved and prepared, bots chosen)."""
-    from .spec import make_spec, parse_games, parse_seed, wants_model
+    spec of the training games (rules resolved and prepared, bots chosen).  ``generation``
+    2 (where ``bots`` is not given): the games of the features module's ``ITERATE_BOTS``, a
+    search that reads the first generation (``leaf=model``; ``ITERATE_GAMES`` of them).
+    Training bots that read the first generation make a second one: the plan names the
+    first's key (``teacher``), and the spec carries no model yet (:func:`model_for` attaches
+    it before the games)."""
+    from .spec import make_spec, model_generation, parse_games, parse_seed
     from .games import get as get_game
     from .game import Game
     g = game if isinstance(game, Game) else get_game(game)
     mod = features_module(g)
-    n = parse_games(games if games is not None else getattr(mod, "TRAIN_GAMES", DEFAULT_GAMES))
+    if generation not in (1, 2):
+        raise UsageError(f"a learned value's generation is 1 or 2, not {generation!r}")
+    default_games = getattr(mod, "TRAIN_GAMES", DEFAULT_GAMES)
+    if generation == 2 and bots is None:
+        bots = getattr(mod, "ITERATE_BOTS", None)
+        if bots is None:
+            raise UsageError(f"{g.name} learns no second generation of its value (its features module "
+                             "names no ITERATE_BOTS): use leaf=model")
+        default_games = getattr(mod, "ITERATE_GAMES", default_games)
+    n = parse_games(games if games is not None else default_games)
     s = parse_seed(seed)
     if n < SPLIT[2]:
         raise UsageError(f"--games must be at least {SPLIT[2]} to learn from (the games are split "
@@ -118,9 +134,10 @@ def training_plan(game, rules, players, *, bots=None, games=None, seed=1, per_ga
     if pg < 1:
         raise UsageError(f"positions per game must be at least 1, not {pg}")
     spec = make_spec(g, n, rules, bots if bots is not None else mod.TRAIN_BOTS, players, s, learn=False)
-    if wants_model(spec.bots):
-        raise UsageError("the training bots cannot use the model they train (leaf=model); "
-                         "train with leaf=formula")
+    reads = model_generation(spec.bots)
+    if reads > 1:
+        raise UsageError("the training bots may read the first generation of the value (leaf=model), "
+                         "whose games teach the second, not leaf=model2")
     plan = {
         "fit_version": FIT_VERSION,
         "game": g.name, "game_version": g.version, "players": spec.players,
@@ -132,6 +149,8 @@ def training_plan(game, rules, players, *, bots=None, games=None, seed=1, per_ga
         "seed": s, "games": n, "per_game": pg,
         "model": {"candidates": [[name, dict(kw)] for name, kw in candidates(mod)], "split": list(SPLIT)},
     }
+    if reads:   # the first generation, of the same rules, players and seed, teaches
+        plan["teacher"] = model_key(training_plan(g, spec.rules, spec.players, seed=s)[0])
     return plan, spec
 
 
@@ -232,7 +251,7 @@ def note_stderr(text: str) -> None:
 
 
 def model_for(game, rules, players, *, bots=None, games=None, seed=1, note: Callable | None = None,
-              per_game=None, jobs=None, retrain: bool = False) -> Model:
+              per_game=None, jobs=None, retrain: bool = False, generation: int = 1) -> Model:
     """The value model of ``game`` under ``rules`` (resolved: every parameter, defaults
     included) and ``players``: the one kept under its key, else one trained now.  ``bots``
     (default the module's ``TRAIN_BOTS``), ``games`` (default ``TRAIN_GAMES``), ``seed``
@@ -240,9 +259,12 @@ def model_for(game, rules, players, *, bots=None, games=None, seed=1, note: Call
     (what it trains, about how long it takes) and one when it is done, and one where a kept
     file is damaged.  ``jobs``: threads playing the training games (default every core; the
     games are played in threads only where they take more than a few seconds).  ``retrain``:
-    train even where a model is kept (and replace it)."""
+    train even where a model is kept (and replace it).  ``generation`` 2: the second
+    generation, learned from the games of a search that reads the first (``leaf=model2``;
+    :func:`training_plan`); the first is found or trained before its games."""
     say = note or (lambda text: None)
-    plan, spec = training_plan(game, rules, players, bots=bots, games=games, seed=seed, per_game=per_game)
+    plan, spec = training_plan(game, rules, players, bots=bots, games=games, seed=seed, per_game=per_game,
+                               generation=generation)
     key = model_key(plan)
     if not retrain and key in _MEMO:
         return _MEMO[key]
@@ -254,6 +276,12 @@ def model_for(game, rules, players, *, bots=None, games=None, seed=1, note: Call
             return m
         except ValueError as e:
             say(f"model file {path} is damaged ({e}): training it again")
+    if plan.get("teacher"):   # the first generation plays the training games' searches
+        import dataclasses
+        t = model_for(spec.game, spec.rules, spec.players, seed=plan["seed"], note=note, jobs=jobs)
+        assert t.key == plan["teacher"], "the teacher's key moved between the plan and its model"
+        spec = dataclasses.replace(spec, ctx=features_module(spec.game).attach_model(spec.ctx, t.mp, t.ms),
+                                   model=t.describe())
     m = train(spec, plan, key, say, jobs=jobs)
     try:
         save(m, path)
@@ -302,8 +330,9 @@ def sample_positions(spec, plan, say=None, jobs=None) -> tuple[dict, float]:
         est = left / (rate * jobs) + _fit_seconds(rows, plan["n_features"], plan["model"]["candidates"])
         bots = ",".join(dict.fromkeys(c.label for c in spec.bots))
         changed = ",".join(f"{k}={v}" for k, v in spec.rules_changed.items()) or "base rules"
+        gen = " (the second generation: their search reads the first)" if plan.get("teacher") else ""
         say(f"training a value model for {g.name} ({spec.players} players, {changed}): {n:,} games "
-            f"by {bots}, about {duration(max(est + time.perf_counter() - t0, 1))} on {jobs} "
+            f"by {bots}{gen}, about {duration(max(est + time.perf_counter() - t0, 1))} on {jobs} "
             f"worker{'s' if jobs > 1 else ''}")
     if left > 0:
         size = max(1, -(-left // (jobs * 4)))
@@ -336,6 +365,8 @@ def train(spec, plan: dict, key: str, say=None, jobs=None) -> Model:
                  "players": plan["players"], "rules_changed": {k: _plain(v) for k, v in spec.rules_changed.items()},
                  "train_bots": [c.label for c in spec.bots], "seed": plan["seed"], "per_game": plan["per_game"],
                  "features_version": plan["features_version"], "fit_version": FIT_VERSION,
+                 "generation": 2 if plan.get("teacher") else 1,
+                 **({"teacher": plan["teacher"]} if plan.get("teacher") else {}),
                  "sklearn": sklearn.__version__,
                  "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
     m = Model(mp, ms, key, None, meta, test)
@@ -351,7 +382,9 @@ def summary_text(m: Model) -> str:
     lines = [f"{d.get('game')}, {d.get('players')} players, {changed}: value model {m.kind} "
              f"({int(m.mp.size):,} parameters, {int(m.ms[0])} features), key {m.key[:16]}",
              f"  trained on {d.get('games'):,} games by {','.join(dict.fromkeys(d.get('train_bots') or []))} "
-             f"(seed {d.get('seed')}, {d.get('positions'):,} positions), {d.get('seconds', 0):.0f} s",
+             f"(seed {d.get('seed')}, {d.get('positions'):,} positions), {d.get('seconds', 0):.0f} s"
+             + (f"; the second generation: their search read the first (key {d['teacher'][:16]})"
+                if d.get("teacher") else ""),
              f"  held-out log loss {d['log_loss']:.4f} on {d.get('positions_test'):,} positions of games never "
              f"fitted: the base rate's {d['log_loss_base']:.4f}"]
     if d.get("log_loss_baseline") is not None:

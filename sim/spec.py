@@ -114,10 +114,10 @@ def parse_games(value, flag: str = "--games") -> int:
 def make_spec(game, games, rules=None, bots=None, players=None, seed=DEFAULT_SEED, *, learn=True,
               note=None, evaluate=False) -> RunSpec:
     """The spec of a run: rules resolved and prepared, bots chosen.  Where a seat's bot reads
-    the learned value (``leaf=model``), the game's model for these rules and players is
-    loaded, or trained first (``sim.learn.model_for``; ``note`` hears what it trains, by
-    default on stderr), and travels in the context (the features module's
-    ``attach_model``); the spec names it.  ``learn=False``: never (the training's own spec).
+    the learned value (``leaf=model``, or ``leaf=model2`` its second generation), the game's
+    model for these rules and players is loaded, or trained first (``sim.learn.model_for``;
+    ``note`` hears what it trains, by default on stderr), and travels in the context (the
+    features module's ``attach_model``); the spec names it.  ``learn=False``: never (the training's own spec).
     ``evaluate``: the kernel also follows each side's learned chance of winning at every
     position, for how the game plays (issue #47; ``Game.evaluates``), with the same model."""
     from . import toml as TOML
@@ -144,18 +144,36 @@ def make_spec(game, games, rules=None, bots=None, players=None, seed=DEFAULT_SEE
             _PREPARED.pop(next(iter(_PREPARED)))
         _PREPARED[key] = (paths, ctx, data)
     model = None
-    if learn and (wants_model(b) or evaluate):
+    gen = model_generation(b)
+    if learn and (gen or evaluate):
         from .learn import features_module, model_for, note_stderr
-        m = model_for(g, r, p, note=note if note is not None else note_stderr)
+        m = model_for(g, r, p, generation=gen or 1, note=note if note is not None else note_stderr)
         extra = {"evaluate": True} if evaluate else {}
         ctx = features_module(g).attach_model(ctx, m.mp, m.ms, **extra)
         model = m.describe()
     return RunSpec(g, p, r, b, n, s, ctx=ctx, data=data, model=model, evaluate=bool(evaluate))
 
 
+#: the learned values a bot's ``leaf`` setting reads, by generation (sim/learn.py): the first
+#: learned from the training bots' games, the second from the games of a search that reads
+#: the first (the game's ``ITERATE_BOTS``)
+LEAF_GENERATIONS = {"model": 1, "model2": 2}
+
+
+def model_generation(bots) -> int:
+    """Which learned value the seats' bots read (their setting ``leaf``): 0 none, 1
+    ``model``, 2 ``model2``.  A table carries one model: seats reading two generations are
+    refused."""
+    gens = {LEAF_GENERATIONS.get(dict(c.settings).get("leaf")) for c in bots} - {None}
+    if len(gens) > 1:
+        raise UsageError("the seats read different learned values (leaf=model and leaf=model2) and "
+                         "a table carries one: give every seat that reads one the same leaf")
+    return gens.pop() if gens else 0
+
+
 def wants_model(bots) -> bool:
-    """Whether a seat's bot reads the learned value (its setting ``leaf`` is ``model``)."""
-    return any(dict(c.settings).get("leaf") == "model" for c in bots)
+    """Whether a seat's bot reads a learned value (its setting ``leaf`` is ``model`` or ``model2``)."""
+    return model_generation(bots) > 0
 
 
 #: what ``prepare`` built, per (game, version, players, rules): reused while every data file

@@ -8,6 +8,7 @@ import pytest
 import sim.games
 from sim import fit, learn
 from sim.params import UsageError
+from sim.spec import make_spec
 
 
 @pytest.fixture
@@ -152,8 +153,51 @@ def test_leaf_model_is_refused_where_the_game_learns_nothing(toy, monkeypatch):
     plain = dataclasses.replace(toy, learn=None)
     with pytest.raises(UsageError, match="learns no value model"):
         learn.model_for(plain, {}, 2)
-    with pytest.raises(UsageError, match="cannot use the model they train"):
-        learn.training_plan(toy, {}, 2, bots="careful:leaf=model")
+    with pytest.raises(UsageError, match="learns no value model"):
+        learn.model_for(plain, {}, 2, generation=2)
+    # training bots read the first generation at most (their games teach the second)
+    with pytest.raises(UsageError, match="the first generation of the value .*not leaf=model2"):
+        learn.training_plan(toy, {}, 2, bots="careful:leaf=model2")
+    # a game whose features module names no ITERATE_BOTS has no second generation
+    monkeypatch.delattr(learn.features_module(toy), "ITERATE_BOTS")
+    with pytest.raises(UsageError, match="learns no second generation"):
+        make_spec("toy", 10, {}, "careful:leaf=model2,random", 2)
+    # one table carries one model: seats reading two generations are refused in one line
+    with pytest.raises(UsageError, match="different learned values"):
+        make_spec("toy", 10, {}, "careful:leaf=model,careful:leaf=model2", 2)
+
+
+def test_a_second_generation_learns_from_the_games_of_a_bot_that_reads_the_first(toy):
+    """leaf=model2 (expert iteration's value step): the model refit on the games of the
+    features module's ITERATE_BOTS, which read the first generation; the first is trained
+    first where missing, its key is the second's teacher, and the run names the second."""
+    from analysis.pages import bots_sentence
+    from sim.runner import execute
+    lines = []
+    spec = make_spec("toy", 60, {}, "careful:leaf=model2,random", 2, note=lines.append)
+    first = learn.model_for(toy, {}, 2)
+    plan, _ = learn.training_plan(toy, {}, 2, generation=2)
+    assert plan["teacher"] == first.key and "teacher" not in learn.training_plan(toy, {}, 2)[0]
+    second = learn.model_for(toy, {}, 2, generation=2)
+    assert second.key == learn.model_key(plan) == spec.model["key"] != first.key
+    assert second.meta["generation"] == 2 and second.meta["teacher"] == first.key
+    assert second.meta["games"] == 300 and second.meta["train_bots"] == ["careful:leaf=model"] * 2
+    # both trainings said, the first generation's first (its bots play the second's games)
+    assert len(lines) == 4
+    assert lines[0].startswith("training a value model for toy (2 players, base rules): 400 games by random,")
+    assert lines[2].startswith("training a value model for toy (2 players, base rules): 300 games by "
+                               "careful:leaf=model (the second generation: their search reads the first)")
+    # the same games as training_plan names: generation=2 is ITERATE_BOTS and ITERATE_GAMES
+    assert learn.model_for(toy, {}, 2, bots="careful:leaf=model", games=300).key == second.key
+    ids, par = toy.bot_arrays(spec.bots)
+    assert par[0].tolist() == [1.0, 2.0]             # model2: the choice's index
+    res = execute(spec, jobs=1)
+    assert res.manifest["model"]["generation"] == 2
+    words = bots_sentence(res.manifest)
+    assert "Learned value (leaf=model2): " in words
+    assert "(the second generation, from games of careful:leaf=model)" in words
+    # learned from the games of a bot that runs, it still values running: it beats random
+    assert res.summary.win[0] / res.summary.n > 0.6
 
 
 def test_an_mlp_exports_to_the_kernels_format_exactly():
@@ -212,7 +256,8 @@ def test_sim_learn_on_the_command_line(toy, tmp_path, monkeypatch):
 @pytest.mark.parametrize("args", [
     ["learn", "nosuch"], ["learn", "toy", "--games", "0"], ["learn", "toy", "--games", "lots"],
     ["learn", "toy", "--set", "track=1"], ["learn", "toy", "--set", "tarck=9"], ["learn", "toy", "--players", "5"],
-    ["learn", "toy", "--bots", "careful:leaf=model"], ["learn", "toy", "--bots", "nobody"],
+    ["learn", "toy", "--bots", "careful:leaf=model2"], ["learn", "toy", "--bots", "nobody"],
+    ["learn", "toy", "--generation", "3"],
     ["learn", "toy", "--seed", "-1"], ["learn", "toy", "-o", "afile"], ["learn", "toy", "-o", " "],
     ["learn", "toy", "--games", "5"],
 ])
@@ -286,3 +331,6 @@ def test_every_game_that_learns_keeps_the_contract():
             assert int(mod.n_features(p)) >= 1
             bots = g.choose_bots(mod.TRAIN_BOTS, p)
             assert not any(dict(c.settings).get("leaf") == "model" for c in bots), g.name
+            if hasattr(mod, "ITERATE_BOTS"):   # the second generation's games read the first
+                bots = g.choose_bots(mod.ITERATE_BOTS, p)
+                assert {dict(c.settings).get("leaf") for c in bots} == {"model"}, g.name

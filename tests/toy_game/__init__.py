@@ -32,8 +32,8 @@ BOTS = (
         (Param("iters", 1, "the budget", "int", 1, 100_000),
          # the learned value (tests/toy_game/features.py): with 'model' the bot plays the move
          # whose position the model values higher for it (running, once it has learned)
-         Param("leaf", "formula", "what values a position: 'formula' (as before) or 'model'", "choice",
-               choices=("formula", "model")))),
+         Param("leaf", "formula", "what values a position: 'formula' (as before), 'model' or "
+               "'model2' (its second generation)", "choice", choices=("formula", "model", "model2")))),
 )
 COLUMNS = (
     Column("turns", "int16", "turns played"),
@@ -81,7 +81,7 @@ def play(track, horizon, players, seed, index, bot_ids, buf, snaps, bot_params=N
         _rec(buf, ROLL, -1, roll)
         if visit is not None:
             visit(turn, seat, list(cells))
-        if bot_ids[seat] == 2 and bot_params[seat, 1] == 1 and model is not None and model[1].size:
+        if bot_ids[seat] == 2 and bot_params[seat, 1] >= 1 and model is not None and model[1].size:
             from .features import choose
             how = choose(model, track, horizon, players, turn, seat, cells, roll)
         elif bot_ids[seat] == 2:

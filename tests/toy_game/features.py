@@ -9,6 +9,9 @@ FEATURES_VERSION = 1
 TRAIN_BOTS = "random"
 TRAIN_GAMES = 400
 PER_GAME = 4
+#: the second generation (leaf=model2): the games of the bot that reads the first
+ITERATE_BOTS = "careful:leaf=model"
+ITERATE_GAMES = 300
 
 
 def n_features(players: int) -> int:

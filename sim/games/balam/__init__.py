@@ -189,8 +189,10 @@ BOTS = (
                 Param("leaf", "formula", "how a rollout cut at its horizon is valued: 'formula' a "
                       "logistic of the prestige margin (`scale`); 'model' the value model learned "
                       "from merchants' games (sim/games/balam/features.py: the win probability of "
-                      "the king's position at the round's end; trained first when the rules have "
-                      "none)", "choice", choices=("formula", "model")))),
+                      "the king's position at the round's end); 'model2' its second generation, "
+                      "learned from the games of `search:iters=40;horizon=-1;leaf=model` (each "
+                      "trained first when the rules have none)", "choice",
+                      choices=("formula", "model", "model2")))),
 )
 
 

@@ -37,6 +37,14 @@ TRAIN_BOTS = "merchant"
 #: a row for every king); about a minute on two cores, most of it the fits
 TRAIN_GAMES = 8000
 PER_GAME = 3
+#: the second generation (``leaf=model2``): learned from the games of the search that reads
+#: the first at the end of the round (two players' strong play), so that it estimates what
+#: good play, not the merchant's, brings from a position (expert iteration's value step).
+#: Two players, against search:iters=25 on two seeds: the search reading it +185 Elo, reading
+#: the first +148, at the same cost (8,000 games gave +194: most of the gain for half the
+#: training, about 80 s on two cores; docs/BENCH.md)
+ITERATE_BOTS = "search:iters=40;horizon=-1;leaf=model"
+ITERATE_GAMES = 4000
 #: the formula's scale for ``baseline`` (the search's default ``scale``)
 BASE_SCALE = 4.0
 #: the sampler's own chance purpose (which rounds of a game it records)

@@ -430,7 +430,7 @@ def run_chunk(ctx, players, seed, start, count, bot_ids, bot_par, record=None):
     # run_games is compiled once for each (chunk_arrays)
     searching = True if (ids == BOT_SEARCH).any() else None
     ctx = tuple(ctx)
-    if searching and (par[ids == BOT_SEARCH, NBW + SP_LEAF] == LEAF_MODEL).any() \
+    if searching and (par[ids == BOT_SEARCH, NBW + SP_LEAF] >= LEAF_MODEL).any() \
             and ctx[9].shape[0] < 3:
         raise ValueError("a search bot with leaf=model needs a value model in the rules context "
                          "(sim.games.balam.features.attach_model; make_spec attaches it)")

@@ -59,8 +59,10 @@ from ..features import model_value
 #: the rollout policy's weights follow at NBW + NSP
 SP_ITERS, SP_HORIZON, SP_EXPLORE, SP_SCALE, SP_PAIRED, SP_STOP, SP_PRUNE, SP_LEAF = 0, 1, 2, 3, 4, 5, 6, 7
 NSP = 8
-#: SP_LEAF: how a rollout cut at its horizon is valued (the Bot's choices in order)
-LEAF_FORMULA, LEAF_MODEL = 0, 1
+#: SP_LEAF: how a rollout cut at its horizon is valued (the Bot's choices in order); the
+#: kernel reads whichever learned value the context carries (LEAF_MODEL and LEAF_MODEL2 alike:
+#: make_spec attaches the generation the bots ask for)
+LEAF_FORMULA, LEAF_MODEL, LEAF_MODEL2 = 0, 1, 2
 #: se.stats: decisions searched (more than one candidate), rollouts played, turns the
 #: rollouts played (the machine-independent cost; play.SEARCH_STATS sums them)
 ST_DECISIONS, ST_ROLLOUTS, ST_TURNS = 0, 1, 2
@@ -275,13 +277,13 @@ def prune_same(st, p, se, deck, n):
 def counted_rollout(se, ndeck, p, NP, horizon, scale, leaf):
     """One rollout from ``se.st`` (``worlds.rollout``), counted in ``se.stats`` (a rollout
     and the turns it played); returns king p's value of its end (``worlds.leaf_value``;
-    ``leaf`` LEAF_MODEL: a rollout cut at its horizon is valued by the learned model of
+    ``leaf`` LEAF_MODEL or LEAF_MODEL2: a rollout cut at its horizon is valued by the learned model of
     king p's features there instead, features.model_value)."""
     t0 = se.st.gs[GS_TURNS]
     end, cur = rollout(se.st, se.ru, se.sc, se.deck, ndeck, p, horizon)
     se.stats[ST_ROLLOUTS] += 1
     se.stats[ST_TURNS] += se.st.gs[GS_TURNS] - t0
-    if end < 0 and model_at_leaf(leaf == LEAF_MODEL, se.ms):
+    if end < 0 and model_at_leaf(leaf >= LEAF_MODEL, se.ms):
         return model_value(se.st, se.ru, p, cur, se.mp, se.ms, se.fx, se.h0, se.h1)
     return leaf_value(se.st.pl, p, NP, end, scale)
 
