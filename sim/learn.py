@@ -279,7 +279,9 @@ def model_for(game, rules, players, *, bots=None, games=None, seed=1, note: Call
     if plan.get("teacher"):   # the first generation plays the training games' searches
         import dataclasses
         t = model_for(spec.game, spec.rules, spec.players, seed=plan["seed"], note=note, jobs=jobs)
-        assert t.key == plan["teacher"], "the teacher's key moved between the plan and its model"
+        if t.key != plan["teacher"]:
+            raise RuntimeError(f"the first generation's key moved between the plan ({plan['teacher'][:16]}) "
+                               f"and its model ({t.key[:16]})")
         spec = dataclasses.replace(spec, ctx=features_module(spec.game).attach_model(spec.ctx, t.mp, t.ms),
                                    model=t.describe())
     m = train(spec, plan, key, say, jobs=jobs)
