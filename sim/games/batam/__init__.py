@@ -212,10 +212,8 @@ BOTS = (
                       "end of the current round with horizon=0; use it with keep=0 (the model's values "
                       "lie closer together than win shares: with keep=1 the heuristic's choice almost "
                       "always stands).  Two players: iters=300;leaf=model;keep=0 with a logistic model "
-                      "plays as iters=1600 (+23 Elo [+4, +43]) at a seventh of its cost (docs/BENCH.md); "
-                      "'model2' its second generation, learned from the games of "
-                      "`search:iters=300;leaf=model;keep=0`", "choice",
-                      choices=("formula", "model", "model2")))),
+                      "plays as iters=1600 (+23 Elo [+4, +43]) at a seventh of its cost (docs/BENCH.md)", "choice",
+                      choices=("formula", "model")))),
 )
 
 SEAT_HELP = dict(

@@ -67,10 +67,6 @@ TRAIN_BOTS = "heuristic"
 #: every seat's view).  The games are cheap (about 50,000 two-player games a second on one core)
 TRAIN_GAMES = 100_000
 PER_GAME = 4
-#: the second generation (``leaf=model2``): learned from the games of the two-player strong
-#: search, which reads the first
-ITERATE_BOTS = "search:iters=300;leaf=model;keep=0"
-ITERATE_GAMES = 8000
 #: the models the training fits (sim.learn.candidates): a logistic regression only.  The MLP the
 #: shared candidates choose by log loss (0.350 against 0.375 held out, two players) plays weaker
 #: in this search (iters=300;leaf=model;keep=0 against search:iters=1600: 47.5% over 300 games,

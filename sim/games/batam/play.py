@@ -215,7 +215,7 @@ def run_chunk(rules, players, seed, start, count, bot_ids, bot_params, record=No
               ev=np.empty((count if rules.evaluate else 0, 7), np.float64))
     sc = new_scratch(rules, evaluate=bool(rules.evaluate))
     if (bot_ids == BOT_SEARCH).any():
-        if (bp[bot_ids == BOT_SEARCH, S_LEAF] >= LEAF_MODEL).any() and rules.ms.shape[0] == 0:
+        if (bp[bot_ids == BOT_SEARCH, S_LEAF] == LEAF_MODEL).any() and rules.ms.shape[0] == 0:
             # (the search would value its cut rollouts by the formula: a measure of another bot)
             raise ValueError("a search bot with leaf=model needs a value model in the rules context "
                              "(sim.games.batam.features.attach_model; make_spec attaches it)")

@@ -67,7 +67,7 @@ HEURISTIC_DEFAULTS = (4.0, 1.0, 1.0, 0.5, 0.2, 0.5, 0.0, 1.0, 8.0, 4.0, 1.0, 2.0
 # the allocation (0: UCB1, 1: sequential halving on common worlds)
 S_ITERS, S_TOPK, S_EXPLORE, S_KEEP, S_STOP, S_HORIZON, S_SCALE, S_PAIRED, S_LEAF = range(9)
 #: ``S_LEAF``: how a cut rollout is valued (0 the coin margin's logistic, 1 the learned model)
-LEAF_FORMULA, LEAF_MODEL, LEAF_MODEL2 = 0, 1, 2   # model2: the second generation (the kernel reads either alike)
+LEAF_FORMULA, LEAF_MODEL = 0, 1
 
 # Where a game stands (``Scratch.cur``, play.play_from): round (0-based), phase (PH_*),
 # position in the crew row, re-rolls paid so far in this turn, the first player, and at the

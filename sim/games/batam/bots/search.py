@@ -225,7 +225,7 @@ def play_candidate(rules, p, sc, srch, k, h, scale, leaf):
     every seat after it, to the end, or (``h`` > 0) to the end of the h-th round after this
     one; returns seat p's win share, or where the rollout was cut short a logistic of p's
     coin margin over the best other seat (``scale`` coins: odds e : 1).  With ``leaf`` =
-    LEAF_MODEL or LEAF_MODEL2 (and a model in ``rules``) the cut comes ``h`` rounds after this one, at the
+    LEAF_MODEL (and a model in ``rules``) the cut comes ``h`` rounds after this one, at the
     end of this very round for ``h`` = 0, and the learned value of p's features there
     (``features.features``, ``sim.value.value_eval``) replaces the logistic."""
     gsc = srch.sc
@@ -236,7 +236,7 @@ def play_candidate(rules, p, sc, srch, k, h, scale, leaf):
     gsc.plan[PL_SEAT] = p
     gsc.plan[PL_A] = srch.cand[k, 0]
     gsc.plan[PL_B] = srch.cand[k, 1]
-    model = model_at_leaf(leaf >= LEAF_MODEL, rules.ms)
+    model = model_at_leaf(leaf == LEAF_MODEL, rules.ms)
     cut = rules.R[R_HORIZON]
     if (h > 0 or model) and sc.cur[C_RND] + 1 + h < cut:
         cut = sc.cur[C_RND] + 1 + h
