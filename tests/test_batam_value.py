@@ -192,3 +192,19 @@ def test_leaf_model_without_a_model_is_refused():
         GAME.play_chunk(ctx, 2, 1, 0, 1, ids, par)
     ids, par = GAME.bot_arrays(GAME.choose_bots("search:iters=4,heuristic", 2))
     assert GAME.play_chunk(ctx, 2, 1, 0, 2, ids, par)["winner"].shape == (2,)
+
+
+def test_training_on_the_search_bots_games_is_refused_in_one_line(tmp_path, monkeypatch):
+    """Batam's sampler plays no search bot: a training with it (sim learn --bots search) is a
+    user's error, said in one line, exit 2, nothing written (it was a traceback)."""
+    from click.testing import CliRunner
+    from sim.cli import cli
+    from sim.learn import ENV_DIR
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(ENV_DIR, str(tmp_path / "models"))
+    r = CliRunner().invoke(cli, ["learn", "batam", "--bots", "search:iters=2", "--games", "40"])
+    assert r.exit_code == 2, r.output
+    assert r.output.strip().splitlines() == ["sim: error: batam learns its value from the heuristic's or the "
+                                             "random bot's games only (its sampler plays no search bot; "
+                                             "the heuristic's are the default)"]
+    assert list(tmp_path.iterdir()) == []

@@ -37,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...jit import helper, helper_inline
+from ...params import UsageError
 from ...record import NO_RECORD, NO_SNAPS
 from ...rng import GAME_PURPOSES
 from ...value import check, sample_buffers, sampled
@@ -250,7 +251,8 @@ def sample(ctx, players, seed, start, n, bot_ids, bot_par, per_game=4) -> dict:
     P = int(players)
     ids = np.ascontiguousarray(bot_ids, dtype=np.int64)
     if (ids == BOT_SEARCH).any():
-        raise ValueError("batam's sampler plays the heuristic or random bots, not the search bot")
+        raise UsageError("batam learns its value from the heuristic's or the random bot's games only "
+                         "(its sampler plays no search bot; the heuristic's are the default)")
     bp = np.zeros((P, N_BOTPAR), np.float64)
     w = min(N_BOTPAR, np.asarray(bot_par).shape[1])
     bp[:, :w] = np.asarray(bot_par)[:, :w]
