@@ -138,7 +138,7 @@ def _style(name, bid):
 
 SEARCH_ITERS = 100   # the search bot's default budget (rollouts per decision)
 #: two players' strongest affordable play (sim robust's strong condition; docs/BENCH.md)
-STRONG_2P = "search:iters=40;horizon=-1;leaf=model2"
+STRONG_2P = "search:iters=40;horizon=-1;leaf=model"
 #: sim robust's other bots, after the strong one: the styles, random last
 _STYLES = ("merchant", "warlord", "builder", "priest", "random")
 #: why three and four players' strong condition is the formula's search at a quarter budget
@@ -382,12 +382,13 @@ GAME = Game(
     # then the styles (docs/FINDINGS.md, Balam: balance by skill), random last; the site layout (random or
     # fixed) is the setup's randomness
     strength=("search:iters=25",) + _STYLES,
-    # two players: the search reading the learned value where a rollout is cut (issue #46),
-    # its second generation (learned from that search's own games: each rule set's own,
-    # trained where none is kept, the first generation in about 15 s, then 4,000 games of its
-    # search, about 80 s on 2 cores): with the first generation it beats the default
-    # search:iters=100 by +61 Elo [+49, +74] at a seventh of its CPU, and the second adds
-    # +37 Elo at the same cost (docs/BENCH.md), about 0.035 s a game
+    # two players: the search reading the learned value where a rollout is cut (issue #46;
+    # each rule set's own model, trained in about 15 s where none is kept): it beats the
+    # default search:iters=100 58.7% [57.0, 60.4] (+61 Elo) over 3,200 paired games at a
+    # seventh of its CPU (docs/BENCH.md), about 0.035 s a game.  Its second generation
+    # (leaf=model2) is +26 to +37 Elo stronger at the same cost a game, but a new rule set's
+    # second generation takes about 3 minutes more to train on 2 cores (172 s for ball_games=5
+    # beside other work), which would put a two-variant comparison past its 15 minutes
     strength_players={2: (STRONG_2P,) + _STYLES},
     # ... whose conditions play at most these games (its all-seats condition and its games
     # against each style, every seating: 22 strong games a game of a comparison, about 7
@@ -421,14 +422,13 @@ GAME = Game(
          "one_core": True, "iters_per": ("turns_taken", 0, SEARCH_ITERS)},
     ),
     # which strong play sim robust uses (strength[0]), and why
-    strong_play={2: f"{STRONG_2P}: the search reading the second generation of the learned value of "
-                    "these rules (trained first where none is kept; the first generation's search beats "
-                    "the default search:iters=100 by +61 Elo [+49, +74] at a seventh of its CPU, the "
-                    "second adds about +40 Elo at the same cost: docs/BENCH.md); `sim strength balam` "
-                    "with it (iters=40 -> 80, 12,000 games a rung) settled on seed 2 (first king 59.0%) "
-                    "and on seed 1 trimmed the first king's edge by 1.5 points [0.3, 2.8] (57.9%), each "
-                    "doubling worth only +10 to +19 Elo; with the first generation the same climbs "
-                    "settled on seed 1 only (docs/FINDINGS.md): the first king's 8-9 points hold, "
-                    "stronger play may still move the smaller figures",
+    strong_play={2: f"{STRONG_2P}: the search reading the learned value of these rules (trained first "
+                    "where none is kept) beats the default search:iters=100 by +61 Elo [+49, +74] at a "
+                    "seventh of its CPU (docs/BENCH.md); leaf=model2, its second generation, is about "
+                    "+30 Elo stronger still at the same cost a game but 3 minutes more to train per rule "
+                    "set.  `sim strength balam` with either (iters=40 -> 80, 12,000 games a rung) settled "
+                    "on one seed of two each, the other seed's doubling moving a colour's share 1.3 "
+                    "points or trimming the first king's edge 1.5 (docs/FINDINGS.md): the first king's "
+                    "8-9 points hold, stronger play may still move the smaller figures",
                  **{p: _STRONG_34 for p in (3, 4)}},
 )
