@@ -379,9 +379,10 @@ STRONG_PLAY = {
        "second player gains 3.6-4.5 points, against 9-13 between the formula's search bots; "
        "docs/FINDINGS.md): stronger play may still move these figures",
     3: "search:iters=25, an eighth of its default budget, for cost (about 0.015 s a game): `sim strength batam "
-       "-p 3` at 16,000 games a rung settled at iters=25 on seed 1, while on seed 2 doubling it trimmed the first "
-       "player's edge by 1.4 points [0.5, 2.3] (docs/FINDINGS.md); each doubling is still worth +65 Elo: stronger "
-       "play may move these figures",
+       "-p 3` at 16,000 games a rung settled on one seed of two from iters=25 and again from iters=50, the other "
+       "seed's doubling trimming the first player's edge by 1.4 to 2.1 points: it drifts down about a point a "
+       "doubling, to +4 to +4.4 at iters=100 (docs/FINDINGS.md); each doubling is still worth about +60 Elo: "
+       "stronger play will likely trim these figures",
     4: "search:iters=25, an eighth of its default budget, for cost (about 0.03 s a game): `sim strength batam "
        "-p 4` at 16,000 games a rung settled at iters=25 on both seeds (iters=50 moved no headline beyond 2 points; "
        "docs/FINDINGS.md); each doubling is still worth +47 Elo: much stronger play may still move these figures"}
