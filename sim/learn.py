@@ -135,6 +135,9 @@ def training_plan(game, rules, players, *, bots=None, games=None, seed=1, per_ga
         raise UsageError(f"positions per game must be at least 1, not {pg}")
     spec = make_spec(g, n, rules, bots if bots is not None else mod.TRAIN_BOTS, players, s, learn=False)
     reads = model_generation(spec.bots)
+    if generation == 2 and not reads:
+        raise UsageError("a second generation learns from the games of bots that read the first "
+                         "(leaf=model); these read none")
     if reads > 1:
         raise UsageError("the training bots may read the first generation of the value (leaf=model), "
                          "whose games teach the second, not leaf=model2")

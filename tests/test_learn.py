@@ -257,7 +257,7 @@ def test_sim_learn_on_the_command_line(toy, tmp_path, monkeypatch):
     ["learn", "nosuch"], ["learn", "toy", "--games", "0"], ["learn", "toy", "--games", "lots"],
     ["learn", "toy", "--set", "track=1"], ["learn", "toy", "--set", "tarck=9"], ["learn", "toy", "--players", "5"],
     ["learn", "toy", "--bots", "careful:leaf=model2"], ["learn", "toy", "--bots", "nobody"],
-    ["learn", "toy", "--generation", "3"],
+    ["learn", "toy", "--generation", "3"], ["learn", "toy", "--generation", "2", "--bots", "random"],
     ["learn", "toy", "--seed", "-1"], ["learn", "toy", "-o", "afile"], ["learn", "toy", "-o", " "],
     ["learn", "toy", "--games", "5"],
 ])
