@@ -59,8 +59,9 @@ any_value = st.one_of(hostile_text, hostile_number)
 
 def _not_a_long_run(value) -> bool:
     """A "hostile" --games that is in fact a valid count above the valid ones' 120 would run
-    that many games (a generated 10**7 ran for over ten minutes and stalled the suite): the
-    property is about refusals and reports, not about long runs."""
+    that many games: in a fresh clone's make test this module's run went on for over ten
+    minutes with a run's lock in its output folder, such a count the likeliest cause (the
+    generated value was not kept).  The property is about refusals and reports, not long runs."""
     from sim.spec import parse_games
     try:
         return parse_games(value) <= 120
