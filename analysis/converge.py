@@ -308,8 +308,8 @@ def verdict(res: StrengthResult) -> list[str]:
                                            "moves by about the tolerance") + ".")
     m = res.extra.get("model")
     if m:
-        gen = ("; the second generation, from games of "
-               + ", ".join(dict.fromkeys(m.get("train_bots") or [])) if m.get("generation") == 2 else "")
+        from .pages import generation_words
+        gen = f"; {generation_words(m)}" if m.get("generation") == 2 else ""
         out.append(f"The bots value their leaves with the learned model {m.get('key')} ({m.get('kind')} of "
                    f"{m.get('games') or 0:,} games{gen}, held-out log loss {m.get('log_loss') or 0:.4f}, base rate "
                    f"{m.get('log_loss_base') or 0:.4f}).")

@@ -57,9 +57,15 @@ def model_words(m: dict) -> str:
            if isinstance(ll, float) and isinstance(base, float) else "")
     games = m.get("games")
     what = (f"{m.get('kind')} of {games:,} games" if isinstance(games, int) else f"{m.get('kind')}")
-    if m.get("generation") == 2:   # leaf=model2: learned from a search's games that read the first
-        what += f" (the second generation, from games of {', '.join(dict.fromkeys(m.get('train_bots') or []))})"
+    if m.get("generation") == 2:
+        what += f" ({generation_words(m)})"
     return what + f"{fig}, key {str(m.get('key'))[:12]}"
+
+
+def generation_words(m: dict) -> str:
+    """A second-generation model (``leaf=model2``) in words, from what a manifest keeps of it:
+    which bots' games it learned from (a search that read the first generation)."""
+    return f"the second generation, from games of {', '.join(dict.fromkeys(m.get('train_bots') or []))}"
 
 
 def strength_sentence(manifest: dict) -> str:

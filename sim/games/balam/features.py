@@ -42,7 +42,7 @@ PER_GAME = 3
 #: good play, not the merchant's, brings from a position (expert iteration's value step).
 #: Two players, against search:iters=25 on two seeds: the search reading it +185 Elo, reading
 #: the first +148, at the same cost (8,000 games gave +194: most of the gain for half the
-#: training, about 80 s on two cores; docs/BENCH.md)
+#: training: 4,000 games took 172-374 s, on two workers or one core; docs/BENCH.md)
 ITERATE_BOTS = "search:iters=40;horizon=-1;leaf=model"
 ITERATE_GAMES = 4000
 #: the formula's scale for ``baseline`` (the search's default ``scale``)
